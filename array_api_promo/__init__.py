@@ -1,0 +1,1 @@
+"""array_api_promo"""

@@ -1,0 +1,150 @@
+"""Dtype objects of the namespace.
+
+Each dtype is a singleton compared by identity (no ``__eq__``), so dictionary
+keys and ``is`` tests on the hot path cost a pointer comparison.  A dtype
+knows its NumPy storage dtype and its kind in the standard's own words.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+try:  # bfloat16 storage for the torch policy
+    import ml_dtypes as _ml_dtypes
+except ImportError:  # pragma: no cover - ml_dtypes is a dependency
+    _ml_dtypes = None
+
+__all__ = [
+    "DType",
+    "dtype_by_name",
+    "dtype_of_numpy",
+    "ALL_DTYPES",
+    "STANDARD_DTYPES",
+    "BOOL",
+    "SIGNED_INTEGER",
+    "UNSIGNED_INTEGER",
+    "REAL_FLOATING",
+    "COMPLEX_FLOATING",
+]
+
+# The standard's kinds (``isdtype`` names).
+BOOL = "bool"
+SIGNED_INTEGER = "signed integer"
+UNSIGNED_INTEGER = "unsigned integer"
+REAL_FLOATING = "real floating"
+COMPLEX_FLOATING = "complex floating"
+
+# Categories as PyTorch orders them (bool < integer < floating < complex).
+CATEGORY_BOOL, CATEGORY_INTEGER, CATEGORY_FLOATING, CATEGORY_COMPLEX = 0, 1, 2, 3
+_CATEGORY_OF_KIND = {
+    BOOL: CATEGORY_BOOL,
+    SIGNED_INTEGER: CATEGORY_INTEGER,
+    UNSIGNED_INTEGER: CATEGORY_INTEGER,
+    REAL_FLOATING: CATEGORY_FLOATING,
+    COMPLEX_FLOATING: CATEGORY_COMPLEX,
+}
+CATEGORY_NAMES = ("boolean", "integer", "floating-point", "complex floating-point")
+
+
+class DType:
+    """A data type of the namespace (compared by identity)."""
+
+    __slots__ = ("name", "numpy", "kind", "category", "bits", "__weakref__")
+
+    def __init__(self, name: str, numpy_dtype, kind: str, bits: int):
+        self.name = name
+        self.numpy = np.dtype(numpy_dtype)
+        self.kind = kind
+        self.category = _CATEGORY_OF_KIND[kind]
+        self.bits = bits
+
+    def __repr__(self) -> str:
+        return f"array_api_promo.{self.name}"
+
+    __str__ = __repr__
+
+    def __reduce__(self):
+        # Pickles as a reference to the singleton, so identity survives.
+        return (dtype_by_name, (self.name,))
+
+    # Convenience predicates used by policies and error messages.
+    @property
+    def is_bool(self) -> bool:
+        return self.category == CATEGORY_BOOL
+
+    @property
+    def is_integer(self) -> bool:
+        return self.category == CATEGORY_INTEGER
+
+    @property
+    def is_floating(self) -> bool:
+        """Real floating (PyTorch's ``isFloatingType``)."""
+        return self.category == CATEGORY_FLOATING
+
+    @property
+    def is_complex(self) -> bool:
+        return self.category == CATEGORY_COMPLEX
+
+
+def _make(name, np_dtype, kind, bits):
+    return DType(name, np_dtype, kind, bits)
+
+
+bool_ = _make("bool", np.bool_, BOOL, 8)
+int8 = _make("int8", np.int8, SIGNED_INTEGER, 8)
+int16 = _make("int16", np.int16, SIGNED_INTEGER, 16)
+int32 = _make("int32", np.int32, SIGNED_INTEGER, 32)
+int64 = _make("int64", np.int64, SIGNED_INTEGER, 64)
+uint8 = _make("uint8", np.uint8, UNSIGNED_INTEGER, 8)
+uint16 = _make("uint16", np.uint16, UNSIGNED_INTEGER, 16)
+uint32 = _make("uint32", np.uint32, UNSIGNED_INTEGER, 32)
+uint64 = _make("uint64", np.uint64, UNSIGNED_INTEGER, 64)
+float16 = _make("float16", np.float16, REAL_FLOATING, 16)
+float32 = _make("float32", np.float32, REAL_FLOATING, 32)
+float64 = _make("float64", np.float64, REAL_FLOATING, 64)
+complex64 = _make("complex64", np.complex64, COMPLEX_FLOATING, 64)
+complex128 = _make("complex128", np.complex128, COMPLEX_FLOATING, 128)
+bfloat16 = (
+    _make("bfloat16", _ml_dtypes.bfloat16, REAL_FLOATING, 16)
+    if _ml_dtypes is not None
+    else None
+)
+
+STANDARD_DTYPES = (
+    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
+    float32, float64, complex64, complex128,
+)
+ALL_DTYPES = STANDARD_DTYPES + tuple(d for d in (float16, bfloat16) if d is not None)
+
+_BY_NAME = {d.name: d for d in ALL_DTYPES}
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+# NumPy dtypes are hashable by value; the type objects (np.float32) map too.
+_BY_NUMPY_TYPE = {d.numpy.type: d for d in ALL_DTYPES}
+
+# Real <-> complex counterparts of the same precision.
+COMPLEX_OF = {float32: complex64, float64: complex128}
+REAL_OF = {complex64: float32, complex128: float64}
+
+
+def dtype_by_name(name: str) -> DType:
+    """The dtype called ``name`` (``"float32"``, ``"bool"``, ...)."""
+    try:
+        return _BY_NAME[name]
+    except (KeyError, TypeError):
+        known = ", ".join(_BY_NAME)
+        raise ValueError(f"unknown dtype name {name!r}; known dtypes: {known}") from None
+
+
+def dtype_of_numpy(np_dtype) -> DType:
+    """Our dtype stored as the NumPy dtype ``np_dtype``."""
+    d = _BY_NUMPY.get(np_dtype)
+    if d is None:
+        d = _BY_NUMPY_TYPE.get(np_dtype)
+    if d is None:
+        raise TypeError(f"NumPy dtype {np_dtype!r} has no counterpart in array_api_promo")
+    return d
+
+
+def iinfo_bounds(dtype: DType) -> tuple[int, int]:
+    info = np.iinfo(dtype.numpy)
+    return int(info.min), int(info.max)

@@ -1,0 +1,381 @@
+"""The promotion policy interface, operand kinds, decisions and the registry.
+
+A policy answers four questions, and nothing else in the package decides a
+dtype:
+
+(a) ``result_type``: the promoted dtype of any mix of operands;
+(b) ``convert_scalar``: how a Python scalar becomes a value of a dtype;
+(c) ``decide`` / ``inplace_result`` / ``accumulation_dtype``: the
+    operation-specific rules (true division of integers, floating functions of
+    integer input, comparisons, in-place operators, ``sum`` and friends);
+(d) ``dtypes``: which dtypes exist under it.
+
+Policies are immutable values.  Their decisions are cached per *signature*
+(operand kinds and dtypes), so after the first call a decision is one
+dictionary lookup.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import _dtypes as D
+from .._dtypes import DType
+from ._ops import OPS, OpSpec, ResultKind
+
+__all__ = [
+    "OperandKind",
+    "Operand",
+    "nd",
+    "zero_d",
+    "Decision",
+    "Explanation",
+    "Policy",
+    "PromotionError",
+    "register_policy",
+    "get_policy",
+    "available_policies",
+]
+
+
+class OperandKind(enum.IntEnum):
+    """Operand priority tiers, highest first (PyTorch's three slots)."""
+
+    ARRAY = 0    # an array with ndim > 0 (or a dtype given to result_type)
+    ZERO_D = 1   # a 0-d array
+    SCALAR = 2   # a Python bool/int/float/complex: a "wrapped number", weakly typed
+
+
+class Operand(NamedTuple):
+    """One operand as promotion sees it: its kind and its dtype.
+
+    For a Python scalar ``dtype`` is the Python type (``bool``, ``int``,
+    ``float`` or ``complex``): the policy decides what dtype it stands for.
+    """
+
+    kind: OperandKind
+    dtype: object
+
+    def __str__(self) -> str:
+        if self.kind is OperandKind.SCALAR:
+            return f"Python {self.dtype.__name__}"
+        prefix = "0-d " if self.kind is OperandKind.ZERO_D else ""
+        return f"{prefix}{self.dtype.name} array"
+
+
+def nd(dtype: DType) -> Operand:
+    """An operand standing for an array with ``ndim > 0`` of ``dtype``."""
+    return Operand(OperandKind.ARRAY, _check_dtype(dtype))
+
+
+def zero_d(dtype: DType) -> Operand:
+    """An operand standing for a 0-d array of ``dtype``."""
+    return Operand(OperandKind.ZERO_D, _check_dtype(dtype))
+
+
+def _check_dtype(dtype) -> DType:
+    if type(dtype) is not DType:
+        raise TypeError(f"expected an array_api_promo dtype, got {dtype!r} ({type(dtype).__name__})")
+    return dtype
+
+
+_PY_SCALAR_TYPES = (bool, int, float, complex)
+
+
+def classify(x) -> tuple[Operand, object]:
+    """``(operand, python value or None)`` for anything promotion accepts.
+
+    Accepted: operand markers, dtypes (as n-d arrays), objects with a ``dtype``
+    that is one of ours and an ``ndim`` (arrays), and Python scalars.
+    """
+    t = type(x)
+    if t is Operand:
+        return x, None
+    if t is DType:
+        return Operand(OperandKind.ARRAY, x), None
+    if t in _PY_SCALAR_TYPES:
+        return Operand(OperandKind.SCALAR, t), x
+    dtype = getattr(x, "dtype", None)
+    if type(dtype) is DType:
+        ndim = x.ndim
+        return Operand(OperandKind.ZERO_D if ndim == 0 else OperandKind.ARRAY, dtype), None
+    if isinstance(x, np.generic):
+        raise TypeError(
+            f"NumPy scalar {x!r} ({t.__name__}) is not an operand; convert it with "
+            "float()/int()/bool()/complex() or wrap it with asarray()"
+        )
+    if isinstance(x, np.ndarray):
+        raise TypeError("a NumPy ndarray is not an operand; wrap it with asarray()")
+    raise TypeError(
+        f"{x!r} ({t.__name__}) is not an operand: expected an array, a dtype or a "
+        "Python bool, int, float or complex"
+    )
+
+
+class Decision(NamedTuple):
+    """What an operation computes in and returns."""
+
+    compute: DType   # the dtype every operand is converted to
+    result: DType    # the dtype of the returned array
+
+
+class PromotionError(TypeError):
+    """Operands that do not promote under a policy (a ``TypeError``)."""
+
+
+class Explanation:
+    """A readable trace of one promotion decision."""
+
+    def __init__(self, policy: "Policy", operands, op: str):
+        self.policy = policy
+        self.operands = list(operands)
+        self.op = op
+        self.steps: list[str] = []
+        self.result: DType | None = None
+        self.error: BaseException | None = None
+
+    def step(self, text: str) -> None:
+        self.steps.append(text)
+
+    def __str__(self) -> str:
+        lines = [f"{self.op} under policy {self.policy.name!r}:"]
+        lines.append("  operands: " + ", ".join(self.operands))
+        lines.extend(f"  - {s}" for s in self.steps)
+        if self.error is not None:
+            lines.append(f"  => {type(self.error).__name__}: {self.error}")
+        else:
+            lines.append(f"  => {self.result.name}")
+        return "\n".join(lines)
+
+    __repr__ = __str__
+
+
+class _Failure(NamedTuple):
+    """A cached refusal: raised anew on every call."""
+
+    exc_type: type
+    message: str
+
+
+class Policy:
+    """Base class of promotion policies.
+
+    A subclass sets ``name``, ``dtypes`` and the defaults, and implements
+    :meth:`_resolve`; the op-specific hooks have the standard's behaviour by
+    default and are overridden where a real library differs.
+    """
+
+    name: str = "abstract"
+    dtypes: tuple[DType, ...] = D.STANDARD_DTYPES
+    default_int: DType = D.int64
+    default_uint: DType = D.uint64
+    default_float: DType = D.float64
+    default_complex: DType = D.complex128
+    default_index: DType = D.int64
+    #: Results the policy's library has but NumPy cannot store: name -> stored dtype.
+    storage_substitutions: dict[str, DType] = {}
+
+    def __init__(self):
+        self._result_cache: dict = {}
+        self._decision_cache: dict = {}
+        self._dtype_set = frozenset(self.dtypes)
+
+    def __repr__(self) -> str:
+        return f"<promotion policy {self.name!r}>"
+
+    # -- (a) result type ------------------------------------------------------
+    def _resolve(self, signature: tuple[Operand, ...], trace: Explanation | None) -> DType:
+        """The promoted dtype of ``signature``; raise :class:`PromotionError` if none."""
+        raise NotImplementedError
+
+    def signature(self, operands) -> tuple[tuple[Operand, ...], list]:
+        sig = []
+        scalars = []
+        for x in operands:
+            operand, value = classify(x)
+            if operand.kind is not OperandKind.SCALAR and operand.dtype not in self._dtype_set:
+                raise TypeError(f"dtype {operand.dtype.name} does not exist under policy {self.name!r}")
+            sig.append(operand)
+            if value is not None or operand.kind is OperandKind.SCALAR:
+                scalars.append(value)
+        return tuple(sig), scalars
+
+    def resolve(self, signature: tuple[Operand, ...], op: str = "result_type") -> DType:
+        """The promoted dtype of a signature (cached)."""
+        result = self._result_cache.get(signature)
+        if result is None:
+            try:
+                result = self._resolve(signature, None)
+            except PromotionError as exc:
+                result = _Failure(type(exc), str(exc))
+            self._result_cache[signature] = result
+        if type(result) is _Failure:
+            raise result.exc_type(f"{op}: {result.message}")
+        return result
+
+    def result_type(self, *operands) -> DType:
+        """The dtype that promoting ``operands`` gives under this policy."""
+        if not operands:
+            raise ValueError(f"result_type: at least one array or dtype is required (policy {self.name!r})")
+        sig, scalars = self.signature(operands)
+        result = self.resolve(sig)
+        for value in scalars:
+            self.check_scalar(value, result, "result_type")
+        return result
+
+    def explain(self, *operands, op: str = "result_type") -> Explanation:
+        """A readable trace of how ``operands`` promote (never raises for bad promotion)."""
+        spec = OPS.get(op) if op != "result_type" else None
+        trace = Explanation(self, (), op)
+        try:
+            sig, scalars = self.signature(operands)
+            trace.operands = [str(s) for s in sig]
+            if not sig:
+                raise ValueError("at least one array or dtype is required")
+            result = self._resolve(sig, trace)
+            for value in scalars:
+                self.check_scalar(value, result, op)
+            if spec is not None:
+                decision = self.decide(spec, sig)
+                if decision.compute is not result:
+                    trace.step(f"{op} computes in {decision.compute.name} ({self._why_compute(spec)})")
+                if decision.result is not decision.compute:
+                    trace.step(f"{op} returns {decision.result.name} (result kind {spec.result.value})")
+                result = decision.result
+            trace.result = result
+        except (TypeError, ValueError, OverflowError) as exc:
+            trace.error = exc
+        return trace
+
+    def _why_compute(self, spec: OpSpec) -> str:
+        return f"result kind {spec.result.value}"
+
+    # -- (b) Python scalars ---------------------------------------------------
+    def check_scalar(self, value, dtype: DType, op: str) -> None:
+        """Raise if the Python scalar ``value`` cannot become a ``dtype`` value."""
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = _INT_BOUNDS[dtype]
+            if not lo <= value <= hi:
+                raise OverflowError(
+                    f"{op}: Python int {value} is out of bounds for {dtype.name} "
+                    f"[{lo}, {hi}] (policy {self.name!r})"
+                )
+
+    def convert_scalar(self, value, dtype: DType, op: str = "asarray"):
+        """A 0-d NumPy array of ``dtype`` holding the Python scalar ``value``."""
+        self.check_scalar(value, dtype, op)
+        try:
+            return np.asarray(value, dtype=dtype.numpy)
+        except OverflowError as exc:  # e.g. a huge int into float
+            raise OverflowError(f"{op}: {value!r} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}") from None
+
+    # -- (c) operation rules ----------------------------------------------------
+    def decide(self, spec: OpSpec, signature: tuple[Operand, ...]) -> Decision:
+        """Compute and result dtype of the operation ``spec`` on ``signature`` (cached)."""
+        key = (spec, signature)
+        decision = self._decision_cache.get(key)
+        if decision is None:
+            try:
+                common = self.resolve(signature, spec.name)
+                decision = self._decide(spec, common, signature)
+            except PromotionError as exc:
+                decision = _Failure(type(exc), str(exc))
+            self._decision_cache[key] = decision
+        if type(decision) is _Failure:
+            raise decision.exc_type(decision.message)
+        return decision
+
+    def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
+        """The standard's rule: the inputs must be in the op's domain."""
+        if not spec.domain.admits(common):
+            raise PromotionError(
+                f"{spec.name}: {_describe(signature)} is not allowed; the standard requires "
+                f"{spec.domain.words} input (policy {self.name!r})"
+            )
+        return Decision(common, self.result_of_kind(spec, common))
+
+    def result_of_kind(self, spec: OpSpec, compute: DType) -> DType:
+        kind = spec.result
+        if kind is ResultKind.BOOL:
+            return D.bool_
+        if kind is ResultKind.REAL and compute.category == D.CATEGORY_COMPLEX:
+            return D.REAL_OF[compute]
+        return compute
+
+    def inplace_result(self, op: str, result: DType, target: DType) -> None:
+        """Raise unless an in-place ``op`` may store a ``result`` value into ``target``.
+
+        The standard: an in-place operation must not change the dtype of ``x1``.
+        """
+        if result is not target:
+            raise PromotionError(
+                f"{op}: in-place operation would change the dtype of x1 from {target.name} "
+                f"to {result.name}; the standard does not allow it (policy {self.name!r})"
+            )
+
+    def accumulation_dtype(self, op: str, dtype: DType) -> DType:
+        """Default result dtype of ``sum``/``prod``/``cumulative_sum``/``cumulative_prod``.
+
+        The standard: integers narrower than the default integer accumulate in the
+        default (unsigned) integer, booleans in the default integer, floats keep
+        their dtype.
+        """
+        cat = dtype.category
+        if cat == D.CATEGORY_BOOL:
+            return self.default_int
+        if cat == D.CATEGORY_INTEGER:
+            if dtype.kind == D.UNSIGNED_INTEGER:
+                return dtype if dtype.bits >= self.default_uint.bits else self.default_uint
+            return dtype if dtype.bits >= self.default_int.bits else self.default_int
+        return dtype
+
+    def can_cast(self, from_: DType, to: DType) -> bool:
+        """Whether ``from_`` promotes to ``to`` (the standard's ``can_cast``)."""
+        try:
+            return self.resolve((Operand(OperandKind.ARRAY, from_), Operand(OperandKind.ARRAY, to))) is to
+        except TypeError:
+            return False
+
+
+def _describe(signature) -> str:
+    return " and ".join(str(s) for s in signature) if len(signature) > 1 else str(signature[0])
+
+
+_INT_BOUNDS = {
+    d: D.iinfo_bounds(d) for d in D.ALL_DTYPES if d.category == D.CATEGORY_INTEGER
+}
+
+
+# -- registry -----------------------------------------------------------------
+_REGISTRY: dict[str, Policy] = {}
+
+
+def register_policy(policy: Policy, *, replace: bool = False) -> Policy:
+    """Make ``policy`` available by its name to ``get_policy`` and ``namespace``."""
+    if not isinstance(policy, Policy):
+        raise TypeError(f"register_policy: expected a Policy instance, got {type(policy).__name__}")
+    if policy.name in _REGISTRY and not replace and _REGISTRY[policy.name] is not policy:
+        raise ValueError(f"register_policy: a policy named {policy.name!r} is already registered")
+    _REGISTRY[policy.name] = policy
+    return policy
+
+
+def get_policy(policy) -> Policy:
+    """The policy called ``policy`` (or ``policy`` itself if it is one)."""
+    if isinstance(policy, Policy):
+        return policy
+    if isinstance(policy, str):
+        try:
+            return _REGISTRY[policy]
+        except KeyError:
+            raise ValueError(
+                f"unknown promotion policy {policy!r}; available: {', '.join(sorted(_REGISTRY))}"
+            ) from None
+    raise TypeError(f"a promotion policy is a Policy or its registered name, got {policy!r}")
+
+
+def available_policies() -> tuple[str, ...]:
+    return tuple(sorted(_REGISTRY))

@@ -1,0 +1,113 @@
+"""The array API standard's promotion rules, strictly.
+
+* Arrays of every dimension (0-d included) and dtypes join on the standard's
+  lattice: integers with integers, floating with floating (real and complex).
+  Bool, integer and floating-point kinds never mix: that is a ``TypeError``.
+* A Python scalar is weak: it takes the dtype of the arrays it meets, if its
+  type is compatible ("Mixing arrays with Python scalars"): ``bool`` with bool
+  arrays, ``int`` with integer and floating arrays, ``float`` with floating
+  arrays, ``complex`` with complex arrays and, since 2024.12, with real
+  floating arrays (giving the complex dtype of the same precision).  Anything
+  else, and an ``int`` out of the array dtype's bounds, raises.
+"""
+
+from __future__ import annotations
+
+from .. import _dtypes as D
+from ._lattice import PromotionTable
+from ._policy import OperandKind, Policy, PromotionError
+
+__all__ = ["ArrayAPIPolicy", "ARRAY_API_LATTICE"]
+
+# The standard's promotion diagram: each dtype and its immediate supertypes.
+ARRAY_API_LATTICE = PromotionTable.from_lattice({
+    D.bool_: (),
+    D.int8: (D.int16,),
+    D.int16: (D.int32,),
+    D.int32: (D.int64,),
+    D.int64: (),
+    D.uint8: (D.uint16, D.int16),
+    D.uint16: (D.uint32, D.int32),
+    D.uint32: (D.uint64, D.int64),
+    D.uint64: (),
+    D.float32: (D.float64, D.complex64),
+    D.float64: (D.complex128,),
+    D.complex64: (D.complex128,),
+    D.complex128: (),
+})
+
+# Which array dtype categories a Python scalar type may meet.
+_SCALAR_PARTNERS = {
+    bool: (D.CATEGORY_BOOL,),
+    int: (D.CATEGORY_INTEGER, D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX),
+    float: (D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX),
+    complex: (D.CATEGORY_COMPLEX, D.CATEGORY_FLOATING),
+}
+
+
+class ArrayAPIPolicy(Policy):
+    """The standard's rules; the default policy."""
+
+    name = "array_api"
+    dtypes = D.STANDARD_DTYPES
+    table = ARRAY_API_LATTICE
+
+    def _resolve(self, signature, trace):
+        result = None
+        for operand in signature:
+            if operand.kind is OperandKind.SCALAR:
+                continue
+            if result is None:
+                result = operand.dtype
+                continue
+            joined = self.table.join(result, operand.dtype)
+            if joined is None:
+                raise PromotionError(_no_promotion(result, operand.dtype, self.name))
+            if trace is not None:
+                trace.step(f"lattice join {result.name} ∨ {operand.dtype.name} = {joined.name}")
+            result = joined
+        if result is None:
+            raise PromotionError(
+                "at least one array or dtype is required; Python scalars alone have no "
+                f"dtype under policy {self.name!r}"
+            )
+        if trace is not None and all(o.kind is not OperandKind.SCALAR for o in signature[:1]) and len(signature) == 1:
+            trace.step(f"single operand keeps {result.name}")
+        for operand in signature:
+            if operand.kind is OperandKind.SCALAR:
+                result = self._join_scalar(result, operand.dtype, trace)
+        return result
+
+    def _join_scalar(self, dtype, scalar_type, trace):
+        if dtype.category not in _SCALAR_PARTNERS[scalar_type]:
+            raise PromotionError(
+                f"Python {scalar_type.__name__} cannot be combined with a {dtype.name} array; "
+                f"the standard allows a Python {scalar_type.__name__} only with "
+                f"{_partner_words(scalar_type)} arrays (policy {self.name!r})"
+            )
+        if scalar_type is complex and dtype.category == D.CATEGORY_FLOATING:
+            promoted = D.COMPLEX_OF[dtype]
+            if trace is not None:
+                trace.step(f"Python complex with {dtype.name}: complex of the same precision, {promoted.name}")
+            return promoted
+        if trace is not None:
+            trace.step(f"Python {scalar_type.__name__} is weak: takes {dtype.name}")
+        return dtype
+
+
+def _partner_words(scalar_type) -> str:
+    words = {
+        bool: "boolean",
+        int: "integer or floating-point",
+        float: "floating-point",
+        complex: "floating-point",
+    }
+    return words[scalar_type]
+
+
+def _no_promotion(a, b, policy_name) -> str:
+    if a.category != b.category and {a.category, b.category} != {D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX}:
+        why = f"mixed kinds ({a.kind} and {b.kind}) have no promotion in the standard"
+    else:
+        why = "the standard defines no promotion between them"
+    return f"{a.name} and {b.name} do not promote: {why}; convert one with astype() (policy {policy_name!r})"

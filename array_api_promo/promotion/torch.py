@@ -1,0 +1,288 @@
+"""PyTorch 2.13's promotion rules, as eager PyTorch applies them.
+
+Everything torch-specific lives in this module:
+
+* ``TORCH_TABLE``: ``c10::promoteTypes``'s 13x13 lookup table (with the
+  virtual ``complex32``, which NumPy cannot store), plus the rule for
+  uint16/uint32/uint64, which promote only with themselves and with floating
+  types;
+* ``TorchPolicy._resolve``: ``ResultTypeState``'s three slots (n-d arrays,
+  0-d arrays, wrapped Python numbers) combined by category
+  (``combine_categories``): a lower-priority operand joins only when its
+  category is higher;
+* the operation rules (``_decide``, ``inplace_result``,
+  ``accumulation_dtype``) and Python scalar conversion (wrap-around).
+
+The tests compare this module against golden tables generated from real
+torch 2.13.0 (``tools/gen_torch_golden.py``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtypes as D
+from .._dtypes import DType
+from ._lattice import PromotionTable
+from ._ops import Domain, OpSpec, ResultKind
+from ._policy import Decision, OperandKind, Policy, PromotionError, _describe
+
+__all__ = ["TorchPolicy", "TORCH_TABLE", "complex32"]
+
+# torch.complex32 (ComplexHalf): a promotion result NumPy cannot store.  It takes
+# part in the table; results are stored as complex64 (``storage_substitutions``).
+complex32 = DType("complex32", np.complex64, D.COMPLEX_FLOATING, 32)
+
+_TORCH_NAMES = {
+    D.bool_: "Bool", D.uint8: "Byte", D.int8: "Char", D.int16: "Short", D.int32: "Int",
+    D.int64: "Long", D.uint16: "UInt16", D.uint32: "UInt32", D.uint64: "UInt64",
+    D.float16: "Half", D.bfloat16: "BFloat16", D.float32: "Float", D.float64: "Double",
+    complex32: "ComplexHalf", D.complex64: "ComplexFloat", D.complex128: "ComplexDouble",
+}
+
+u1, i1, i2, i4, i8 = D.uint8, D.int8, D.int16, D.int32, D.int64
+f2, f4, f8, bf = D.float16, D.float32, D.float64, D.bfloat16
+c2, c4, c8, b1 = complex32, D.complex64, D.complex128, D.bool_
+# c10/core/ScalarType.cpp, _promoteTypesLookup (axes: u1 i1 i2 i4 i8 f2 f4 f8 c2 c4 c8 b1 bf).
+_ORDER = (u1, i1, i2, i4, i8, f2, f4, f8, c2, c4, c8, b1, bf)
+_ROWS = (
+    (u1, i2, i2, i4, i8, f2, f4, f8, c2, c4, c8, u1, bf),
+    (i2, i1, i2, i4, i8, f2, f4, f8, c2, c4, c8, i1, bf),
+    (i2, i2, i2, i4, i8, f2, f4, f8, c2, c4, c8, i2, bf),
+    (i4, i4, i4, i4, i8, f2, f4, f8, c2, c4, c8, i4, bf),
+    (i8, i8, i8, i8, i8, f2, f4, f8, c2, c4, c8, i8, bf),
+    (f2, f2, f2, f2, f2, f2, f4, f8, c2, c4, c8, f2, f4),
+    (f4, f4, f4, f4, f4, f4, f4, f8, c4, c4, c8, f4, f4),
+    (f8, f8, f8, f8, f8, f8, f8, f8, c8, c8, c8, f8, f8),
+    (c2, c2, c2, c2, c2, c2, c4, c8, c2, c4, c8, c2, c4),
+    (c4, c4, c4, c4, c4, c4, c4, c8, c4, c4, c8, c4, c4),
+    (c8, c8, c8, c8, c8, c8, c8, c8, c8, c8, c8, c8, c8),
+    (u1, i1, i2, i4, i8, f2, f4, f8, c2, c4, c8, b1, bf),
+    (bf, bf, bf, bf, bf, f4, f4, f8, c4, c4, c8, bf, bf),
+)
+TORCH_TABLE = PromotionTable.from_rows(_ORDER, _ROWS)
+
+# "Barebones" unsigned types: promote only with themselves and floating types.
+_BAREBONES_UNSIGNED = frozenset({D.uint16, D.uint32, D.uint64})
+_TO_COMPLEX = {f2: c2, f4: c4, f8: c8}
+_WRAPPED_TYPE = {bool: b1, int: i8, float: f8, complex: c8}
+
+
+def torch_name(dtype: DType) -> str:
+    return _TORCH_NAMES.get(dtype, dtype.name)
+
+
+class TorchPolicy(Policy):
+    """PyTorch 2.13.0 eager promotion (``torch.result_type`` and TensorIterator)."""
+
+    dtypes = (
+        D.bool_, D.uint8, D.int8, D.int16, D.int32, D.int64, D.uint16, D.uint32, D.uint64,
+        D.float16, D.bfloat16, D.float32, D.float64, D.complex64, D.complex128,
+    )
+    default_int = D.int64
+    default_uint = D.int64  # torch accumulates every integer type in int64
+    default_index = D.int64
+    storage_substitutions = {"complex32": D.complex64}
+
+    def __init__(self, default_dtype: DType = D.float32):
+        if default_dtype not in (D.float32, D.float64):
+            raise ValueError(
+                f"torch policy: default dtype must be float32 or float64, got {default_dtype!r}"
+            )
+        self.default_float = default_dtype
+        self.default_complex = D.COMPLEX_OF[default_dtype]
+        self.name = "torch" if default_dtype is D.float32 else "torch(default_dtype=float64)"
+        super().__init__()
+
+    def with_default_dtype(self, dtype: DType) -> "TorchPolicy":
+        """The torch policy with another default float (``torch.set_default_dtype``)."""
+        return _torch_policy(dtype)
+
+    # -- promoteTypes ----------------------------------------------------------
+    def promote_types(self, a: DType, b: DType) -> DType:
+        if a is b:
+            return a
+        if a in _BAREBONES_UNSIGNED or b in _BAREBONES_UNSIGNED:
+            if a.category == D.CATEGORY_FLOATING:
+                return a
+            if b.category == D.CATEGORY_FLOATING:
+                return b
+            raise PromotionError(
+                f"Promotion for uint16, uint32, uint64 types is not supported, attempted to "
+                f"promote {torch_name(a)} and {torch_name(b)} (policy {self.name!r})"
+            )
+        return TORCH_TABLE.join(a, b)
+
+    def _skip_undefined(self, a, b):
+        if a is None:
+            return b
+        if b is None:
+            return a
+        return self.promote_types(a, b)
+
+    # -- ResultTypeState -------------------------------------------------------
+    def _resolve(self, signature, trace):
+        slots = [None, None, None]  # dimResult, zeroResult, wrappedResult
+        for operand in signature:
+            kind = operand.kind
+            if kind is OperandKind.SCALAR:
+                current = _WRAPPED_TYPE[operand.dtype]
+                if current.category == D.CATEGORY_COMPLEX:
+                    current = self.default_complex
+                elif current.category == D.CATEGORY_FLOATING:
+                    current = self.default_float
+                if trace is not None:
+                    trace.step(f"Python {operand.dtype.__name__} is a wrapped number of dtype {current.name}")
+            else:
+                current = operand.dtype
+            before = slots[kind]
+            slots[kind] = self._skip_undefined(before, current)
+            if trace is not None and before is not None and before is not slots[kind]:
+                trace.step(f"{_SLOT_NAMES[kind]} slot: {before.name} + {current.name} -> {slots[kind].name}")
+        if trace is not None:
+            filled = [f"{_SLOT_NAMES[i]}={s.name}" for i, s in enumerate(slots) if s is not None]
+            trace.step("slots: " + ", ".join(filled))
+        lower = self._combine(slots[1], slots[2], "0-d", "wrapped", trace)
+        result = self._combine(slots[0], lower, "n-d", "0-d/wrapped", trace)
+        if result is None:
+            raise PromotionError(f"no operands to promote (policy {self.name!r})")
+        if result is complex32:
+            if trace is not None:
+                trace.step("torch gives complex32, which NumPy cannot store: stored as complex64")
+            result = D.complex64
+        return result
+
+    def _combine(self, higher, lower, higher_name, lower_name, trace):
+        """``combine_categories``: ``lower`` counts only if its category is higher."""
+        if higher is None or lower is None:
+            return higher if lower is None else lower
+        if higher.category == D.CATEGORY_COMPLEX:
+            result, why = higher, f"{higher_name} is complex: it wins"
+        elif lower.category == D.CATEGORY_COMPLEX:
+            if higher.category == D.CATEGORY_FLOATING:
+                if higher not in _TO_COMPLEX:
+                    raise PromotionError(
+                        f"Unknown Complex ScalarType for {torch_name(higher)}: {higher.name} "
+                        f"has no complex counterpart (policy {self.name!r})"
+                    )
+                result = _TO_COMPLEX[higher]
+                why = f"{lower_name} is complex, {higher_name} floating: complex of {higher.name}'s precision"
+            else:
+                result, why = lower, f"{lower_name} is complex, {higher_name} is not floating: {lower_name} wins"
+        elif higher.category == D.CATEGORY_FLOATING:
+            result, why = higher, f"{higher_name} is floating: it wins"
+        elif higher.category == D.CATEGORY_BOOL or lower.category == D.CATEGORY_FLOATING:
+            result = self.promote_types(higher, lower)
+            why = f"{lower_name}'s category is higher: promoteTypes({higher.name}, {lower.name})"
+        else:
+            result, why = higher, f"{lower_name} is not of a higher category: {higher_name} wins"
+        if trace is not None:
+            trace.step(f"combine {higher_name} {higher.name} with {lower_name} {lower.name}: {why} -> {result.name}")
+        return result
+
+    # -- Python scalars ----------------------------------------------------------
+    def check_scalar(self, value, dtype, op):
+        # torch unpacks a Python int into int64 (or uint64 when it only fits there).
+        if type(value) is int and not -(2**63) <= value < 2**64:
+            raise OverflowError(
+                f"{op}: Python int {value} is too large for torch to unpack (it must fit "
+                f"int64 or uint64) (policy {self.name!r})"
+            )
+
+    def convert_scalar(self, value, dtype, op="asarray"):
+        """Wrap-around for integers, IEEE rounding (``inf``) for floats, as torch casts."""
+        self.check_scalar(value, dtype, op)
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = D.iinfo_bounds(dtype)
+            span = hi - lo + 1
+            value = (value - lo) % span + lo
+        with np.errstate(over="ignore"):
+            if type(value) is int and dtype.category >= D.CATEGORY_FLOATING:
+                value = float(value)
+            return np.asarray(value, dtype=dtype.numpy)
+
+    # -- operation rules -----------------------------------------------------------
+    def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
+        refused = _TORCH_REFUSES.get(spec.name, _DEFAULT_REFUSALS.get(spec.domain, ()))
+        if common.category in refused:
+            raise PromotionError(
+                f"{spec.name}: torch does not support {_describe(signature)} "
+                f"({D.CATEGORY_NAMES[common.category]} input) (policy {self.name!r})"
+            )
+        kind = _TORCH_RESULT_KIND.get(spec.name, spec.result)
+        compute = common
+        if kind is ResultKind.FLOAT and common.category <= D.CATEGORY_INTEGER:
+            compute = self.default_float
+        if kind is ResultKind.BOOL:
+            return Decision(compute, D.bool_)
+        if kind is ResultKind.REAL and compute.category == D.CATEGORY_COMPLEX:
+            return Decision(compute, D.REAL_OF[compute])
+        return Decision(compute, compute)
+
+    def _why_compute(self, spec):
+        return "integer input to a floating operation takes the default dtype (INT_TO_FLOAT)"
+
+    def inplace_result(self, op, result, target):
+        """``c10::canCast``: no complex -> real, floating -> integral, or non-bool -> bool."""
+        if (
+            (result.category == D.CATEGORY_COMPLEX and target.category != D.CATEGORY_COMPLEX)
+            or (result.category == D.CATEGORY_FLOATING and target.category <= D.CATEGORY_INTEGER)
+            or (result is not D.bool_ and target is D.bool_)
+        ):
+            raise PromotionError(
+                f"{op}: result type {torch_name(result)} can't be cast to the desired output "
+                f"type {torch_name(target)} (policy {self.name!r})"
+            )
+
+    def accumulation_dtype(self, op, dtype):
+        # torch.sum/prod/cumsum/cumprod: bool and every integer type accumulate in int64.
+        if dtype.category <= D.CATEGORY_INTEGER:
+            return D.int64
+        return dtype
+
+    def can_cast(self, from_, to):
+        try:
+            self.inplace_result("can_cast", from_, to)
+        except TypeError:
+            return False
+        return True
+
+
+_SLOT_NAMES = ("n-d", "0-d", "wrapped")
+
+_C = (D.CATEGORY_BOOL, D.CATEGORY_INTEGER, D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX)
+_B, _I, _F, _X = _C
+# What torch refuses, by the standard's domain of the op (refined per op below).
+_DEFAULT_REFUSALS = {
+    Domain.ANY: (),
+    Domain.NUMERIC: (),
+    Domain.REAL_VALUED: (_X,),
+    Domain.FLOATING: (),
+    Domain.REAL_FLOATING: (_X,),
+    Domain.INTEGER: (_F, _X),
+    Domain.INTEGER_OR_BOOLEAN: (_F, _X),
+    Domain.BOOLEAN: (),
+}
+# Per-op exceptions, checked against tests/data/torch_2.13.0_ops.json.
+_TORCH_REFUSES: dict[str, tuple] = {
+    "negative": (_B,),
+    "subtract": (_B,),
+    "sign": (_X,),
+    "signbit": (_X,),
+}
+# Ops whose result kind differs from the standard's in torch.
+_TORCH_RESULT_KIND: dict[str, ResultKind] = {
+    "logical_and": ResultKind.BOOL,
+    "logical_or": ResultKind.BOOL,
+    "logical_xor": ResultKind.BOOL,
+    "logical_not": ResultKind.BOOL,
+}
+
+_POLICIES: dict = {}
+
+
+def _torch_policy(default_dtype: DType) -> TorchPolicy:
+    policy = _POLICIES.get(default_dtype)
+    if policy is None:
+        policy = _POLICIES[default_dtype] = TorchPolicy(default_dtype)
+    return policy

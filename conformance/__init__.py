@@ -1,0 +1,40 @@
+"""Conformance harness: run the upstream ``array-api-tests`` suite against
+``array_api_promo`` (one run per promotion policy x API version), store
+normalised results under ``conformance/results/`` and render ``DEVIATIONS.md``.
+
+Run it as ``python -m conformance --help``.
+"""
+
+from pathlib import Path
+
+#: Pinned upstream commits (data-apis/array-api-tests and its array-api submodule).
+SUITE_REPO = "https://github.com/data-apis/array-api-tests"
+SPEC_REPO = "https://github.com/data-apis/array-api"
+SUITE_COMMIT = "55fcc60179efa2680ddd6cd926ddf17b83530e2b"
+SPEC_COMMIT = "5f847a3858875c682ae901aa22b0413bf24be9da"
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+REPO_ROOT = PACKAGE_DIR.parent
+CACHE_DIR = PACKAGE_DIR / ".cache"
+RESULTS_DIR = PACKAGE_DIR / "results"
+XFAILS_DIR = PACKAGE_DIR / "xfails"
+DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
+
+#: API versions the harness knows about (those of the pinned spec).
+API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+DEFAULT_API_VERSION = "2025.12"
+
+#: Built-in policy name -> module to hand the suite as ARRAY_API_TESTS_MODULE.
+POLICY_MODULES = {
+    "array_api": "array_api_promo",
+    "torch": "array_api_promo.torch",
+}
+
+#: Policies whose failures are *intentional* deviations (documented, not defects).
+#: Anything failing under another policy is a defect.
+INTENTIONAL_POLICIES = frozenset({"torch"})
+
+__all__ = [
+    "SUITE_COMMIT", "SPEC_COMMIT", "POLICY_MODULES", "API_VERSIONS",
+    "DEFAULT_API_VERSION", "RESULTS_DIR", "XFAILS_DIR", "DEVIATIONS_MD",
+]

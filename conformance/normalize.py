@@ -1,0 +1,368 @@
+"""Turning a pytest-json-report file into the normalised, machine-independent
+results stored under ``conformance/results/``; failure classification."""
+
+from __future__ import annotations
+
+import json
+import platform
+import re
+from pathlib import Path
+from typing import Optional
+
+SCHEMA = 1
+
+# Failure kinds, in report order.
+MISSING_NAME = "missing name"
+WRONG_SIGNATURE = "wrong signature"
+WRONG_DTYPE = "wrong dtype"
+WRONG_SHAPE = "wrong shape"
+WRONG_VALUE = "wrong value"
+SPECIAL_CASE = "special case"
+UNEXPECTED_EXCEPTION = "unexpected exception"
+KINDS = (MISSING_NAME, WRONG_SIGNATURE, WRONG_DTYPE, WRONG_SHAPE, WRONG_VALUE,
+         SPECIAL_CASE, UNEXPECTED_EXCEPTION)
+
+FAILING = ("failed", "error")
+MESSAGE_LIMIT = 500
+
+# --------------------------------------------------------------------------
+# scrubbing
+# --------------------------------------------------------------------------
+_HEX = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
+_WORKER = re.compile(r"^\[gw\d+\] .*$", re.M)
+_TIMING = re.compile(
+    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|seconds|milliseconds)\b(?!\w)"
+)
+_ABS_PATH = re.compile(r"(?<![\w.])(?:/[^\s/:'\"()\[\],]+){2,}/?")
+_WS = re.compile(r"[ \t]+\n")
+
+
+def scrub(text: str, roots=()) -> str:
+    """Remove machine-specific details: worker banners, absolute paths (made
+    relative to ``roots`` when under them, else reduced to the file name), hex
+    addresses and timings."""
+    if not text:
+        return ""
+    text = _WORKER.sub("", text)
+    for root in sorted((str(r).rstrip("/") for r in roots if r), key=len, reverse=True):
+        text = text.replace(root + "/", "")
+        text = text.replace(root, ".")
+
+    def _path(m):
+        p = m.group(0)
+        return "<path>/" + p.rstrip("/").rsplit("/", 1)[-1]
+
+    text = _ABS_PATH.sub(_path, text)
+    text = _HEX.sub("0x…", text)
+    text = _TIMING.sub("<time>", text)
+    text = _WS.sub("\n", text)
+    return text.strip()
+
+
+_NOISE = re.compile(r"^(assert |\s*\+\s+where |Falsifying example|You can reproduce|Highest target)")
+
+
+def trim(text: str, limit: int = MESSAGE_LIMIT, cut_noise: bool = False) -> str:
+    lines = [ln.rstrip() for ln in text.strip().splitlines()]
+    if cut_noise:
+        for i, ln in enumerate(lines):
+            if i and _NOISE.match(ln):
+                lines = lines[:i]
+                break
+    out = "\n".join(ln for ln in lines if ln.strip())
+    if len(out) > limit:
+        out = out[: limit - 1].rstrip() + "…"
+    return out
+
+
+# --------------------------------------------------------------------------
+# spec function from the test id
+# --------------------------------------------------------------------------
+_OP_ALIASES = {
+    "__abs__": "abs", "__add__": "add", "__and__": "bitwise_and", "__eq__": "equal",
+    "__floordiv__": "floor_divide", "__ge__": "greater_equal", "__gt__": "greater",
+    "__invert__": "bitwise_invert", "__le__": "less_equal", "__lshift__": "bitwise_left_shift",
+    "__lt__": "less", "__matmul__": "matmul", "__mod__": "remainder", "__mul__": "multiply",
+    "__ne__": "not_equal", "__neg__": "negative", "__or__": "bitwise_or", "__pos__": "positive",
+    "__pow__": "pow", "__rshift__": "bitwise_right_shift", "__sub__": "subtract",
+    "__truediv__": "divide", "__xor__": "bitwise_xor",
+}
+_CLASS_FUNCS = {
+    "TestResultType": "result_type", "TestBroadcastShapes": "broadcast_shapes",
+    "TestExpandDims": "expand_dims", "TestIsin": "isin",
+    "TestInspection": "__array_namespace_info__",
+}
+_ARRAY_TESTS = {
+    "test_getitem": "array.__getitem__", "test_setitem": "array.__setitem__",
+    "test_getitem_masking": "array.__getitem__", "test_setitem_masking": "array.__setitem__",
+    "test_getitem_arrays_and_ints_1": "array.__getitem__",
+    "test_getitem_arrays_and_ints_2": "array.__getitem__",
+    "test_dunder_dlpack": "array.__dlpack__", "test_dlpack_device": "array.__dlpack_device__",
+    "test_array_namespace_info_dtypes": "__array_namespace_info__().dtypes",
+    "test_broadcast_arrays": "broadcast_arrays",
+}
+
+
+def elementwise_name(name: str) -> str:
+    """``__iadd__``/``__radd__``/``__add__`` -> ``add``; other names unchanged."""
+    if name.startswith("__i") and name.endswith("__") and ("__" + name[3:]) in _OP_ALIASES:
+        return _OP_ALIASES["__" + name[3:]]
+    if name.startswith("__r") and name.endswith("__") and ("__" + name[3:]) in _OP_ALIASES:
+        return _OP_ALIASES["__" + name[3:]]
+    return _OP_ALIASES.get(name, name)
+
+
+def split_nodeid(nodeid: str):
+    """-> (module file, class or None, test function, param id or None)."""
+    path, _, rest = nodeid.partition("::")
+    parts = rest.split("::")
+    func = parts[-1]
+    cls = parts[0] if len(parts) > 1 else None
+    param = None
+    if "[" in func and func.endswith("]"):
+        func, param = func.split("[", 1)
+        param = param[:-1]
+    return path, cls, func, param
+
+
+def spec_function(nodeid: str) -> str:
+    """The array API function (or array method/attribute) a test id exercises."""
+    path, cls, func, param = split_nodeid(nodeid)
+    module = Path(path).stem
+    if cls in _CLASS_FUNCS:
+        base = _CLASS_FUNCS[cls]
+        if base == "__array_namespace_info__" and func.startswith("test_"):
+            return f"__array_namespace_info__().{func[5:]}"
+        return base
+    if module == "test_has_names" and param:
+        category, _, name = param.partition("-")
+        if category.startswith("array_"):
+            return f"array.{name}"
+        if category in ("linalg", "fft"):
+            return f"{category}.{name}"
+        return name
+    if module == "test_signatures" and param:
+        if func == "test_array_method_signature":
+            return f"array.{param}"
+        if func == "test_info_func_signature":
+            return f"__array_namespace_info__().{param}"
+        return param
+    if param:
+        m = re.match(r"([A-Za-z_][\w.]*)\s*\(", param)
+        if m:  # e.g. add(x1, x2), __iadd__(x, s), add(x1_i is NaN ...) -> NaN
+            name = m.group(1)
+            return f"array.{name}" if name.startswith("__") and module == "test_array_object" else name
+    if func in _ARRAY_TESTS:
+        return _ARRAY_TESTS[func]
+    if func == "test_scalar_casting" and param:
+        return "array." + param.split("(")[0]
+    if module == "test_constants" and func == "test_irrational_numbers" and param:
+        return param.split("-")[0]
+    if func.startswith("test_binary_with_scalars") and param:
+        return param
+    if func in ("test_empty_arrays", "test_nan_propagation", "test_shift_func") and param:
+        return param if module != "test_fft" else f"fft.{param}"
+    name = func[5:] if func.startswith("test_") else func
+    if module == "test_fft":
+        return f"fft.{name}"
+    if module == "test_linalg":
+        if name.startswith("linalg_"):
+            return "linalg." + name[len("linalg_"):]
+        if name in {"matmul", "matrix_transpose", "tensordot", "vecdot", "vecdot_conj"}:
+            return name.replace("_conj", "")
+        return "linalg." + name
+    for suffix in ("_with_scalars", "_zerodim_error", "_append_prepend", "_arrays", "_scalars",
+                   "_dtype", "_tuples"):
+        if name.endswith(suffix) and module != "test_dlpack":
+            name = name[: -len(suffix)]
+    if name in ("abs", "negative", "positive", "bitwise_invert") and param:
+        return name
+    return name
+
+
+# --------------------------------------------------------------------------
+# classification
+# --------------------------------------------------------------------------
+_MISSING = re.compile(
+    r"is not defined in|not found in array (?:module|object)|is missing the|"
+    r"_UndefinedStub|undefined stub|has no attribute|cannot import name"
+)
+_DTYPE = re.compile(r"\.?dtype=\S+,? (?:but )?should be|should be (?:the )?default\b.*dtype|"
+                    r"dtype\b.*\bbut should be|wrong dtype", re.I)
+_SHAPE = re.compile(r"shape=\S.*but should be|wrong shape", re.I)
+_EXC_HEAD = re.compile(r"^(?:E\s+)?(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Exit|Warning))\b")
+
+
+def exception_name(message: str) -> Optional[str]:
+    for line in message.splitlines():
+        m = _EXC_HEAD.match(line.strip())
+        if m:
+            return m.group(1)
+    return None
+
+
+def classify(nodeid: str, outcome: str, message: str) -> Optional[str]:
+    """Failure kind of a failed/errored test (None for other outcomes)."""
+    if outcome not in FAILING:
+        return None
+    _, _, func, _ = split_nodeid(nodeid)
+    module = Path(split_nodeid(nodeid)[0]).stem
+    exc = exception_name(message)
+    if module == "test_has_names" or _MISSING.search(message) or exc in ("AttributeError", "ImportError",
+                                                                         "ModuleNotFoundError"):
+        return MISSING_NAME
+    if module == "test_signatures":
+        return WRONG_SIGNATURE
+    if _DTYPE.search(message):
+        return WRONG_DTYPE
+    if _SHAPE.search(message):
+        return WRONG_SHAPE
+    if module == "test_special_cases" and exc in (None, "AssertionError"):
+        return SPECIAL_CASE
+    if outcome == "error" or "Unexpected exception" in message or (exc and exc != "AssertionError"):
+        return UNEXPECTED_EXCEPTION
+    return WRONG_VALUE
+
+
+# --------------------------------------------------------------------------
+# dtype failure details
+# --------------------------------------------------------------------------
+_DTYPE_MSG = re.compile(
+    r"(?P<what>[\w.\[\]]+)\.dtype=(?P<got>\w+), but should be (?P<want>\w+) \[(?P<func>[\w.]+)\((?P<ins>[^)]*)\)\]"
+)
+# Hypothesis "Draw 1 (x1): Array([...], dtype=int8)" lines, for operand ranks.
+_DRAW = re.compile(r"Draw \d+ \((?P<label>[^)]+)\): (?P<repr>.*)")
+
+
+def parse_dtype_failure(message: str) -> Optional[dict]:
+    m = _DTYPE_MSG.search(message)
+    if not m:
+        return None
+    ins = [s.strip() for s in m.group("ins").split(",") if s.strip()]
+    return {"function": m.group("func"), "inputs": ins, "got": m.group("got"), "expected": m.group("want")}
+
+
+def operand_ranks(longrepr: str) -> dict:
+    """Best effort: which drawn operands were 0-d (from Hypothesis' falsifying example)."""
+    ranks = {}
+    for m in _DRAW.finditer(longrepr or ""):
+        label, rep = m.group("label"), m.group("repr")
+        if re.match(r"^-?[\d.]+(e[-+]?\d+)?j?$|^(True|False)$", rep.strip()):
+            ranks[label] = "scalar"
+        elif "shape=()" in rep or ("[" not in rep and "(" in rep):
+            ranks[label] = "0-d"
+        else:
+            ranks[label] = "nd"
+    return ranks
+
+
+# --------------------------------------------------------------------------
+# report -> results
+# --------------------------------------------------------------------------
+def _failure_text(test: dict) -> tuple[str, str]:
+    """(short message, full longrepr) of the failing phase."""
+    for phase in ("setup", "call", "teardown"):
+        p = test.get(phase) or {}
+        if p.get("outcome") == "failed":
+            crash = p.get("crash") or {}
+            msg = crash.get("message") or ""
+            return msg, p.get("longrepr") or msg
+    return "", ""
+
+
+def _skip_reason(test: dict) -> str:
+    for phase in ("setup", "call"):
+        p = test.get(phase) or {}
+        if p.get("outcome") == "skipped":
+            lr = p.get("longrepr") or ""
+            m = re.search(r"'Skipped: (.*)'\)\s*$", lr, re.S)
+            return m.group(1) if m else lr.splitlines()[-1] if lr else ""
+    return ""
+
+
+def major_minor(version: str) -> str:
+    return ".".join(version.split(".")[:2])
+
+
+def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, suite_commit: str,
+                     spec_commit: str, max_examples: int, seed: int, roots=(),
+                     numpy_version: Optional[str] = None) -> dict:
+    if numpy_version is None:
+        import numpy
+        numpy_version = numpy.__version__
+    roots = list(roots) + [raw.get("root", "")]
+    tests = []
+    for t in raw.get("tests", []):
+        nodeid = t["nodeid"]
+        outcome = t["outcome"]
+        entry = {
+            "nodeid": nodeid,
+            "test_module": Path(split_nodeid(nodeid)[0]).stem,
+            "spec_function": spec_function(nodeid),
+            "outcome": outcome,
+        }
+        if outcome in FAILING:
+            msg, longrepr = _failure_text(t)
+            msg = scrub(msg, roots)
+            kind = classify(nodeid, outcome, msg or scrub(longrepr, roots))
+            entry["kind"] = kind
+            if not msg:
+                lines = scrub(longrepr, roots).splitlines()
+                msg = lines[-1] if lines else ""
+            entry["message"] = trim(msg, cut_noise=True)
+            draws = [m.group(0) for m in _DRAW.finditer(scrub(longrepr, roots))]
+            if draws:
+                entry["example"] = trim("\n".join(draws), 400)
+            if kind == WRONG_DTYPE:
+                detail = parse_dtype_failure(msg)
+                if detail:
+                    ranks = operand_ranks(longrepr)
+                    if ranks:
+                        detail["ranks"] = ranks
+                    entry["dtype"] = detail
+        elif outcome == "skipped":
+            entry["reason"] = trim(scrub(_skip_reason(t), roots), 200)
+        case = (((t.get("metadata") or {}).get("params") or {}).get("case") or {})
+        if isinstance(case, dict) and case.get("raw_case"):
+            entry["spec_case"] = case["raw_case"]
+        tests.append(entry)
+    tests.sort(key=lambda e: e["nodeid"])
+    summary = {k: 0 for k in ("passed", "failed", "error", "skipped", "xfailed", "xpassed")}
+    for e in tests:
+        summary[e["outcome"]] = summary.get(e["outcome"], 0) + 1
+    summary["total"] = len(tests)
+    return {
+        "schema": SCHEMA,
+        "policy": policy,
+        "module": module,
+        "api_version": api_version,
+        "suite_commit": suite_commit,
+        "spec_commit": spec_commit,
+        "numpy": major_minor(numpy_version),
+        "python": "%d.%d" % tuple(int(x) for x in platform.python_version_tuple()[:2]),
+        "hypothesis": {"max_examples": max_examples, "seed": seed},
+        "summary": summary,
+        "tests": tests,
+    }
+
+
+def dump(results: dict, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = json.dumps(results, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    path.write_text(text, encoding="utf-8")
+
+
+def load(path: Path) -> dict:
+    return json.loads(Path(path).read_text(encoding="utf-8"))
+
+
+def load_all(results_dir: Path) -> list:
+    out = []
+    for p in sorted(Path(results_dir).glob("*.json")):
+        try:
+            r = load(p)
+        except (OSError, ValueError):
+            continue
+        if isinstance(r, dict) and r.get("schema") == SCHEMA:
+            out.append(r)
+    return out

@@ -1,0 +1,215 @@
+"""Running the upstream suite as a pytest subprocess for one (policy, API version)."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Mapping, Optional
+
+from . import CACHE_DIR, POLICY_MODULES, REPO_ROOT
+from .suite import SuiteInfo
+
+ENV_POLICY = "ARRAY_API_PROMO_POLICY"
+ENV_API_VERSION = "ARRAY_API_PROMO_API_VERSION"
+
+
+@dataclass(frozen=True)
+class PolicyTarget:
+    label: str            # used in file names and the report
+    module: str           # ARRAY_API_TESTS_MODULE
+    policy_env: Optional[str] = None  # value for $ARRAY_API_PROMO_POLICY, if any
+
+
+def policy_label(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "policy"
+
+
+def resolve_policy(name: str, module_map: Mapping[str, str] | None = None) -> PolicyTarget:
+    """Map a policy name to the namespace module the suite should import.
+
+    * ``--module-map NAME=MODULE`` entries win (useful for development, e.g.
+      ``strict=array_api_strict``);
+    * the built-ins: ``array_api`` -> ``array_api_promo``, ``torch`` -> ``array_api_promo.torch``;
+    * anything else (``pkg.mod`` or ``pkg.mod:ATTR``) names a policy object: the suite
+      imports ``array_api_promo`` and the namespace picks the policy up from
+      $ARRAY_API_PROMO_POLICY.
+    """
+    module_map = dict(module_map or {})
+    if name in module_map:
+        return PolicyTarget(policy_label(name), module_map[name])
+    if name in POLICY_MODULES:
+        return PolicyTarget(name, POLICY_MODULES[name])
+    if re.fullmatch(r"[A-Za-z_][\w.]*(:[A-Za-z_][\w.]*)?", name):
+        return PolicyTarget(policy_label(name), "array_api_promo", name)
+    raise ValueError(f"unknown policy {name!r}: use array_api, torch, a module path or module:attr")
+
+
+@dataclass
+class RunOutcome:
+    policy: str
+    version: str
+    module: str
+    report_path: Path
+    log_path: Path
+    returncode: int
+    elapsed: float
+    total: int
+    done: int
+    failed: int
+
+
+def build_env(target: PolicyTarget, version: str, progress_file: Path, base: Mapping[str, str] | None = None) -> dict:
+    env = dict(os.environ if base is None else base)
+    env["ARRAY_API_TESTS_MODULE"] = target.module
+    env["ARRAY_API_TESTS_VERSION"] = version
+    # array_api_strict (used while developing the harness) reads its own variable.
+    env["ARRAY_API_STRICT_API_VERSION"] = version
+    env[ENV_API_VERSION] = version
+    if target.policy_env:
+        env[ENV_POLICY] = target.policy_env
+    else:
+        env.pop(ENV_POLICY, None)
+    env["CONFORMANCE_PROGRESS_FILE"] = str(progress_file)
+    env["PYTHONHASHSEED"] = "0"
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    pp = [str(REPO_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(pp))
+    return env
+
+
+def build_command(suite: SuiteInfo, report_path: Path, *, max_examples: int, seed: int,
+                  workers: int, extra_args=()) -> list:
+    cmd = [
+        sys.executable, "-m", "pytest", str(suite.tests_dir),
+        "--rootdir", str(suite.path),
+        "-p", "conformance._pytest_progress",
+        "-p", "no:cacheprovider",
+        "--max-examples", str(max_examples),
+        "--hypothesis-seed", str(seed),
+        "--disable-deadline",
+        "--json-report", "--json-report-file", str(report_path),
+        "--json-report-omit", "collectors", "log", "streams", "keywords",
+        "-q", "-rfE", "--color=no",
+    ]
+    if workers and workers > 1:
+        cmd += ["-n", str(workers)]
+    else:
+        cmd += ["-p", "no:xdist"]
+    cmd += list(extra_args)
+    return cmd
+
+
+class _Follower:
+    """Reads the progress file incrementally."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.pos = 0
+        self.total = 0
+        self.done = 0
+        self.failed = 0
+        self.skipped = 0
+        self.buf = ""
+
+    def poll(self) -> None:
+        try:
+            with open(self.path, encoding="utf-8") as fh:
+                fh.seek(self.pos)
+                chunk = fh.read()
+                self.pos = fh.tell()
+        except FileNotFoundError:
+            return
+        self.buf += chunk
+        *lines, self.buf = self.buf.split("\n")
+        for line in lines:
+            if line.startswith("total "):
+                self.total = max(self.total, int(line.split()[1]))
+            elif line.startswith("done "):
+                self.done += 1
+                outcome = line.split(" ", 2)[1]
+                if outcome in ("failed", "error"):
+                    self.failed += 1
+                elif outcome == "skipped":
+                    self.skipped += 1
+
+
+def run_suite(
+    suite: SuiteInfo,
+    target: PolicyTarget,
+    version: str,
+    *,
+    max_examples: int,
+    seed: int,
+    workers: int,
+    work_dir: Path | None = None,
+    progress: bool = True,
+    console=None,
+    extra_args=(),
+    timeout: float | None = None,
+) -> RunOutcome:
+    """Run pytest on the suite in a subprocess, following its progress live."""
+    work_dir = Path(work_dir or CACHE_DIR / "runs")
+    work_dir.mkdir(parents=True, exist_ok=True)
+    stem = f"{target.label}-{version}"
+    report_path = work_dir / f"{stem}.report.json"
+    log_path = work_dir / f"{stem}.log"
+    progress_path = work_dir / f"{stem}.progress"
+    for p in (report_path, progress_path):
+        if p.exists():
+            p.unlink()
+    env = build_env(target, version, progress_path)
+    cmd = build_command(suite, report_path, max_examples=max_examples, seed=seed,
+                        workers=workers, extra_args=extra_args)
+    follower = _Follower(progress_path)
+    start = time.monotonic()
+    # cwd: a scratch dir, so Hypothesis' example database (.hypothesis/) starts empty
+    # each run (determinism) and nothing is written into the suite checkout.
+    with tempfile.TemporaryDirectory(prefix="conformance-") as scratch, open(log_path, "w") as log:
+        proc = subprocess.Popen(cmd, cwd=scratch, env=env, stdout=log, stderr=subprocess.STDOUT)
+        try:
+            if progress:
+                _follow_live(proc, follower, f"{target.label} @ {version}", console, start, timeout)
+            else:
+                proc.wait(timeout=timeout)
+        except BaseException:
+            proc.kill()
+            proc.wait()
+            raise
+        follower.poll()
+    return RunOutcome(
+        policy=target.label, version=version, module=target.module, report_path=report_path,
+        log_path=log_path, returncode=proc.returncode, elapsed=time.monotonic() - start,
+        total=follower.total, done=follower.done, failed=follower.failed,
+    )
+
+
+def _follow_live(proc, follower: _Follower, title: str, console, start: float, timeout) -> None:
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn)
+
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("[red]{task.fields[failed]} failed"),
+        TextColumn("{task.fields[skipped]} skipped"),
+        TimeElapsedColumn(),
+    )
+    with Progress(*columns, console=console, transient=False, refresh_per_second=4) as bar:
+        task = bar.add_task(title, total=None, failed=0, skipped=0)
+        while True:
+            rc = proc.poll()
+            follower.poll()
+            bar.update(task, total=follower.total or None, completed=follower.done,
+                       failed=follower.failed, skipped=follower.skipped)
+            if rc is not None:
+                break
+            if timeout is not None and time.monotonic() - start > timeout:
+                raise subprocess.TimeoutExpired(proc.args, timeout)
+            time.sleep(0.25)
