@@ -43,7 +43,7 @@ class _Progress:
         if report.when in ("setup", "call") and report.failed:
             self._failed.add((nid, "error" if report.when == "setup" else "failed"))
         if report.when == "setup" and report.skipped:
-            self._write(f"done skipped {nid}")
+            self._failed.add((nid, "skipped"))
             return
         if report.when == "call" and report.skipped:
             self._failed.add((nid, "skipped"))

@@ -187,8 +187,7 @@ _MISSING = re.compile(
     r"is not defined in|not found in array (?:module|object)|is missing the|"
     r"_UndefinedStub|undefined stub|has no attribute|cannot import name"
 )
-_DTYPE = re.compile(r"\.?dtype=\S+,? (?:but )?should be|should be (?:the )?default\b.*dtype|"
-                    r"dtype\b.*\bbut should be|wrong dtype", re.I)
+_DTYPE = re.compile(r"\.dtype=\w+, but should be|should be (?:the )?default\b[^\n]*dtype|wrong dtype", re.I)
 _SHAPE = re.compile(r"shape=\S.*but should be|wrong shape", re.I)
 _EXC_HEAD = re.compile(r"^(?:E\s+)?(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Exit|Warning))\b")
 
@@ -213,12 +212,12 @@ def classify(nodeid: str, outcome: str, message: str) -> Optional[str]:
         return MISSING_NAME
     if module == "test_signatures":
         return WRONG_SIGNATURE
+    if module == "test_special_cases" and exc in (None, "AssertionError") and not _DTYPE.search(message):
+        return SPECIAL_CASE
     if _DTYPE.search(message):
         return WRONG_DTYPE
     if _SHAPE.search(message):
         return WRONG_SHAPE
-    if module == "test_special_cases" and exc in (None, "AssertionError"):
-        return SPECIAL_CASE
     if outcome == "error" or "Unexpected exception" in message or (exc and exc != "AssertionError"):
         return UNEXPECTED_EXCEPTION
     return WRONG_VALUE

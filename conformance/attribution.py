@@ -1,0 +1,99 @@
+"""Attributing dtype failures to the promotion policy rule that produced them,
+through the engine's ``explain``."""
+
+from __future__ import annotations
+
+import re
+from typing import Optional
+
+from .normalize import WRONG_DTYPE, elementwise_name, split_nodeid
+
+_PY = {"bool": True, "int": 1, "float": 1.0, "complex": 1j}
+
+
+def _engine():
+    try:
+        from array_api_promo import promotion
+        from array_api_promo._dtypes import dtype_by_name
+    except Exception:
+        return None, None
+    return promotion, dtype_by_name
+
+
+def _policy(promotion, name: str):
+    try:
+        return promotion.get_policy(name)
+    except Exception:
+        return None
+
+
+def _dtype_names(dtype_by_name) -> list:
+    names = []
+    for n in ("bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
+              "float16", "bfloat16", "float32", "float64", "complex64", "complex128"):
+        try:
+            dtype_by_name(n)
+            names.append(n)
+        except Exception:
+            pass
+    return names
+
+
+def generic_rule(text: str, dtype_names) -> str:
+    """A trace step with concrete dtypes replaced, for grouping."""
+    pat = r"\b(" + "|".join(sorted(map(re.escape, dtype_names), key=len, reverse=True)) + r")\b"
+    text = re.sub(pat, "T", text)
+    text = re.sub(r"\s*->\s*T\s*$", "", text)
+    text = re.sub(r"\(policy '[^']*'\)", "", text)
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def attribute(policy_name: str, entry: dict) -> Optional[dict]:
+    """{'trace': str(explain), 'rule': generic rule, 'engine_result': ..., 'explained': bool}."""
+    detail = entry.get("dtype")
+    if entry.get("kind") != WRONG_DTYPE or not detail:
+        return None
+    promotion, dtype_by_name = _engine()
+    if promotion is None:
+        return None
+    pol = _policy(promotion, policy_name)
+    if pol is None:
+        return None
+    ins = detail.get("inputs") or []
+    ranks = detail.get("ranks") or {}
+    labels = sorted(ranks)
+    ops = []
+    try:
+        for i, name in enumerate(ins):
+            if name in _PY:
+                ops.append(_PY[name])
+                continue
+            dt = dtype_by_name(name)
+            rank = ranks.get(labels[i]) if i < len(labels) else None
+            ops.append(promotion.zero_d(dt) if rank == "0-d" else promotion.nd(dt))
+        _, _, _, param = split_nodeid(entry["nodeid"])
+        if len(ins) == 1 and param and "(x, s)" in param:
+            kind = "bool" if ins[0] == "bool" else "int" if "int" in ins[0] else \
+                "complex" if "complex" in ins[0] else "float"
+            ops.append(_PY[kind])
+    except Exception:
+        return None
+    op = elementwise_name(detail.get("function", ""))
+    if op not in getattr(promotion, "OPS", {}):
+        op = "result_type"
+    try:
+        trace = pol.explain(*ops, op=op)
+    except Exception:
+        return None
+    got = detail.get("got")
+    result = getattr(trace.result, "name", None)
+    explained = result == got
+    steps = list(getattr(trace, "steps", []))
+    names = _dtype_names(dtype_by_name)
+    if explained:
+        rule = generic_rule(steps[-1], names) if steps else "plain table lookup"
+    elif trace.error is not None:
+        rule = "policy refuses these operands (" + type(trace.error).__name__ + "), yet the namespace returned " + str(got)
+    else:
+        rule = f"not explained by the policy: its engine gives {result}, the namespace returned {got}"
+    return {"trace": str(trace), "rule": rule, "engine_result": result, "explained": explained}

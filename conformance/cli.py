@@ -1,0 +1,193 @@
+"""``python -m conformance``: run the upstream suite per policy x API version,
+store normalised results and xfails, and regenerate DEVIATIONS.md."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from pathlib import Path
+
+from . import (API_VERSIONS, CACHE_DIR, DEFAULT_API_VERSION, DEVIATIONS_MD, INTENTIONAL_POLICIES,
+               RESULTS_DIR, XFAILS_DIR)
+from . import normalize, render, runner, spec, suite as suite_mod
+from .attribution import attribute
+from .xfails import write_xfails
+
+DEFAULT_POLICIES = ("array_api", "torch")
+DEFAULT_MAX_EXAMPLES = 200
+DEFAULT_SEED = 0
+
+PROMOTION_SECTIONS = ("Rules", "Notes", "Mixing arrays with Python scalars")
+
+
+def parse_args(argv=None):
+    p = argparse.ArgumentParser(
+        prog="python -m conformance",
+        description="Run the upstream array-api-tests suite against array_api_promo per promotion "
+                    "policy and API version; write conformance/results/*.json, "
+                    "conformance/xfails/*.txt and DEVIATIONS.md.")
+    p.add_argument("--suite", metavar="PATH",
+                   help=f"array-api-tests checkout (default: ${suite_mod.ENV_SUITE_DIR}, else a clone "
+                        "in conformance/.cache/array-api-tests)")
+    p.add_argument("--policy", action="append", metavar="NAME",
+                   help="policy to run: array_api, torch, a module path or module:attr "
+                        f"(repeatable; default: {' '.join(DEFAULT_POLICIES)})")
+    p.add_argument("--api-version", action="append", metavar="YYYY.MM",
+                   help=f"API version (repeatable; default {DEFAULT_API_VERSION}; known: {', '.join(API_VERSIONS)})")
+    p.add_argument("--max-examples", type=int, default=DEFAULT_MAX_EXAMPLES,
+                   help=f"Hypothesis max examples per test (default {DEFAULT_MAX_EXAMPLES})")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="Hypothesis seed (default 0)")
+    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                   help="pytest-xdist workers (default: CPU count; 1 = no xdist)")
+    p.add_argument("--render-only", action="store_true",
+                   help="do not run the suite; re-render DEVIATIONS.md (and xfails) from stored results")
+    p.add_argument("--module-map", action="append", default=[], metavar="POLICY=MODULE",
+                   help="override the namespace module for a policy name, e.g. strict=array_api_strict")
+    p.add_argument("--pytest-arg", action="append", default=[], metavar="ARG",
+                   help="extra argument passed to pytest (repeatable), e.g. --pytest-arg=-k --pytest-arg=add")
+    p.add_argument("--results-dir", type=Path, default=RESULTS_DIR, help=argparse.SUPPRESS)
+    p.add_argument("--xfails-dir", type=Path, default=XFAILS_DIR, help=argparse.SUPPRESS)
+    p.add_argument("--output", type=Path, default=DEVIATIONS_MD, help="report path (default DEVIATIONS.md)")
+    p.add_argument("--work-dir", type=Path, default=CACHE_DIR / "runs",
+                   help="raw reports and logs (default conformance/.cache/runs)")
+    p.add_argument("--no-clone", action="store_true", help="never clone the suite (no network use)")
+    p.add_argument("--no-progress", action="store_true", help="no live progress display")
+    p.add_argument("--timeout", type=float, default=None, help="seconds allowed per run")
+    p.add_argument("--strict", action="store_true",
+                   help="exit 1 when a non-intentional policy has failures (defects)")
+    args = p.parse_args(argv)
+    args.policy = args.policy or list(DEFAULT_POLICIES)
+    args.api_version = args.api_version or [DEFAULT_API_VERSION]
+    mm = {}
+    for item in args.module_map:
+        name, sep, module = item.partition("=")
+        if not sep or not name or not module:
+            p.error(f"--module-map expects POLICY=MODULE, got {item!r}")
+        mm[name] = module
+    args.module_map = mm
+    return args
+
+
+def collect_spec_text(results: dict, spec_dir: Path) -> dict:
+    out = {}
+    version = results["api_version"]
+    for e in results["tests"]:
+        if e["outcome"] in normalize.FAILING and e["spec_function"] not in out:
+            text = spec.summary_and_returns(spec_dir, version, e["spec_function"])
+            if text:
+                out[e["spec_function"]] = text
+    for heading in PROMOTION_SECTIONS:
+        text = spec.rst_section(spec_dir, version, "type_promotion.rst", heading)
+        if text:
+            out[f"type_promotion:{heading}"] = text
+    return out
+
+
+def finish_results(results: dict, *, spec_dir: Path | None, target: runner.PolicyTarget) -> dict:
+    """Add spec quotes, dtype attributions and the policy env to normalised results."""
+    if target.policy_env:
+        results["policy_env"] = target.policy_env
+    if spec_dir is not None:
+        results["spec_text"] = collect_spec_text(results, spec_dir)
+    engine_policy = target.policy_env or target.label
+    for e in results["tests"]:
+        a = attribute(engine_policy, e)
+        if a:
+            e["attribution"] = a
+    return results
+
+
+def _console():
+    from rich.console import Console
+    return Console(stderr=True)
+
+
+def _print_summary(console, results: list) -> None:
+    from rich.table import Table
+    t = Table(title="array-api-tests results")
+    for col in ("policy", "API version", "passed", "failed", "errors", "skipped", "total"):
+        t.add_column(col, justify="right" if col not in ("policy",) else "left")
+    for r in render._sorted_results(results):
+        s = r["summary"]
+        t.add_row(r["policy"], r["api_version"], str(s["passed"]), str(s["failed"]),
+                  str(s.get("error", 0)), str(s["skipped"]), str(s["total"]))
+    console.print(t)
+
+
+def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
+    args = parse_args(argv)
+    console = _console()
+    if args.no_clone:
+        cloner = None
+
+    if not args.render_only:
+        try:
+            info = suite_mod.locate(args.suite, cloner=cloner)
+        except suite_mod.SuiteNotFound as exc:
+            console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True, soft_wrap=True)
+            return 2
+        for w in info.warnings:
+            console.print(f"[yellow]warning:[/] {w}", highlight=False)
+        for policy in args.policy:
+            try:
+                target = runner.resolve_policy(policy, args.module_map)
+            except ValueError as exc:
+                console.print(f"[bold red]error:[/] {exc}")
+                return 2
+            for version in args.api_version:
+                outcome = runner.run_suite(
+                    info, target, version, max_examples=args.max_examples, seed=args.seed,
+                    workers=args.workers, work_dir=args.work_dir, progress=not args.no_progress,
+                    console=console, extra_args=args.pytest_arg, timeout=args.timeout)
+                if not outcome.report_path.exists():
+                    tail = outcome.log_path.read_text(errors="replace").splitlines()[-25:]
+                    console.print(f"[bold red]error:[/] pytest produced no report for {target.label} "
+                                  f"@ {version} (exit code {outcome.returncode}). Log tail "
+                                  f"({outcome.log_path}):\n" + "\n".join(tail), highlight=False,
+                                  markup=False)
+                    return 3
+                raw = json.loads(outcome.report_path.read_text())
+                if not raw.get("tests") and outcome.returncode not in (0, 1, 5):
+                    tail = outcome.log_path.read_text(errors="replace").splitlines()[-25:]
+                    console.print(f"pytest failed for {target.label} @ {version} (exit code "
+                                  f"{outcome.returncode}); log tail:\n" + "\n".join(tail),
+                                  highlight=False, markup=False)
+                    return 3
+                results = normalize.normalise_report(
+                    raw, policy=target.label, module=target.module, api_version=version,
+                    suite_commit=info.suite_commit, spec_commit=info.spec_commit,
+                    max_examples=args.max_examples, seed=args.seed, roots=[info.path])
+                finish_results(results, spec_dir=info.spec_dir, target=target)
+                stem = f"{target.label}-{version}"
+                normalize.dump(results, args.results_dir / f"{stem}.json")
+                write_xfails(results, args.xfails_dir / f"{stem}.txt")
+                s = results["summary"]
+                console.print(f"{target.label} @ {version}: {s['passed']} passed, {s['failed']} failed, "
+                              f"{s.get('error', 0)} errors, {s['skipped']} skipped in "
+                              f"{outcome.elapsed:.0f} s -> {args.results_dir / (stem + '.json')}",
+                              highlight=False)
+
+    all_results = normalize.load_all(args.results_dir)
+    if args.render_only:
+        for r in all_results:
+            write_xfails(r, args.xfails_dir / f"{r['policy']}-{r['api_version']}.txt")
+    if not all_results:
+        console.print("[yellow]no results to render[/] (run without --render-only first)")
+    start = time.monotonic()
+    render.write(all_results, args.output)
+    console.print(f"wrote {args.output} ({time.monotonic() - start:.1f} s)", highlight=False)
+    if all_results:
+        _print_summary(console, all_results)
+    if args.strict:
+        bad = [r for r in all_results if r["policy"] not in INTENTIONAL_POLICIES
+               and any(e["outcome"] in normalize.FAILING for e in r["tests"])]
+        if bad:
+            return 1
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""Part of DEVIATIONS.md generated from the promotion engine (not the suite):
+where each policy goes beyond or against the standard's promotion tables."""
+
+from __future__ import annotations
+
+UNSPEC = "unspecified"
+
+# (section, operands, op, what the standard says)
+# operands: "nd:<dtype>" (array, ndim>0), "0d:<dtype>" (0-d array), "py:<literal>" (Python scalar)
+CASES = [
+    ("Cross-kind mixes (arrays)", ("nd:bool", "nd:int8"), "add", UNSPEC),
+    ("Cross-kind mixes (arrays)", ("nd:bool", "nd:float32"), "add", UNSPEC),
+    ("Cross-kind mixes (arrays)", ("nd:int8", "nd:uint8"), "add", "int16"),
+    ("Cross-kind mixes (arrays)", ("nd:int64", "nd:uint64"), "add", UNSPEC),
+    ("Cross-kind mixes (arrays)", ("nd:int32", "nd:float32"), "add", UNSPEC),
+    ("Cross-kind mixes (arrays)", ("nd:int64", "nd:float64"), "add", UNSPEC),
+    ("Cross-kind mixes (arrays)", ("nd:uint8", "nd:float16"), "add", UNSPEC),
+    ("Cross-kind mixes (arrays)", ("nd:float16", "nd:bfloat16"), "add", UNSPEC),
+    ("Cross-kind mixes (arrays)", ("nd:float64", "nd:complex64"), "add", "complex128"),
+    ("Cross-kind mixes (arrays)", ("nd:int16", "nd:complex64"), "add", UNSPEC),
+    ("0-d arrays", ("nd:int8", "0d:int64"), "add", "int64"),
+    ("0-d arrays", ("nd:uint8", "0d:int8"), "add", "int16"),
+    ("0-d arrays", ("nd:float32", "0d:float64"), "add", "float64"),
+    ("0-d arrays", ("nd:float32", "0d:complex128"), "add", "complex128"),
+    ("0-d arrays", ("nd:int8", "0d:float32"), "add", UNSPEC),
+    ("0-d arrays", ("0d:int8", "0d:int64"), "add", "int64"),
+    ("0-d arrays", ("0d:int32", "nd:float32"), "add", UNSPEC),
+    ("Python scalars", ("nd:int8", "py:1"), "add", "int8"),
+    ("Python scalars", ("nd:uint8", "py:1000"), "add", UNSPEC + " (out of bounds)"),
+    ("Python scalars", ("nd:int32", "py:1.0"), "add", UNSPEC),
+    ("Python scalars", ("nd:float32", "py:1.0"), "add", "float32"),
+    ("Python scalars", ("nd:float32", "py:1j"), "add", "complex64"),
+    ("Python scalars", ("nd:int8", "py:1j"), "add", UNSPEC),
+    ("Python scalars", ("nd:bool", "py:True"), "add", "bool"),
+    ("Python scalars", ("nd:bool", "py:1"), "add", UNSPEC),
+    ("Python scalars", ("0d:int8", "py:1"), "add", "int8"),
+    ("Python scalars", ("0d:int8", "py:1.0"), "add", UNSPEC),
+    ("Integer division", ("nd:int8", "nd:int8"), "divide", UNSPEC + " (integer input)"),
+    ("Integer division", ("nd:int64", "nd:int64"), "divide", UNSPEC + " (integer input)"),
+    ("Integer division", ("nd:int32", "py:2"), "divide", UNSPEC + " (integer input)"),
+    ("Integer division", ("nd:float32", "py:2"), "divide", "float32"),
+    ("Integer division", ("nd:int8", "nd:int8"), "floor_divide", "int8"),
+    ("Integer division", ("nd:uint8", "py:2"), "floor_divide", "uint8"),
+]
+
+_SYMBOL = {"add": "+", "divide": "/", "floor_divide": "//"}
+
+
+def _describe(operands, op) -> str:
+    parts = []
+    for o in operands:
+        tag, _, val = o.partition(":")
+        parts.append({"nd": f"{val} array", "0d": f"0-d {val}", "py": f"`{val}`"}[tag])
+    return f" {_SYMBOL.get(op, op)} ".join(parts)
+
+
+def _operands(promotion, dtype_by_name, operands):
+    out = []
+    for o in operands:
+        tag, _, val = o.partition(":")
+        if tag == "py":
+            out.append(eval(val, {}))  # literals only
+            continue
+        dt = dtype_by_name(val)
+        out.append(promotion.nd(dt) if tag == "nd" else promotion.zero_d(dt))
+    return out
+
+
+def _cell(promotion, policy, ops, op):
+    try:
+        trace = policy.explain(*ops, op=op) if op != "result_type" else policy.explain(*ops)
+    except Exception as exc:  # pragma: no cover - engine bug
+        return f"{type(exc).__name__}"
+    if trace.error is not None:
+        return type(trace.error).__name__ if not isinstance(trace.error, TypeError) else "TypeError"
+    return trace.result.name
+
+
+def _policy_order(names):
+    first = [n for n in ("array_api", "torch") if n in names]
+    return first + sorted(n for n in names if n not in first)
+
+
+def render_engine_part() -> list:
+    """Markdown lines; a note instead of tables when the engine is unavailable."""
+    try:
+        from array_api_promo import promotion
+        from array_api_promo._dtypes import dtype_by_name
+    except Exception as exc:
+        return [f"_The promotion engine could not be imported ({type(exc).__name__}); "
+                "this part is empty._", ""]
+    names = _policy_order(list(promotion.available_policies()))
+    policies = [promotion.get_policy(n) for n in names]
+    lines = [
+        "Generated from `array_api_promo.promotion` (every built-in policy), not from the suite. "
+        "Operands: *array* has ndim > 0, *0-d* is a 0-d array, `literal` is a Python scalar. "
+        "A cell is the result dtype, or the exception raised. "
+        "**Bold**: differs from what the standard requires. "
+        "*Italic*: the standard leaves the case unspecified and the policy defines it.",
+        "",
+    ]
+    section = None
+    for sec, operands, op, std in CASES:
+        try:
+            ops = _operands(promotion, dtype_by_name, operands)
+        except Exception:
+            continue  # a dtype the engine does not know (e.g. no ml_dtypes)
+        if sec != section:
+            section = sec
+            lines += [f"### {sec}", "",
+                      "| Operation | Standard | " + " | ".join(f"`{n}`" for n in names) + " |",
+                      "|---|---|" + "---|" * len(names)]
+        cells = []
+        for pol in policies:
+            try:
+                c = _cell(promotion, pol, ops, op)
+            except Exception as exc:  # pragma: no cover
+                c = type(exc).__name__
+            if std.startswith(UNSPEC):
+                if c not in ("TypeError", "OverflowError"):
+                    c = f"*{c}*"
+            elif c != std:
+                c = f"**{c}**"
+            cells.append(c)
+        op_txt = f"`{op}`: " if op not in ("add",) else ""
+        lines.append(f"| {op_txt}{_describe(operands, op)} | {std} | " + " | ".join(cells) + " |")
+    lines.append("")
+    return lines

@@ -1,0 +1,332 @@
+"""Rendering DEVIATIONS.md from the normalised results (deterministically:
+the same results, namespace and engine give the same bytes)."""
+
+from __future__ import annotations
+
+from collections import OrderedDict, defaultdict
+from pathlib import Path
+from typing import Callable, Optional
+
+from . import INTENTIONAL_POLICIES
+from .normalize import (FAILING, KINDS, MISSING_NAME, SPECIAL_CASE, WRONG_DTYPE, WRONG_SIGNATURE,
+                        elementwise_name)
+from . import reproduce
+from .spec import quote
+
+MAX_MESSAGES = 3
+MAX_IDS_INLINE = 0  # test ids always go into a <details> block
+
+TITLE = "Array API conformance of `array_api_promo`: deviations"
+
+
+def policy_order(names) -> list:
+    first = [n for n in ("array_api", "torch") if n in names]
+    return first + sorted(n for n in set(names) if n not in first)
+
+
+def _sorted_results(results: list) -> list:
+    order = {n: i for i, n in enumerate(policy_order([r["policy"] for r in results]))}
+    return sorted(results, key=lambda r: (order[r["policy"]], r["api_version"]))
+
+
+def _short(commit: str) -> str:
+    return commit[:7] if commit and commit != "unknown" else "unknown"
+
+
+def _uniq(values) -> list:
+    return sorted({v for v in values if v is not None}, key=str)
+
+
+# ---------------------------------------------------------------------------
+# grouping
+# ---------------------------------------------------------------------------
+class Group:
+    def __init__(self, key, kind, title):
+        self.key = key
+        self.kind = kind
+        self.title = title
+        self.items = []  # (result, entry)
+
+    @property
+    def policies(self):
+        return policy_order({r["policy"] for r, _ in self.items})
+
+    def items_pv(self):
+        return {(r["policy"], r["api_version"]) for r, _ in self.items}
+
+
+def _dtype_category(entry: dict) -> str:
+    d = entry.get("dtype") or {}
+    ins = d.get("inputs") or []
+    ranks = set((d.get("ranks") or {}).values())
+    if any(i in ("bool", "int", "float", "complex") for i in ins) or "(x, s)" in entry["nodeid"] \
+            or "with_scalars" in entry["nodeid"]:
+        return "Python scalar operands"
+    if "0-d" in ranks:
+        return "0-d array operands"
+    kinds = {("bool" if i == "bool" else "int" if "int" in i else "float") for i in ins}
+    if len(kinds) > 1:
+        return "mixed-kind operands"
+    if len(ins) == 1:
+        return f"result dtype of {elementwise_name(d.get('function', '?'))}"
+    return "same-kind operands"
+
+
+def group_key(entry: dict):
+    kind = entry.get("kind") or "unexpected exception"
+    if kind == WRONG_DTYPE:
+        attr = entry.get("attribution") or {}
+        if attr.get("rule"):
+            return (kind, "rule:" + attr["rule"])
+        return (kind, "cat:" + _dtype_category(entry))
+    name = entry["spec_function"]
+    if name.startswith("array.") and name[6:].startswith("__"):
+        name = name[6:]
+    base = elementwise_name(name)
+    return (kind, base)
+
+
+def group_title(key) -> str:
+    kind, what = key
+    if kind == WRONG_DTYPE:
+        if what.startswith("rule:"):
+            return f"Type promotion: {what[5:]}"
+        return f"Type promotion: {what[4:]}"
+    return f"`{what}`: {kind}"
+
+
+def build_groups(results: list):
+    """-> (intentional groups, defect groups), each an ordered list."""
+    failing_default = set()  # (version, nodeid) failing under a non-intentional policy
+    for r in results:
+        if r["policy"] not in INTENTIONAL_POLICIES:
+            for e in r["tests"]:
+                if e["outcome"] in FAILING:
+                    failing_default.add((r["api_version"], e["nodeid"]))
+    parts = {"intentional": OrderedDict(), "defect": OrderedDict()}
+    for r in _sorted_results(results):
+        for e in r["tests"]:
+            if e["outcome"] not in FAILING:
+                continue
+            intentional = (r["policy"] in INTENTIONAL_POLICIES
+                           and (r["api_version"], e["nodeid"]) not in failing_default)
+            part = parts["intentional" if intentional else "defect"]
+            key = group_key(e)
+            if key not in part:
+                part[key] = Group(key, key[0], group_title(key))
+            part[key].items.append((r, e))
+    kind_order = {k: i for i, k in enumerate(KINDS)}
+
+    def order(groups):
+        return sorted(groups.values(), key=lambda g: (kind_order.get(g.kind, 99), g.title))
+
+    return order(parts["intentional"]), order(parts["defect"])
+
+
+# ---------------------------------------------------------------------------
+# spec text for a group
+# ---------------------------------------------------------------------------
+def _spec_text(group: Group) -> list:
+    r0, e0 = group.items[0]
+    spec = r0.get("spec_text") or {}
+    lines = []
+    if group.kind == WRONG_DTYPE:
+        cat = group.key[1]
+        sections = []
+        if "scalar" in cat or "wrapped" in cat or any(
+                "(x, s)" in e["nodeid"] for _, e in group.items):
+            sections.append("type_promotion:Mixing arrays with Python scalars")
+        if "0-d" in cat or "0-d" in str([e.get("dtype") for _, e in group.items]):
+            sections.append("type_promotion:Notes")
+        if not sections:
+            sections.append("type_promotion:Rules")
+        for s in sections:
+            if spec.get(s):
+                lines += [f"From *{s.split(':', 1)[1]}* (`type_promotion.rst`):", "", quote(spec[s]), ""]
+    fn = e0["spec_function"]
+    text = spec.get(fn)
+    if text:
+        lines += [f"`{fn}` (spec stubs, {r0['api_version']}):", "", quote(text), ""]
+    cases = _uniq(e.get("spec_case") for _, e in group.items)
+    if group.kind == SPECIAL_CASE and cases:
+        lines += ["Special cases exercised:", ""]
+        lines += [f"- {c}" for c in cases[:12]]
+        if len(cases) > 12:
+            lines.append(f"- … and {len(cases) - 12} more")
+        lines.append("")
+    if not lines:
+        lines = ["_No spec text was recorded for this function._", ""]
+    return lines
+
+
+# ---------------------------------------------------------------------------
+# reproducers
+# ---------------------------------------------------------------------------
+def _reproducer(group: Group) -> Optional[str]:
+    for r, e in group.items:
+        module, env = r.get("module", "array_api_promo"), r.get("policy_env")
+        if group.kind == WRONG_DTYPE and e.get("dtype"):
+            code = reproduce.dtype_snippet(module, e["dtype"], e["nodeid"], env)
+        elif group.kind == MISSING_NAME:
+            code = reproduce.missing_name_snippet(module, e["spec_function"], env)
+        elif group.kind == WRONG_SIGNATURE:
+            code = reproduce.signature_snippet(module, e["spec_function"], env)
+        else:
+            code = reproduce.value_snippet(module, e, env)
+        if code:
+            return code
+    return None
+
+
+def _suite_command(group: Group) -> str:
+    r, e = group.items[0]
+    env = f"ARRAY_API_TESTS_MODULE={r.get('module')} ARRAY_API_TESTS_VERSION={r['api_version']}"
+    h = r.get("hypothesis") or {}
+    return (f"{env} pytest '{e['nodeid']}' --max-examples {h.get('max_examples')} "
+            f"--hypothesis-seed {h.get('seed')} --disable-deadline   # from the suite checkout")
+
+
+# ---------------------------------------------------------------------------
+# document
+# ---------------------------------------------------------------------------
+def _header(results: list) -> list:
+    r = results
+    suites = _uniq(x.get("suite_commit") for x in r)
+    specs = _uniq(x.get("spec_commit") for x in r)
+    nps = _uniq(x.get("numpy") for x in r)
+    pys = _uniq(x.get("python") for x in r)
+    hyp = _uniq(f"max_examples={x['hypothesis']['max_examples']}, seed={x['hypothesis']['seed']}"
+                for x in r)
+    return [
+        f"# {TITLE}",
+        "",
+        "<!-- Generated by `python -m conformance` from conformance/results/*.json; do not edit. -->",
+        "",
+        "This documents every deviation from the Python array API standard that the upstream "
+        "test suite (`array-api-tests`) finds in `array_api_promo`, per promotion policy and "
+        "API version, followed by a comparison of each policy's promotion rules with the "
+        "standard's tables.",
+        "",
+        f"- array-api-tests commit: {', '.join('`' + _short(c) + '`' for c in suites)}",
+        f"- Array API specification commit: {', '.join('`' + _short(c) + '`' for c in specs)}",
+        f"- NumPy {', '.join(nps)}; Python {', '.join(pys)}",
+        f"- Hypothesis: {'; '.join(hyp)}",
+        "",
+    ]
+
+
+def _summary(results: list) -> list:
+    lines = ["## Summary", "",
+             "| Policy | Module | API version | passed | failed | errors | skipped | total |",
+             "|---|---|---|---:|---:|---:|---:|---:|"]
+    for r in results:
+        s = r["summary"]
+        lines.append(f"| `{r['policy']}` | `{r.get('module', '')}` | {r['api_version']} | {s['passed']} | "
+                     f"{s['failed']} | {s.get('error', 0)} | {s['skipped']} | {s['total']} |")
+    lines += ["", "### Per test module", "",
+              "Each cell: passed / failed (incl. errors) / skipped.", ""]
+    cols = [f"`{r['policy']}` {r['api_version']}" for r in results]
+    lines.append("| Test module | " + " | ".join(cols) + " |")
+    lines.append("|---|" + "---|" * len(cols))
+    modules = sorted({e["test_module"] for r in results for e in r["tests"]})
+    for m in modules:
+        cells = []
+        for r in results:
+            es = [e for e in r["tests"] if e["test_module"] == m]
+            p = sum(e["outcome"] in ("passed", "xpassed") for e in es)
+            f = sum(e["outcome"] in FAILING for e in es)
+            s = sum(e["outcome"] in ("skipped", "xfailed") for e in es)
+            cells.append(f"{p} / {f} / {s}" if es else "–")
+        lines.append(f"| `{m}` | " + " | ".join(cells) + " |")
+    lines.append("")
+    return lines
+
+
+def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
+    runs = sorted({(r["policy"], r["api_version"]) for r, _ in group.items},
+                  key=lambda pv: (policy_order([p for p, _ in group.items_pv()]).index(pv[0]), pv[1]))
+    where = ", ".join(f"`{p}` ({v})" for p, v in runs)
+    ids = sorted({e["nodeid"] for _, e in group.items})
+    lines = [f"### {n}. {group.title}", "",
+             f"Failure kind: **{group.kind}** · under {where} · {len(ids)} upstream test(s)", "",
+             "**What the standard stipulates**", ""]
+    lines += _spec_text(group)
+    lines += ["**What this namespace does**", ""]
+    for p, v in runs:
+        msgs = _uniq(e.get("message") for r, e in group.items
+                     if r["policy"] == p and r["api_version"] == v)
+        lines.append(f"Under `{p}` ({v}):")
+        lines.append("")
+        lines.append("```text")
+        shown = msgs[:MAX_MESSAGES]
+        for m in shown:
+            lines.append(m)
+        if len(msgs) > len(shown):
+            lines.append(f"… and {len(msgs) - len(shown)} more distinct message(s)")
+        lines.append("```")
+        lines.append("")
+    traces = _uniq((e.get("attribution") or {}).get("trace") for _, e in group.items)
+    if traces:
+        lines += ["**Which policy rule (engine `explain`)**", "", "```text", traces[0], "```", ""]
+    code = _reproducer(group)
+    lines += ["**Reproducer**", ""]
+    if code:
+        lines += ["```python", code, "```", "", "Output:", "", "```text",
+                  reproducer_output.get(code, "").rstrip() or "(no output)", "```", ""]
+    else:
+        examples = _uniq(e.get("example") for _, e in group.items)
+        lines += ["No standalone snippet could be derived; re-run the upstream test:", "",
+                  "```bash", _suite_command(group), "```", ""]
+        if examples:
+            lines += ["Falsifying example reported by Hypothesis:", "", "```text", examples[0], "```", ""]
+    lines += ["<details><summary>Upstream tests covered "
+              f"({len(ids)})</summary>", ""]
+    for nid in ids:
+        tags = sorted({f"{r['policy']} {r['api_version']}" for r, e in group.items if e["nodeid"] == nid})
+        lines.append(f"- `{nid}` ({', '.join(tags)})")
+    lines += ["", "</details>", ""]
+    return lines
+
+
+def render(results: list, *, execute: Callable = reproduce.execute, engine_part: Callable = None) -> str:
+    """The full DEVIATIONS.md text for ``results``."""
+    if engine_part is None:
+        from .engine_table import render_engine_part as engine_part
+    results = _sorted_results(results)
+    intentional, defects = build_groups(results)
+    codes = []
+    for g in intentional + defects:
+        c = _reproducer(g)
+        if c and c not in codes:
+            codes.append(c)
+    outputs = dict(zip(codes, execute(codes))) if codes else {}
+
+    lines = _header(results) if results else [f"# {TITLE}", "", "_No results yet._", ""]
+    if results:
+        lines += _summary(results)
+    lines += ["## Part 1: Intentional policy deviations", "",
+              "Failures under policies that deliberately differ from the standard "
+              f"({', '.join('`' + p + '`' for p in sorted(INTENTIONAL_POLICIES))}), "
+              "grouped by the rule or function involved. Tests that also fail under a standard "
+              "policy are listed as defects instead.", ""]
+    if not intentional:
+        lines += ["_None._", ""]
+    for i, g in enumerate(intentional, 1):
+        lines += _group_section(i, g, outputs)
+    lines += ["## Part 2: Defects", "",
+              "Failures under the standard policy (`array_api`), and under any policy where they are "
+              "not explained by an intentional deviation. This part must be empty.", ""]
+    if not defects:
+        lines += ["_None: no upstream test fails under the standard policy._", ""]
+    for i, g in enumerate(defects, 1):
+        lines += _group_section(i, g, outputs)
+    lines += ["## Part 3: Promotion rules compared with the standard", ""]
+    lines += engine_part()
+    text = "\n".join(lines).rstrip() + "\n"
+    return text
+
+
+def write(results: list, path: Path, **kw) -> str:
+    text = render(results, **kw)
+    Path(path).write_text(text, encoding="utf-8")
+    return text
