@@ -31,7 +31,7 @@ CASES = [
     ("Python scalars", ("nd:float32", "py:1.0"), "add", "float32"),
     ("Python scalars", ("nd:float32", "py:1j"), "add", "complex64"),
     ("Python scalars", ("nd:int8", "py:1j"), "add", UNSPEC),
-    ("Python scalars", ("nd:bool", "py:True"), "add", "bool"),
+    ("Python scalars", ("nd:bool", "py:True"), "bitwise_and", "bool"),
     ("Python scalars", ("nd:bool", "py:1"), "add", UNSPEC),
     ("Python scalars", ("0d:int8", "py:1"), "add", "int8"),
     ("Python scalars", ("0d:int8", "py:1.0"), "add", UNSPEC),
@@ -43,7 +43,7 @@ CASES = [
     ("Integer division", ("nd:uint8", "py:2"), "floor_divide", "uint8"),
 ]
 
-_SYMBOL = {"add": "+", "divide": "/", "floor_divide": "//"}
+_SYMBOL = {"add": "+", "divide": "/", "floor_divide": "//", "bitwise_and": "&"}
 
 
 def _describe(operands, op) -> str:
@@ -106,6 +106,8 @@ def render_engine_part() -> list:
         except Exception:
             continue  # a dtype the engine does not know (e.g. no ml_dtypes)
         if sec != section:
+            if section is not None:
+                lines.append("")
             section = sec
             lines += [f"### {sec}", "",
                       "| Operation | Standard | " + " | ".join(f"`{n}`" for n in names) + " |",

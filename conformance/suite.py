@@ -129,7 +129,7 @@ def locate(
     explicit: Optional[str | Path] = None,
     *,
     environ: Optional[dict] = None,
-    cache_dir: Path = DEFAULT_CACHE_SUITE,
+    cache_dir: Optional[Path] = None,
     cloner: Optional[Cloner] = git_clone,
 ) -> SuiteInfo:
     """Find the suite: ``explicit`` path, else $ARRAY_API_TESTS_DIR, else the cache
@@ -140,7 +140,7 @@ def locate(
         return verify(Path(explicit))
     if environ.get(ENV_SUITE_DIR):
         return verify(Path(environ[ENV_SUITE_DIR]))
-    cache_dir = Path(cache_dir)
+    cache_dir = Path(cache_dir if cache_dir is not None else DEFAULT_CACHE_SUITE)
     if _looks_like_suite(cache_dir):
         return verify(cache_dir)
     if cloner is None or environ.get(ENV_NO_CLONE, "") not in ("", "0"):

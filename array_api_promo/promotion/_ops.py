@@ -50,6 +50,7 @@ class ResultKind(enum.Enum):
     FLOAT = "float"                # a floating result: integer/bool input is outside the standard's domain; torch promotes it to the default float (INT_TO_FLOAT)
     BOOL = "bool"                  # computed in the promoted dtype, result is bool (ALWAYS_BOOL)
     REAL = "real"                  # complex input gives the real dtype of the same precision (COMPLEX_TO_FLOAT)
+    FIRST = "first"                # the first operand's dtype; the others must not change it (the standard's clip)
 
 
 class OpSpec:
@@ -139,7 +140,7 @@ _BINARY = {
     "remainder": (_D.REAL_VALUED, _R.SAME, "%"),
     "subtract": (_D.NUMERIC, _R.SAME, "-"),
     "matmul": (_D.NUMERIC, _R.SAME, "@"),
-    "clip": (_D.REAL_VALUED, _R.SAME, None),
+    "clip": (_D.REAL_VALUED, _R.FIRST, None),
     "where": (_D.ANY, _R.SAME, None),
 }
 

@@ -295,6 +295,12 @@ class Policy:
                 f"{spec.name}: {_describe(signature)} is not allowed; the standard requires "
                 f"{spec.domain.words} input (policy {self.name!r})"
             )
+        if spec.result is ResultKind.FIRST and common is not signature[0].dtype:
+            raise PromotionError(
+                f"{spec.name}: {_describe(signature)} would change the dtype of x from "
+                f"{signature[0].dtype.name} to {common.name}; the standard requires the result "
+                f"to keep x's dtype (policy {self.name!r})"
+            )
         return Decision(common, self.result_of_kind(spec, common))
 
     def result_of_kind(self, spec: OpSpec, compute: DType) -> DType:

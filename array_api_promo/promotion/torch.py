@@ -276,6 +276,7 @@ _TORCH_RESULT_KIND: dict[str, ResultKind] = {
     "logical_or": ResultKind.BOOL,
     "logical_xor": ResultKind.BOOL,
     "logical_not": ResultKind.BOOL,
+    "clip": ResultKind.SAME,  # torch.clamp promotes x with its bounds
 }
 
 _POLICIES: dict = {}

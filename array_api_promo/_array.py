@@ -1,0 +1,253 @@
+"""The array object: a NumPy array, its dtype, its namespace and its device.
+
+Operators hand their work to the namespace the array belongs to, which asks
+its policy; the array itself knows no promotion rule.
+"""
+
+from __future__ import annotations
+
+import operator as _operator
+
+import numpy as np
+
+from ._devices import CPU, Device
+
+__all__ = ["Array"]
+
+_new_object = object.__new__
+_PY_SCALARS = (bool, int, float, complex)
+
+
+class Array:
+    """An array of an ``array_api_promo`` namespace.
+
+    Create arrays with the namespace's functions (``asarray``, ``zeros`` ...);
+    the constructor is private.
+    """
+
+    __slots__ = ("_data", "_dtype", "_ns", "_device", "__weakref__")
+    # NumPy defers to our operators instead of treating us as an object scalar.
+    __array_ufunc__ = None
+    __array_priority__ = 1000
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError(
+            "Array objects are not created directly; use asarray(), zeros() or another "
+            "creation function of an array_api_promo namespace"
+        )
+
+    @classmethod
+    def _new(cls, data: np.ndarray, dtype, ns, device: Device = CPU) -> "Array":
+        self = _new_object(cls)
+        self._data = data
+        self._dtype = dtype
+        self._ns = ns
+        self._device = device
+        return self
+
+    # -- attributes -------------------------------------------------------------------
+    @property
+    def dtype(self):
+        return self._dtype
+
+    @property
+    def device(self) -> Device:
+        return self._device
+
+    @property
+    def ndim(self) -> int:
+        return self._data.ndim
+
+    @property
+    def shape(self) -> tuple[int, ...]:
+        return self._data.shape
+
+    @property
+    def size(self) -> int:
+        return self._data.size
+
+    @property
+    def T(self) -> "Array":
+        if self._data.ndim != 2:
+            raise ValueError(f"T: x.T requires a two-dimensional array, got {self._data.ndim} dimensions; use permute_dims() or matrix_transpose()")
+        return Array._new(self._data.T, self._dtype, self._ns, self._device)
+
+    @property
+    def mT(self) -> "Array":
+        if self._data.ndim < 2:
+            raise ValueError(f"mT: x.mT requires at least two dimensions, got {self._data.ndim}")
+        return Array._new(np.swapaxes(self._data, -1, -2), self._dtype, self._ns, self._device)
+
+    def __array_namespace__(self, /, *, api_version: str | None = None):
+        ns = self._ns
+        if api_version is None or api_version == ns.api_version:
+            return ns.module
+        from ._namespace import namespace
+
+        return namespace(ns.policy, api_version)
+
+    def to_device(self, device: Device, /, *, stream=None) -> "Array":
+        if stream is not None:
+            raise ValueError("to_device: stream is not supported for host devices; pass stream=None")
+        device = self._ns._check_device(device, "to_device")
+        if device is self._device:
+            return self
+        return Array._new(self._data.copy(), self._dtype, self._ns, device)
+
+    # -- conversion -------------------------------------------------------------------
+    def __repr__(self) -> str:
+        body = np.array2string(self._data, separator=", ", prefix="Array(")
+        extra = "" if self._device is CPU else f", device={self._device.name}"
+        policy = self._ns.policy.name
+        tail = "" if policy == "array_api" else f", policy={policy}"
+        return f"Array({body}, dtype={self._dtype.name}{extra}{tail})"
+
+    __str__ = __repr__
+
+    def __array__(self, dtype=None, copy=None):
+        # CPU conversion for NumPy-only code paths of consumers.
+        if self._device is not CPU:
+            raise RuntimeError(f"__array__: the array is on {self._device.name}; call to_device(CPU) first")
+        data = self._data
+        if dtype is not None and np.dtype(dtype) != data.dtype:
+            if copy is False:
+                raise ValueError("__array__: a dtype change needs a copy, but copy=False")
+            return data.astype(dtype)
+        if copy:
+            return data.copy()
+        return data
+
+    def __reduce__(self):
+        from ._namespace import _unpickle_array
+
+        ns = self._ns
+        return (_unpickle_array, (self._data, ns.policy.name, ns.api_version, self._device))
+
+    def _scalar(self, convert, name: str, allowed):
+        data = self._data
+        if data.ndim != 0:
+            raise TypeError(f"{name}: only 0-d arrays convert to a Python scalar, got shape {data.shape}")
+        if self._dtype.category not in allowed:
+            raise TypeError(f"{name}: not defined for an array of dtype {self._dtype.name}")
+        return convert(data[()])
+
+    def __bool__(self) -> bool:
+        return self._scalar(bool, "__bool__", (0, 1, 2, 3))
+
+    def __int__(self) -> int:
+        value = self._scalar(lambda v: v, "__int__", (0, 1, 2))
+        if self._dtype.category == 2:
+            f = float(value)
+            if f != f:
+                raise ValueError("__int__: cannot convert NaN to an integer")
+            if f in (float("inf"), float("-inf")):
+                raise OverflowError("__int__: cannot convert infinity to an integer")
+        return int(value)
+
+    def __float__(self) -> float:
+        return self._scalar(float, "__float__", (0, 1, 2))
+
+    def __complex__(self) -> complex:
+        return self._scalar(complex, "__complex__", (0, 1, 2, 3))
+
+    def __index__(self) -> int:
+        return self._scalar(_operator.index, "__index__", (1,))
+
+    # -- DLPack -------------------------------------------------------------------------
+    def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
+        if stream is not None:
+            raise BufferError("__dlpack__: stream must be None for host arrays")
+        if dl_device is not None and tuple(dl_device) != (1, 0):
+            raise BufferError(f"__dlpack__: cannot export to device {dl_device}; only the CPU (1, 0) is supported")
+        kwargs = {}
+        if max_version is not None:
+            kwargs["max_version"] = max_version
+        if copy is not None:
+            kwargs["copy"] = copy
+        data = self._data
+        if copy is True:
+            data = data.copy()
+            kwargs.pop("copy")
+        return data.__dlpack__(**kwargs)
+
+    def __dlpack_device__(self):
+        return (1, 0)  # kDLCPU: every device of this package keeps host memory
+
+    # -- indexing ---------------------------------------------------------------------------
+    def __getitem__(self, key, /):
+        if type(key) is slice or type(key) is int:
+            return Array._new(self._data[key], self._dtype, self._ns, self._device)
+        return self._ns._getitem(self, key)
+
+    def __setitem__(self, key, value, /):
+        self._ns._setitem(self, key, value)
+
+    def __iter__(self):
+        if self._data.ndim == 0:
+            raise TypeError("iteration over a 0-d array")
+        return (self[i] for i in range(self._data.shape[0]))
+
+    def __len__(self) -> int:
+        if self._data.ndim == 0:
+            raise TypeError("len() of a 0-d array")
+        return self._data.shape[0]
+
+    # Operators are generated below from one table; each delegates to the namespace.
+
+
+def _binary(name):
+    def op(self, other, /):
+        return self._ns._operator(name, self, other)
+
+    return op
+
+
+def _reflected(name):
+    def op(self, other, /):
+        return self._ns._operator(name, other, self)
+
+    return op
+
+
+def _inplace(name):
+    def op(self, other, /):
+        return self._ns._inplace(name, self, other)
+
+    return op
+
+
+def _unary(name):
+    def op(self, /):
+        return self._ns._unary_operator(name, self)
+
+    return op
+
+
+# dunder -> elementwise function name
+_BINARY_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+}
+_COMPARISONS = {
+    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+    "gt": "greater", "ge": "greater_equal",
+}
+_UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
+
+def _install(dunder, method):
+    method.__name__ = method.__qualname__ = dunder
+    setattr(Array, dunder, method)
+
+
+for _dunder, _func in _BINARY_OPERATORS.items():
+    _install(f"__{_dunder}__", _binary(_func))
+    _install(f"__r{_dunder}__", _reflected(_func))
+    _install(f"__i{_dunder}__", _inplace(_func))
+for _dunder, _func in _COMPARISONS.items():
+    _install(f"__{_dunder}__", _binary(_func))
+for _dunder, _func in _UNARY_OPERATORS.items():
+    _install(f"__{_dunder}__", _unary(_func))
+Array.__hash__ = None  # arrays compare elementwise, so they are not hashable
+del _dunder, _func

@@ -1,0 +1,364 @@
+"""Creation functions of the standard."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import _dtypes as D
+from ._array import Array
+from ._devices import CPU
+
+__all__ = ["CreationFunctions"]
+
+_PY_SCALARS = (bool, int, float, complex)
+
+
+class CreationFunctions:
+    """Mixin: array creation under the namespace's policy and defaults."""
+
+    # -- helpers -------------------------------------------------------------------------------
+    def _default_dtype_of_scalar(self, value):
+        t = type(value)
+        if t is bool:
+            return D.bool_
+        if t is int:
+            return self.policy.default_int
+        if t is float:
+            return self.policy.default_float
+        return self.policy.default_complex
+
+    def _infer_dtype(self, obj, func):
+        """The default dtype for nested Python scalars (bool < int < float < complex)."""
+        kinds = set()
+
+        def walk(o, depth):
+            t = type(o)
+            if t in _PY_SCALARS:
+                kinds.add(t)
+            elif t is Array:
+                kinds.add(o._dtype)
+            elif isinstance(o, (list, tuple)):
+                if depth > 64:
+                    raise ValueError(f"{func}: nesting is too deep")
+                for item in o:
+                    walk(item, depth + 1)
+            else:
+                raise TypeError(f"{func}: cannot make an array from {type(o).__name__} {o!r}")
+
+        walk(obj, 0)
+        dtypes = {k for k in kinds if type(k) is D.DType}
+        if dtypes:
+            if len(dtypes) == 1 and not (kinds - dtypes):
+                return dtypes.pop()
+            raise TypeError(f"{func}: nested sequences mixing arrays and other values need an explicit dtype")
+        if complex in kinds:
+            return self.policy.default_complex
+        if float in kinds:
+            return self.policy.default_float
+        if int in kinds:
+            return self.policy.default_int
+        if bool in kinds or not kinds:
+            return D.bool_ if kinds else self.policy.default_float
+        raise AssertionError
+
+    # -- the standard's functions ----------------------------------------------------------------
+    def asarray(self, obj, /, *, dtype=None, device=None, copy=None):
+        func = "asarray"
+        if dtype is not None:
+            dtype = self._check_dtype(dtype, func)
+        if device is not None:
+            device = self._check_device(device, func)
+        if copy not in (None, True, False):
+            raise TypeError(f"asarray: copy must be True, False or None, got {copy!r}")
+        t = type(obj)
+        if t is Array:
+            if obj._ns is not self:
+                self._check_array(obj, func, "obj")
+            target = obj._device if device is None else device
+            if dtype is None or dtype is obj._dtype:
+                if copy or target is not obj._device:
+                    if copy is False:
+                        raise ValueError("asarray: copy=False but a copy is needed to change device")
+                    return Array._new(obj._data.copy(), obj._dtype, self, target)
+                return obj if obj._ns is self else Array._new(obj._data, obj._dtype, self, target)
+            if copy is False:
+                raise ValueError(f"asarray: copy=False but converting {obj._dtype.name} to {dtype.name} needs a copy")
+            return Array._new(obj._data.astype(dtype.numpy), dtype, self, target)
+        device = CPU if device is None else device
+        if t in _PY_SCALARS:
+            if copy is False:
+                raise ValueError("asarray: copy=False is impossible for a Python scalar")
+            dtype = self._default_dtype_of_scalar(obj) if dtype is None else dtype
+            return Array._new(self._exact_scalar(obj, dtype, func), dtype, self, device)
+        if t is np.ndarray or (t is not list and t is not tuple and _has_buffer(obj)):
+            data = np.asarray(obj) if t is not np.ndarray else obj
+            return self._from_numpy(data, dtype, device, copy, func)
+        if isinstance(obj, (list, tuple)):
+            if copy is False:
+                raise ValueError("asarray: copy=False is impossible for a Python sequence")
+            if dtype is None:
+                dtype = self._infer_dtype(obj, func)
+            data = _nested_to_numpy(obj, dtype, func)
+            return Array._new(data, dtype, self, device)
+        if hasattr(obj, "__dlpack__"):
+            return self.from_dlpack(obj, device=device, copy=copy)
+        if hasattr(obj, "__array__") or hasattr(obj, "__array_interface__"):
+            return self._from_numpy(np.asarray(obj), dtype, device, copy, func)
+        from ._runtime import _describe_value
+
+        raise TypeError(f"asarray: cannot make an array from {_describe_value(obj)}")
+
+    def _exact_scalar(self, value, dtype, func):
+        """A Python scalar as a 0-d array of ``dtype``; out-of-range values raise."""
+        if dtype.category == D.CATEGORY_BOOL and type(value) is not bool:
+            raise TypeError(f"{func}: a Python {type(value).__name__} cannot make a bool array")
+        if type(value) is complex and dtype.category != D.CATEGORY_COMPLEX:
+            raise TypeError(f"{func}: a Python complex cannot make a {dtype.name} array")
+        if type(value) is float and dtype.category <= D.CATEGORY_INTEGER:
+            raise TypeError(f"{func}: a Python float cannot make a {dtype.name} array")
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = D.iinfo_bounds(dtype)
+            if not lo <= value <= hi:
+                raise OverflowError(f"{func}: Python int {value} is out of bounds for {dtype.name} [{lo}, {hi}]")
+        try:
+            return np.asarray(value, dtype=dtype.numpy)
+        except OverflowError as exc:
+            raise OverflowError(f"{func}: {value!r} cannot be represented as {dtype.name}: {exc}") from None
+
+    def _from_numpy(self, data, dtype, device, copy, func):
+        try:
+            source = D.dtype_of_numpy(data.dtype)
+        except TypeError:
+            source = None
+        if dtype is None:
+            if source is None or source not in self._dtype_set:
+                raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
+            dtype = source
+        if source is dtype:
+            if copy:
+                data = data.copy()
+        else:
+            if copy is False:
+                raise ValueError(f"{func}: copy=False but converting {data.dtype} to {dtype.name} needs a copy")
+            data = data.astype(dtype.numpy)
+        return Array._new(data, dtype, self, device)
+
+    def _fill(self, shape, fill_value, dtype, device, func):
+        shape = _check_shape(shape, func)
+        device = self._check_device(device, func)
+        if type(fill_value) is Array:  # a 0-d array as fill value (NumPy users rely on it)
+            self._check_array(fill_value, func, "fill_value")
+            if fill_value._data.ndim != 0:
+                raise ValueError(f"{func}: fill_value must be a scalar or a 0-d array, got shape {fill_value.shape}")
+            dtype = fill_value._dtype if dtype is None else self._check_dtype(dtype, func)
+            return Array._new(np.full(shape, fill_value._data, dtype=dtype.numpy), dtype, self, device)
+        if type(fill_value) not in _PY_SCALARS:
+            raise TypeError(f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}")
+        dtype = self._default_dtype_of_scalar(fill_value) if dtype is None else self._check_dtype(dtype, func)
+        value = self._exact_scalar(fill_value, dtype, func)
+        return Array._new(np.full(shape, value, dtype=dtype.numpy), dtype, self, device)
+
+    def full(self, shape, fill_value, *, dtype=None, device=None):
+        return self._fill(shape, fill_value, dtype, device, "full")
+
+    def _constant(self, shape, dtype, device, maker, func):
+        shape = _check_shape(shape, func)
+        dtype = self.policy.default_float if dtype is None else self._check_dtype(dtype, func)
+        device = self._check_device(device, func)
+        return Array._new(maker(shape, dtype=dtype.numpy), dtype, self, device)
+
+    def zeros(self, shape, *, dtype=None, device=None):
+        return self._constant(shape, dtype, device, np.zeros, "zeros")
+
+    def ones(self, shape, *, dtype=None, device=None):
+        return self._constant(shape, dtype, device, np.ones, "ones")
+
+    def empty(self, shape, *, dtype=None, device=None):
+        return self._constant(shape, dtype, device, np.empty, "empty")
+
+    def _like(self, x, dtype, device, func):
+        x = self._check_array(x, func)
+        dtype = x._dtype if dtype is None else self._check_dtype(dtype, func)
+        device = x._device if device is None else self._check_device(device, func)
+        return x._data.shape, dtype, device
+
+    def zeros_like(self, x, /, *, dtype=None, device=None):
+        shape, dtype, device = self._like(x, dtype, device, "zeros_like")
+        return Array._new(np.zeros(shape, dtype=dtype.numpy), dtype, self, device)
+
+    def ones_like(self, x, /, *, dtype=None, device=None):
+        shape, dtype, device = self._like(x, dtype, device, "ones_like")
+        return Array._new(np.ones(shape, dtype=dtype.numpy), dtype, self, device)
+
+    def empty_like(self, x, /, *, dtype=None, device=None):
+        shape, dtype, device = self._like(x, dtype, device, "empty_like")
+        return Array._new(np.empty(shape, dtype=dtype.numpy), dtype, self, device)
+
+    def full_like(self, x, /, fill_value, *, dtype=None, device=None):
+        shape, dtype_, device = self._like(x, dtype, device, "full_like")
+        if type(fill_value) in _PY_SCALARS and dtype is None:
+            # The fill value must be representable in x's dtype (no promotion).
+            value = self._exact_scalar(fill_value, dtype_, "full_like")
+            return Array._new(np.full(shape, value, dtype=dtype_.numpy), dtype_, self, device)
+        return self._fill(shape, fill_value, dtype_, device, "full_like")
+
+    def arange(self, start, /, stop=None, step=1, *, dtype=None, device=None):
+        func = "arange"
+        for value, arg in ((start, "start"), (stop, "stop"), (step, "step")):
+            if value is not None and type(value) not in (int, float, bool):
+                raise TypeError(f"arange: {arg} must be a Python int or float, got {type(value).__name__}")
+        if step == 0:
+            raise ValueError("arange: step must not be zero")
+        device = self._check_device(device, func)
+        if stop is None:
+            start, stop = 0, start
+        if dtype is None:
+            is_float = any(type(v) is float for v in (start, stop, step))
+            dtype = self.policy.default_float if is_float else self.policy.default_int
+        else:
+            dtype = self._check_dtype(dtype, func)
+        if dtype.category == D.CATEGORY_BOOL:
+            raise TypeError("arange: dtype must be numeric, got bool")
+        data = np.arange(start, stop, step, dtype=dtype.numpy)
+        # The standard: the length is ceil((stop - start) / step), which NumPy
+        # can overshoot by one with floating steps.
+        import math
+
+        n = max(0, math.ceil((stop - start) / step))
+        if data.shape[0] > n:
+            data = data[:n]
+        return Array._new(data, dtype, self, device)
+
+    def linspace(self, start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+        func = "linspace"
+        if type(num) is not int or num < 0:
+            raise ValueError(f"linspace: num must be a non-negative int, got {num!r}")
+        for value, arg in ((start, "start"), (stop, "stop")):
+            if type(value) not in (int, float, complex):
+                raise TypeError(f"linspace: {arg} must be a Python int, float or complex, got {type(value).__name__}")
+        device = self._check_device(device, func)
+        if dtype is None:
+            is_complex = type(start) is complex or type(stop) is complex
+            dtype = self.policy.default_complex if is_complex else self.policy.default_float
+        else:
+            dtype = self._check_dtype(dtype, func)
+        if dtype.category < D.CATEGORY_FLOATING:
+            raise TypeError(f"linspace: dtype must be floating-point, got {dtype.name}")
+        if dtype.category != D.CATEGORY_COMPLEX and (type(start) is complex or type(stop) is complex):
+            raise TypeError(f"linspace: complex start or stop needs a complex dtype, got {dtype.name}")
+        data = np.linspace(start, stop, num, dtype=dtype.numpy, endpoint=endpoint)
+        return Array._new(data, dtype, self, device)
+
+    def eye(self, n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+        func = "eye"
+        for value, arg in ((n_rows, "n_rows"), (n_cols, "n_cols"), (k, "k")):
+            if value is not None and type(value) is not int:
+                raise TypeError(f"eye: {arg} must be an int, got {type(value).__name__}")
+        if n_rows < 0 or (n_cols is not None and n_cols < 0):
+            raise ValueError("eye: n_rows and n_cols must be non-negative")
+        dtype = self.policy.default_float if dtype is None else self._check_dtype(dtype, func)
+        device = self._check_device(device, func)
+        return Array._new(np.eye(n_rows, n_cols, k=k, dtype=dtype.numpy), dtype, self, device)
+
+    def _triangle(self, x, k, numpy_func, func):
+        x = self._check_array(x, func)
+        if type(k) is not int:
+            raise TypeError(f"{func}: k must be an int, got {type(k).__name__}")
+        if x._data.ndim < 2:
+            raise ValueError(f"{func}: x must have at least two dimensions, got {x._data.ndim}")
+        return Array._new(numpy_func(x._data, k=k), x._dtype, self, x._device)
+
+    def tril(self, x, /, *, k=0):
+        return self._triangle(x, k, np.tril, "tril")
+
+    def triu(self, x, /, *, k=0):
+        return self._triangle(x, k, np.triu, "triu")
+
+    def meshgrid(self, *arrays, indexing="xy"):
+        if indexing not in ("xy", "ij"):
+            raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
+        arrays = [self._check_array(a, "meshgrid", "arrays") for a in arrays]
+        if not arrays:
+            return []
+        for a in arrays:
+            if a._data.ndim != 1:
+                raise ValueError(f"meshgrid: every array must be one-dimensional, got {a._data.ndim} dimensions")
+        dtype = arrays[0]._dtype
+        if any(a._dtype is not dtype for a in arrays):
+            raise TypeError("meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays))
+        device = self._same_device("meshgrid", *arrays)
+        grids = np.meshgrid(*(a._data for a in arrays), indexing=indexing)
+        return [Array._new(g.copy(), dtype, self, device) for g in grids]
+
+    def from_dlpack(self, x, /, *, device=None, copy=None):
+        if device is not None:
+            device = self._check_device(device, "from_dlpack")
+        if type(x) is Array:
+            return self.asarray(x, device=device, copy=copy)
+        if not hasattr(x, "__dlpack__"):
+            raise TypeError(f"from_dlpack: {type(x).__name__} does not support DLPack (no __dlpack__)")
+        try:
+            data = np.from_dlpack(x, copy=copy) if copy is not None else np.from_dlpack(x)
+        except TypeError:
+            data = np.from_dlpack(x)
+            if copy:
+                data = data.copy()
+        if data.dtype.name == "bfloat16" or data.dtype.kind == "V":
+            raise TypeError(f"from_dlpack: dtype {data.dtype} is not supported through DLPack")
+        return self._from_numpy(data, None, device or CPU, False if copy is None else None, "from_dlpack")
+
+
+def _has_buffer(obj) -> bool:
+    try:
+        memoryview(obj)
+    except TypeError:
+        return False
+    return not isinstance(obj, (bytes, bytearray, str))
+
+
+def _check_shape(shape, func):
+    if type(shape) is int:
+        shape = (shape,)
+    elif isinstance(shape, (tuple, list)):
+        shape = tuple(shape)
+        for n in shape:
+            if type(n) is not int:
+                raise TypeError(f"{func}: shape entries must be ints, got {type(n).__name__} {n!r}")
+    else:
+        raise TypeError(f"{func}: shape must be an int or a tuple of ints, got {type(shape).__name__}")
+    if any(n < 0 for n in shape):
+        raise ValueError(f"{func}: negative dimensions are not allowed, got shape {shape}")
+    return shape
+
+
+def _nested_to_numpy(obj, dtype, func):
+    def unwrap(o):
+        if type(o) is Array:
+            return o._data
+        if isinstance(o, (list, tuple)):
+            return [unwrap(i) for i in o]
+        return o
+
+    values = unwrap(obj)
+    if dtype.category == D.CATEGORY_INTEGER:
+        lo, hi = D.iinfo_bounds(dtype)
+        _check_ints(values, lo, hi, dtype, func)
+    try:
+        data = np.array(values, dtype=dtype.numpy)
+    except (OverflowError, ValueError, TypeError) as exc:
+        raise type(exc)(f"{func}: cannot make a {dtype.name} array: {exc}") from None
+    if data.dtype == object:
+        raise ValueError(f"{func}: ragged nested sequences are not arrays")
+    return data
+
+
+def _check_ints(values, lo, hi, dtype, func):
+    stack = [values]
+    while stack:
+        o = stack.pop()
+        if type(o) is list:
+            stack.extend(o)
+        elif type(o) is int and not lo <= o <= hi:
+            raise OverflowError(f"{func}: Python int {o} is out of bounds for {dtype.name} [{lo}, {hi}]")
+        elif type(o) is float:
+            raise TypeError(f"{func}: a Python float cannot go into a {dtype.name} array")

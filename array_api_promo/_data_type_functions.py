@@ -1,0 +1,140 @@
+"""Data type functions of the standard: astype, can_cast, finfo, iinfo, isdtype, result_type."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _dtypes as D
+from ._array import Array
+from ._dtypes import DType
+
+__all__ = ["DataTypeFunctions", "finfo_object", "iinfo_object"]
+
+
+class finfo_object(NamedTuple):
+    bits: int
+    eps: float
+    max: float
+    min: float
+    smallest_normal: float
+    dtype: DType
+
+
+class iinfo_object(NamedTuple):
+    bits: int
+    max: int
+    min: int
+    dtype: DType
+
+
+# isdtype's kind names -> the dtype kinds they cover
+_ISDTYPE_KINDS = {
+    "bool": {D.BOOL},
+    "signed integer": {D.SIGNED_INTEGER},
+    "unsigned integer": {D.UNSIGNED_INTEGER},
+    "integral": {D.SIGNED_INTEGER, D.UNSIGNED_INTEGER},
+    "real floating": {D.REAL_FLOATING},
+    "complex floating": {D.COMPLEX_FLOATING},
+    "numeric": {D.SIGNED_INTEGER, D.UNSIGNED_INTEGER, D.REAL_FLOATING, D.COMPLEX_FLOATING},
+}
+
+
+class DataTypeFunctions:
+    """Mixin: dtype inspection and conversion."""
+
+    def astype(self, x, dtype, /, *, copy=True, device=None):
+        x = self._check_array(x, "astype")
+        dtype = self._check_dtype(dtype, "astype")
+        device = x._device if device is None else self._check_device(device, "astype")
+        if not self._astype_allowed(x._dtype, dtype):
+            raise TypeError(
+                f"astype: casting {x._dtype.name} to {dtype.name} is not allowed by the standard "
+                f"(complex to real loses the imaginary part; use real() or abs()) "
+                f"(policy {self.policy.name!r})"
+            )
+        if dtype is x._dtype and device is x._device:
+            return Array._new(x._data.copy(), dtype, self, device) if copy else x
+        with np.errstate(invalid="ignore", over="ignore"):
+            data = x._data.astype(dtype.numpy, copy=True)
+        return Array._new(data, dtype, self, device)
+
+    def _astype_allowed(self, from_: DType, to: DType) -> bool:
+        # The standard leaves complex -> real unspecified; we refuse it rather than drop data.
+        return not (from_.category == D.CATEGORY_COMPLEX and to.category != D.CATEGORY_COMPLEX)
+
+    def can_cast(self, from_, to, /):
+        if type(from_) is Array:
+            from_ = self._check_array(from_, "can_cast", "from_")._dtype
+        from_ = self._check_dtype(from_, "can_cast", "from_")
+        to = self._check_dtype(to, "can_cast", "to")
+        return self.policy.can_cast(from_, to)
+
+    def finfo(self, type, /):
+        dtype = type._dtype if isinstance(type, Array) else self._check_dtype(type, "finfo", "type")
+        if dtype.category < D.CATEGORY_FLOATING:
+            raise TypeError(f"finfo: {dtype.name} is not a floating-point dtype; use iinfo()")
+        real = D.REAL_OF.get(dtype, dtype)
+        info = np.finfo(real.numpy)
+        return finfo_object(
+            info.bits, float(info.eps), float(info.max), float(info.min),
+            float(info.smallest_normal), dtype,
+        )
+
+    def iinfo(self, type, /):
+        dtype = type._dtype if isinstance(type, Array) else self._check_dtype(type, "iinfo", "type")
+        if dtype.category != D.CATEGORY_INTEGER:
+            raise TypeError(f"iinfo: {dtype.name} is not an integer dtype; use finfo()")
+        info = np.iinfo(dtype.numpy)
+        return iinfo_object(info.bits, int(info.max), int(info.min), dtype)
+
+    def isdtype(self, dtype, kind):
+        if type(dtype) is not DType:
+            raise TypeError(f"isdtype: dtype must be a dtype of {self.label}, got {dtype!r}")
+        if isinstance(kind, tuple):
+            return any(self._isdtype_one(dtype, k) for k in kind)
+        return self._isdtype_one(dtype, kind)
+
+    def _isdtype_one(self, dtype, kind):
+        if type(kind) is DType:
+            return dtype is kind
+        if isinstance(kind, str):
+            try:
+                return dtype.kind in _ISDTYPE_KINDS[kind]
+            except KeyError:
+                raise ValueError(
+                    f"isdtype: unknown kind {kind!r}; kinds are {', '.join(_ISDTYPE_KINDS)}"
+                ) from None
+        raise TypeError(f"isdtype: kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
+
+    def result_type(self, *arrays_and_dtypes):
+        if not arrays_and_dtypes:
+            raise ValueError(f"result_type: at least one array or dtype is required (policy {self.policy.name!r})")
+        operands = []
+        scalars = []
+        for x in arrays_and_dtypes:
+            t = type(x)
+            if t is Array:
+                self._check_array(x, "result_type", "arrays_and_dtypes")
+                operands.append(self._operand(x))
+            elif t is DType:
+                self._check_dtype(x, "result_type", "arrays_and_dtypes")
+                operands.append(self._operand_of_dtype(x))
+            elif t in (bool, int, float, complex) and self.scalars_in_functions:
+                operands.append(self._operand(x))
+                scalars.append(x)
+            else:
+                from ._runtime import _describe_value
+
+                allowed = "arrays, dtypes or Python scalars" if self.scalars_in_functions else "arrays or dtypes"
+                raise TypeError(f"result_type: expected {allowed}, got {_describe_value(x)}")
+        result = self.policy.resolve(tuple(operands), "result_type")
+        for value in scalars:
+            self.policy.check_scalar(value, result, "result_type")
+        return result
+
+    def _operand_of_dtype(self, dtype):
+        from .promotion import Operand, OperandKind
+
+        return Operand(OperandKind.ARRAY, dtype)

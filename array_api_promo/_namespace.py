@@ -1,0 +1,165 @@
+"""Namespaces: one policy and one API version bound to the function set.
+
+Version gating lives here and only here: ``ADDED_IN`` names every public
+name that a later version of the standard introduced; a namespace of an
+earlier version does not have it.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import types
+
+from . import _dtypes as D
+from ._creation_functions import CreationFunctions
+from ._data_type_functions import DataTypeFunctions
+from ._devices import Device
+from ._elementwise_functions import ElementwiseFunctions
+from ._fft import FFTFunctions
+from ._indexing_functions import IndexingFunctions
+from ._info import InfoFunctions
+from ._linear_algebra_functions import LinearAlgebraFunctions
+from ._manipulation_functions import ManipulationFunctions
+from ._runtime import RuntimeBase
+from ._searching_functions import SearchingFunctions
+from ._set_functions import SetFunctions
+from ._sorting_functions import SortingFunctions
+from ._statistical_functions import StatisticalFunctions
+from ._utility_functions import UtilityFunctions
+from .promotion import get_policy
+
+__all__ = ["namespace", "Runtime", "API_VERSIONS", "DEFAULT_API_VERSION", "ADDED_IN"]
+
+API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
+DEFAULT_API_VERSION = "2025.12"
+
+# Public names introduced after 2021.12 (from the standard's stubs of each version).
+ADDED_IN = {
+    **dict.fromkeys(
+        ["conj", "imag", "real", "isdtype", "take", "complex64", "complex128", "fft"], "2022.12"
+    ),
+    **dict.fromkeys(
+        ["__array_namespace_info__", "clip", "copysign", "cumulative_sum", "hypot", "maximum",
+         "minimum", "moveaxis", "repeat", "searchsorted", "signbit", "tile", "unstack"],
+        "2023.12",
+    ),
+    **dict.fromkeys(
+        ["count_nonzero", "cumulative_prod", "diff", "nextafter", "reciprocal", "take_along_axis"],
+        "2024.12",
+    ),
+    **dict.fromkeys(["broadcast_shapes", "isin"], "2025.12"),
+}
+_CONSTANTS = {"e": math.e, "inf": math.inf, "nan": math.nan, "pi": math.pi, "newaxis": None}
+_MIXINS = (
+    CreationFunctions, DataTypeFunctions, ElementwiseFunctions, IndexingFunctions,
+    LinearAlgebraFunctions, ManipulationFunctions, SearchingFunctions, SetFunctions,
+    SortingFunctions, StatisticalFunctions, UtilityFunctions, FFTFunctions, InfoFunctions,
+)
+
+
+class Runtime(RuntimeBase, *_MIXINS):
+    """All functions of the standard, bound to one policy and one API version."""
+
+
+def _public_methods():
+    names = []
+    for mixin in _MIXINS:
+        for name, value in vars(mixin).items():
+            if callable(value) and (not name.startswith("_") or name == "__array_namespace_info__"):
+                names.append(name)
+    return names
+
+
+_PUBLIC_METHODS = tuple(_public_methods())
+
+
+def _in_version(name: str, api_version: str) -> bool:
+    return ADDED_IN.get(name, "2021.12") <= api_version
+
+
+def _populate(module: types.ModuleType, runtime: Runtime) -> None:
+    """Write the namespace's public names onto ``module``."""
+    version = runtime.api_version
+    sub = {"linalg": {}, "fft": {}}
+    names = []
+    for name in _PUBLIC_METHODS:
+        prefix, _, rest = name.partition("_")
+        if prefix in sub and rest:
+            sub[prefix][rest] = getattr(runtime, name)
+            continue
+        if _in_version(name, version):
+            setattr(module, name, getattr(runtime, name))
+            names.append(name)
+    for dtype in runtime.dtypes:
+        setattr(module, dtype.name, dtype)
+        names.append(dtype.name)
+    for name, value in _CONSTANTS.items():
+        setattr(module, name, value)
+        names.append(name)
+    for ext in ("linalg", "fft"):
+        if not _in_version(ext, version) or not sub[ext]:
+            continue
+        ext_module = types.ModuleType(f"{module.__name__}.{ext}", f"The {ext} extension of {runtime.label}.")
+        for name, func in sub[ext].items():
+            setattr(ext_module, name, func)
+        ext_module.__all__ = sorted(sub[ext])
+        setattr(module, ext, ext_module)
+        sys.modules.setdefault(ext_module.__name__, ext_module)
+        names.append(ext)
+    module.__array_api_version__ = version
+    module.Device = Device
+    module.__all__ = sorted(set(names))
+    module._runtime = runtime
+    runtime.module = module
+
+
+_NAMESPACES: dict = {}
+
+
+def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> types.ModuleType:
+    """The array namespace for ``policy`` (a name or a Policy) at ``api_version``.
+
+    The same (policy, version) always gives the same module object; the
+    package itself is the ``array_api`` namespace at 2025.12 and
+    ``array_api_promo.torch`` the ``torch`` one.
+    """
+    policy = get_policy(policy)
+    if api_version not in API_VERSIONS:
+        raise ValueError(
+            f"namespace: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}"
+        )
+    key = (policy, api_version)
+    module = _NAMESPACES.get(key)
+    if module is None:
+        if api_version == DEFAULT_API_VERSION and policy.name in _BUILTIN_MODULES:
+            import importlib
+
+            importlib.import_module(_BUILTIN_MODULES[policy.name])
+            module = _NAMESPACES.get(key)
+            if module is not None:
+                return module
+        name = f"array_api_promo[{policy.name},{api_version}]"
+        module = types.ModuleType(name, f"Array API namespace: policy {policy.name!r}, version {api_version}.")
+        bind(module, policy, api_version)
+    return module
+
+
+_BUILTIN_MODULES = {"array_api": "array_api_promo", "torch": "array_api_promo.torch"}
+
+
+def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSION) -> Runtime:
+    """Make ``module`` the namespace of (policy, version) (used by the package modules)."""
+    policy = get_policy(policy)
+    runtime = Runtime(policy, api_version)
+    _populate(module, runtime)
+    _NAMESPACES[(policy, api_version)] = module
+    return runtime
+
+
+def _unpickle_array(data, policy_name, api_version, device):
+    from ._array import Array
+
+    module = namespace(policy_name, api_version)
+    runtime = module._runtime
+    return Array._new(data, D.dtype_of_numpy(data.dtype), runtime, device)
