@@ -36,6 +36,13 @@ class SuiteInfo:
         return self.path / "array-api"
 
 
+def _display(path: Path) -> str:
+    try:
+        return str(Path(path).relative_to(CACHE_DIR.parent.parent))
+    except ValueError:
+        return str(path)
+
+
 def how_to_provide(target: Path | str = "array-api-tests") -> str:
     t = str(target)
     return (
@@ -45,7 +52,7 @@ def how_to_provide(target: Path | str = "array-api-tests") -> str:
         f"    git clone {SPEC_REPO} {t}/array-api && git -C {t}/array-api checkout {SPEC_COMMIT[:7]}\n\n"
         f"then pass it as `python -m conformance --suite {t}` or set the environment variable "
         f"{ENV_SUITE_DIR}={t}.\n"
-        f"(Without --suite/{ENV_SUITE_DIR}, the harness clones into {DEFAULT_CACHE_SUITE.relative_to(CACHE_DIR.parent.parent)} "
+        f"(Without --suite/{ENV_SUITE_DIR}, the harness clones into {_display(DEFAULT_CACHE_SUITE)} "
         "when a network is available.)"
     )
 

@@ -1,0 +1,294 @@
+"""End-to-end and unit tests of the conformance harness (``python -m conformance``),
+run against the small fake suite in tests/fixtures/fake_suite (no network, no
+torch, no upstream checkout needed)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from functools import partial
+from pathlib import Path
+
+import pytest
+
+from conformance import DEVIATIONS_MD, RESULTS_DIR, cli, normalize, render, reproduce
+from conformance import suite as suite_mod
+
+FAKE = Path(__file__).resolve().parents[1] / "fixtures" / "fake_suite"
+ADD = "array_api_tests/test_operators_and_elementwise_functions.py::test_add[add(x1, x2)]"
+MOD = "array_api_tests/test_operators_and_elementwise_functions.py"
+
+
+@pytest.fixture(scope="module")
+def run(tmp_path_factory):
+    """One harness run of the fake suite for two policies (both mapped to the fake namespace)."""
+    tmp = tmp_path_factory.mktemp("conformance")
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = os.pathsep.join([str(FAKE)] + ([old] if old else []))
+    try:
+        rc = cli.main([
+            "--suite", str(FAKE), "--policy", "array_api", "--policy", "torch",
+            "--module-map", "array_api=fake_namespace", "--module-map", "torch=fake_namespace",
+            "--max-examples", "3", "--workers", "1", "--no-progress", "--no-clone",
+            "--results-dir", str(tmp / "results"), "--xfails-dir", str(tmp / "xfails"),
+            "--output", str(tmp / "DEVIATIONS.md"), "--work-dir", str(tmp / "work"),
+        ])
+    finally:
+        if old is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = old
+    assert rc == 0
+    return tmp
+
+
+def _results(run, policy="array_api"):
+    return json.loads((run / "results" / f"{policy}-2025.12.json").read_text())
+
+
+def _by_id(results):
+    return {t["nodeid"]: t for t in results["tests"]}
+
+
+def test_outcomes_and_classification(run):
+    tests = _by_id(_results(run))
+    assert tests["array_api_tests/test_has_names.py::test_has_names[elementwise-add]"]["outcome"] == "passed"
+    missing = tests["array_api_tests/test_has_names.py::test_has_names[elementwise-definitely_missing]"]
+    assert (missing["outcome"], missing["kind"], missing["spec_function"]) == ("failed", "missing name",
+                                                                               "definitely_missing")
+    add = tests[ADD]
+    assert (add["kind"], add["spec_function"]) == ("wrong dtype", "add")
+    assert add["dtype"] == {"function": "add", "inputs": ["int8", "int64"], "got": "int8",
+                            "expected": "int64", "ranks": {"x1": "nd", "x2": "0-d"}}
+    assert tests[f"{MOD}::test_add[__add__(x1, x2)]"]["spec_function"] == "__add__"
+    assert tests[f"{MOD}::test_add_values"]["outcome"] == "passed"
+    assert tests[f"{MOD}::test_multiply"]["kind"] == "wrong value"
+    assert tests[f"{MOD}::test_negative"]["kind"] == "unexpected exception"
+    err = tests[f"{MOD}::test_positive"]
+    assert (err["outcome"], err["kind"]) == ("error", "unexpected exception")
+    skip = tests[f"{MOD}::test_remainder"]
+    assert (skip["outcome"], skip["reason"]) == ("skipped", "flaky")
+    assert _results(run)["summary"] == {"passed": 2, "failed": 5, "error": 1, "skipped": 1,
+                                        "xfailed": 0, "xpassed": 0, "total": 9}
+
+
+def test_results_metadata_and_scrubbing(run):
+    r = _results(run)
+    assert r["policy"] == "array_api" and r["module"] == "fake_namespace" and r["api_version"] == "2025.12"
+    assert r["hypothesis"] == {"max_examples": 3, "seed": 0}
+    assert re.fullmatch(r"\d+\.\d+", r["numpy"]) and re.fullmatch(r"\d+\.\d+", r["python"])
+    assert "add" in r["spec_text"] and "type_promotion:Notes" in r["spec_text"]
+    text = (run / "results" / "array_api-2025.12.json").read_text()
+    assert str(FAKE) not in text and str(run) not in text and "/some/machine" not in text
+    assert not re.search(r"0x[0-9a-f]{6,}", text)
+    assert "created" not in r and "duration" not in text
+    assert "RuntimeError: setup exploded at <path>/file.py (object at 0x…)" in text
+
+
+def test_dtype_failure_attributed_to_policy_rule(run):
+    pytest.importorskip("array_api_promo.promotion")
+    torch_add = _by_id(_results(run, "torch"))[ADD]["attribution"]
+    assert torch_add["explained"] is True
+    assert "0-d" in torch_add["trace"] and torch_add["engine_result"] == "int8"
+    std_add = _by_id(_results(run, "array_api"))[ADD]["attribution"]
+    assert std_add["explained"] is False and std_add["engine_result"] == "int64"
+
+
+def test_xfails_file(run):
+    text = (run / "xfails" / "array_api-2025.12.txt").read_text()
+    ids = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
+    assert sorted(ids) == sorted([
+        "array_api_tests/test_has_names.py::test_has_names[elementwise-definitely_missing]",
+        ADD, f"{MOD}::test_add[__add__(x1, x2)]", f"{MOD}::test_multiply",
+        f"{MOD}::test_negative", f"{MOD}::test_positive",
+    ])
+
+
+def test_xfails_file_is_accepted_by_the_suite(run, tmp_path):
+    """Re-running with the generated xfails file turns every failure into an xfail."""
+    import subprocess
+    import sys
+    env = dict(os.environ, ARRAY_API_TESTS_MODULE="fake_namespace",
+               PYTHONPATH=os.pathsep.join([str(FAKE), os.environ.get("PYTHONPATH", "")]))
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", str(FAKE / "array_api_tests"), "-q", "-p", "no:cacheprovider",
+         "--xfails-file", str(run / "xfails" / "array_api-2025.12.txt")],
+        cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "6 xfailed" in out.stdout
+
+
+def test_report_content(run):
+    md = (run / "DEVIATIONS.md").read_text()
+    assert md.startswith("# Array API conformance")
+    assert "## Part 1: Intentional policy deviations" in md and "## Part 2: Defects" in md
+    assert "## Part 3: Promotion rules compared with the standard" in md
+    assert "| `array_api` | `fake_namespace` | 2025.12 | 2 | 5 | 1 | 1 | 9 |" in md
+    # executed reproducer output is embedded
+    assert "print(hasattr(xp, 'definitely_missing'))" in md
+    assert "```text\nFalse\n```" in md
+    assert "out.dtype = dtype('int8')" in md
+    # the spec is quoted
+    assert "> Calculates the sum for each element" in md
+    assert str(FAKE) not in md and str(run) not in md
+
+
+def test_render_is_deterministic(run):
+    results = normalize.load_all(run / "results")
+    execute = partial(reproduce.execute, extra_path=[FAKE])
+    first = render.render(results, execute=execute)
+    second = render.render(list(reversed(results)), execute=execute)
+    assert first.encode() == second.encode()
+    assert first == (run / "DEVIATIONS.md").read_text()
+
+
+def test_render_only(run, tmp_path):
+    old = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(FAKE)
+    try:
+        rc = cli.main(["--render-only", "--results-dir", str(run / "results"),
+                       "--xfails-dir", str(tmp_path / "x"), "--output", str(tmp_path / "D.md")])
+    finally:
+        if old is None:
+            os.environ.pop("PYTHONPATH", None)
+        else:
+            os.environ["PYTHONPATH"] = old
+    assert rc == 0
+    assert (tmp_path / "D.md").read_bytes() == (run / "DEVIATIONS.md").read_bytes()
+    assert (tmp_path / "x" / "torch-2025.12.txt").read_text() == (run / "xfails" / "torch-2025.12.txt").read_text()
+
+
+# ---------------------------------------------------------------------------
+# locating the suite
+# ---------------------------------------------------------------------------
+def test_no_suite_gives_instructions(tmp_path):
+    with pytest.raises(suite_mod.SuiteNotFound) as exc:
+        suite_mod.locate(None, environ={}, cache_dir=tmp_path / "none", cloner=None)
+    msg = str(exc.value)
+    assert "git clone https://github.com/data-apis/array-api-tests" in msg
+    assert "git clone https://github.com/data-apis/array-api" in msg
+    assert "checkout 55fcc60" in msg and "checkout 5f847a3" in msg
+    assert "--suite" in msg and "ARRAY_API_TESTS_DIR" in msg
+
+
+def test_failed_clone_gives_instructions(tmp_path):
+    calls = []
+
+    def offline(dest):
+        calls.append(dest)
+        raise OSError("network is unreachable")
+
+    with pytest.raises(suite_mod.SuiteNotFound) as exc:
+        suite_mod.locate(None, environ={}, cache_dir=tmp_path / "c", cloner=offline)
+    assert calls == [tmp_path / "c"]
+    assert "network is unreachable" in str(exc.value) and "--suite" in str(exc.value)
+
+
+def test_cli_without_suite_exits_nonzero(tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("ARRAY_API_TESTS_DIR", raising=False)
+    monkeypatch.setattr(suite_mod, "DEFAULT_CACHE_SUITE", tmp_path / "cache")
+
+    def offline(dest):
+        raise OSError("no network")
+
+    rc = cli.main(["--results-dir", str(tmp_path), "--output", str(tmp_path / "D.md")], cloner=offline)
+    assert rc == 2
+    err = capsys.readouterr().err
+    assert "git clone" in err and "ARRAY_API_TESTS_DIR" in err
+    assert not (tmp_path / "D.md").exists()
+
+
+def test_suite_from_env_and_commit_warning(monkeypatch):
+    info = suite_mod.locate(None, environ={"ARRAY_API_TESTS_DIR": str(FAKE)}, cloner=None)
+    assert info.path == FAKE
+    assert any("pinned is" in w for w in info.warnings)
+
+
+def test_bad_suite_path(tmp_path):
+    with pytest.raises(suite_mod.SuiteNotFound, match="does not look like"):
+        suite_mod.locate(tmp_path, cloner=None)
+
+
+# ---------------------------------------------------------------------------
+# units
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize("nodeid, expected", [
+    ("array_api_tests/test_has_names.py::test_has_names[linalg-cholesky]", "linalg.cholesky"),
+    ("array_api_tests/test_has_names.py::test_has_names[array_method-__abs__]", "array.__abs__"),
+    ("array_api_tests/test_signatures.py::test_func_signature[remainder]", "remainder"),
+    ("array_api_tests/test_signatures.py::test_array_method_signature[__abs__]", "array.__abs__"),
+    ("array_api_tests/test_operators_and_elementwise_functions.py::test_add[__iadd__(x, s)]", "__iadd__"),
+    ("array_api_tests/test_operators_and_elementwise_functions.py::test_binary_with_scalars_real[add]", "add"),
+    ("array_api_tests/test_special_cases.py::test_binary[add(x1_i is NaN or x2_i is NaN) -> NaN]", "add"),
+    ("array_api_tests/test_special_cases.py::test_empty_arrays[mean]", "mean"),
+    ("array_api_tests/test_data_type_functions.py::TestResultType::test_with_scalars", "result_type"),
+    ("array_api_tests/test_linalg.py::test_linalg_matmul", "linalg.matmul"),
+    ("array_api_tests/test_linalg.py::test_matmul", "matmul"),
+    ("array_api_tests/test_linalg.py::test_cholesky", "linalg.cholesky"),
+    ("array_api_tests/test_fft.py::test_fft", "fft.fft"),
+    ("array_api_tests/test_creation_functions.py::test_asarray_scalars", "asarray"),
+    ("array_api_tests/test_array_object.py::test_getitem", "array.__getitem__"),
+    ("array_api_tests/test_array_object.py::test_scalar_casting[__bool__(bool)]", "array.__bool__"),
+])
+def test_spec_function(nodeid, expected):
+    assert normalize.spec_function(nodeid) == expected
+
+
+@pytest.mark.parametrize("nodeid, outcome, message, kind", [
+    ("array_api_tests/test_signatures.py::test_func_signature[add]", "failed", "AssertionError: x", "wrong signature"),
+    ("array_api_tests/test_creation_functions.py::test_ones", "failed",
+     "AssertionError: abs is not defined in array_api_promo", "missing name"),
+    (ADD, "failed", "AssertionError: out.dtype=int8, but should be int16 [add(int8, uint8)]", "wrong dtype"),
+    ("array_api_tests/test_creation_functions.py::test_ones", "failed",
+     "AssertionError: out.dtype=float64, should be default floating-point dtype float32 [ones()]", "wrong dtype"),
+    ("array_api_tests/test_manipulation_functions.py::test_concat", "failed",
+     "AssertionError: out.shape=(2,), but should be (3,) [concat(axis=0)]", "wrong shape"),
+    ("array_api_tests/test_special_cases.py::test_unary[abs(x_i is NaN) -> NaN]", "failed",
+     "AssertionError: out=1.0, but should be NaN [abs()]", "special case"),
+    ("array_api_tests/test_special_cases.py::test_iop[__ifloordiv__(x1_i is +infinity) -> +infinity]", "failed",
+     "AssertionError: x1=Array(nan, dtype=float64), but should be +infinity [__ifloordiv__()]", "special case"),
+    ("array_api_tests/test_statistical_functions.py::test_sum", "failed",
+     "ValueError: axis out of range", "unexpected exception"),
+    ("array_api_tests/test_statistical_functions.py::test_sum", "failed",
+     "AssertionError: Unexpected exception TypeError('x') (expected ...)", "unexpected exception"),
+    ("array_api_tests/test_statistical_functions.py::test_sum", "failed",
+     "AssertionError: out=3, but should be 4 [sum()]", "wrong value"),
+    ("array_api_tests/test_statistical_functions.py::test_sum", "passed", "", None),
+])
+def test_classify(nodeid, outcome, message, kind):
+    assert normalize.classify(nodeid, outcome, message) == kind
+
+
+def test_scrub():
+    text = ("[gw1] linux -- Python 3.11.7 /root/.pyenv/bin/python\n"
+            "at /work/upstream/array-api-tests/array_api_tests/test_x.py:12 <function f at 0x7f1e7699b920> "
+            "took 812.34ms (deadline 800ms)")
+    out = normalize.scrub(text, ["/work/upstream/array-api-tests"])
+    assert out == "at array_api_tests/test_x.py:12 <function f at 0x…> took <time> (deadline <time>)"
+
+
+def test_progress_counts_every_test(run):
+    lines = (run / "work" / "array_api-2025.12.progress").read_text().splitlines()
+    assert "total 9" in lines
+    done = [ln for ln in lines if ln.startswith("done ")]
+    assert len(done) == 9
+    assert sum(ln.startswith("done failed") or ln.startswith("done error") for ln in done) == 6
+    assert sum(ln.startswith("done skipped") for ln in done) == 1
+
+
+# ---------------------------------------------------------------------------
+# the committed report
+# ---------------------------------------------------------------------------
+def test_committed_deviations_md_is_up_to_date():
+    results = normalize.load_all(RESULTS_DIR)
+    if not results:
+        pytest.skip("no conformance results committed yet")
+    import numpy
+    if {r["numpy"] for r in results} != {normalize.major_minor(numpy.__version__)}:
+        pytest.skip("committed results were produced with another NumPy version")
+    expected = render.render(results)
+    assert DEVIATIONS_MD.exists(), "DEVIATIONS.md missing: run `python -m conformance --render-only`"
+    assert DEVIATIONS_MD.read_text(encoding="utf-8") == expected, (
+        "DEVIATIONS.md is not what conformance/results/*.json render to; "
+        "run `python -m conformance --render-only` and commit the result")
