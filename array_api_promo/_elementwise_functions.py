@@ -16,7 +16,7 @@ import numpy as np
 
 from ._array import Array
 from ._special_values import SPECIAL_KERNELS
-from .promotion import OPS, Operand, OperandKind
+from .promotion import OPS, LargeInt, Operand, OperandKind
 
 __all__ = ["ElementwiseFunctions", "KERNELS"]
 
@@ -24,6 +24,8 @@ _ndarray = np.ndarray
 _asarray = np.asarray
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
 _PY_SCALARS = frozenset((bool, int, float, complex))
+_INT64_MAX = 2**63 - 1
+_UINT64_END = 2**64
 
 
 def _keep_integers(ufunc):
@@ -124,7 +126,10 @@ class ElementwiseFunctions:
         if x._ns is not self:
             self._check_array(x, name)
         d = x._data
-        key = (name, x._dtype, d.ndim == 0, type(scalar), 0)
+        st = type(scalar)
+        if st is int and _INT64_MAX < scalar < _UINT64_END:
+            st = LargeInt  # torch unpacks it as uint64: a different decision
+        key = (name, x._dtype, d.ndim == 0, st, 0)
         decision = self._binary_cache.get(key)
         if decision is None:
             decision = self._decide_binary(key)

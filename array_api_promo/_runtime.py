@@ -15,7 +15,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._devices import ALL_DEVICES, CPU, Device
 from ._dtypes import DType
-from .promotion import Operand, OperandKind
+from .promotion import Operand, OperandKind, scalar_type
 
 __all__ = ["RuntimeBase"]
 
@@ -106,7 +106,7 @@ class RuntimeBase:
         """The promotion operand of an array or Python scalar."""
         if type(x) is Array:
             return Operand(_ZERO_D if x._data.ndim == 0 else _ARRAY, x._dtype)
-        return Operand(_SCALAR, type(x))
+        return Operand(_SCALAR, scalar_type(x))
 
     def _promote(self, func: str, *args) -> DType:
         """The policy's result dtype of arrays (and scalars) ``args`` for ``func``."""

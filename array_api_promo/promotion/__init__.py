@@ -12,6 +12,7 @@ from ._ops import OPS, Domain, OpSpec, ResultKind, op_spec
 from ._policy import (
     Decision,
     Explanation,
+    LargeInt,
     Operand,
     OperandKind,
     Policy,
@@ -21,6 +22,7 @@ from ._policy import (
     get_policy,
     nd,
     register_policy,
+    scalar_type,
     zero_d,
 )
 from .array_api import ARRAY_API_LATTICE, ArrayAPIPolicy

@@ -35,6 +35,8 @@ __all__ = [
     "Explanation",
     "Policy",
     "PromotionError",
+    "LargeInt",
+    "scalar_type",
     "register_policy",
     "get_policy",
     "available_policies",
@@ -61,6 +63,8 @@ class Operand(NamedTuple):
 
     def __str__(self) -> str:
         if self.kind is OperandKind.SCALAR:
+            if self.dtype is LargeInt:
+                return "Python int in [2**63, 2**64)"
             return f"Python {self.dtype.__name__}"
         prefix = "0-d " if self.kind is OperandKind.ZERO_D else ""
         return f"{prefix}{self.dtype.name} array"
@@ -82,7 +86,25 @@ def _check_dtype(dtype) -> DType:
     return dtype
 
 
+class LargeInt(int):
+    """Type key of a Python int in [2**63, 2**64): too large for int64, fits uint64.
+
+    Never instantiated; PyTorch unpacks such an int as a uint64 scalar, so the
+    key has to differ from ``int``'s.
+    """
+
+
 _PY_SCALAR_TYPES = (bool, int, float, complex)
+_INT64_MAX = 2**63 - 1
+_UINT64_END = 2**64
+
+
+def scalar_type(value) -> type:
+    """The promotion key of a Python scalar: its type, or ``LargeInt``."""
+    t = type(value)
+    if t is int and _INT64_MAX < value < _UINT64_END:
+        return LargeInt
+    return t
 
 
 def classify(x) -> tuple[Operand, object]:
@@ -97,7 +119,7 @@ def classify(x) -> tuple[Operand, object]:
     if t is DType:
         return Operand(OperandKind.ARRAY, x), None
     if t in _PY_SCALAR_TYPES:
-        return Operand(OperandKind.SCALAR, t), x
+        return Operand(OperandKind.SCALAR, scalar_type(x)), x
     dtype = getattr(x, "dtype", None)
     if type(dtype) is DType:
         ndim = x.ndim
@@ -199,7 +221,8 @@ class Policy:
             if operand.kind is not OperandKind.SCALAR and operand.dtype not in self._dtype_set:
                 raise TypeError(f"dtype {operand.dtype.name} does not exist under policy {self.name!r}")
             sig.append(operand)
-            if value is not None or operand.kind is OperandKind.SCALAR:
+            if operand.kind is OperandKind.SCALAR:
+                self.check_scalar_value(value, "result_type")
                 scalars.append(value)
         return tuple(sig), scalars
 
@@ -254,6 +277,9 @@ class Policy:
         return f"result kind {spec.result.value}"
 
     # -- (b) Python scalars ---------------------------------------------------
+    def check_scalar_value(self, value, op: str) -> None:
+        """Raise if the Python scalar ``value`` cannot be an operand at all (before promotion)."""
+
     def check_scalar(self, value, dtype: DType, op: str) -> None:
         """Raise if the Python scalar ``value`` cannot become a ``dtype`` value."""
         if type(value) is int and dtype.category == D.CATEGORY_INTEGER:

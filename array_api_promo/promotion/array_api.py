@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .. import _dtypes as D
 from ._lattice import PromotionTable
-from ._policy import OperandKind, Policy, PromotionError
+from ._policy import LargeInt, OperandKind, Policy, PromotionError
 
 __all__ = ["ArrayAPIPolicy", "ARRAY_API_LATTICE"]
 
@@ -43,6 +43,7 @@ _SCALAR_PARTNERS = {
     float: (D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX),
     complex: (D.CATEGORY_COMPLEX, D.CATEGORY_FLOATING),
 }
+_SCALAR_PARTNERS[LargeInt] = _SCALAR_PARTNERS[int]
 
 
 class ArrayAPIPolicy(Policy):
@@ -79,6 +80,8 @@ class ArrayAPIPolicy(Policy):
         return result
 
     def _join_scalar(self, dtype, scalar_type, trace):
+        if scalar_type is LargeInt:
+            scalar_type = int
         if dtype.category not in _SCALAR_PARTNERS[scalar_type]:
             raise PromotionError(
                 f"Python {scalar_type.__name__} cannot be combined with a {dtype.name} array; "

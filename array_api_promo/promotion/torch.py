@@ -25,7 +25,7 @@ from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import Domain, OpSpec, ResultKind
-from ._policy import Decision, OperandKind, Policy, PromotionError, _describe
+from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
 
 __all__ = ["TorchPolicy", "TORCH_TABLE", "complex32"]
 
@@ -64,8 +64,10 @@ TORCH_TABLE = PromotionTable.from_rows(_ORDER, _ROWS)
 
 # "Barebones" unsigned types: promote only with themselves and floating types.
 _BAREBONES_UNSIGNED = frozenset({D.uint16, D.uint32, D.uint64})
-_TO_COMPLEX = {f2: c2, f4: c4, f8: c8}
-_WRAPPED_TYPE = {bool: b1, int: i8, float: f8, complex: c8}
+# toComplexType: bfloat16 has no complex type of its own; torch 2.13 gives complex64.
+_TO_COMPLEX = {f2: c2, bf: c4, f4: c4, f8: c8}
+# Python scalars as torch wraps them; an int in [2**63, 2**64) unpacks as uint64.
+_WRAPPED_TYPE = {bool: b1, int: i8, LargeInt: D.uint64, float: f8, complex: c8}
 
 
 def torch_name(dtype: DType) -> str:
@@ -132,7 +134,7 @@ class TorchPolicy(Policy):
                 elif current.category == D.CATEGORY_FLOATING:
                     current = self.default_float
                 if trace is not None:
-                    trace.step(f"Python {operand.dtype.__name__} is a wrapped number of dtype {current.name}")
+                    trace.step(f"{operand} is a wrapped number of dtype {current.name}")
             else:
                 current = operand.dtype
             before = slots[kind]
@@ -160,11 +162,6 @@ class TorchPolicy(Policy):
             result, why = higher, f"{higher_name} is complex: it wins"
         elif lower.category == D.CATEGORY_COMPLEX:
             if higher.category == D.CATEGORY_FLOATING:
-                if higher not in _TO_COMPLEX:
-                    raise PromotionError(
-                        f"Unknown Complex ScalarType for {torch_name(higher)}: {higher.name} "
-                        f"has no complex counterpart (policy {self.name!r})"
-                    )
                 result = _TO_COMPLEX[higher]
                 why = f"{lower_name} is complex, {higher_name} floating: complex of {higher.name}'s precision"
             else:
@@ -182,6 +179,9 @@ class TorchPolicy(Policy):
 
     # -- Python scalars ----------------------------------------------------------
     def check_scalar(self, value, dtype, op):
+        self.check_scalar_value(value, op)
+
+    def check_scalar_value(self, value, op):
         # torch unpacks a Python int into int64 (or uint64 when it only fits there).
         if type(value) is int and not -(2**63) <= value < 2**64:
             raise OverflowError(
@@ -204,6 +204,13 @@ class TorchPolicy(Policy):
     # -- operation rules -----------------------------------------------------------
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
         refused = _TORCH_REFUSES.get(spec.name, _DEFAULT_REFUSALS.get(spec.domain, ()))
+        if spec.name in _REFUSE_BOOL_OPERAND and any(
+            o.dtype is D.bool_ or o.dtype is bool for o in signature
+        ):
+            raise PromotionError(
+                f"{spec.name}: torch does not support {_describe(signature)}: "
+                f"{_REFUSE_BOOL_OPERAND[spec.name]} (policy {self.name!r})"
+            )
         if common.category in refused:
             raise PromotionError(
                 f"{spec.name}: torch does not support {_describe(signature)} "
@@ -213,6 +220,8 @@ class TorchPolicy(Policy):
         compute = common
         if kind is ResultKind.FLOAT and common.category <= D.CATEGORY_INTEGER:
             compute = self.default_float
+        elif kind is ResultKind.BOOL_TO_LONG and common is D.bool_:
+            compute = D.int64
         if kind is ResultKind.BOOL:
             return Decision(compute, D.bool_)
         if kind is ResultKind.REAL and compute.category == D.CATEGORY_COMPLEX:
@@ -266,9 +275,16 @@ _DEFAULT_REFUSALS = {
 # Per-op exceptions, checked against tests/data/torch_2.13.0_ops.json.
 _TORCH_REFUSES: dict[str, tuple] = {
     "negative": (_B,),
-    "subtract": (_B,),
-    "sign": (_X,),
+    "positive": (_B,),
+    "imag": (_B, _I, _F),      # "imag is not implemented for tensors with non-complex dtypes."
+    "sign": (_X,),             # torch.sign refuses complex (torch.sgn is the complex one)
     "signbit": (_X,),
+    "logaddexp": (),           # torch has complex logaddexp
+}
+# Ops that refuse a bool operand even when the promoted dtype is not bool.
+_REFUSE_BOOL_OPERAND = {
+    "subtract": "Subtraction, the `-` operator, with a bool tensor is not supported; "
+                "use the `^` or logical_xor() operator instead",
 }
 # Ops whose result kind differs from the standard's in torch.
 _TORCH_RESULT_KIND: dict[str, ResultKind] = {
@@ -277,6 +293,7 @@ _TORCH_RESULT_KIND: dict[str, ResultKind] = {
     "logical_xor": ResultKind.BOOL,
     "logical_not": ResultKind.BOOL,
     "clip": ResultKind.SAME,  # torch.clamp promotes x with its bounds
+    "square": ResultKind.BOOL_TO_LONG,  # torch.square is pow(x, 2): bool gives int64
 }
 
 _POLICIES: dict = {}
