@@ -1,0 +1,272 @@
+"""The namespace under each policy: values, errors, in-place safety, identity, pickling."""
+
+import pickle
+
+import numpy as np
+import pytest
+
+import array_api_promo as xp
+import array_api_promo.torch as tx
+from array_api_promo import namespace, promotion
+
+
+# -- namespaces and identity ---------------------------------------------------------------
+def test_default_namespace_is_the_package():
+    x = xp.asarray([1.0, 2.0])
+    assert x.__array_namespace__() is xp
+    assert xp.__array_api_version__ == "2025.12"
+    assert namespace() is xp
+    assert namespace("torch") is tx
+    assert tx.asarray([1]).__array_namespace__() is tx
+
+
+def test_array_namespace_takes_api_version_without_side_effects():
+    x = xp.asarray([1, 2])
+    before = dict(vars(xp))
+    ns = x.__array_namespace__(api_version="2023.12")
+    assert ns.__array_api_version__ == "2023.12"
+    assert ns is namespace("array_api", "2023.12")
+    assert x.__array_namespace__() is xp  # unchanged
+    assert dict(vars(xp)).keys() == before.keys()
+    assert xp.__array_api_version__ == "2025.12"
+    # Arrays of two versions of one policy combine; the result belongs to the callee.
+    y = ns.asarray([3, 4])
+    assert ns.add(x, y).__array_namespace__() is ns
+
+
+def test_version_gating():
+    old = namespace("array_api", "2021.12")
+    assert not hasattr(old, "conj") and not hasattr(old, "complex64")
+    assert not hasattr(old, "clip") and not hasattr(old, "isin")
+    assert hasattr(namespace("array_api", "2022.12"), "conj")
+    assert not hasattr(namespace("array_api", "2024.12"), "isin")
+    assert hasattr(xp, "clip") and hasattr(xp, "nextafter")
+
+
+def test_bad_namespace_arguments():
+    with pytest.raises(ValueError, match="unknown promotion policy 'nope'"):
+        namespace("nope")
+    with pytest.raises(ValueError, match="unsupported api_version '2020.01'"):
+        namespace("array_api", "2020.01")
+    with pytest.raises(TypeError, match="a promotion policy is a Policy"):
+        namespace(42)
+
+
+def test_mixing_namespaces_is_a_type_error():
+    a = xp.asarray([1, 2], dtype=xp.int8)
+    b = tx.asarray([1, 2], dtype=tx.int8)
+    with pytest.raises(TypeError, match="cannot mix arrays of array_api_promo \\(policy 'torch'"):
+        a + b
+    with pytest.raises(TypeError, match="cannot mix"):
+        xp.add(a, b)
+
+
+def test_devices_do_not_combine_and_to_device_copies():
+    a = xp.asarray([1.0, 2.0])
+    b = a.to_device(xp.DEVICE1)
+    assert b.device is xp.DEVICE1 and a.device is xp.CPU
+    b[0] = 5.0
+    assert float(a[0]) == 1.0  # a copy, not a view
+    with pytest.raises(ValueError, match="different devices \\(cpu and device1\\)"):
+        a + b
+    assert (b + b).device is xp.DEVICE1
+    with pytest.raises(ValueError, match="unknown device 'gpu'"):
+        a.to_device("gpu")
+
+
+def test_array_api_compat_recognises_our_arrays():
+    array_api_compat = pytest.importorskip("array_api_compat")
+    assert array_api_compat.array_namespace(xp.asarray([1])) is xp
+    assert array_api_compat.array_namespace(tx.asarray([1])) is tx
+
+
+# -- policy-specific values ----------------------------------------------------------------
+def test_torch_wraps_out_of_range_python_ints():
+    u = tx.asarray([0, 1, 2], dtype=tx.uint8)
+    r = u + 1000
+    assert r.dtype is tx.uint8
+    assert np.asarray(r).tolist() == [232, 233, 234]  # (x + 1000) mod 256, as torch
+    assert np.asarray(tx.asarray([0], dtype=tx.int8) + (2**63 - 1)).tolist() == [-1]
+
+
+def test_torch_float16_overflow_gives_inf():
+    h = tx.asarray(1.0, dtype=tx.float16)  # 0-d
+    r = h + 100000
+    assert r.dtype is tx.float16 and np.isinf(np.asarray(r))
+
+
+def test_array_api_refuses_out_of_range_python_ints():
+    u = xp.asarray([0, 1], dtype=xp.uint8)
+    with pytest.raises(OverflowError, match="Python int 1000 is out of bounds for uint8 \\[0, 255\\] \\(policy 'array_api'\\)"):
+        u + 1000
+    assert (u + 255).dtype is xp.uint8
+
+
+def test_torch_integer_division_and_float_functions_take_the_default_float():
+    i = tx.asarray([1, 2, 3], dtype=tx.int32)
+    assert (i / 2).dtype is tx.float32
+    assert tx.divide(i, i).dtype is tx.float32
+    assert tx.sqrt(i).dtype is tx.float32
+    t64 = namespace(promotion.get_policy("torch").with_default_dtype(tx.float64))
+    j = t64.asarray([1, 2], dtype=t64.int32)
+    assert (j / 2).dtype is t64.float64
+    assert (j + 1.5).dtype is t64.float64
+    assert t64.asarray(1.5).dtype is t64.float64
+    assert tx.asarray(1.5).dtype is tx.float32
+
+
+def test_torch_priority_tiers():
+    a = tx.asarray([1, 2], dtype=tx.int32)
+    assert (a + tx.asarray(1, dtype=tx.int64)).dtype is tx.int32  # 0-d of the same category does not join
+    assert (a + tx.asarray(1.0, dtype=tx.float64)).dtype is tx.float64  # higher category joins
+    assert (a + 1.5).dtype is tx.float32  # a wrapped float takes the default dtype
+    assert (tx.asarray([1.0], dtype=tx.float16) + 1j).dtype is tx.complex64  # complex32, stored as complex64
+
+
+def test_array_api_is_strict_about_kinds():
+    a = xp.asarray([1, 2], dtype=xp.int8)
+    f = xp.asarray([1.0], dtype=xp.float32)
+    with pytest.raises(TypeError, match="add: int8 and float32 do not promote.*policy 'array_api'"):
+        a + f
+    with pytest.raises(TypeError, match="divide: .* floating-point input"):
+        a / a
+    with pytest.raises(TypeError, match="sqrt"):
+        xp.sqrt(a)
+    assert (xp.asarray(2, dtype=xp.int16) + a).dtype is xp.int16  # 0-d arrays are ordinary arrays
+    assert (f + 1j).dtype is xp.complex64
+
+
+# -- in-place operators ------------------------------------------------------------------------
+def test_array_api_inplace_refusal_leaves_x1_unchanged():
+    a = xp.asarray([1, 2, 3], dtype=xp.int8)
+    with pytest.raises(TypeError, match="would change the dtype of x1 from int8 to int16"):
+        a += xp.asarray([1, 1, 1], dtype=xp.int16)
+    assert np.asarray(a).tolist() == [1, 2, 3] and a.dtype is xp.int8
+    f = xp.asarray([1.0, 2.0], dtype=xp.float32)
+    with pytest.raises(TypeError):
+        f *= 1j
+    assert np.asarray(f).tolist() == [1.0, 2.0]
+    a += 1
+    assert np.asarray(a).tolist() == [2, 3, 4]
+
+
+def test_torch_inplace_casts_within_a_category_and_refuses_across():
+    a = tx.asarray([1, 2], dtype=tx.int8)
+    a += tx.asarray([300, 1], dtype=tx.int64)
+    assert a.dtype is tx.int8 and np.asarray(a).tolist() == [45, 3]  # 301 wraps like torch
+    with pytest.raises(TypeError, match="result type Float can't be cast to the desired output type Char"):
+        a += 1.5
+    assert np.asarray(a).tolist() == [45, 3]
+    b = tx.asarray([True, False])
+    with pytest.raises(TypeError, match="result type Long can't be cast to the desired output type Bool"):
+        b += 1
+
+
+def test_inplace_cannot_change_shape():
+    a = xp.asarray([1.0, 2.0])
+    with pytest.raises(ValueError, match="broadcasting would change the shape of x1"):
+        a += xp.ones((2, 2))
+
+
+# -- scalars and conversions ------------------------------------------------------------------
+def test_python_scalar_conversions():
+    assert int(xp.asarray(3)) == 3 and float(xp.asarray(2.5)) == 2.5
+    assert bool(xp.asarray(True)) and complex(xp.asarray(1j)) == 1j
+    assert [1, 2, 3][xp.asarray(1)] == 2
+    with pytest.raises(TypeError, match="only 0-d arrays"):
+        bool(xp.asarray([1, 2]))
+    with pytest.raises(TypeError, match="__index__: not defined for an array of dtype float64"):
+        [1][xp.asarray(0.0)]
+    with pytest.raises(ValueError, match="NaN"):
+        int(xp.asarray(float("nan")))
+    with pytest.raises(OverflowError, match="infinity"):
+        int(xp.asarray(float("inf")))
+
+
+def test_operands_of_other_types_are_refused():
+    a = xp.asarray([1.0])
+    with pytest.raises(TypeError):
+        a + "1"
+    with pytest.raises(TypeError):
+        a + np.float64(1.0)
+    with pytest.raises(TypeError):
+        a + np.ones(1)
+    with pytest.raises(TypeError, match="add: x2 must be an array or a Python scalar"):
+        xp.add(a, None)
+    with pytest.raises(TypeError, match="two Python scalars"):
+        xp.add(1.0, 2.0)
+
+
+def test_scalar_arguments_follow_the_version():
+    old = namespace("array_api", "2023.12")
+    a = old.asarray([1.0])
+    with pytest.raises(TypeError, match="x2 must be an array of"):
+        old.add(a, 1.0)
+    assert (a + 1.0).dtype is old.float64  # operators always took scalars
+    assert xp.add(xp.asarray([1.0]), 1.0).dtype is xp.float64
+
+
+def test_result_type_bad_input():
+    with pytest.raises(ValueError, match="at least one array or dtype"):
+        xp.result_type()
+    with pytest.raises(TypeError, match="result_type: expected"):
+        xp.result_type("float32")
+    with pytest.raises(TypeError):
+        xp.result_type(None)
+    with pytest.raises(TypeError):
+        xp.result_type(np.float32)
+    assert xp.result_type(xp.int8, 1) is xp.int8
+    assert xp.result_type(xp.float32, 1j) is xp.complex64
+    with pytest.raises(OverflowError):
+        xp.result_type(xp.int8, 1000)
+
+
+def test_asarray_bad_input_and_defaults():
+    assert xp.asarray(1).dtype is xp.int64 and xp.asarray(1.0).dtype is xp.float64
+    assert tx.asarray(1.0).dtype is tx.float32 and tx.asarray([1, 2.0]).dtype is tx.float32
+    with pytest.raises(OverflowError, match="out of bounds for int64"):
+        xp.asarray(2**63)
+    with pytest.raises(OverflowError, match="out of bounds for uint8"):
+        xp.asarray([1, 256], dtype=xp.uint8)
+    with pytest.raises(TypeError, match="cannot make an array from"):
+        xp.asarray({"a": 1})
+    with pytest.raises(TypeError, match="has no counterpart"):
+        xp.asarray(np.array(["a"]))
+    with pytest.raises(TypeError, match="dtype must be a dtype of"):
+        xp.asarray([1], dtype="int8")
+    with pytest.raises(ValueError, match="float16 does not exist"):
+        xp.asarray([1], dtype=tx.float16)
+    assert tx.asarray([1], dtype=tx.bfloat16).dtype is tx.bfloat16
+
+
+def test_asarray_of_ndarray_does_not_copy_unless_asked():
+    data = np.arange(3.0)
+    a = xp.asarray(data)
+    assert np.shares_memory(np.asarray(a), data)
+    b = xp.asarray(data, copy=True)
+    assert not np.shares_memory(np.asarray(b), data)
+    with pytest.raises(ValueError, match="copy=False"):
+        xp.asarray(data, dtype=xp.float32, copy=False)
+
+
+# -- pickling and repr -------------------------------------------------------------------------
+@pytest.mark.parametrize("ns", [xp, tx], ids=["array_api", "torch"])
+def test_pickle_round_trip(ns):
+    a = ns.asarray([[1, 2], [3, 4]], dtype=ns.int16)
+    b = pickle.loads(pickle.dumps(a))
+    assert b.__array_namespace__() is ns
+    assert b.dtype is a.dtype and b.shape == (2, 2)
+    assert np.asarray(b).tolist() == [[1, 2], [3, 4]]
+    d = pickle.loads(pickle.dumps(a.to_device(xp.DEVICE1)))
+    assert d.device is xp.DEVICE1
+    assert pickle.loads(pickle.dumps(ns.float32)) is ns.float32
+
+
+def test_repr_is_readable():
+    assert repr(xp.asarray([1, 2], dtype=xp.int8)) == "Array([1, 2], dtype=int8)"
+    assert repr(tx.asarray([1.5], dtype=tx.float32)) == "Array([1.5], dtype=float32, policy=torch)"
+
+
+def test_arrays_are_not_constructible_directly():
+    with pytest.raises(TypeError, match="not created directly"):
+        xp.Array(np.ones(2))
