@@ -148,12 +148,18 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
 _BUILTIN_MODULES = {"array_api": "array_api_promo", "torch": "array_api_promo.torch"}
 
 
-def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSION) -> Runtime:
-    """Make ``module`` the namespace of (policy, version) (used by the package modules)."""
+def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSION, *, canonical: bool = True) -> Runtime:
+    """Make ``module`` a namespace of (policy, version) (used by the package modules).
+
+    A canonical module is what ``namespace(policy, api_version)`` returns.
+    """
     policy = get_policy(policy)
+    if api_version not in API_VERSIONS:
+        raise ValueError(f"unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
     runtime = Runtime(policy, api_version)
     _populate(module, runtime)
-    _NAMESPACES[(policy, api_version)] = module
+    if canonical:
+        _NAMESPACES[(policy, api_version)] = module
     return runtime
 
 

@@ -1,0 +1,43 @@
+"""The namespace named by environment variables, as an importable module.
+
+For tools that take a module name, such as the upstream test suite
+(``ARRAY_API_TESTS_MODULE=array_api_promo.from_env``):
+
+* ``ARRAY_API_PROMO_POLICY``: a registered policy name (``array_api``,
+  ``torch``) or ``package.module:attribute`` naming a Policy instance (or a
+  Policy subclass, instantiated without arguments); default ``array_api``;
+* ``ARRAY_API_PROMO_API_VERSION``: the standard's version; default 2025.12.
+"""
+
+import importlib as _importlib
+import os as _os
+import sys as _sys
+
+from . import promotion as _promotion
+from ._namespace import DEFAULT_API_VERSION as _DEFAULT_API_VERSION, bind as _bind
+
+
+def _load_policy(spec: str):
+    if ":" not in spec:
+        return _promotion.get_policy(spec)
+    module_name, _, attribute = spec.partition(":")
+    try:
+        obj = getattr(_importlib.import_module(module_name), attribute)
+    except (ImportError, AttributeError) as exc:
+        raise ImportError(f"ARRAY_API_PROMO_POLICY={spec!r}: cannot load {attribute!r} from {module_name!r}: {exc}") from None
+    if isinstance(obj, type) and issubclass(obj, _promotion.Policy):
+        obj = obj()
+    if not isinstance(obj, _promotion.Policy):
+        raise TypeError(f"ARRAY_API_PROMO_POLICY={spec!r} names {type(obj).__name__}, not a promotion Policy")
+    try:
+        return _promotion.get_policy(obj.name) if _promotion.get_policy(obj.name) is obj else obj
+    except ValueError:
+        return _promotion.register_policy(obj)
+
+
+_bind(
+    _sys.modules[__name__],
+    _load_policy(_os.environ.get("ARRAY_API_PROMO_POLICY", "array_api")),
+    _os.environ.get("ARRAY_API_PROMO_API_VERSION", _DEFAULT_API_VERSION),
+    canonical=False,
+)
