@@ -1,5 +1,6 @@
 """A tiny pytest plugin (loaded with ``-p conformance._pytest_progress``) that
-appends progress lines to the file named by $CONFORMANCE_PROGRESS_FILE:
+appends progress lines to the file named by $CONFORMANCE_PROGRESS_FILE
+(and, with $CONFORMANCE_NO_SHRINK=1, turns off Hypothesis' shrink phase):
 
     total <n>
     done <outcome> <nodeid>
@@ -68,8 +69,22 @@ class _Progress:
             pass
 
 
+@pytest.hookimpl(trylast=True)
 def pytest_configure(config):
+    if os.environ.get("CONFORMANCE_NO_SHRINK"):
+        _disable_shrinking()
     path = os.environ.get(_ENV)
     if not path or hasattr(config, "workerinput"):
         return
     config.pluginmanager.register(_Progress(path), "conformance-progress")
+
+
+def _disable_shrinking():
+    """Keep the suite's Hypothesis profile but skip the (slow) shrink phase."""
+    try:
+        from hypothesis import Phase, settings
+    except ImportError:
+        return
+    phases = tuple(p for p in Phase if p is not Phase.shrink)
+    settings.register_profile("conformance-no-shrink", parent=settings(), phases=phases)
+    settings.load_profile("conformance-no-shrink")

@@ -48,7 +48,7 @@ def generic_rule(text: str, dtype_names) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def attribute(policy_name: str, entry: dict) -> Optional[dict]:
+def attribute(policy_name, entry: dict) -> Optional[dict]:
     """{'trace': str(explain), 'rule': generic rule, 'engine_result': ..., 'explained': bool}."""
     detail = entry.get("dtype")
     if entry.get("kind") != WRONG_DTYPE or not detail:

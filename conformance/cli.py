@@ -55,6 +55,9 @@ def parse_args(argv=None):
                    help="raw reports and logs (default conformance/.cache/runs)")
     p.add_argument("--no-clone", action="store_true", help="never clone the suite (no network use)")
     p.add_argument("--no-progress", action="store_true", help="no live progress display")
+    p.add_argument("--no-shrink", action="store_true",
+                   help="skip Hypothesis' shrink phase (much faster when many tests fail; "
+                        "failing examples are then not minimal)")
     p.add_argument("--timeout", type=float, default=None, help="seconds allowed per run")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when a non-intentional policy has failures (defects)")
@@ -92,9 +95,14 @@ def finish_results(results: dict, *, spec_dir: Path | None, target: runner.Polic
         results["policy_env"] = target.policy_env
     if spec_dir is not None:
         results["spec_text"] = collect_spec_text(results, spec_dir)
-    engine_policy = target.policy_env or target.label
+    engine_policy = target.label
+    if target.policy_env:
+        try:
+            engine_policy = runner.load_policy_object(target.policy_env)
+        except Exception:
+            engine_policy = None
     for e in results["tests"]:
-        a = attribute(engine_policy, e)
+        a = attribute(engine_policy, e) if engine_policy is not None else None
         if a:
             e["attribution"] = a
     return results
@@ -132,16 +140,17 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
         for w in info.warnings:
             console.print(f"[yellow]warning:[/] {w}", highlight=False)
         for policy in args.policy:
-            try:
-                target = runner.resolve_policy(policy, args.module_map)
-            except ValueError as exc:
-                console.print(f"[bold red]error:[/] {exc}")
-                return 2
             for version in args.api_version:
+                try:
+                    target = runner.resolve_policy(policy, args.module_map, version)
+                except ValueError as exc:
+                    console.print(f"[bold red]error:[/] {exc}")
+                    return 2
                 outcome = runner.run_suite(
                     info, target, version, max_examples=args.max_examples, seed=args.seed,
                     workers=args.workers, work_dir=args.work_dir, progress=not args.no_progress,
-                    console=console, extra_args=args.pytest_arg, timeout=args.timeout)
+                    console=console, extra_args=args.pytest_arg, timeout=args.timeout,
+                    shrink=not args.no_shrink)
                 if not outcome.report_path.exists():
                     tail = outcome.log_path.read_text(errors="replace").splitlines()[-25:]
                     console.print(f"[bold red]error:[/] pytest produced no report for {target.label} "
@@ -160,6 +169,9 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
                     raw, policy=target.label, module=target.module, api_version=version,
                     suite_commit=info.suite_commit, spec_commit=info.spec_commit,
                     max_examples=args.max_examples, seed=args.seed, roots=[info.path])
+                results["hypothesis"]["shrink"] = not args.no_shrink
+                if args.pytest_arg:
+                    results["pytest_args"] = list(args.pytest_arg)
                 finish_results(results, spec_dir=info.spec_dir, target=target)
                 stem = f"{target.label}-{version}"
                 normalize.dump(results, args.results_dir / f"{stem}.json")

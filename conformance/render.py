@@ -196,7 +196,7 @@ def _header(results: list) -> list:
     nps = _uniq(x.get("numpy") for x in r)
     pys = _uniq(x.get("python") for x in r)
     hyp = _uniq(f"max_examples={x['hypothesis']['max_examples']}, seed={x['hypothesis']['seed']}"
-                for x in r)
+                + ("" if x["hypothesis"].get("shrink", True) else ", no shrinking") for x in r)
     return [
         f"# {TITLE}",
         "",
@@ -211,8 +211,17 @@ def _header(results: list) -> list:
         f"- Array API specification commit: {', '.join('`' + _short(c) + '`' for c in specs)}",
         f"- NumPy {', '.join(nps)}; Python {', '.join(pys)}",
         f"- Hypothesis: {'; '.join(hyp)}",
+    ] + [f"- Partial run of `{x['policy']}` {x['api_version']}: extra pytest arguments "
+         f"`{' '.join(x['pytest_args'])}`" for x in r if x.get("pytest_args")] + [
         "",
     ]
+
+
+def _module_display(r: dict) -> str:
+    module = r.get("module", "")
+    if module.startswith("exec('"):
+        return f"`array_api_promo.namespace({r['policy']!r}, {r['api_version']!r})`"
+    return f"`{module}`"
 
 
 def _summary(results: list) -> list:
@@ -221,7 +230,7 @@ def _summary(results: list) -> list:
              "|---|---|---|---:|---:|---:|---:|---:|"]
     for r in results:
         s = r["summary"]
-        lines.append(f"| `{r['policy']}` | `{r.get('module', '')}` | {r['api_version']} | {s['passed']} | "
+        lines.append(f"| `{r['policy']}` | {_module_display(r)} | {r['api_version']} | {s['passed']} | "
                      f"{s['failed']} | {s.get('error', 0)} | {s['skipped']} | {s['total']} |")
     lines += ["", "### Per test module", "",
               "Each cell: passed / failed (incl. errors) / skipped.", ""]

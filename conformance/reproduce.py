@@ -22,6 +22,8 @@ _PY_SCALAR_FOR_KIND = {"bool": "True", "int": "1", "float": "1.0", "complex": "1
 
 
 def import_line(module: str, policy_env: Optional[str] = None) -> str:
+    if module.startswith("exec('") and module.endswith("')"):
+        return "\n".join(part.strip() for part in module[6:-2].split(";"))
     lines = []
     if policy_env:
         lines.append("import os")

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping, Optional
 
-from . import CACHE_DIR, POLICY_MODULES, REPO_ROOT
+from . import CACHE_DIR, DEFAULT_API_VERSION, POLICY_MODULES, REPO_ROOT
 from .suite import SuiteInfo
 
 ENV_POLICY = "ARRAY_API_PROMO_POLICY"
@@ -30,24 +30,52 @@ def policy_label(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "policy"
 
 
-def resolve_policy(name: str, module_map: Mapping[str, str] | None = None) -> PolicyTarget:
-    """Map a policy name to the namespace module the suite should import.
+def _exec_module(script: str) -> str:
+    """The suite's ``exec('...')`` form of ARRAY_API_TESTS_MODULE (script defines ``xp``)."""
+    assert "'" not in script
+    return f"exec('{script}')"
+
+
+def resolve_policy(name: str, module_map: Mapping[str, str] | None = None,
+                   api_version: str = DEFAULT_API_VERSION) -> PolicyTarget:
+    """Map a policy name to the namespace the suite should import.
 
     * ``--module-map NAME=MODULE`` entries win (useful for development, e.g.
       ``strict=array_api_strict``);
-    * the built-ins: ``array_api`` -> ``array_api_promo``, ``torch`` -> ``array_api_promo.torch``;
-    * anything else (``pkg.mod`` or ``pkg.mod:ATTR``) names a policy object: the suite
-      imports ``array_api_promo`` and the namespace picks the policy up from
-      $ARRAY_API_PROMO_POLICY.
+    * the built-ins at the default API version are modules: ``array_api`` ->
+      ``array_api_promo``, ``torch`` -> ``array_api_promo.torch``;
+    * other versions, and custom policies (``pkg.mod:ATTR`` naming a Policy object,
+      or ``pkg.mod`` defining ``POLICY``), go through the namespace factory
+      ``array_api_promo.namespace(policy=..., api_version=...)`` using the suite's
+      ``exec('...')`` form of ARRAY_API_TESTS_MODULE. $ARRAY_API_PROMO_POLICY and
+      $ARRAY_API_PROMO_API_VERSION are set as well, for namespaces that read them.
     """
     module_map = dict(module_map or {})
     if name in module_map:
         return PolicyTarget(policy_label(name), module_map[name])
     if name in POLICY_MODULES:
-        return PolicyTarget(name, POLICY_MODULES[name])
-    if re.fullmatch(r"[A-Za-z_][\w.]*(:[A-Za-z_][\w.]*)?", name):
-        return PolicyTarget(policy_label(name), "array_api_promo", name)
+        if api_version == DEFAULT_API_VERSION:
+            return PolicyTarget(name, POLICY_MODULES[name])
+        return PolicyTarget(name, _exec_module(
+            f'import array_api_promo; xp = array_api_promo.namespace(policy="{name}", '
+            f'api_version="{api_version}")'))
+    m = re.fullmatch(r"([A-Za-z_][\w.]*)(?::([A-Za-z_][\w.]*))?", name)
+    if m:
+        mod, attr = m.group(1), m.group(2) or "POLICY"
+        return PolicyTarget(policy_label(name), _exec_module(
+            f'import importlib, array_api_promo; _p = importlib.import_module("{mod}").{attr}; '
+            f'xp = array_api_promo.namespace(policy=_p, api_version="{api_version}")'), name)
     raise ValueError(f"unknown policy {name!r}: use array_api, torch, a module path or module:attr")
+
+
+def load_policy_object(spec: str):
+    """The Policy object named by ``pkg.mod:ATTR`` / ``pkg.mod`` (``POLICY``)."""
+    import importlib
+    mod, _, attr = spec.partition(":")
+    obj = importlib.import_module(mod)
+    for part in (attr or "POLICY").split("."):
+        obj = getattr(obj, part)
+    return obj
 
 
 @dataclass
@@ -64,8 +92,13 @@ class RunOutcome:
     failed: int
 
 
-def build_env(target: PolicyTarget, version: str, progress_file: Path, base: Mapping[str, str] | None = None) -> dict:
+def build_env(target: PolicyTarget, version: str, progress_file: Path, base: Mapping[str, str] | None = None,
+              *, shrink: bool = True) -> dict:
     env = dict(os.environ if base is None else base)
+    if shrink:
+        env.pop("CONFORMANCE_NO_SHRINK", None)
+    else:
+        env["CONFORMANCE_NO_SHRINK"] = "1"
     env["ARRAY_API_TESTS_MODULE"] = target.module
     env["ARRAY_API_TESTS_VERSION"] = version
     # array_api_strict (used while developing the harness) reads its own variable.
@@ -152,6 +185,7 @@ def run_suite(
     console=None,
     extra_args=(),
     timeout: float | None = None,
+    shrink: bool = True,
 ) -> RunOutcome:
     """Run pytest on the suite in a subprocess, following its progress live."""
     work_dir = Path(work_dir or CACHE_DIR / "runs")
@@ -163,7 +197,7 @@ def run_suite(
     for p in (report_path, progress_path):
         if p.exists():
             p.unlink()
-    env = build_env(target, version, progress_path)
+    env = build_env(target, version, progress_path, shrink=shrink)
     cmd = build_command(suite, report_path, max_examples=max_examples, seed=seed,
                         workers=workers, extra_args=extra_args)
     follower = _Follower(progress_path)

@@ -76,7 +76,7 @@ def test_outcomes_and_classification(run):
 def test_results_metadata_and_scrubbing(run):
     r = _results(run)
     assert r["policy"] == "array_api" and r["module"] == "fake_namespace" and r["api_version"] == "2025.12"
-    assert r["hypothesis"] == {"max_examples": 3, "seed": 0}
+    assert r["hypothesis"] == {"max_examples": 3, "seed": 0, "shrink": True}
     assert re.fullmatch(r"\d+\.\d+", r["numpy"]) and re.fullmatch(r"\d+\.\d+", r["python"])
     assert "add" in r["spec_text"] and "type_promotion:Notes" in r["spec_text"]
     text = (run / "results" / "array_api-2025.12.json").read_text()
