@@ -1,0 +1,153 @@
+"""Where the per-call overhead of ``a + b`` and ``a + 1.0`` goes (input for benchmarks/profile.md).
+
+    python -m benchmarks.profile_ops                 # pyinstrument (if installed) + cProfile + step costs
+    python -m benchmarks.profile_ops --ns tx         # the torch policy
+    py-spy record -r 2000 -o /tmp/add.svg -- python -m benchmarks.profile_ops --loop add   # flame graph
+
+Three views, all on 10-element float64 arrays:
+
+1. pyinstrument's call tree of a hot loop (sampling; the lowest-overhead view);
+2. cProfile's tottime per function (deterministic; inflates tiny functions, but gives exact
+   call counts per operation);
+3. "step costs": each step of the hot path timed alone with ``timeit``, next to the whole
+   operation and raw NumPy, so the overhead can be attributed in nanoseconds.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import sys
+import timeit
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np
+
+
+def _namespace(which):
+    if which == "tx":
+        import array_api_promo.torch as ns
+    else:
+        import array_api_promo as ns
+    return ns
+
+
+def _arrays(ns):
+    a = ns.asarray(np.linspace(0.5, 1.5, 10))
+    b = ns.asarray(np.linspace(1.5, 2.5, 10))
+    return a, b
+
+
+LOOPS = {
+    "add": "a + b",
+    "scalar": "a + 1.0",
+}
+
+
+def loop(stmt, g, n):
+    code = compile(f"for _ in range({n}):\n    {stmt}\n", "<loop>", "exec")
+    exec(code, g)
+
+
+def pyinstrument_view(stmt, g, n):
+    try:
+        from pyinstrument import Profiler
+    except ImportError:
+        return "pyinstrument not installed (pip install pyinstrument)\n"
+    p = Profiler(interval=0.00005)
+    p.start()
+    loop(stmt, g, n)
+    p.stop()
+    return p.output_text(unicode=True, color=False, show_all=True)
+
+
+def cprofile_view(stmt, g, n, top=12):
+    pr = cProfile.Profile()
+    pr.enable()
+    loop(stmt, g, n)
+    pr.disable()
+    s = io.StringIO()
+    pstats.Stats(pr, stream=s).strip_dirs().sort_stats("tottime").print_stats(top)
+    return s.getvalue()
+
+
+def _t(stmt, g, number=200_000, repeat=7):
+    return min(timeit.repeat(stmt, globals=g, number=number, repeat=repeat)) / number * 1e9
+
+
+def step_costs(ns):
+    """ns per step of the hot path of a + b and a + 1.0, measured alone (min of 7)."""
+    from array_api_promo import Array
+
+    a, b = _arrays(ns)
+    rt = a._ns
+    d1, d2 = a._data, b._data
+    f64 = a._dtype
+    key = ("add", f64, False, f64, False)
+    rt._binary_arrays("add", a, b)
+    skey = ("add", f64, False, float, 0)
+    a + 1.0
+    g = dict(
+        a=a, b=b, rt=rt, d1=d1, d2=d2, np=np, Array=Array, f64=f64, key=key, skey=skey,
+        cache=rt._binary_cache, add=np.add, ns=ns, pol=rt.policy,
+    )
+    rows = [
+        ("numpy: d1 + d2", "d1 + d2"),
+        ("numpy: np.add(d1, d2)", "add(d1, d2)"),
+        ("numpy: d1 + 1.0", "d1 + 1.0"),
+        ("xp: a + b (whole)", "a + b"),
+        ("xp: a + 1.0 (whole)", "a + 1.0"),
+        ("xp: ns.add(a, b) (whole)", "ns.add(a, b)"),
+        ("  Array.__add__ -> rt._operator dispatch (no work)", "rt._operator"),
+        ("  rt._binary_arrays('add', a, b)", "rt._binary_arrays('add', a, b)"),
+        ("  rt._binary_scalar('add', a, 1.0, False)", "rt._binary_scalar('add', a, 1.0, False)"),
+        ("  key tuple build", "('add', a._dtype, d1.ndim == 0, b._dtype, d2.ndim == 0)"),
+        ("  cache.get(key)", "cache.get(key)"),
+        ("  Array._new(d1, f64, rt, dev)", "Array._new(d1, f64, rt, a._device)"),
+        ("  pol.convert_scalar(1.0, f64, 'add')", "pol.convert_scalar(1.0, f64, 'add')"),
+        ("  pol.check_scalar(1.0, f64, 'add')", "pol.check_scalar(1.0, f64, 'add')"),
+        ("  np.asarray(1.0, dtype=np.float64)", "np.asarray(1.0, dtype=np.float64)"),
+        ("  add(d1, 1.0) (raw float scalar)", "add(d1, 1.0)"),
+        ("  add(d1, np.float64(1.0))", "add(d1, f)"),
+    ]
+    g["f"] = np.float64(1.0)
+    out = []
+    for label, stmt in rows:
+        try:
+            out.append((label, stmt, _t(stmt, g)))
+        except Exception as e:  # an internal that moved: show it, keep going
+            out.append((label, stmt, f"n/a ({type(e).__name__}: {e})"))
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m benchmarks.profile_ops", description=__doc__.split("\n\n")[0])
+    p.add_argument("--ns", choices=("xp", "tx"), default="xp")
+    p.add_argument("--loop", choices=tuple(LOOPS), help="only run this loop (for py-spy); no report")
+    p.add_argument("-n", type=int, default=300_000, help="loop iterations")
+    args = p.parse_args(argv)
+
+    ns = _namespace(args.ns)
+    a, b = _arrays(ns)
+    g = {"a": a, "b": b}
+    if args.loop:
+        loop(LOOPS[args.loop], g, args.n * 10)
+        return 0
+    for name, stmt in LOOPS.items():
+        print(f"==================== {args.ns}: {stmt}  (pyinstrument, {args.n} calls) ====================")
+        print(pyinstrument_view(stmt, g, args.n))
+        print(f"==================== {args.ns}: {stmt}  (cProfile, tottime) ====================")
+        print(cprofile_view(stmt, g, args.n // 3))
+    print(f"==================== {args.ns}: step costs (ns per call, min of 7) ====================")
+    for label, stmt, t in step_costs(ns):
+        print(f"{label:55s} {t if isinstance(t, str) else f'{t:8.0f} ns'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

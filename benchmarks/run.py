@@ -1,0 +1,467 @@
+"""Per-call overhead of array_api_promo against raw NumPy and array_api_strict.
+
+Run from the repository root:
+
+    python -m benchmarks                 # full run (~2-4 minutes)
+    python -m benchmarks --quick         # smoke run (a few seconds)
+    python -m benchmarks --json out.json # also write the results
+    python benchmarks/run.py ...         # same thing
+
+Every case is measured in ONE process for every library: raw NumPy, array_api_strict,
+``array_api_promo`` (policy ``array_api``, "xp") and ``array_api_promo.torch`` (policy
+``torch``, "tx"), plus ``torch.result_type`` for the result_type rows. Each statement is a
+``timeit`` string (no lambda overhead) whose loop count comes from ``Timer.autorange``; the
+libraries are then interleaved round by round (rotating the order) and the median per-call
+time over the rounds is reported. A cell that cannot run (a function not written yet, a
+library not installed, an error) shows "n/a" and never stops the run. The issue's targets
+are checked and printed as met/missed; nothing here asserts or exits non-zero because of a
+missed target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+import timeit
+import traceback
+
+if __package__ in (None, ""):  # `python benchmarks/run.py`: make the repository importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np
+
+LIBS = ("numpy", "strict", "xp", "tx", "torch")
+LIB_TITLES = {
+    "numpy": "numpy",
+    "strict": "array_api_strict",
+    "xp": "xp (array_api)",
+    "tx": "tx (torch policy)",
+    "torch": "torch",
+}
+SMALL = 10
+MATRIX = 4
+
+
+# ----------------------------------------------------------------------------------------
+# libraries
+# ----------------------------------------------------------------------------------------
+def _load_namespaces():
+    """{lib: module or None}, {lib: reason it is missing}."""
+    mods, missing = {"numpy": np}, {}
+    try:
+        import array_api_strict
+
+        mods["strict"] = array_api_strict
+    except Exception as e:  # not installed
+        missing["strict"] = f"{type(e).__name__}: {e}"
+    try:
+        import array_api_promo
+
+        mods["xp"] = array_api_promo
+    except Exception as e:
+        missing["xp"] = f"{type(e).__name__}: {e}"
+    try:
+        import array_api_promo.torch
+
+        mods["tx"] = array_api_promo.torch
+    except Exception as e:
+        missing["tx"] = f"{type(e).__name__}: {e}"
+    try:
+        import torch
+
+        mods["torch"] = torch
+    except Exception as e:
+        missing["torch"] = f"{type(e).__name__}: {e}"
+    return mods, missing
+
+
+# ----------------------------------------------------------------------------------------
+# cases: name -> per-library (setup(ns) -> globals dict, statement string)
+# ----------------------------------------------------------------------------------------
+def _data(n, dtype, seed):
+    rng = np.random.default_rng(seed)
+    return (rng.random(n) + 0.5).astype(dtype)
+
+
+class Case:
+    def __init__(self, key, title, group, stmts, setup, libs=("numpy", "strict", "xp", "tx"), large=False):
+        self.key = key
+        self.title = title
+        self.group = group
+        self.stmts = stmts  # {lib: stmt} or one stmt for all libs
+        self.setup = setup  # setup(lib, ns) -> globals dict
+        self.libs = libs
+        self.large = large
+
+    def stmt(self, lib):
+        if isinstance(self.stmts, str):
+            return self.stmts
+        return self.stmts.get(lib)
+
+
+def _to_lib(lib, ns, arr):
+    """A NumPy array converted to lib's array type."""
+    if lib == "numpy":
+        return arr
+    if lib == "torch":
+        return ns.from_numpy(arr)
+    return ns.asarray(arr)
+
+
+def _small_setup(lib, ns):
+    a = _data(SMALL, np.float64, 1)
+    b = _data(SMALL, np.float64, 2)
+    c = _data(SMALL, np.float32, 3)
+    mask = a > 1.0
+    m = _data(MATRIX * MATRIX, np.float64, 4).reshape(MATRIX, MATRIX)
+    g = {
+        "ns": ns,
+        "a": _to_lib(lib, ns, a),
+        "b": _to_lib(lib, ns, b),
+        "c": _to_lib(lib, ns, c),
+        "mask": _to_lib(lib, ns, mask),
+        "m": _to_lib(lib, ns, m),
+        "L": a.tolist(),
+        "nd": a,
+        "f32": ns.float32,
+    }
+    return g
+
+
+def _large_setup(n):
+    def setup(lib, ns):
+        return {
+            "ns": ns,
+            "a": _to_lib(lib, ns, _data(n, np.float32, 11)),
+            "b": _to_lib(lib, ns, _data(n, np.float32, 12)),
+            "d": _to_lib(lib, ns, _data(n, np.float64, 13)),
+        }
+
+    return setup
+
+
+def make_cases(quick):
+    cases = [
+        Case("add", "a + b  (float64, n=10)", "array⊕array", "a + b", _small_setup),
+        Case("mul", "a * b  (float64, n=10)", "array⊕array", "a * b", _small_setup),
+        Case("gt", "a > b  (float64, n=10)", "array⊕array", "a > b", _small_setup),
+        Case("add_mixed", "c + a  (float32+float64, n=10)", "array⊕array mixed", "c + a", _small_setup),
+        Case("add_scalar", "a + 1.0  (float64, n=10)", "array⊕scalar", "a + 1.0", _small_setup),
+        Case("mul_scalar_int", "a * 2  (float64, n=10)", "array⊕scalar", "a * 2", _small_setup),
+        Case("sqrt", "sqrt(a)  (n=10)", "unary", "ns.sqrt(a)", _small_setup),
+        Case("exp", "exp(a)  (n=10)", "unary", "ns.exp(a)", _small_setup),
+        Case("neg", "-a  (n=10)", "unary", "-a", _small_setup),
+        Case("sum", "sum(a)  (n=10)", "reduction", "ns.sum(a)", _small_setup),
+        Case(
+            "result_type",
+            "result_type(a, b)  (f64, f64)",
+            "result_type",
+            {lib: "ns.result_type(a, b)" for lib in ("numpy", "strict", "xp", "tx", "torch")},
+            _small_setup,
+            libs=("numpy", "strict", "xp", "tx", "torch"),
+        ),
+        Case(
+            "result_type_mixed",
+            "result_type(c, a)  (f32, f64)",
+            "result_type",
+            {lib: "ns.result_type(c, a)" for lib in ("numpy", "strict", "xp", "tx", "torch")},
+            _small_setup,
+            libs=("numpy", "strict", "xp", "tx", "torch"),
+        ),
+        Case("asarray_list", "asarray(list of 10 floats)", "asarray", "ns.asarray(L)", _small_setup),
+        Case("asarray_ndarray", "asarray(ndarray, n=10)", "asarray", "ns.asarray(nd)", _small_setup),
+        Case("slice", "a[2:5]", "indexing", "a[2:5]", _small_setup),
+        Case("mask", "a[mask]", "indexing", "a[mask]", _small_setup),
+        Case("namespace", "a.__array_namespace__()", "namespace", "a.__array_namespace__()", _small_setup),
+        Case(
+            "astype",
+            "astype(a, float32)",
+            "astype",
+            {"numpy": "a.astype(ns.float32)", "strict": "ns.astype(a, f32)", "xp": "ns.astype(a, f32)", "tx": "ns.astype(a, f32)"},
+            _small_setup,
+        ),
+        Case("matmul", f"matmul(m, m)  ({MATRIX}x{MATRIX} f64)", "matmul", "ns.matmul(m, m)", _small_setup),
+        Case("matmul_op", f"m @ m  ({MATRIX}x{MATRIX} f64)", "matmul", "m @ m", _small_setup),
+    ]
+    sizes = [10**5] if quick else [10**6, 10**7]
+    for n in sizes:
+        label = f"1e{len(str(n)) - 1}"
+        cases.append(Case(f"large_add_{label}", f"a + b  (float32, n={label})", "large", "a + b", _large_setup(n), large=True))
+        cases.append(
+            Case(f"large_mixed_{label}", f"a + d  (float32+float64, n={label})", "large mixed", "a + d", _large_setup(n), large=True)
+        )
+    return cases
+
+
+# ----------------------------------------------------------------------------------------
+# measurement
+# ----------------------------------------------------------------------------------------
+def _short(e: BaseException) -> str:
+    msg = str(e).splitlines()[0] if str(e) else ""
+    msg = f"{type(e).__name__}: {msg}"
+    return msg if len(msg) <= 120 else msg[:117] + "..."
+
+
+def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median):
+    """{lib: median seconds per call or None}, {lib: error}."""
+    timers, numbers, errors, samples = {}, {}, {}, {}
+    for lib in case.libs:
+        if lib not in mods:
+            errors[lib] = f"not importable ({missing.get(lib, 'missing')})"
+            continue
+        stmt = case.stmt(lib)
+        if stmt is None:
+            continue
+        try:
+            g = case.setup(lib, mods[lib])
+            timer = timeit.Timer(stmt, globals=g)
+            timer.timeit(1)  # fails fast for a missing function or a refused operation
+            number = 1
+            while True:  # autorange to min_time
+                t = timer.timeit(number)
+                if t >= min_time:
+                    break
+                number = max(number * 2, int(number * min_time / max(t, 1e-9) * 1.1))
+            timers[lib], numbers[lib], samples[lib] = timer, number, []
+        except Exception as e:
+            errors[lib] = _short(e)
+    order = list(timers)
+    for r in range(repeats):  # interleave libraries, rotating who goes first
+        k = r % len(order) if order else 0
+        for lib in order[k:] + order[:k]:
+            samples[lib].append(timers[lib].timeit(numbers[lib]) / numbers[lib])
+    times = {lib: (stat(samples[lib]) if lib in samples else None) for lib in case.libs}
+    spread = {
+        lib: (min(s), max(s)) for lib, s in samples.items() if s
+    }
+    return times, errors, spread
+
+
+# ----------------------------------------------------------------------------------------
+# targets
+# ----------------------------------------------------------------------------------------
+# (label, case measured, reference case, reference lib, limit)
+TARGETS = [
+    ("array⊕array same dtype ≤ 2× NumPy", "add", "add", "numpy", 2.0),
+    ("array⊕array mixed ≤ 2× NumPy's mixed", "add_mixed", "add_mixed", "numpy", 2.0),
+    ("array⊕scalar ≤ 2× NumPy", "add_scalar", "add_scalar", "numpy", 2.0),
+    ("unary sqrt ≤ 2× NumPy", "sqrt", "sqrt", "numpy", 2.0),
+    ("unary exp ≤ 2× NumPy", "exp", "exp", "numpy", 2.0),
+    ("slicing a[2:5] ≤ 3× NumPy", "slice", "slice", "numpy", 3.0),
+    ("asarray(ndarray) ≤ 1 NumPy a+b", "asarray_ndarray", "add", "numpy", 1.0),
+    ("result_type(a, b) ≤ 1× np.result_type", "result_type", "result_type", "numpy", 1.0),
+    ("result_type(f32, f64) ≤ 1× np.result_type", "result_type_mixed", "result_type_mixed", "numpy", 1.0),
+]
+_LARGE_TARGETS = [
+    ("large a+b n={n} ≤ 1.05× NumPy", "large_add_{n}", 1.05),
+    ("large f32+f64 n={n} ≤ 1.1× NumPy's mixed", "large_mixed_{n}", 1.10),
+]
+
+
+def targets_for(cases):
+    out = list(TARGETS)
+    for case in cases:
+        for label, key, limit in _LARGE_TARGETS:
+            for n in ("1e5", "1e6", "1e7"):
+                if case.key == key.format(n=n):
+                    out.append((label.format(n=n), case.key, case.key, "numpy", limit))
+    return out
+
+
+def check_targets(results, cases):
+    by_key = {r["case"]: r for r in results}
+    checks = []
+    for label, key, ref_key, ref_lib, limit in targets_for(cases):
+        if key not in by_key or ref_key not in by_key:
+            continue  # filtered out with -k
+        for lib in ("xp", "tx"):
+            t = by_key.get(key, {}).get("times", {}).get(lib)
+            ref = by_key.get(ref_key, {}).get("times", {}).get(ref_lib)
+            ratio = t / ref if (t is not None and ref) else None
+            checks.append(
+                {
+                    "target": label,
+                    "lib": lib,
+                    "limit": limit,
+                    "ratio": ratio,
+                    "met": None if ratio is None else bool(ratio <= limit),
+                }
+            )
+    return checks
+
+
+# ----------------------------------------------------------------------------------------
+# output
+# ----------------------------------------------------------------------------------------
+def fmt_time(t):
+    if t is None:
+        return "n/a"
+    if t < 1e-6:
+        return f"{t * 1e9:.0f} ns"
+    if t < 1e-3:
+        return f"{t * 1e6:.2f} µs"
+    if t < 1:
+        return f"{t * 1e3:.2f} ms"
+    return f"{t:.2f} s"
+
+
+def fmt_ratio(x):
+    return "n/a" if x is None else f"{x:.2f}×"
+
+
+def _ratio(a, b):
+    return a / b if (a is not None and b) else None
+
+
+def print_report(results, checks, meta, console):
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title=f"Per-call time ({meta['stat']}) and ratios", show_lines=False, header_style="bold")
+    table.add_column("case", no_wrap=True)
+    for lib in LIBS:
+        table.add_column(LIB_TITLES[lib], justify="right", no_wrap=True)
+    for col in ("xp/np", "tx/np", "xp/strict", "tx/strict"):
+        table.add_column(col, justify="right", no_wrap=True)
+    group = None
+    for r in results:
+        if group is not None and r["group"] != group:
+            table.add_section()
+        group = r["group"]
+        t = r["times"]
+        cells = []
+        for lib in LIBS:
+            if lib not in r["libs"]:
+                cells.append("[dim]—[/dim]")
+            elif t.get(lib) is None:
+                cells.append("[yellow]n/a[/yellow]")
+            else:
+                cells.append(fmt_time(t[lib]))
+        ratios = [
+            _ratio(t.get("xp"), t.get("numpy")),
+            _ratio(t.get("tx"), t.get("numpy")),
+            _ratio(t.get("xp"), t.get("strict")),
+            _ratio(t.get("tx"), t.get("strict")),
+        ]
+        table.add_row(escape(r["title"]), *cells, *(fmt_ratio(x) for x in ratios))
+    console.print(table)
+
+    errs = [(r["title"], lib, e) for r in results for lib, e in r["errors"].items()]
+    if errs:
+        console.print("[bold]n/a cells[/bold]:")
+        for title, lib, e in errs:
+            console.print(f"  {title} [{lib}]: {e}", markup=False, highlight=False)
+
+    tt = Table(title="Targets (issue: a strict namespace at NumPy's speed)", header_style="bold")
+    tt.add_column("target", no_wrap=True)
+    tt.add_column("ns", no_wrap=True)
+    tt.add_column("ratio", justify="right")
+    tt.add_column("limit", justify="right")
+    tt.add_column("status", no_wrap=True)
+    for c in checks:
+        status = "[yellow]n/a[/yellow]" if c["met"] is None else ("[green]met[/green]" if c["met"] else "[red]MISSED[/red]")
+        tt.add_row(escape(c["target"]), c["lib"], fmt_ratio(c["ratio"]), f"{c['limit']:g}×", status)
+    console.print(tt)
+    met = sum(1 for c in checks if c["met"])
+    missed = sum(1 for c in checks if c["met"] is False)
+    na = sum(1 for c in checks if c["met"] is None)
+    load = meta.get("loadavg")
+    if load and load[0] > (os.cpu_count() or 1):
+        console.print(
+            f"[yellow]note: load average {load[0]:.1f} on {os.cpu_count()} CPUs while measuring; "
+            "ratios are noisy, rerun on a quiet machine[/yellow]"
+        )
+    console.print(f"targets: {met} met, {missed} missed, {na} n/a  ({meta['elapsed_s']:.0f} s, {meta['stat']} of {meta['repeats']} interleaved rounds, min_time={meta['min_time_s']}s per sample)")
+
+
+def _versions(mods):
+    out = {"python": sys.version.split()[0], "platform": platform.platform()}
+    for lib, mod in mods.items():
+        name = {"xp": "array_api_promo", "tx": "array_api_promo.torch"}.get(lib, getattr(mod, "__name__", lib))
+        out[name] = getattr(mod, "__version__", None) or getattr(sys.modules.get("array_api_promo"), "__version__", None)
+    return out
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="fast smoke run: few, short samples; large arrays of 1e5 only")
+    p.add_argument("--json", metavar="PATH", help="write the results (times in seconds, ratios, targets) as JSON")
+    p.add_argument("--repeats", type=int, default=None, help="interleaved rounds per case (default 15, quick 3)")
+    p.add_argument("--min-time", type=float, default=None, help="seconds per sample (default 0.05, quick 0.005)")
+    p.add_argument(
+        "--stat", choices=("median", "min"), default="median",
+        help="per-call statistic over the rounds (default median; min is steadier on a loaded machine)",
+    )
+    p.add_argument("-k", "--filter", default=None, help="only cases whose key contains this substring")
+    args = p.parse_args(argv)
+
+    repeats = args.repeats or (3 if args.quick else 15)
+    min_time = args.min_time or (0.005 if args.quick else 0.05)
+
+    from rich.console import Console
+
+    console = Console()
+    if not console.is_terminal:
+        console = Console(width=200)
+
+    mods, missing = _load_namespaces()
+    for lib, why in missing.items():
+        console.print(f"[yellow]{LIB_TITLES[lib]} unavailable; its column shows n/a[/yellow]: {why}", highlight=False)
+    cases = make_cases(args.quick)
+    if args.filter:
+        cases = [c for c in cases if args.filter in c.key]
+
+    start = time.perf_counter()
+    results = []
+    for case in cases:
+        try:
+            times, errors, spread = measure_case(
+                case, mods, missing, repeats, min_time, statistics.median if args.stat == "median" else min
+            )
+        except Exception as e:  # never crash the run
+            times, errors, spread = {lib: None for lib in case.libs}, {"*": _short(e)}, {}
+            traceback.print_exc()
+        results.append(
+            {
+                "case": case.key,
+                "title": case.title,
+                "group": case.group,
+                "libs": list(case.libs),
+                "stmt": {lib: case.stmt(lib) for lib in case.libs},
+                "times": times,
+                "spread": spread,
+                "errors": errors,
+                "ratios": {
+                    "xp/numpy": _ratio(times.get("xp"), times.get("numpy")),
+                    "tx/numpy": _ratio(times.get("tx"), times.get("numpy")),
+                    "xp/strict": _ratio(times.get("xp"), times.get("strict")),
+                    "tx/strict": _ratio(times.get("tx"), times.get("strict")),
+                },
+            }
+        )
+    meta = {
+        "elapsed_s": time.perf_counter() - start,
+        "repeats": repeats,
+        "min_time_s": min_time,
+        "stat": args.stat,
+        "quick": args.quick,
+        "versions": _versions(mods),
+        "cpus": os.cpu_count(),
+        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+    }
+    checks = check_targets(results, cases)
+    print_report(results, checks, meta, console)
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "results": results, "targets": checks}, f, indent=2, ensure_ascii=False)
+        console.print(f"wrote {args.json}", highlight=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
