@@ -91,14 +91,16 @@ def collect_spec_text(results: dict, spec_dir: Path) -> dict:
 
 def finish_results(results: dict, *, spec_dir: Path | None, target: runner.PolicyTarget) -> dict:
     """Add spec quotes, dtype attributions and the policy env to normalised results."""
-    if target.policy_env:
-        results["policy_env"] = target.policy_env
+    if target.env:
+        results["namespace_env"] = dict(sorted(target.env.items()))
     if spec_dir is not None:
         results["spec_text"] = collect_spec_text(results, spec_dir)
-    engine_policy = target.label
-    if target.policy_env:
+    engine_policy = target.policy_env or target.label
+    if target.policy_env and ":" in target.policy_env:
         try:
             engine_policy = runner.load_policy_object(target.policy_env)
+            if isinstance(engine_policy, type):
+                engine_policy = engine_policy()
         except Exception:
             engine_policy = None
     for e in results["tests"]:

@@ -185,7 +185,7 @@ def spec_function(nodeid: str) -> str:
 # --------------------------------------------------------------------------
 _MISSING = re.compile(
     r"is not defined in|not found in array (?:module|object)|is missing the|"
-    r"_UndefinedStub|undefined stub|has no attribute|cannot import name"
+    r"_UndefinedStub|undefined stub|has no attribute|cannot import name|does not have required attributes"
 )
 _DTYPE = re.compile(r"\.dtype=\w+, but should be|should be (?:the )?default\b[^\n]*dtype|wrong dtype", re.I)
 _SHAPE = re.compile(r"shape=\S.*but should be|wrong shape", re.I)

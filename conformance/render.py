@@ -164,7 +164,7 @@ def _spec_text(group: Group) -> list:
 # ---------------------------------------------------------------------------
 def _reproducer(group: Group) -> Optional[str]:
     for r, e in group.items:
-        module, env = r.get("module", "array_api_promo"), r.get("policy_env")
+        module, env = r.get("module", "array_api_promo"), r.get("namespace_env")
         if group.kind == WRONG_DTYPE and e.get("dtype"):
             code = reproduce.dtype_snippet(module, e["dtype"], e["nodeid"], env)
         elif group.kind == MISSING_NAME:
@@ -180,7 +180,9 @@ def _reproducer(group: Group) -> Optional[str]:
 
 def _suite_command(group: Group) -> str:
     r, e = group.items[0]
-    env = f"ARRAY_API_TESTS_MODULE={r.get('module')} ARRAY_API_TESTS_VERSION={r['api_version']}"
+    env = " ".join(f"{k}={v}" for k, v in sorted((r.get("namespace_env") or {}).items()))
+    env = (env + " " if env else "") + (
+        f"ARRAY_API_TESTS_MODULE={r.get('module')} ARRAY_API_TESTS_VERSION={r['api_version']}")
     h = r.get("hypothesis") or {}
     return (f"{env} pytest '{e['nodeid']}' --max-examples {h.get('max_examples')} "
             f"--hypothesis-seed {h.get('seed')} --disable-deadline   # from the suite checkout")
@@ -219,8 +221,9 @@ def _header(results: list) -> list:
 
 def _module_display(r: dict) -> str:
     module = r.get("module", "")
-    if module.startswith("exec('"):
-        return f"`array_api_promo.namespace({r['policy']!r}, {r['api_version']!r})`"
+    env = r.get("namespace_env") or {}
+    if env:
+        return f"`{module}` (" + ", ".join(f"`{k}={env[k]}`" for k in sorted(env)) + ")"
     return f"`{module}`"
 
 

@@ -21,13 +21,13 @@ MAX_OUTPUT_LINES = 40
 _PY_SCALAR_FOR_KIND = {"bool": "True", "int": "1", "float": "1.0", "complex": "1j"}
 
 
-def import_line(module: str, policy_env: Optional[str] = None) -> str:
-    if module.startswith("exec('") and module.endswith("')"):
-        return "\n".join(part.strip() for part in module[6:-2].split(";"))
+def import_line(module: str, env: Optional[dict] = None) -> str:
+    """Lines that bind ``xp`` to the namespace (setting its environment first)."""
     lines = []
-    if policy_env:
+    if env:
         lines.append("import os")
-        lines.append(f"os.environ[{'ARRAY_API_PROMO_POLICY'!r}] = {policy_env!r}")
+        for k in sorted(env):
+            lines.append(f"os.environ[{k!r}] = {env[k]!r}")
     if "." in module:
         pkg, _, sub = module.rpartition(".")
         lines.append(f"from {pkg} import {sub} as xp")
@@ -46,7 +46,7 @@ def _dtype_kind(name: str) -> str:
     return "float"
 
 
-def dtype_snippet(module: str, detail: dict, nodeid: str, policy_env=None) -> Optional[str]:
+def dtype_snippet(module: str, detail: dict, nodeid: str, env=None) -> Optional[str]:
     """x1 <func> x2 with the dtypes (and, when known, ranks) of a failing example."""
     func = detail.get("function") or ""
     ins = detail.get("inputs") or []
@@ -56,7 +56,7 @@ def dtype_snippet(module: str, detail: dict, nodeid: str, policy_env=None) -> Op
     labels = sorted(ranks)
     _, _, _, param = split_nodeid(nodeid)
     scalar_rhs = len(ins) == 1 and param is not None and re.search(r"\(x, s\)|\bs\)", param or "")
-    lines = [import_line(module, policy_env)]
+    lines = [import_line(module, env)]
     names = []
     for i, dt in enumerate(ins):
         name = f"x{i + 1}"
@@ -82,8 +82,8 @@ def dtype_snippet(module: str, detail: dict, nodeid: str, policy_env=None) -> Op
     return "\n".join(lines)
 
 
-def missing_name_snippet(module: str, spec_function: str, policy_env=None) -> str:
-    head = import_line(module, policy_env)
+def missing_name_snippet(module: str, spec_function: str, env=None) -> str:
+    head = import_line(module, env)
     if spec_function.startswith("array."):
         return f"{head}\nprint(hasattr(xp.ones((1, 1)), {spec_function[6:]!r}))"
     if "." in spec_function and not spec_function.startswith("__array_namespace_info__"):
@@ -92,8 +92,8 @@ def missing_name_snippet(module: str, spec_function: str, policy_env=None) -> st
     return f"{head}\nprint(hasattr(xp, {spec_function.split('(')[0]!r}))"
 
 
-def signature_snippet(module: str, spec_function: str, policy_env=None) -> str:
-    head = "import inspect\n" + import_line(module, policy_env)
+def signature_snippet(module: str, spec_function: str, env=None) -> str:
+    head = "import inspect\n" + import_line(module, env)
     if spec_function.startswith("array."):
         target = f"getattr(xp.ones((1, 1)), {spec_function[6:]!r})"
     elif spec_function.startswith("__array_namespace_info__()."):
@@ -106,7 +106,7 @@ def signature_snippet(module: str, spec_function: str, policy_env=None) -> str:
 _SPECIAL_VALUE = re.compile(r"Draw \d+ \((?P<label>x\d?_value|x\d?)\): (?P<value>\S+)")
 
 
-def value_snippet(module: str, entry: dict, policy_env=None) -> Optional[str]:
+def value_snippet(module: str, entry: dict, env=None) -> Optional[str]:
     """For special cases / value failures with Hypothesis draws of plain values."""
     func = entry.get("spec_function", "")
     draws = dict((m.group("label"), m.group("value"))
@@ -121,7 +121,7 @@ def value_snippet(module: str, entry: dict, policy_env=None) -> Optional[str]:
         except ValueError:
             return None
         vals.append(v)
-    lines = [import_line(module, policy_env)]
+    lines = [import_line(module, env)]
     dtype = "xp.float64"
     names = []
     for i, v in enumerate(vals):
@@ -164,6 +164,7 @@ def execute(snippets: list, *, cwd: Path = REPO_ROOT, extra_path=()) -> list:
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.pop("ARRAY_API_PROMO_POLICY", None)
+    env.pop("ARRAY_API_PROMO_API_VERSION", None)
     pp = [str(p) for p in extra_path] + [str(REPO_ROOT)] + [
         p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(pp))

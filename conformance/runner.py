@@ -24,31 +24,36 @@ class PolicyTarget:
     label: str            # used in file names and the report
     module: str           # ARRAY_API_TESTS_MODULE
     policy_env: Optional[str] = None  # value for $ARRAY_API_PROMO_POLICY, if any
+    version_env: Optional[str] = None  # value for $ARRAY_API_PROMO_API_VERSION, if any
+
+    @property
+    def env(self) -> dict:
+        out = {}
+        if self.policy_env:
+            out[ENV_POLICY] = self.policy_env
+        if self.version_env:
+            out[ENV_API_VERSION] = self.version_env
+        return out
 
 
 def policy_label(name: str) -> str:
     return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "policy"
 
 
-def _exec_module(script: str) -> str:
-    """The suite's ``exec('...')`` form of ARRAY_API_TESTS_MODULE (script defines ``xp``)."""
-    assert "'" not in script
-    return f"exec('{script}')"
+FROM_ENV_MODULE = "array_api_promo.from_env"
 
 
 def resolve_policy(name: str, module_map: Mapping[str, str] | None = None,
                    api_version: str = DEFAULT_API_VERSION) -> PolicyTarget:
-    """Map a policy name to the namespace the suite should import.
+    """Map a policy name to the namespace module the suite should import.
 
     * ``--module-map NAME=MODULE`` entries win (useful for development, e.g.
       ``strict=array_api_strict``);
-    * the built-ins at the default API version are modules: ``array_api`` ->
-      ``array_api_promo``, ``torch`` -> ``array_api_promo.torch``;
-    * other versions, and custom policies (``pkg.mod:ATTR`` naming a Policy object,
-      or ``pkg.mod`` defining ``POLICY``), go through the namespace factory
-      ``array_api_promo.namespace(policy=..., api_version=...)`` using the suite's
-      ``exec('...')`` form of ARRAY_API_TESTS_MODULE. $ARRAY_API_PROMO_POLICY and
-      $ARRAY_API_PROMO_API_VERSION are set as well, for namespaces that read them.
+    * the built-ins at the default API version are the modules ``array_api_promo``
+      (``array_api``) and ``array_api_promo.torch`` (``torch``);
+    * other versions and custom policies (``pkg.mod:ATTR`` naming a Policy, or
+      ``pkg.mod`` defining ``POLICY``) use ``array_api_promo.from_env``, which reads
+      $ARRAY_API_PROMO_POLICY and $ARRAY_API_PROMO_API_VERSION.
     """
     module_map = dict(module_map or {})
     if name in module_map:
@@ -56,15 +61,11 @@ def resolve_policy(name: str, module_map: Mapping[str, str] | None = None,
     if name in POLICY_MODULES:
         if api_version == DEFAULT_API_VERSION:
             return PolicyTarget(name, POLICY_MODULES[name])
-        return PolicyTarget(name, _exec_module(
-            f'import array_api_promo; xp = array_api_promo.namespace(policy="{name}", '
-            f'api_version="{api_version}")'))
+        return PolicyTarget(name, FROM_ENV_MODULE, name, api_version)
     m = re.fullmatch(r"([A-Za-z_][\w.]*)(?::([A-Za-z_][\w.]*))?", name)
     if m:
-        mod, attr = m.group(1), m.group(2) or "POLICY"
-        return PolicyTarget(policy_label(name), _exec_module(
-            f'import importlib, array_api_promo; _p = importlib.import_module("{mod}").{attr}; '
-            f'xp = array_api_promo.namespace(policy=_p, api_version="{api_version}")'), name)
+        spec = name if m.group(2) else f"{name}:POLICY"
+        return PolicyTarget(policy_label(name), FROM_ENV_MODULE, spec, api_version)
     raise ValueError(f"unknown policy {name!r}: use array_api, torch, a module path or module:attr")
 
 
@@ -103,11 +104,9 @@ def build_env(target: PolicyTarget, version: str, progress_file: Path, base: Map
     env["ARRAY_API_TESTS_VERSION"] = version
     # array_api_strict (used while developing the harness) reads its own variable.
     env["ARRAY_API_STRICT_API_VERSION"] = version
-    env[ENV_API_VERSION] = version
-    if target.policy_env:
-        env[ENV_POLICY] = target.policy_env
-    else:
-        env.pop(ENV_POLICY, None)
+    env.pop(ENV_POLICY, None)
+    env.pop(ENV_API_VERSION, None)
+    env.update(target.env)
     env["CONFORMANCE_PROGRESS_FILE"] = str(progress_file)
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
