@@ -27,9 +27,11 @@ from ._policy import (
 )
 from .array_api import ARRAY_API_LATTICE, ArrayAPIPolicy
 from .torch import TORCH_TABLE, TorchPolicy, _torch_policy
+from .numpy import NUMPY_TABLE, NumPyPolicy
 
 register_policy(ArrayAPIPolicy())
 register_policy(_torch_policy(float32))
+register_policy(NumPyPolicy())
 
 __all__ = [
     "PromotionTable", "OPS", "Domain", "OpSpec", "ResultKind", "op_spec",

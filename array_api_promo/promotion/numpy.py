@@ -1,0 +1,289 @@
+"""NumPy 2's promotion rules (NEP 50), as ``np.result_type`` and the ufuncs apply them.
+
+Everything NumPy-specific lives in this module, as data plus three small rules:
+
+* ``NUMPY_TABLE``: ``np.promote_types`` over the 13 standard dtypes and float16
+  (``tools/gen_numpy_golden.py --print-table`` prints it).  It is a table, not
+  a lattice: NumPy's promotion is not associative (int8 and uint16 give int32,
+  but int32 and float32 give float64 while int8 and float32 give float32).
+* The weak Python scalar rule (NEP 50): a Python ``bool``/``int``/``float``/
+  ``complex`` takes the dtype of the arrays it meets when that dtype's kind is
+  at least its own; otherwise it stands for the default dtype of its kind
+  (int64, float64, complex128) -- except that a Python complex with float16 or
+  float32 gives complex64.  0-d arrays are *strong*: exactly like n-d arrays.
+  A Python int that does not fit the integer dtype it becomes raises
+  ``OverflowError`` (comparisons excepted: NumPy 2 compares exactly).
+* The ufunc loop rule: an operation computes in the first of its loops
+  (``_LOOPS``: ``np.<ufunc>.types`` restricted to our dtypes) that every input
+  casts to safely -- the input dtypes one by one, a Python scalar counting as
+  the promoted dtype.  So ``sqrt(int8)`` is float16 and ``arctan2(int8,
+  uint8)`` is float16 although int8 and uint8 promote to int16.  True
+  division of integers is float64 (its own type resolver); ``-``, unary
+  ``-``/``+`` and ``sign`` refuse booleans.
+* In-place operators cast the result to the target with ``same_kind``.
+
+The tests compare this module with golden tables generated from real NumPy
+(``tests/data/numpy_promotion.json``, ``tests/data/numpy_ops.json``).
+"""
+
+from __future__ import annotations
+
+from .. import _dtypes as D
+from .._dtypes import DType
+from ._lattice import PromotionTable
+from ._ops import OpSpec
+from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
+
+__all__ = ["NumPyPolicy", "NUMPY_TABLE"]
+
+b1, i1, i2, i4, i8 = D.bool_, D.int8, D.int16, D.int32, D.int64
+u1, u2, u4, u8 = D.uint8, D.uint16, D.uint32, D.uint64
+f2, f4, f8, c8, c16 = D.float16, D.float32, D.float64, D.complex64, D.complex128
+
+# np.promote_types, NumPy 2.4 (axes: b1 i1 i2 i4 i8 u1 u2 u4 u8 f2 f4 f8 c8 c16)
+_ORDER = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16)
+_ROWS = (
+    (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16),
+    (i1, i1, i2, i4, i8, i2, i4, i8, f8, f2, f4, f8, c8, c16),
+    (i2, i2, i2, i4, i8, i2, i4, i8, f8, f4, f4, f8, c8, c16),
+    (i4, i4, i4, i4, i8, i4, i4, i8, f8, f8, f8, f8, c16, c16),
+    (i8, i8, i8, i8, i8, i8, i8, i8, f8, f8, f8, f8, c16, c16),
+    (u1, i2, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16),
+    (u2, i4, i4, i4, i8, u2, u2, u4, u8, f4, f4, f8, c8, c16),
+    (u4, i8, i8, i8, i8, u4, u4, u4, u8, f8, f8, f8, c16, c16),
+    (u8, f8, f8, f8, f8, u8, u8, u8, u8, f8, f8, f8, c16, c16),
+    (f2, f2, f4, f8, f8, f2, f4, f8, f8, f2, f4, f8, c8, c16),
+    (f4, f4, f4, f8, f8, f4, f4, f8, f8, f4, f4, f8, c8, c16),
+    (f8, f8, f8, f8, f8, f8, f8, f8, f8, f8, f8, f8, c16, c16),
+    (c8, c8, c8, c16, c16, c8, c8, c16, c16, c8, c8, c16, c8, c16),
+    (c16, c16, c16, c16, c16, c16, c16, c16, c16, c16, c16, c16, c16, c16),
+)
+NUMPY_TABLE = PromotionTable.from_rows(_ORDER, _ROWS)
+
+# NumPy's type numbers (NPY_BOOL=0 ... NPY_CDOUBLE=15, NPY_HALF=23; int64 is NPY_LONG on
+# LP64 platforms): the higher one "knows" the promotion (default_builtin_common_dtype).
+_TYPE_NUM = {b1: 0, i1: 1, u1: 2, i2: 3, u2: 4, i4: 5, u4: 6, i8: 7, u8: 8, f4: 11, f8: 12,
+             c8: 14, c16: 15, f2: 23}
+
+# -- weak Python scalars (NEP 50) ---------------------------------------------------
+# Kind order of a Python scalar type and of a dtype category: the scalar is weak
+# (takes the array's dtype) when the array's kind is at least the scalar's.
+_SCALAR_KIND = {bool: D.CATEGORY_BOOL, int: D.CATEGORY_INTEGER, LargeInt: D.CATEGORY_INTEGER,
+                float: D.CATEGORY_FLOATING, complex: D.CATEGORY_COMPLEX}
+# ... otherwise it stands for this dtype (the default of its kind):
+_SCALAR_DEFAULT = {bool: b1, int: i8, LargeInt: i8, float: f8, complex: c16}
+# Python complex with a real floating array: complex of at least its precision.
+_COMPLEX_OF = {f2: c8, f4: c8, f8: c16}
+
+# -- ufunc loops ----------------------------------------------------------------------
+# ``np.<ufunc>.types`` restricted to our dtypes ("inputs>output", NumPy type codes).
+_CODES = {"?": b1, "b": i1, "h": i2, "i": i4, "q": i8, "B": u1, "H": u2, "I": u4, "Q": u8,
+          "e": f2, "f": f4, "d": f8, "F": c8, "D": c16}
+_FLOAT = "e>e f>f d>d F>F D>D"
+_ANY_TO_BOOL = "?>? b>? B>? h>? H>? i>? I>? q>? Q>? e>? f>? d>? F>? D>?"
+_INTS = "b>b B>B h>h H>H i>i I>I q>q Q>Q"
+_NUMERIC = _INTS + " e>e f>f d>d F>F D>D"
+_REAL2 = "ee>e ff>f dd>d"
+_INT2 = "bb>b BB>B hh>h HH>H ii>i II>I qq>q QQ>Q"
+_ARITH2 = _INT2 + " ee>e ff>f dd>d FF>F DD>D"
+_CMP = "??>? bb>? BB>? hh>? HH>? ii>? II>? qq>? QQ>? qQ>? Qq>? ee>? ff>? dd>? FF>? DD>?"
+_LOGICAL2 = "??>? bb>? BB>? hh>? HH>? ii>? II>? qq>? QQ>? ee>? ff>? dd>? FF>? DD>?"
+_LOOP_SPECS = {
+    "abs": "?>? " + _INTS + " e>e f>f d>d F>f D>d",
+    **dict.fromkeys(["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp",
+                     "expm1", "log", "log10", "log1p", "log2", "sin", "sinh", "sqrt", "tan",
+                     "tanh"], _FLOAT),
+    **dict.fromkeys(["ceil", "floor", "trunc"], "?>? " + _INTS + " e>e f>f d>d"),
+    **dict.fromkeys(["conj", "negative", "positive", "reciprocal", "sign", "square"], _NUMERIC),
+    "bitwise_invert": "?>? " + _INTS,
+    **dict.fromkeys(["isfinite", "isinf", "isnan", "logical_not"], _ANY_TO_BOOL),
+    "signbit": "e>? f>? d>?",
+    **dict.fromkeys(["add", "multiply", "matmul", "maximum", "minimum"], "??>? " + _ARITH2),
+    **dict.fromkeys(["subtract", "pow"], _ARITH2),
+    **dict.fromkeys(["atan2", "copysign", "hypot", "logaddexp", "nextafter"], _REAL2),
+    **dict.fromkeys(["bitwise_and", "bitwise_or", "bitwise_xor"], "??>? " + _INT2),
+    **dict.fromkeys(["bitwise_left_shift", "bitwise_right_shift"], _INT2),
+    "divide": "ee>e ff>f dd>d FF>F DD>D",
+    **dict.fromkeys(["floor_divide", "remainder"], _INT2 + " ee>e ff>f dd>d"),
+    **dict.fromkeys(["equal", "not_equal", "greater", "greater_equal", "less", "less_equal"], _CMP),
+    **dict.fromkeys(["logical_and", "logical_or", "logical_xor"], _LOGICAL2),
+}
+
+
+def _parse_loops(spec: str):
+    loops = []
+    for item in spec.split():
+        ins, out = item.split(">")
+        loops.append((tuple(_CODES[c] for c in ins), _CODES[out]))
+    return tuple(loops)
+
+
+_LOOPS = {op: _parse_loops(spec) for op, spec in _LOOP_SPECS.items()}
+# Operations NumPy refuses when every input is boolean (explicit errors in NumPy 2).
+_REFUSE_ALL_BOOL = {
+    "negative": "The numpy boolean negative, the `-` operator, is not supported",
+    "positive": "positive of a boolean array is not supported",
+    "sign": "ufunc 'sign' has no loop for booleans",
+    "subtract": "numpy boolean subtract, the `-` operator, is not supported, use the "
+                "bitwise_xor, the `^` operator, or the logical_xor function instead",
+}
+_COMPARISONS = frozenset({"equal", "not_equal", "greater", "greater_equal", "less", "less_equal"})
+# Operations that take an out-of-range Python int without complaint and wrap it modulo
+# 2**bits (``np.where(mask, int8_array, 1000)`` holds -24; ``np.logical_and(int8_zeros,
+# 256)`` is False because 256 wraps to 0).
+_WRAPPING = frozenset({"where", "logical_and", "logical_or", "logical_xor"})
+# same_kind casting: kinds in NumPy's order b < u < i < f < c.
+_KIND_ORDER = {D.BOOL: 0, D.UNSIGNED_INTEGER: 1, D.SIGNED_INTEGER: 2, D.REAL_FLOATING: 3,
+               D.COMPLEX_FLOATING: 4}
+
+
+class NumPyPolicy(Policy):
+    """NumPy 2 (NEP 50) promotion: ``np.result_type`` and ufunc loop selection."""
+
+    name = "numpy"
+    dtypes = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16)
+    table = NUMPY_TABLE
+    default_int = i8
+    default_uint = u8
+    default_float = f8
+    default_complex = c16
+    default_index = i8
+
+    # -- np.result_type ------------------------------------------------------------
+    def _resolve(self, signature, trace):
+        arrays = [o.dtype for o in signature if o.kind is not OperandKind.SCALAR]
+        result = None
+        if arrays:
+            # PyArray_PromoteDTypeSequence: the "main" dtype is the one of the highest type
+            # number (float16 is the last builtin); every other dtype promotes with it and
+            # the promotions are joined.  Not a left fold: int16, uint16, complex64 give
+            # complex64 although (int16, uint16) -> int32 and (int32, complex64) -> complex128.
+            main = max(arrays, key=_TYPE_NUM.__getitem__)
+            if trace is not None and len(set(arrays)) > 2:
+                trace.step(f"main dtype (highest NumPy type number): {main.name}")
+            for dtype in arrays:
+                joined = self.table.join(main, dtype)
+                if trace is not None and dtype is not main:
+                    trace.step(f"np.promote_types({main.name}, {dtype.name}) = {joined.name}")
+                if result is not None and result is not joined:
+                    new = self.table.join(result, joined)
+                    if trace is not None:
+                        trace.step(f"np.promote_types({result.name}, {joined.name}) = {new.name}")
+                    joined = new
+                result = joined
+        scalars = [o.dtype for o in signature if o.kind is OperandKind.SCALAR]
+        if result is None:
+            # Python scalars only: the default dtype of the highest kind.
+            top = max(scalars, key=lambda t: _SCALAR_KIND[t])
+            result = _SCALAR_DEFAULT[top]
+            if trace is not None:
+                trace.step(f"Python scalars only: the default dtype of Python {top.__name__}, {result.name}")
+            return result
+        for scalar in scalars:
+            result = self._join_scalar(result, scalar, trace)
+        return result
+
+    def _join_scalar(self, dtype: DType, scalar: type, trace) -> DType:
+        kind = _SCALAR_KIND[scalar]
+        name = "int" if scalar is LargeInt else scalar.__name__
+        if dtype.category >= kind:
+            if trace is not None:
+                trace.step(f"Python {name} is weak: takes {dtype.name}")
+            return dtype
+        if scalar is complex and dtype in _COMPLEX_OF:
+            result = _COMPLEX_OF[dtype]
+            why = f"Python complex with {dtype.name}: {result.name}"
+        else:
+            default = _SCALAR_DEFAULT[scalar]
+            result = self.table.join(dtype, default)
+            why = (f"Python {name} is of a higher kind than {dtype.name}: it stands for "
+                   f"{default.name}, np.promote_types gives {result.name}")
+        if trace is not None:
+            trace.step(why)
+        return result
+
+    # -- Python scalars --------------------------------------------------------------
+    def check_scalar(self, value, dtype, op):
+        base = op.split(" ")[0]
+        if base in _COMPARISONS or base in _WRAPPING:
+            return  # NumPy 2 compares out-of-range Python ints exactly; these ops wrap them
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = D.iinfo_bounds(dtype)
+            if not lo <= value <= hi:
+                raise OverflowError(
+                    f"{op}: Python integer {value} out of bounds for {dtype.name} (policy {self.name!r})"
+                )
+
+    def convert_scalar(self, value, dtype, op="asarray"):
+        import numpy as np
+
+        self.check_scalar(value, dtype, op)
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = D.iinfo_bounds(dtype)
+            if not lo <= value <= hi:
+                if op.split(" ")[0] in _COMPARISONS:
+                    # compared exactly: a strong 0-d int64/uint64 (or float64) operand
+                    if -(2**63) <= value < 2**64:
+                        return np.asarray(value, dtype=np.int64 if value < 2**63 else np.uint64)
+                    return np.asarray(float(value))
+                value = (value - lo) % (hi - lo + 1) + lo  # the wrapping ops
+        with np.errstate(over="ignore"):
+            try:
+                return np.asarray(value, dtype=dtype.numpy)
+            except OverflowError:  # a huge int into a float: NumPy gives inf
+                return np.asarray(float("inf") if value > 0 else float("-inf"), dtype=dtype.numpy)
+
+    # -- ufunc loop selection ----------------------------------------------------------
+    def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
+        name = spec.name
+        inputs = [common if o.kind is OperandKind.SCALAR else o.dtype for o in signature]
+        if name in _REFUSE_ALL_BOOL and all(d is b1 for d in inputs):
+            raise PromotionError(f"{name}: {_REFUSE_ALL_BOOL[name]} ({_describe(signature)}) "
+                                 f"(policy {self.name!r})")
+        if name in ("real", "imag"):
+            result = D.REAL_OF.get(common, common)
+            return Decision(common, result)
+        if name == "round":
+            # np.round: bool rounds in float16 (np.around's float path); the rest keep their dtype
+            compute = f2 if common is b1 else common
+            return Decision(compute, compute)
+        if name == "divide" and all(d.category <= D.CATEGORY_INTEGER for d in inputs):
+            return Decision(f8, f8)  # true division of integers: float64
+        loops = _LOOPS.get(name)
+        if loops is None:  # where, clip, result_type: plain promotion
+            return Decision(common, common)
+        for loop_in, loop_out in loops:
+            if all(self.table.join(d, t) is t for d, t in zip(inputs, loop_in)):
+                compute = loop_in[0] if len(set(loop_in)) == 1 else common
+                return Decision(compute, loop_out)
+        raise PromotionError(
+            f"{name}: ufunc {name!r} not supported for {_describe(signature)}: no loop the "
+            f"inputs cast to safely (policy {self.name!r})"
+        )
+
+    def _why_compute(self, spec):
+        return "NumPy picks the first ufunc loop every input casts to safely"
+
+    def inplace_result(self, op, result, target):
+        """NumPy casts an in-place result to the target with ``casting='same_kind'``."""
+        if self.table.join(result, target) is target:
+            return
+        if _KIND_ORDER[result.kind] <= _KIND_ORDER[target.kind]:
+            return
+        raise PromotionError(
+            f"{op}: Cannot cast ufunc output from {result.name} to {target.name} with casting "
+            f"rule 'same_kind' (policy {self.name!r})"
+        )
+
+    def can_cast(self, from_, to):
+        return self.table.join(from_, to) is to
+
+    def function_dtype(self, op, dtype):
+        """NumPy's reductions: mean/std/var of bool or integers compute in float64."""
+        if op in ("mean", "std", "var") and dtype.category <= D.CATEGORY_INTEGER:
+            return Decision(f8, f8)
+        if op in ("std", "var") and dtype.category == D.CATEGORY_COMPLEX:
+            return Decision(dtype, D.REAL_OF[dtype])
+        if op in ("max", "min"):
+            return Decision(dtype, dtype)
+        return super().function_dtype(op, dtype)

@@ -1,0 +1,291 @@
+"""The ``numpy`` policy against golden tables generated from real NumPy 2 (NEP 50).
+
+The tables (``tests/data/numpy_promotion.json``, ``tests/data/numpy_ops.json``) are
+produced by ``tools/gen_numpy_golden.py``, which records the NumPy version.  The
+``test_live_*`` tests also compare with the installed NumPy when it is the version the
+tables were made with.
+
+Mapping of NumPy outcomes to ours: a dtype name -> the policy gives that dtype; a
+``TypeError`` (``UFuncTypeError`` and friends are subclasses) -> a ``TypeError``;
+``OverflowError`` -> ``OverflowError``.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import pathlib
+from collections import defaultdict
+
+import numpy as np
+import pytest
+
+from array_api_promo import promotion
+from array_api_promo._dtypes import dtype_by_name
+
+DATA = pathlib.Path(__file__).parent / "data"
+GOLDEN = json.loads((DATA / "numpy_promotion.json").read_text())
+OPS_GOLDEN = json.loads((DATA / "numpy_ops.json").read_text())
+POLICY = promotion.get_policy("numpy")
+
+_ERRORS = {"OverflowError": OverflowError}
+
+
+def operand(spec: str):
+    kind, _, val = spec.partition(":")
+    if kind == "py":
+        return ast.literal_eval(val)
+    return (promotion.nd if kind == "nd" else promotion.zero_d)(dtype_by_name(val))
+
+
+def expected(record):
+    """(dtype name or None, exception class or None)"""
+    if isinstance(record, str):
+        return record, None
+    return None, _ERRORS.get(record["error"], TypeError)
+
+
+def outcome(fn, *args):
+    try:
+        return fn(*args).name, None, ""
+    except (TypeError, OverflowError) as exc:
+        return None, type(exc), str(exc)
+
+
+def mismatch(record, got) -> str | None:
+    want, want_exc = expected(record)
+    name, exc, msg = got
+    if want_exc is not None:
+        if exc is None:
+            return f"NumPy raises {record['error']}: {record['message']!r}; policy gave {name}"
+        if not issubclass(exc, want_exc):
+            return f"NumPy raises {record['error']}; policy raised {exc.__name__}: {msg}"
+        return None
+    if exc is not None:
+        return f"NumPy gives {want}; policy raised {exc.__name__}: {msg}"
+    return None if name == want else f"NumPy gives {want}; policy gave {name}"
+
+
+def report(bad, total, what):
+    if bad:
+        shown = "\n".join(bad[:60])
+        pytest.fail(f"{len(bad)} of {total} {what} differ from NumPy {GOLDEN['numpy_version']}:\n{shown}")
+
+
+# -- table sanity --------------------------------------------------------------------------
+def test_metadata_and_size():
+    assert GOLDEN["generator"] == OPS_GOLDEN["generator"] == "tools/gen_numpy_golden.py"
+    assert GOLDEN["numpy_version"] == OPS_GOLDEN["numpy_version"]
+    assert int(GOLDEN["numpy_version"].split(".")[0]) >= 2
+    assert sorted(d.name for d in POLICY.dtypes) == sorted(GOLDEN["dtypes"])
+    n = 2 * len(GOLDEN["dtypes"]) + len(GOLDEN["py_literals"])
+    assert len(GOLDEN["cases"]) == n * n
+
+
+def test_promote_types_table_is_numpys():
+    bad = []
+    for a, row in GOLDEN["promote_types"].items():
+        for b, want in row.items():
+            got = POLICY.table.join(dtype_by_name(a), dtype_by_name(b))
+            if got is None or got.name != want:
+                bad.append(f"promote_types({a}, {b}): NumPy {want}, policy {got}")
+    report(bad, len(GOLDEN["dtypes"]) ** 2, "promote_types entries")
+
+
+def test_can_cast_is_safe_casting():
+    for a, row in GOLDEN["can_cast_safe"].items():
+        for b, want in row.items():
+            assert POLICY.can_cast(dtype_by_name(a), dtype_by_name(b)) is want, (a, b)
+
+
+def test_inplace_rule_is_same_kind_casting():
+    for a, row in GOLDEN["can_cast_same_kind"].items():
+        for b, want in row.items():
+            try:
+                POLICY.inplace_result("iadd", dtype_by_name(a), dtype_by_name(b))
+                got = True
+            except TypeError:
+                got = False
+            assert got is want, f"same_kind {a} -> {b}: NumPy {want}"
+
+
+def test_ufunc_loops_are_numpys():
+    """The policy's loop data is ``np.<ufunc>.types`` restricted to our dtypes."""
+    from array_api_promo.promotion import numpy as npmod
+
+    for op, loops in OPS_GOLDEN["ufunc_loops"].items():
+        if loops is None:
+            assert op not in npmod._LOOPS, op
+            continue
+        ours = [[[d.name for d in ins], out.name] for ins, out in npmod._LOOPS[op]]
+        # NumPy lists a few loops twice (float/double inner loops); order is what matters
+        theirs = []
+        for rec in loops:
+            if rec not in theirs:
+                theirs.append(rec)
+        assert ours == theirs, op
+
+
+# -- pairs ---------------------------------------------------------------------------------
+_BY_FIRST = defaultdict(list)
+for _case in GOLDEN["cases"]:
+    _BY_FIRST[_case["operands"][0]].append(_case)
+
+
+@pytest.mark.parametrize("first", sorted(_BY_FIRST))
+def test_pairs(first):
+    """``np.result_type`` (types only) and ``np.add`` (values checked) for every pair."""
+    bad = []
+    cases = _BY_FIRST[first]
+    for case in cases:
+        ops = [operand(s) for s in case["operands"]]
+        sig, _ = POLICY.signature(ops)
+        label = f"({', '.join(case['operands'])})"
+        why = mismatch(case["result_type"], outcome(POLICY.resolve, sig))
+        if why:
+            bad.append(f"np.result_type{label}: {why}")
+        why = mismatch(case["add"], outcome(POLICY.result_type, *ops))
+        if why:
+            bad.append(f"np.add{label}: {why}")
+    report(bad, 2 * len(cases), "cases")
+
+
+def test_nep50_headline_rules():
+    d = dtype_by_name
+    nd, zd = promotion.nd, promotion.zero_d
+    assert POLICY.result_type(nd(d("int64")), nd(d("float32"))) is d("float64")
+    assert POLICY.result_type(nd(d("uint64")), zd(d("int64"))) is d("float64")
+    assert POLICY.result_type(nd(d("float32")), zd(d("float64"))) is d("float64")  # 0-d is strong
+    assert POLICY.result_type(nd(d("float32")), 1.5) is d("float32")  # Python float is weak
+    assert POLICY.result_type(nd(d("int8")), 1.5) is d("float64")
+    assert POLICY.result_type(nd(d("float32")), 1j) is d("complex64")
+    assert POLICY.result_type(nd(d("bool")), 1) is d("int64")
+    with pytest.raises(OverflowError, match="numpy"):
+        POLICY.result_type(nd(d("int8")), 1000)
+
+
+# -- operations ------------------------------------------------------------------------------
+def policy_op(name, operands, inplace=False):
+    sig, scalars = POLICY.signature(operands)
+    decision = POLICY.decide(promotion.op_spec(name), sig)
+    for value in scalars:
+        POLICY.check_scalar(value, decision.compute, name)
+    if inplace:
+        POLICY.inplace_result(f"{name} (in-place)", decision.result, operands[0].dtype)
+        return operands[0].dtype
+    return decision.result
+
+
+_OP_CASES = defaultdict(list)
+for _section in ("unary", "binary", "inplace"):
+    for _case in OPS_GOLDEN[_section]:
+        _OP_CASES[(_section, _case["op"])].append(_case)
+
+
+@pytest.mark.parametrize("section,op", sorted(_OP_CASES), ids=lambda v: str(v))
+def test_ops(section, op):
+    bad = []
+    cases = _OP_CASES[(section, op)]
+    for case in cases:
+        ops = [operand(s) for s in case["operands"]]
+        got = outcome(lambda *a: policy_op(op, a, section == "inplace"), *ops)
+        why = mismatch(case["result"], got)
+        if why:
+            bad.append(f"{section} {op}({', '.join(case['operands'])}): {why}")
+    report(bad, len(cases), f"{section} {op} cases")
+
+
+def test_op_surprises():
+    """The rules the golden tables taught (each also covered above)."""
+    d = dtype_by_name
+    nd = promotion.nd
+    sqrt, atan2, divide = (promotion.op_spec(n) for n in ("sqrt", "atan2", "divide"))
+    assert POLICY.decide(sqrt, (nd(d("int8")),)).result is d("float16")
+    assert POLICY.decide(sqrt, (nd(d("int16")),)).result is d("float32")
+    assert POLICY.decide(sqrt, (nd(d("int32")),)).result is d("float64")
+    assert POLICY.decide(atan2, (nd(d("int8")), nd(d("uint8")))).result is d("float16")
+    assert POLICY.decide(divide, (nd(d("int8")), nd(d("int8")))).result is d("float64")
+    with pytest.raises(TypeError, match="boolean subtract"):
+        POLICY.decide(promotion.op_spec("subtract"), (nd(d("bool")), nd(d("bool"))))
+
+
+# -- the namespace under the numpy policy ----------------------------------------------------
+def test_namespace_values_follow_numpy():
+    import array_api_promo as xp
+
+    ns = xp.namespace("numpy")
+    a = ns.asarray([1, 2], dtype=ns.int8)
+    assert (a + 1).dtype is ns.int8
+    assert (a / a).dtype is ns.float64
+    assert np.asarray(a == 1000).tolist() == [False, False]  # exact comparison, no error
+    assert np.asarray(a < 1000).tolist() == [True, True]
+    with pytest.raises(OverflowError):
+        a + 1000
+    assert np.asarray(ns.where(a > 1, a, 1000)).tolist() == [-24, 2]  # np.where wraps
+    u = ns.asarray([1], dtype=ns.uint64)
+    assert (u + ns.asarray([1], dtype=ns.int64)).dtype is ns.float64
+
+
+# -- live comparison with NumPy --------------------------------------------------------------
+def _live():
+    if np.__version__ != GOLDEN["numpy_version"]:
+        pytest.skip(f"tables are from NumPy {GOLDEN['numpy_version']}, found {np.__version__}")
+
+
+def _np_operand(spec):
+    kind, _, val = spec.partition(":")
+    if kind == "py":
+        return ast.literal_eval(val)
+    return np.ones(2 if kind == "nd" else (), dtype=val)
+
+
+def _np_outcome(fn):
+    import warnings
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = fn()
+    except Exception as exc:  # noqa: BLE001
+        return {"error": type(exc).__name__, "message": str(exc).splitlines()[0] if str(exc) else ""}
+    return str(getattr(out, "dtype", out))
+
+
+def test_live_table_is_current():
+    _live()
+    for case in GOLDEN["cases"][::37]:
+        a, b = (_np_operand(s) for s in case["operands"])
+        assert _np_outcome(lambda: np.add(a, b)) == case["add"], case
+
+
+_LIVE_SCALARS = [0, 7, -3, 255, 256, -(2**31), 2**40, 2**63 - 1, 2**63, 2**64, 0.25, 1e300,
+                 True, False, 2j]
+
+
+def test_live_random_triples():
+    """Random triples (an array first, then arrays or Python scalars): policy vs ``np.result_type``.
+
+    NumPy's promotion is not associative, so three operands check the policy's fold order."""
+    _live()
+    rng = np.random.default_rng(2024)
+    names = GOLDEN["dtypes"]
+    bad = []
+    for _ in range(4000):
+        np_ops, specs = [], []
+        for k in range(3):
+            r = int(rng.integers(3 if k else 2))  # 0: n-d, 1: 0-d, 2: Python scalar
+            if r == 2:
+                v = _LIVE_SCALARS[rng.integers(len(_LIVE_SCALARS))]
+                np_ops.append(v)
+                specs.append(f"py:{v!r}")
+            else:
+                name = names[rng.integers(len(names))]
+                np_ops.append(np.ones(2 if r == 0 else (), dtype=name))
+                specs.append(("nd:" if r == 0 else "0d:") + name)
+        ops = [operand(s) for s in specs]
+        sig, _ = POLICY.signature(ops)
+        rec = _np_outcome(lambda: np.result_type(*np_ops))
+        why = mismatch(rec, outcome(POLICY.resolve, sig))
+        if why:
+            bad.append(f"np.result_type({', '.join(specs)}): {why}")
+    report(sorted(set(bad)), 4000, "random triples")

@@ -1,0 +1,265 @@
+#!/usr/bin/env python
+"""Generate ``tests/data/numpy_promotion.json`` and ``tests/data/numpy_ops.json`` from real NumPy 2.
+
+Run:  python tools/gen_numpy_golden.py            (any NumPy >= 2.0; the version is recorded)
+      python tools/gen_numpy_golden.py --print-table   (the promote_types rows for
+                                                          array_api_promo/promotion/numpy.py)
+
+What the tables pin (NumPy 2, NEP 50 "weak Python scalars"):
+
+* ``np.promote_types`` over the 13 standard dtypes + float16 (``promote_types``),
+  ``np.can_cast(a, b, "safe")`` and ``"same_kind"`` (in-place operators cast their result
+  to the target with ``same_kind``).
+* Every pair of operands -- n-d arrays (``np.ones(2, dtype)``), 0-d arrays
+  (``np.ones((), dtype)``: *strong* under NEP 50, exactly like n-d arrays) and Python
+  scalars -- through ``np.result_type(a, b)`` (which looks at types only: it never
+  raises for an out-of-range Python int) and ``np.add(a, b)`` (which does: ``OverflowError:
+  Python integer 1000 out of bounds for int8``).
+* Per operation (``numpy_ops.json``): the dtype every array API elementwise function
+  gives for each input dtype (unary), each pair of n-d dtypes and n-d x Python scalar in
+  both orders (binary), and in-place operators (``a += b`` casts with ``same_kind``).
+  The ufunc loop lists (``np.<ufunc>.types``, restricted to our dtypes) are recorded too:
+  NumPy picks the first loop every input casts to safely, so ``np.sqrt(int8)`` is
+  float16 (the ``e->e`` loop) and ``np.arctan2(int8, uint8)`` is float16 although int8
+  and uint8 promote to int16.
+
+Surprises found while writing the ``numpy`` policy (all pinned by the tables):
+* sqrt/sin/exp/... of bool, int8, uint8 give float16; of int16/uint16 float32; of wider
+  integers float64.  ``np.divide`` (true division) of two integers/bools is always float64
+  (a special type resolver), but int8 / float16 is float16.
+* ``np.arctan2(int8 array, 1)`` is float16 (the weak int takes int8 first), but
+  ``np.arctan2(int8 array, 1.5)`` is float64 (int8 + weak float promotes to float64).
+* negative(bool) and subtract(bool, bool) raise; positive(bool) too; ``np.sign(bool)`` raises
+  (no loop); ``np.round(bool)`` gives float16.
+* bool array + Python int gives int64 and ``bool array + 2**63`` raises OverflowError;
+  comparisons with an out-of-range Python int do not raise (``int8 array == 1000`` is
+  False everywhere).
+"""
+from __future__ import annotations
+
+import argparse
+import ast
+import itertools
+import json
+import operator
+import os
+import sys
+import warnings
+
+import numpy as np
+
+GENERATOR = "tools/gen_numpy_golden.py"
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+DTYPE_NAMES = [
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float16", "float32", "float64", "complex64", "complex128",
+]
+CHAR_NAMES = {np.dtype(n).char: n for n in DTYPE_NAMES}
+CHAR_NAMES.update({"q": "int64", "Q": "uint64", "l": "int64", "L": "uint64"})
+
+PY_LITERALS = [
+    "True", "False", "0", "1", "-1", "127", "128", "255", "256", "-129", "1000",
+    "2147483648", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+    "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+    "1.5", "-0.0", "1e39", "1e300", "1j", "(1.5-2j)",
+]
+OP_PY_SCALARS = ["True", "1", "1000", "1.5", "1j"]
+
+# array API name -> NumPy function
+UNARY = {
+    "abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin",
+    "asinh": "arcsinh", "atan": "arctan", "atanh": "arctanh", "bitwise_invert": "invert",
+    "ceil": "ceil", "conj": "conjugate", "cos": "cos", "cosh": "cosh", "exp": "exp",
+    "expm1": "expm1", "floor": "floor", "imag": "imag", "isfinite": "isfinite",
+    "isinf": "isinf", "isnan": "isnan", "log": "log", "log1p": "log1p", "log2": "log2",
+    "log10": "log10", "logical_not": "logical_not", "negative": "negative",
+    "positive": "positive", "real": "real", "reciprocal": "reciprocal", "round": "round",
+    "sign": "sign", "signbit": "signbit", "sin": "sin", "sinh": "sinh", "sqrt": "sqrt",
+    "square": "square", "tan": "tan", "tanh": "tanh", "trunc": "trunc",
+}
+BINARY = {
+    "add": "add", "atan2": "arctan2", "bitwise_and": "bitwise_and",
+    "bitwise_left_shift": "left_shift", "bitwise_or": "bitwise_or",
+    "bitwise_right_shift": "right_shift", "bitwise_xor": "bitwise_xor",
+    "copysign": "copysign", "divide": "divide", "equal": "equal",
+    "floor_divide": "floor_divide", "greater": "greater", "greater_equal": "greater_equal",
+    "hypot": "hypot", "less": "less", "less_equal": "less_equal", "logaddexp": "logaddexp",
+    "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
+    "maximum": "maximum", "minimum": "minimum", "multiply": "multiply",
+    "nextafter": "nextafter", "not_equal": "not_equal", "pow": "power",
+    "remainder": "remainder", "subtract": "subtract", "matmul": "matmul",
+    "where": "where", "clip": "clip",
+}
+INPLACE = {
+    "add": operator.iadd, "subtract": operator.isub, "multiply": operator.imul,
+    "divide": operator.itruediv, "floor_divide": operator.ifloordiv, "pow": operator.ipow,
+    "bitwise_and": operator.iand,
+}
+
+
+def numpy_call(name: str, fn_name: str):
+    fn = getattr(np, fn_name)
+    if name == "where":
+        return lambda a, b: np.where(True, a, b), "np.where(True, x1, x2)"
+    if name == "clip":
+        return lambda a, b: np.clip(a, b, None), "np.clip(x1, x2, None)"
+    return fn, f"np.{fn_name}"
+
+
+def make_operand(spec: str):
+    kind, _, val = spec.partition(":")
+    if kind == "py":
+        return ast.literal_eval(val)
+    if kind == "nd":
+        return np.ones(2, dtype=val)
+    if kind == "0d":
+        return np.ones((), dtype=val)
+    raise ValueError(spec)
+
+
+def error_record(exc: BaseException) -> dict:
+    lines = str(exc).strip().splitlines()
+    return {"error": type(exc).__name__, "message": lines[0] if lines else ""}
+
+
+def outcome(fn):
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = fn()
+    except Exception as exc:  # noqa: BLE001 - every failure is recorded
+        return error_record(exc)
+    dt = out if isinstance(out, np.dtype) else getattr(out, "dtype", None)
+    return str(np.dtype(dt)) if dt is not None else {"error": "NoDtype", "message": repr(out)}
+
+
+def loops(fn_name: str):
+    """The ufunc's loops over our dtypes: [[input names...], output name]."""
+    fn = getattr(np, fn_name, None)
+    if not isinstance(fn, np.ufunc):
+        return None
+    out = []
+    for sig in fn.types:
+        ins, outs = sig.split("->")
+        if all(c in CHAR_NAMES for c in ins + outs):
+            rec = [[CHAR_NAMES[c] for c in ins], CHAR_NAMES[outs[0]]]
+            if rec not in out:
+                out.append(rec)
+    return out
+
+
+def promotion_doc():
+    operands = ([f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{n}" for n in DTYPE_NAMES]
+                + [f"py:{lit}" for lit in PY_LITERALS])
+    cases = []
+    for sa, sb in itertools.product(operands, repeat=2):
+        a, b = make_operand(sa), make_operand(sb)
+        cases.append({
+            "operands": [sa, sb],
+            "result_type": outcome(lambda: np.result_type(a, b)),
+            "add": outcome(lambda: np.add(a, b)),
+        })
+    promote = {a: {b: outcome(lambda: np.promote_types(a, b)) for b in DTYPE_NAMES}
+               for a in DTYPE_NAMES}
+    safe = {a: {b: bool(np.can_cast(a, b, "safe")) for b in DTYPE_NAMES} for a in DTYPE_NAMES}
+    same_kind = {a: {b: bool(np.can_cast(a, b, "same_kind")) for b in DTYPE_NAMES}
+                 for a in DTYPE_NAMES}
+    return {
+        "generator": GENERATOR,
+        "numpy_version": np.__version__,
+        "dtypes": DTYPE_NAMES,
+        "operand_syntax": {
+            "nd:<dtype>": "np.ones(2, dtype=<dtype>)",
+            "0d:<dtype>": "np.ones((), dtype=<dtype>)",
+            "py:<literal>": "ast.literal_eval(<literal>) (a Python scalar)",
+        },
+        "py_literals": PY_LITERALS,
+        "result_encoding": "a dtype name, or {'error': exception type, 'message': first line}",
+        "promote_types": promote,
+        "can_cast_safe": safe,
+        "can_cast_same_kind": same_kind,
+        "cases": cases,
+    }
+
+
+def ops_doc():
+    unary, binary, inplace = [], [], []
+    calls = {}
+    loop_table = {}
+    for name, fn_name in UNARY.items():
+        fn, call = numpy_call(name, fn_name)
+        calls[name] = call
+        loop_table[name] = loops(fn_name)
+        for d in DTYPE_NAMES:
+            x = make_operand(f"nd:{d}")
+            unary.append({"op": name, "operands": [f"nd:{d}"], "result": outcome(lambda: fn(x))})
+    for name, fn_name in BINARY.items():
+        fn, call = numpy_call(name, fn_name)
+        calls[name] = call
+        loop_table[name] = loops(fn_name)
+        pairs = [(f"nd:{a}", f"nd:{b}") for a in DTYPE_NAMES for b in DTYPE_NAMES]
+        for d in DTYPE_NAMES:
+            for lit in OP_PY_SCALARS:
+                pairs.append((f"nd:{d}", f"py:{lit}"))
+                if name != "clip":
+                    pairs.append((f"py:{lit}", f"nd:{d}"))
+        for sa, sb in pairs:
+            a, b = make_operand(sa), make_operand(sb)
+            if name == "matmul" and (sa.startswith("py") or sb.startswith("py")):
+                continue
+            binary.append({"op": name, "operands": [sa, sb], "result": outcome(lambda: fn(a, b))})
+    for name, iop in INPLACE.items():
+        for a in DTYPE_NAMES:
+            others = [f"nd:{b}" for b in DTYPE_NAMES] + [f"py:{lit}" for lit in OP_PY_SCALARS]
+            for sb in others:
+                def run(a=a, sb=sb):
+                    x = make_operand(f"nd:{a}").copy()
+                    return iop(x, make_operand(sb))
+                inplace.append({"op": name, "operands": [f"nd:{a}", sb], "result": outcome(run)})
+    return {
+        "generator": GENERATOR,
+        "numpy_version": np.__version__,
+        "dtypes": DTYPE_NAMES,
+        "calls": calls,
+        "inplace_operators": {k: v.__name__ for k, v in INPLACE.items()},
+        "ufunc_loops": loop_table,
+        "unary": unary,
+        "binary": binary,
+        "inplace": inplace,
+    }
+
+
+def print_table():
+    short = {"bool": "b1", "int8": "i1", "int16": "i2", "int32": "i4", "int64": "i8",
+             "uint8": "u1", "uint16": "u2", "uint32": "u4", "uint64": "u8", "float16": "f2",
+             "float32": "f4", "float64": "f8", "complex64": "c8", "complex128": "c16"}
+    print(f"# np.promote_types, NumPy {np.__version__} (axes: {' '.join(short[n] for n in DTYPE_NAMES)})")
+    for a in DTYPE_NAMES:
+        row = ", ".join(short[str(np.promote_types(a, b))] for b in DTYPE_NAMES)
+        print(f"    ({row}),")
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out-dir", default=os.path.join(HERE, "tests", "data"))
+    ap.add_argument("--print-table", action="store_true")
+    args = ap.parse_args(argv)
+    if int(np.__version__.split(".")[0]) < 2:
+        sys.exit(f"{GENERATOR}: requires NumPy >= 2 (NEP 50), found {np.__version__}")
+    if args.print_table:
+        print_table()
+        return 0
+    os.makedirs(args.out_dir, exist_ok=True)
+    for fname, doc in (("numpy_promotion.json", promotion_doc()), ("numpy_ops.json", ops_doc())):
+        path = os.path.join(args.out_dir, fname)
+        with open(path, "w") as fh:
+            json.dump(doc, fh, sort_keys=True, indent=0)
+            fh.write("\n")
+        sizes = {k: len(v) for k, v in doc.items() if isinstance(v, list) and k != "dtypes"}
+        print(f"wrote {path}: {sizes}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
