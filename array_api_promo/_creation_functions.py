@@ -278,8 +278,10 @@ class CreationFunctions:
         if indexing not in ("xy", "ij"):
             raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
         arrays = [self._check_array(a, "meshgrid", "arrays") for a in arrays]
+        # A list until 2024.12, a tuple since 2025.12.
+        sequence = tuple if self.api_version >= "2025.12" else list
         if not arrays:
-            return []
+            return sequence()
         for a in arrays:
             if a._data.ndim != 1:
                 raise ValueError(f"meshgrid: every array must be one-dimensional, got {a._data.ndim} dimensions")
@@ -288,7 +290,7 @@ class CreationFunctions:
             raise TypeError("meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays))
         device = self._same_device("meshgrid", *arrays)
         grids = np.meshgrid(*(a._data for a in arrays), indexing=indexing)
-        return [Array._new(g.copy(), dtype, self, device) for g in grids]
+        return sequence(Array._new(g.copy(), dtype, self, device) for g in grids)
 
     def from_dlpack(self, x, /, *, device=None, copy=None):
         if device is not None:

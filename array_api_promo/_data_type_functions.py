@@ -79,7 +79,7 @@ class DataTypeFunctions:
         info = np.finfo(real.numpy)
         return finfo_object(
             info.bits, float(info.eps), float(info.max), float(info.min),
-            float(info.smallest_normal), dtype,
+            float(info.smallest_normal), real,  # the standard: complex dtypes report their real dtype
         )
 
     def iinfo(self, type, /):
