@@ -1,9 +1,91 @@
-"""The standard's __array_namespace_info__."""
+"""The standard's inspection API: ``__array_namespace_info__()``.
+
+What it reports comes from the namespace: its dtypes (those of the standard
+that exist under its policy and API version) and its policy's defaults.
+"""
 
 from __future__ import annotations
 
-__all__ = ["InfoFunctions"]
+from . import _dtypes as D
+from ._devices import ALL_DEVICES, CPU
+
+__all__ = ["InfoFunctions", "Info"]
+
+_KINDS = {
+    "bool": (D.BOOL,),
+    "signed integer": (D.SIGNED_INTEGER,),
+    "unsigned integer": (D.UNSIGNED_INTEGER,),
+    "integral": (D.SIGNED_INTEGER, D.UNSIGNED_INTEGER),
+    "real floating": (D.REAL_FLOATING,),
+    "complex floating": (D.COMPLEX_FLOATING,),
+    "numeric": (D.SIGNED_INTEGER, D.UNSIGNED_INTEGER, D.REAL_FLOATING, D.COMPLEX_FLOATING),
+}
+_STANDARD = frozenset(D.STANDARD_DTYPES)
+_MAX_DIMENSIONS = 64  # NumPy 2's NPY_MAXDIMS
+
+
+class Info:
+    """Inspection utilities of one namespace (``xp.__array_namespace_info__()``)."""
+
+    __slots__ = ("_ns",)
+
+    def __init__(self, runtime):
+        self._ns = runtime
+
+    def __repr__(self) -> str:
+        return f"<array namespace info of {self._ns.label}>"
+
+    def capabilities(self) -> dict:
+        caps = {"boolean indexing": True, "data-dependent shapes": True}
+        if self._ns.api_version >= "2024.12":
+            caps["max dimensions"] = _MAX_DIMENSIONS
+        return caps
+
+    def default_device(self):
+        return CPU
+
+    def devices(self):
+        # A list until 2024.12, a tuple since 2025.12.
+        return tuple(ALL_DEVICES) if self._ns.api_version >= "2025.12" else list(ALL_DEVICES)
+
+    def default_dtypes(self, *, device=None) -> dict:
+        self._ns._check_device(device, "default_dtypes")
+        policy = self._ns.policy
+        defaults = {
+            "real floating": policy.default_float,
+            "integral": policy.default_int,
+            "indexing": policy.default_index,
+        }
+        complex_default = policy.default_complex
+        if complex_default in self._ns._dtype_set:
+            defaults["complex floating"] = complex_default
+        return {k: defaults[k] for k in ("real floating", "complex floating", "integral", "indexing") if k in defaults}
+
+    def dtypes(self, *, device=None, kind=None) -> dict:
+        self._ns._check_device(device, "dtypes")
+        if kind is None:
+            kinds = None
+        else:
+            names = (kind,) if isinstance(kind, str) else kind
+            if not isinstance(names, tuple):
+                raise TypeError(f"dtypes: kind must be None, a str or a tuple of str, got {type(kind).__name__}")
+            kinds = set()
+            for name in names:
+                if not isinstance(name, str):
+                    raise TypeError(f"dtypes: kind must be None, a str or a tuple of str, got {name!r} in {kind!r}")
+                if name not in _KINDS:
+                    raise ValueError(f"dtypes: unknown kind {name!r}; kinds are {', '.join(map(repr, _KINDS))}")
+                kinds.update(_KINDS[name])
+        # Only the standard's dtypes: float16/bfloat16 of a policy are extensions.
+        return {
+            d.name: d for d in self._ns.dtypes
+            if d in _STANDARD and (kinds is None or d.kind in kinds)
+        }
 
 
 class InfoFunctions:
-    """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+    """Mixin: ``__array_namespace_info__``."""
+
+    def __array_namespace_info__(self):
+        """The inspection utilities of this namespace."""
+        return Info(self)

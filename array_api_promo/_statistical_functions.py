@@ -1,9 +1,235 @@
-"""The standard's statistical (cumulative_sum, cumulative_prod, diff, max, mean, min, prod, std, sum, var)."""
+"""The standard's statistical functions (cumulative_sum, cumulative_prod, max, mean, min,
+prod, std, sum, var) and ``diff``.
+
+Every dtype decision is the policy's: ``policy.function_dtype(op, dtype)`` says
+whether the input is allowed and what the result is (for ``sum``, ``prod`` and
+the cumulative functions through ``policy.accumulation_dtype``); an explicit
+``dtype=`` is honoured (the input is cast to it before computing).
+"""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
+
+from . import _dtypes as D
+from ._array import Array
+
 __all__ = ["StatisticalFunctions"]
+
+_asarray = np.asarray
+_NUMBER_TYPES = (int, float)
+
+
+def _compute_numpy(dtype):
+    """NumPy dtype to compute a mean/std/var in: 16-bit floats accumulate in float32."""
+    if dtype.category == D.CATEGORY_FLOATING and dtype.bits < 32:
+        return np.dtype(np.float32)
+    return dtype.numpy
 
 
 class StatisticalFunctions:
-    """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+    """Mixin: statistical functions under the namespace's policy."""
+
+    # -- helpers -----------------------------------------------------------------------------
+    def _reduction_args(self, x, axis, keepdims, func):
+        x = self._check_array(x, func)
+        if type(keepdims) is not bool:
+            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+        if axis is not None and not isinstance(axis, (int, tuple)) or type(axis) is bool:
+            raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
+        axes = self._normalize_axes(axis, x._data.ndim, func)
+        return x, axes
+
+    def _result_dtype(self, func, x, dtype):
+        """The policy's result dtype of ``func`` on ``x``, or the explicit ``dtype``."""
+        decision = self.policy.function_dtype(func, x._dtype)
+        if dtype is None:
+            return decision.result
+        dtype = self._check_dtype(dtype, func)
+        if x._dtype.category == D.CATEGORY_COMPLEX and dtype.category != D.CATEGORY_COMPLEX:
+            raise TypeError(
+                f"{func}: dtype={dtype.name} would discard the imaginary part of a {x._dtype.name} "
+                f"array; take real() first (policy {self.policy.name!r})"
+            )
+        return dtype
+
+    def _cast(self, x, dtype):
+        return x._data if x._dtype is dtype else x._data.astype(dtype.numpy)
+
+    # -- sum and prod --------------------------------------------------------------------------
+    def _accumulate(self, func, kernel, x, axis, dtype, keepdims):
+        x, axes = self._reduction_args(x, axis, keepdims, func)
+        result = self._result_dtype(func, x, dtype)
+        data = self._cast(x, result)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = kernel(data, axis=axes, keepdims=keepdims, dtype=result.numpy)
+        return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
+
+    def sum(self, x, /, *, axis=None, dtype=None, keepdims=False):
+        """Sum of ``x``; integers accumulate in the policy's accumulation dtype."""
+        return self._accumulate("sum", np.sum, x, axis, dtype, keepdims)
+
+    def prod(self, x, /, *, axis=None, dtype=None, keepdims=False):
+        """Product of ``x``; integers accumulate in the policy's accumulation dtype."""
+        return self._accumulate("prod", np.prod, x, axis, dtype, keepdims)
+
+    # -- cumulative functions -------------------------------------------------------------------
+    def _cumulative(self, func, kernel, identity, x, axis, dtype, include_initial):
+        x = self._check_array(x, func)
+        if type(include_initial) is not bool:
+            raise TypeError(f"{func}: include_initial must be a bool, got {type(include_initial).__name__}")
+        ndim = x._data.ndim
+        if ndim == 0:
+            raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
+        if axis is None:
+            if ndim > 1:
+                raise ValueError(
+                    f"{func}: axis is required for an array of {ndim} dimensions (it may be "
+                    "omitted only for a one-dimensional array)"
+                )
+            axis = 0
+        elif type(axis) is bool:
+            raise TypeError(f"{func}: axis must be an int, got bool")
+        axis = self._normalize_axis(axis, ndim, func)
+        result = self._result_dtype(func, x, dtype)
+        data = self._cast(x, result)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = kernel(data, axis=axis, dtype=result.numpy)
+        if include_initial:
+            shape = list(out.shape)
+            shape[axis] = 1
+            out = np.concatenate([np.full(shape, identity, dtype=result.numpy), out], axis=axis)
+        return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
+
+    def cumulative_sum(self, x, /, *, axis=None, dtype=None, include_initial=False):
+        """Cumulative sum of ``x`` along ``axis`` (optionally starting with 0)."""
+        return self._cumulative("cumulative_sum", np.cumsum, 0, x, axis, dtype, include_initial)
+
+    def cumulative_prod(self, x, /, *, axis=None, dtype=None, include_initial=False):
+        """Cumulative product of ``x`` along ``axis`` (optionally starting with 1)."""
+        return self._cumulative("cumulative_prod", np.cumprod, 1, x, axis, dtype, include_initial)
+
+    # -- max and min ------------------------------------------------------------------------------
+    def _extreme(self, func, kernel, x, axis, keepdims):
+        x, axes = self._reduction_args(x, axis, keepdims, func)
+        result = self.policy.function_dtype(func, x._dtype).result
+        data = self._cast(x, result)
+        shape = data.shape
+        if any(shape[a] == 0 for a in axes):
+            raise ValueError(
+                f"{func}: cannot reduce an empty set of elements (shape {shape}, axes {axes}); "
+                "the result would be undefined"
+            )
+        out = kernel(data, axis=axes, keepdims=keepdims)
+        return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
+
+    def max(self, x, /, *, axis=None, keepdims=False):
+        """Maximum of ``x`` (NaN propagates)."""
+        return self._extreme("max", np.max, x, axis, keepdims)
+
+    def min(self, x, /, *, axis=None, keepdims=False):
+        """Minimum of ``x`` (NaN propagates)."""
+        return self._extreme("min", np.min, x, axis, keepdims)
+
+    # -- mean, var, std ---------------------------------------------------------------------------
+    def _moment_args(self, func, x, axis, keepdims):
+        x, axes = self._reduction_args(x, axis, keepdims, func)
+        decision = self.policy.function_dtype(func, x._dtype)
+        data = x._data.astype(_compute_numpy(decision.compute), copy=False)
+        count = math.prod(data.shape[a] for a in axes)
+        return x, axes, decision.result, data, count
+
+    def mean(self, x, /, *, axis=None, keepdims=False):
+        """Arithmetic mean of ``x`` (NaN when there are no elements)."""
+        x, axes, result, data, count = self._moment_args("mean", x, axis, keepdims)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            total = np.sum(data, axis=axes, keepdims=keepdims)
+            out = total / data.dtype.type(count) if count else total * np.nan
+        return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
+
+    def _variance(self, func, x, axis, correction, keepdims):
+        if type(correction) not in _NUMBER_TYPES:
+            raise TypeError(f"{func}: correction must be an int or a float, got {type(correction).__name__}")
+        x, axes, result, data, count = self._moment_args(func, x, axis, keepdims)
+        real = np.dtype(_compute_numpy(result))
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+            if count:
+                dev = data - np.sum(data, axis=axes, keepdims=True) / data.dtype.type(count)
+                if dev.dtype.kind == "c":
+                    squares = dev.real * dev.real + dev.imag * dev.imag
+                else:
+                    squares = dev * dev
+                total = np.sum(squares, axis=axes, keepdims=keepdims).astype(real, copy=False)
+            else:
+                total = np.zeros_like(np.sum(data.real, axis=axes, keepdims=keepdims), dtype=real)
+            divisor = count - correction
+            out = total / real.type(divisor) if divisor > 0 else np.full_like(total, np.nan)
+        return _asarray(out, dtype=real), result, x._device
+
+    def var(self, x, /, *, axis=None, correction=0.0, keepdims=False):
+        """Variance of ``x`` with divisor ``N - correction`` (NaN when it is not positive)."""
+        out, result, device = self._variance("var", x, axis, correction, keepdims)
+        return Array._new(_asarray(out, dtype=result.numpy), result, self, device)
+
+    def std(self, x, /, *, axis=None, correction=0.0, keepdims=False):
+        """Standard deviation of ``x`` with divisor ``N - correction``."""
+        out, result, device = self._variance("std", x, axis, correction, keepdims)
+        with np.errstate(invalid="ignore"):
+            out = np.sqrt(out)
+        return Array._new(_asarray(out, dtype=result.numpy), result, self, device)
+
+    # -- diff ---------------------------------------------------------------------------------------
+    def diff(self, x, /, *, axis=-1, n=1, prepend=None, append=None):
+        """``n``-th forward difference along ``axis``, after adding ``prepend``/``append``.
+
+        ``prepend`` and ``append`` promote with ``x`` by the policy; a boolean
+        difference (where the policy allows one) is ``x[i+1] != x[i]``.
+        """
+        func = "diff"
+        x = self._check_array(x, func)
+        ndim = x._data.ndim
+        if ndim == 0:
+            raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
+        if type(axis) is bool:
+            raise TypeError(f"{func}: axis must be an int, got bool")
+        axis = self._normalize_axis(axis, ndim, func)
+        if type(n) is not int and not (isinstance(n, int) and type(n) is not bool):
+            raise TypeError(f"{func}: n must be an int, got {type(n).__name__}")
+        if n < 0:
+            raise ValueError(f"{func}: n must be non-negative, got {n}")
+        parts = []
+        for value, arg in ((prepend, "prepend"), (x, None), (append, "append")):
+            if value is None:
+                continue
+            if arg is not None:
+                value = self._check_array(value, func, arg)
+                shape, xshape = value._data.shape, x._data.shape
+                if len(shape) != ndim or any(s != t for i, (s, t) in enumerate(zip(shape, xshape)) if i != axis):
+                    raise ValueError(
+                        f"{func}: {arg} must have the shape of x {xshape} except along axis {axis}, "
+                        f"got {shape}"
+                    )
+            parts.append(value)
+        device = self._same_device(func, *parts)
+        dtype = self._promote(func, *parts) if len(parts) > 1 else x._dtype
+        result = self.policy.function_dtype(func, dtype).result
+        arrays = [self._cast(p, result) for p in parts]
+        data = np.concatenate(arrays, axis=axis) if len(arrays) > 1 else arrays[0]
+        kernel = np.not_equal if result.category == D.CATEGORY_BOOL else np.subtract
+        if n == 0:
+            out = data.copy() if data is x._data else data
+        else:
+            out = data
+            lo = [slice(None)] * ndim
+            hi = [slice(None)] * ndim
+            lo[axis] = slice(None, -1)
+            hi[axis] = slice(1, None)
+            lo, hi = tuple(lo), tuple(hi)
+            with np.errstate(over="ignore", invalid="ignore"):
+                for _ in range(n):
+                    if out.shape[axis] == 0:
+                        break
+                    out = kernel(out[hi], out[lo])
+        return Array._new(_asarray(out, dtype=result.numpy), result, self, device)

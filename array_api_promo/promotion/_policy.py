@@ -24,7 +24,7 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._dtypes import DType
-from ._ops import OPS, OpSpec, ResultKind
+from ._ops import OPS, Domain, OpSpec, ResultKind
 
 __all__ = [
     "OperandKind",
@@ -364,12 +364,50 @@ class Policy:
             return dtype if dtype.bits >= self.default_int.bits else self.default_int
         return dtype
 
+    def function_dtype(self, op: str, dtype: DType) -> Decision:
+        """Compute and result dtype of a non-elementwise function ``op`` on ``dtype`` input.
+
+        ``op`` is a statistical or linear-algebra function (``sum``, ``mean``,
+        ``std``, ``diff``, ``trace``, ``vecdot``, ``inv``, ...; ``dtype`` is the
+        dtype of its (promoted) input).  The standard: the input must be in the
+        domain its stub names ("Should have a ... data type"); ``sum``, ``prod``,
+        ``cumulative_*`` and ``trace`` return :meth:`accumulation_dtype`, the
+        others keep the dtype (structural changes, such as the real eigenvalues
+        of a complex matrix, are the function's own business).
+        """
+        domain = _FUNCTION_DOMAINS.get(op)
+        if domain is None:
+            raise ValueError(f"function_dtype: unknown function {op!r}")
+        if not domain.admits(dtype):
+            raise PromotionError(
+                f"{op}: {dtype.name} input is not allowed; the standard requires "
+                f"{domain.words} input (policy {self.name!r})"
+            )
+        if op in ACCUMULATING_FUNCTIONS:
+            acc = self.accumulation_dtype(op, dtype)
+            return Decision(acc, acc)
+        return Decision(dtype, dtype)
+
     def can_cast(self, from_: DType, to: DType) -> bool:
         """Whether ``from_`` promotes to ``to`` (the standard's ``can_cast``)."""
         try:
             return self.resolve((Operand(OperandKind.ARRAY, from_), Operand(OperandKind.ARRAY, to))) is to
         except TypeError:
             return False
+
+
+# Functions (not elementwise) whose result dtype a policy decides: their input
+# domain in the standard's words (the stubs' "Should have a ... data type").
+ACCUMULATING_FUNCTIONS = frozenset({"sum", "prod", "cumulative_sum", "cumulative_prod", "trace"})
+_FUNCTION_DOMAINS = {
+    **dict.fromkeys(["sum", "prod", "cumulative_sum", "cumulative_prod", "trace", "diff",
+                     "cross", "outer", "tensordot", "vecdot"], Domain.NUMERIC),
+    **dict.fromkeys(["max", "min"], Domain.REAL_VALUED),
+    **dict.fromkeys(["std", "var"], Domain.REAL_FLOATING),
+    **dict.fromkeys(["mean", "cholesky", "det", "eig", "eigvals", "eigh", "eigvalsh", "inv",
+                     "matrix_norm", "matrix_power", "matrix_rank", "pinv", "qr", "slogdet",
+                     "solve", "svd", "svdvals", "vector_norm"], Domain.FLOATING),
+}
 
 
 def _describe(signature) -> str:

@@ -26,6 +26,7 @@ from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import Domain, OpSpec, ResultKind
 from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
+from ._policy import ACCUMULATING_FUNCTIONS
 
 __all__ = ["TorchPolicy", "TORCH_TABLE", "complex32"]
 
@@ -249,6 +250,23 @@ class TorchPolicy(Policy):
             return D.int64
         return dtype
 
+    def function_dtype(self, op, dtype):
+        """torch 2.13's input rules of reductions and linalg functions (checked live)."""
+        refused = _TORCH_FUNCTION_REFUSES.get(op)
+        if refused is None:  # as the standard (e.g. linalg.inv: floating or complex input)
+            return super().function_dtype(op, dtype)
+        if dtype.category in refused:
+            raise PromotionError(
+                f"{op}: torch does not support {dtype.name} input "
+                f"({D.CATEGORY_NAMES[dtype.category]}) (policy {self.name!r})"
+            )
+        if op in ACCUMULATING_FUNCTIONS:
+            acc = self.accumulation_dtype(op, dtype)
+            return Decision(acc, acc)
+        if op in ("std", "var") and dtype.category == D.CATEGORY_COMPLEX:
+            return Decision(dtype, D.REAL_OF[dtype])  # torch.std of complex is real
+        return Decision(dtype, dtype)
+
     def can_cast(self, from_, to):
         try:
             self.inplace_result("can_cast", from_, to)
@@ -294,6 +312,16 @@ _TORCH_RESULT_KIND: dict[str, ResultKind] = {
     "logical_not": ResultKind.BOOL,
     "clip": ResultKind.SAME,  # torch.clamp promotes x with its bounds
     "square": ResultKind.BOOL_TO_LONG,  # torch.square is pow(x, 2): bool gives int64
+}
+
+# Non-elementwise functions where torch's input rule differs from the standard's:
+# the categories torch refuses (torch.sum(bool) is int64, torch.mean(int) raises,
+# torch.amax(complex) raises, torch.linalg.vecdot(int) raises, torch.diff(bool) is xor ...).
+_TORCH_FUNCTION_REFUSES: dict[str, tuple] = {
+    **dict.fromkeys(["sum", "prod", "cumulative_sum", "cumulative_prod", "diff", "outer"], ()),
+    **dict.fromkeys(["trace", "cross", "tensordot", "matrix_power"], (_B,)),
+    **dict.fromkeys(["max", "min"], (_X,)),
+    **dict.fromkeys(["mean", "std", "var", "vecdot"], (_B, _I)),
 }
 
 _POLICIES: dict = {}

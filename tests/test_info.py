@@ -1,0 +1,46 @@
+"""__array_namespace_info__ under each policy and version."""
+
+import pytest
+
+import array_api_promo as xp
+import array_api_promo.torch as tx
+from array_api_promo import CPU, DEVICE1, namespace
+
+
+def test_capabilities():
+    caps = xp.__array_namespace_info__().capabilities()
+    assert caps == {"boolean indexing": True, "data-dependent shapes": True, "max dimensions": 64}
+    old = namespace("array_api", "2023.12").__array_namespace_info__().capabilities()
+    assert "max dimensions" not in old
+
+
+def test_devices_by_version():
+    assert xp.__array_namespace_info__().devices() == (CPU, DEVICE1)
+    assert namespace("array_api", "2024.12").__array_namespace_info__().devices() == [CPU, DEVICE1]
+    assert xp.__array_namespace_info__().default_device() is CPU
+    assert not hasattr(namespace("array_api", "2022.12"), "__array_namespace_info__")
+
+
+def test_default_dtypes_follow_policy():
+    assert xp.__array_namespace_info__().default_dtypes() == {
+        "real floating": xp.float64, "complex floating": xp.complex128,
+        "integral": xp.int64, "indexing": xp.int64,
+    }
+    d = tx.__array_namespace_info__().default_dtypes(device=DEVICE1)
+    assert d["real floating"] is tx.float32 and d["complex floating"] is tx.complex64
+    with pytest.raises(ValueError, match="device"):
+        xp.__array_namespace_info__().default_dtypes(device="gpu")
+
+
+def test_dtypes():
+    info = xp.__array_namespace_info__()
+    assert list(info.dtypes(kind="real floating")) == ["float32", "float64"]
+    assert set(info.dtypes(kind=("bool", "complex floating"))) == {"bool", "complex64", "complex128"}
+    assert len(info.dtypes(kind="numeric")) == 12
+    # float16/bfloat16 exist under torch but are not the standard's dtypes
+    assert "float16" not in tx.__array_namespace_info__().dtypes()
+    assert "bfloat16" not in tx.__array_namespace_info__().dtypes(kind="real floating")
+    with pytest.raises(ValueError, match="unknown kind"):
+        info.dtypes(kind="floating")
+    with pytest.raises(TypeError):
+        info.dtypes(kind=["bool"])
