@@ -176,7 +176,10 @@ class Array:
     # -- indexing ---------------------------------------------------------------------------
     def __getitem__(self, key, /):
         if type(key) is slice or type(key) is int:
-            return Array._new(self._data[key], self._dtype, self._ns, self._device)
+            data = self._data[key]
+            if type(data) is not np.ndarray:  # one element of a 1-d array: a new 0-d array
+                data = np.asarray(data)
+            return Array._new(data, self._dtype, self._ns, self._device)
         return self._ns._getitem(self, key)
 
     def __setitem__(self, key, value, /):
