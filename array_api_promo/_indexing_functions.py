@@ -1,9 +1,287 @@
-"""The standard's indexing (take, take_along_axis, and the array's __getitem__/__setitem__ via _getitem/_setitem)."""
+"""Indexing: ``take``, ``take_along_axis`` and the array's ``__getitem__`` / ``__setitem__``.
+
+Keys follow the standard's indexing rules: integers, slices, an ellipsis,
+``None``, a boolean array mask, and integer arrays (2024.12 integer array
+indexing; NumPy's vectorised semantics also for mixes the standard leaves
+implementation-defined, e.g. with slices).  Index arrays must be arrays of
+this namespace's policy, on the indexed array's device.  Python lists,
+NumPy arrays, floats and bools are refused with an ``IndexError``: the
+standard does not define them as indices.
+
+Basic indexing returns a view (as the standard allows); an index selecting a
+single element returns a new 0-d array.  ``__setitem__`` values are checked by
+the policy: an array value must promote to the target's dtype and the policy
+must allow storing that result in place (``policy.inplace_result``); a
+Python scalar is converted with ``policy.convert_scalar``.
+"""
 
 from __future__ import annotations
 
+import operator
+
+import numpy as np
+
+from ._array import Array
+
 __all__ = ["IndexingFunctions"]
+
+_ndarray = np.ndarray
+_PY_SCALARS = (bool, int, float, complex)
+_ELLIPSIS = type(Ellipsis)
+_NONE = type(None)
+_BASIC = frozenset((int, slice, _ELLIPSIS, _NONE))
+
+
+def _describe(value) -> str:
+    from ._runtime import _describe_value
+
+    return _describe_value(value)
 
 
 class IndexingFunctions:
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+
+    # -- keys ------------------------------------------------------------------------------
+    def _index_key(self, x, key, func):
+        """``key`` as a NumPy key for ``x._data`` (validated), and whether it is a sole mask.
+
+        Returns ``(np_key, mask)`` where ``mask`` is the boolean ndarray when the
+        key is a single boolean array, else None.
+        """
+        t = type(key)
+        if t is Array:
+            return self._array_index(x, key, func, sole=True)
+        if t is not tuple:
+            return self._single_index(x, key, func), None
+        # The common case: a tuple of ints, slices, Ellipsis and None.
+        for k in key:
+            if type(k) not in _BASIC:
+                break
+        else:
+            return key, None
+        return tuple(self._single_index(x, k, func) for k in key), None
+
+    def _single_index(self, x, k, func):
+        t = type(k)
+        if t in _BASIC:
+            return k
+        if t is Array:
+            return self._array_index(x, k, func, sole=False)[0]
+        if t is bool:
+            raise IndexError(
+                f"{func}: a Python bool is not an index (a boolean index must be a boolean array of "
+                f"this namespace)"
+            )
+        if t is slice:  # pragma: no cover - handled as basic
+            return k
+        if isinstance(k, (list, tuple)):
+            raise IndexError(
+                f"{func}: a Python {t.__name__} is not an index in the array API standard; "
+                "use an integer array (asarray) for integer array indexing"
+            )
+        if isinstance(k, _ndarray):
+            raise IndexError(f"{func}: a NumPy ndarray is not an index; convert it with asarray() of this namespace")
+        if isinstance(k, slice):  # pragma: no cover - slice cannot be subclassed
+            return k
+        try:
+            return operator.index(k)
+        except TypeError:
+            pass
+        raise IndexError(
+            f"{func}: {_describe(k)} is not a valid index; indices are ints, slices, ..., None, "
+            "boolean arrays and integer arrays"
+        )
+
+    def _array_index(self, x, k, func, sole):
+        if k._ns is not self:
+            self._check_array(k, func, "key")
+        if k._device is not x._device:
+            raise ValueError(
+                f"{func}: the index array is on {k._device.name} but x is on {x._device.name}; "
+                "move one with to_device()"
+            )
+        cat = k._dtype.category
+        if cat == 0:
+            return k._data, (k._data if sole else None)
+        if cat == 1:
+            return k._data, None
+        raise IndexError(f"{func}: index arrays must have an integer or boolean dtype, got {k._dtype.name}")
+
+    def _mask_shape_check(self, data, mask, func):
+        """The standard's rules for a sole boolean mask; True when it selects nothing by a 0 size."""
+        mshape = mask.shape
+        if mask.ndim > data.ndim:
+            raise IndexError(
+                f"{func}: a boolean mask of shape {mshape} has more dimensions than x (shape {data.shape})"
+            )
+        empty = False
+        for i, (m, s) in enumerate(zip(mshape, data.shape)):
+            if m == s:
+                continue
+            if m == 0:
+                empty = True
+                continue
+            raise IndexError(
+                f"{func}: boolean mask of shape {mshape} does not match x of shape {data.shape} "
+                f"in dimension {i} ({m} against {s})"
+            )
+        return empty
+
+    # -- __getitem__ ----------------------------------------------------------------------------
+    def _getitem(self, x, key):
+        func = "__getitem__"
+        data = x._data
+        np_key, mask = self._index_key(x, key, func)
+        if mask is not None:
+            if self._mask_shape_check(data, mask, func):
+                out = np.empty((0,) + data.shape[mask.ndim:], dtype=data.dtype)
+                return Array._new(out, x._dtype, self, x._device)
+        try:
+            out = data[np_key]
+        except IndexError as exc:
+            raise IndexError(f"{func}: {exc} (x has shape {data.shape})") from None
+        except (TypeError, ValueError) as exc:
+            raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
+        if type(out) is not _ndarray:
+            # A single element: a new 0-d array (never a NumPy scalar).
+            out = np.asarray(out)
+        return Array._new(out, x._dtype, self, x._device)
+
+    # -- __setitem__ -----------------------------------------------------------------------------
+    def _setitem(self, x, key, value):
+        func = "__setitem__"
+        data = x._data
+        np_key, mask = self._index_key(x, key, func)
+        target = x._dtype
+        t = type(value)
+        if t is Array:
+            if value._ns is not self:
+                self._check_array(value, func, "value")
+            if value._device is not x._device:
+                raise ValueError(
+                    f"{func}: value is on {value._device.name} but x is on {x._device.name}; "
+                    "move one with to_device()"
+                )
+            vdtype = value._dtype
+            if vdtype is not target:
+                result = self._promote(func, x, value)
+                self.policy.inplace_result(func, result, target)
+                v = value._data.astype(target.numpy)
+            else:
+                v = value._data
+        elif t in _PY_SCALARS:
+            result = self._promote(func, x, value)
+            self.policy.inplace_result(func, result, target)
+            v = self.policy.convert_scalar(value, target, func)
+        else:
+            allowed = "an array of this namespace or a Python bool, int, float or complex"
+            raise TypeError(f"{func}: value must be {allowed}, got {_describe(value)}")
+        if mask is not None and self._mask_shape_check(data, mask, func):
+            return  # a zero-size mask selects nothing
+        if not data.flags.writeable:
+            raise ValueError(
+                f"{func}: x is a read-only view (from broadcast_to/broadcast_arrays); copy it first "
+                "(asarray(x, copy=True))"
+            )
+        try:
+            data[np_key] = v
+        except IndexError as exc:
+            raise IndexError(f"{func}: {exc} (x has shape {data.shape})") from None
+        except ValueError as exc:
+            raise ValueError(
+                f"{func}: value of shape {np.shape(v)} cannot be stored into x{_key_repr(key)} "
+                f"(x has shape {data.shape}): {exc}"
+            ) from None
+        except TypeError as exc:
+            raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
+
+    # -- take and take_along_axis -----------------------------------------------------------------
+    def _indices_arg(self, x, indices, func):
+        indices = self._check_array(indices, func, "indices")
+        self._same_device(func, x, indices)
+        if indices._dtype.category != 1:
+            raise TypeError(f"{func}: indices must have an integer dtype, got {indices._dtype.name}")
+        return indices._data
+
+    def take(self, x, indices, /, *, axis=None):
+        """Elements of ``x`` at ``indices`` (one-dimensional, negative from the end) along ``axis``."""
+        func = "take"
+        x = self._check_array(x, func)
+        idx = self._indices_arg(x, indices, func)
+        data = x._data
+        if idx.ndim != 1:
+            raise ValueError(f"{func}: indices must be one-dimensional, got shape {idx.shape}")
+        if axis is None:
+            if data.ndim != 1:
+                raise ValueError(
+                    f"{func}: axis is required for an array of {data.ndim} dimensions (it may be "
+                    "omitted only for a one-dimensional array)"
+                )
+            axis = 0
+        elif type(axis) is bool:
+            raise TypeError(f"{func}: axis must be an int, got bool")
+        axis = self._normalize_axis(axis, data.ndim, func)
+        try:
+            out = np.take(data, idx, axis=axis)
+        except IndexError as exc:
+            raise IndexError(f"{func}: {exc} (x has shape {data.shape}, axis {axis})") from None
+        return Array._new(out, x._dtype, self, x._device)
+
+    def take_along_axis(self, x, indices, /, *, axis=-1):
+        """Elements of ``x`` at the per-position ``indices`` along ``axis``."""
+        func = "take_along_axis"
+        x = self._check_array(x, func)
+        idx = self._indices_arg(x, indices, func)
+        data = x._data
+        if type(axis) is bool:
+            raise TypeError(f"{func}: axis must be an int, got bool")
+        axis = self._normalize_axis(axis, data.ndim, func)
+        if idx.ndim != data.ndim:
+            raise ValueError(
+                f"{func}: indices must have as many dimensions as x ({data.ndim}), got shape {idx.shape}"
+            )
+        for i, (a, b) in enumerate(zip(data.shape, idx.shape)):
+            if i != axis and a != b and a != 1 and b != 1:
+                raise ValueError(
+                    f"{func}: shapes of x {data.shape} and indices {idx.shape} do not broadcast "
+                    f"outside axis {axis}"
+                )
+        if idx.dtype.kind == "u":
+            if idx.size and idx.max() > np.iinfo(np.intp).max:
+                raise IndexError(f"{func}: index {idx.max()} is out of bounds for x of shape {data.shape}")
+            idx = idx.astype(np.intp)
+        # Broadcast x and indices against each other outside the axis.
+        shape_x = list(data.shape)
+        shape_i = list(idx.shape)
+        for i, (a, b) in enumerate(zip(data.shape, idx.shape)):
+            if i != axis:
+                shape_x[i] = shape_i[i] = b if a == 1 else a
+        shape_x, shape_i = tuple(shape_x), tuple(shape_i)
+        if shape_x != data.shape:
+            data = np.broadcast_to(data, shape_x)
+        if shape_i != idx.shape:
+            idx = np.broadcast_to(idx, shape_i)
+        try:
+            out = np.take_along_axis(data, idx, axis=axis)
+        except IndexError as exc:
+            raise IndexError(f"{func}: {exc} (x has shape {x._data.shape}, axis {axis})") from None
+        if out.base is not None and np.shares_memory(out, x._data):
+            out = out.copy()
+        return Array._new(out, x._dtype, self, x._device)
+
+
+def _key_repr(key) -> str:
+    if type(key) is tuple:
+        return "[" + ", ".join(_one_repr(k) for k in key) + "]"
+    return f"[{_one_repr(key)}]"
+
+
+def _one_repr(k) -> str:
+    if type(k) is slice:
+        parts = ["" if p is None else str(p) for p in (k.start, k.stop, k.step)]
+        return ":".join(parts[:2]) + (f":{parts[2]}" if k.step is not None else "")
+    if k is Ellipsis:
+        return "..."
+    if type(k) is Array:
+        return f"<{k._dtype.name} array of shape {k.shape}>"
+    return repr(k)

@@ -1,9 +1,385 @@
-"""The standard's manipulation (broadcast_arrays, broadcast_to, broadcast_shapes, concat, expand_dims, flip, moveaxis, permute_dims, repeat, reshape, roll, squeeze, stack, tile, unstack)."""
+"""The standard's manipulation functions.
+
+Shape-only functions (``broadcast_to``, ``expand_dims``, ``flip``,
+``moveaxis``, ``permute_dims``, ``reshape``, ``squeeze``, ``unstack``) return
+views of their input, as NumPy does and the standard allows; the functions
+that build new data (``concat``, ``stack``, ``repeat``, ``roll``, ``tile``)
+always return new arrays.  ``concat`` and ``stack`` take their result dtype
+from the policy.
+"""
 
 from __future__ import annotations
 
+import operator
+
+import numpy as np
+
+from ._array import Array
+from .promotion import Operand, OperandKind
+
 __all__ = ["ManipulationFunctions"]
+
+_ARRAY = OperandKind.ARRAY
+_index = operator.index
+
+
+def _describe(value) -> str:
+    from ._runtime import _describe_value
+
+    return _describe_value(value)
+
+
+def _as_int(value, func: str, what: str) -> int:
+    """``value`` as a Python int (anything with ``__index__`` but a bool), else ``TypeError``."""
+    if type(value) is int:
+        return value
+    if type(value) is not bool:
+        try:
+            return _index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{func}: {what} must be an int, got {_describe(value)}")
+
+
+def _as_shape(shape, func: str, arg: str = "shape") -> tuple[int, ...]:
+    """A shape argument (a tuple of ints; a list or a single int is accepted) as a tuple."""
+    if type(shape) is tuple and all(type(s) is int for s in shape):
+        return shape
+    if isinstance(shape, (tuple, list)):
+        return tuple(_as_int(s, func, f"each entry of {arg}") for s in shape)
+    if type(shape) is int:
+        return (shape,)
+    raise TypeError(f"{func}: {arg} must be a tuple of ints, got {_describe(shape)}")
+
+
+def _int_or_tuple(value, func: str, arg: str) -> tuple[int, ...]:
+    if type(value) is int:
+        return (value,)
+    if isinstance(value, (tuple, list)):
+        return tuple(_as_int(v, func, f"each entry of {arg}") for v in value)
+    return (_as_int(value, func, f"{arg} (an int or a tuple of ints)"),)
+
+
+def _broadcast_shapes(shapes, func: str) -> tuple[int, ...]:
+    ndim = max((len(s) for s in shapes), default=0)
+    out = [1] * ndim
+    for shape in shapes:
+        offset = ndim - len(shape)
+        for i, side in enumerate(shape):
+            j = offset + i
+            cur = out[j]
+            if side == cur or side == 1:
+                continue
+            if cur == 1:
+                out[j] = side
+                continue
+            raise ValueError(
+                f"{func}: shapes {', '.join(str(tuple(s)) for s in shapes)} do not broadcast "
+                f"(size {cur} against size {side} in dimension {j - ndim})"
+            )
+    return tuple(out)
 
 
 class ManipulationFunctions:
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+
+    # -- helpers ----------------------------------------------------------------------
+    def _array_sequence(self, arrays, func: str) -> tuple:
+        if not isinstance(arrays, (tuple, list)):
+            raise TypeError(f"{func}: arrays must be a tuple or list of arrays, got {_describe(arrays)}")
+        if not arrays:
+            raise ValueError(f"{func}: at least one array is required")
+        for i, a in enumerate(arrays):
+            if type(a) is not Array or a._ns is not self:
+                self._check_array(a, func, f"arrays[{i}]")
+        device = self._same_device(func, *arrays)
+        return device
+
+    def _joined(self, arrays, func: str):
+        """The data of ``arrays`` cast to their joint dtype (by the policy) and that dtype."""
+        first = arrays[0]._dtype
+        if all(a._dtype is first for a in arrays):
+            return [a._data for a in arrays], first
+        # Joining has no 0-d "weak" operands: every array takes part as an array.
+        dtype = self.policy.resolve(tuple(Operand(_ARRAY, a._dtype) for a in arrays), func)
+        target = dtype.numpy
+        return [a._data if a._dtype is dtype else a._data.astype(target) for a in arrays], dtype
+
+    # -- broadcasting ---------------------------------------------------------------------
+    def broadcast_arrays(self, *arrays):
+        func = "broadcast_arrays"
+        for i, a in enumerate(arrays):
+            if type(a) is not Array or a._ns is not self:
+                self._check_array(a, func, f"arrays[{i}]")
+        if not arrays:
+            return () if self.api_version >= "2025.12" else []
+        device = self._same_device(func, *arrays)
+        shape = _broadcast_shapes([a._data.shape for a in arrays], func)
+        out = tuple(
+            Array._new(
+                a._data if a._data.shape == shape else np.broadcast_to(a._data, shape),
+                a._dtype, self, device,
+            )
+            for a in arrays
+        )
+        # The standard returns a tuple since 2025.12 and a list before.
+        return out if self.api_version >= "2025.12" else list(out)
+
+    def broadcast_to(self, x, /, shape):
+        func = "broadcast_to"
+        x = self._check_array(x, func)
+        shape = _as_shape(shape, func)
+        data = x._data
+        if data.shape == shape:
+            return Array._new(data, x._dtype, self, x._device)
+        if any(s < 0 for s in shape):
+            raise ValueError(f"{func}: shape {shape} has a negative size")
+        if len(shape) < data.ndim or _broadcast_shapes((data.shape, shape), func) != shape:
+            raise ValueError(f"{func}: cannot broadcast an array of shape {data.shape} to shape {shape}")
+        return Array._new(np.broadcast_to(data, shape), x._dtype, self, x._device)
+
+    def broadcast_shapes(self, *shapes):
+        func = "broadcast_shapes"
+        checked = []
+        for i, s in enumerate(shapes):
+            if not isinstance(s, (tuple, list)):
+                raise TypeError(f"{func}: shapes[{i}] must be a tuple of ints, got {_describe(s)}")
+            s = tuple(_as_int(side, func, f"each entry of shapes[{i}]") for side in s)
+            if any(side < 0 for side in s):
+                raise ValueError(f"{func}: shapes[{i}] {s} has a negative size")
+            checked.append(s)
+        return _broadcast_shapes(checked, func)
+
+    # -- joining --------------------------------------------------------------------------
+    def concat(self, arrays, /, *, axis=0):
+        func = "concat"
+        device = self._array_sequence(arrays, func)
+        datas, dtype = self._joined(arrays, func)
+        if axis is None:
+            out = np.concatenate([d.reshape(-1) for d in datas])
+        else:
+            ndim = datas[0].ndim
+            if any(d.ndim != ndim for d in datas):
+                raise ValueError(
+                    f"{func}: arrays must have the same number of dimensions, got "
+                    f"{[d.ndim for d in datas]}"
+                )
+            if ndim == 0:
+                raise ValueError(f"{func}: zero-dimensional arrays cannot be concatenated along an axis; use axis=None")
+            axis = self._normalize_axis(axis, ndim, func)
+            shape = datas[0].shape
+            for d in datas[1:]:
+                s = d.shape
+                if s[:axis] != shape[:axis] or s[axis + 1:] != shape[axis + 1:]:
+                    raise ValueError(
+                        f"{func}: array shapes {[d.shape for d in datas]} differ outside axis {axis}"
+                    )
+            out = np.concatenate(datas, axis=axis)
+        return Array._new(out, dtype, self, device)
+
+    def stack(self, arrays, /, *, axis=0):
+        func = "stack"
+        device = self._array_sequence(arrays, func)
+        shape = arrays[0]._data.shape
+        if any(a._data.shape != shape for a in arrays):
+            raise ValueError(f"{func}: all arrays must have the same shape, got {[a._data.shape for a in arrays]}")
+        axis = self._normalize_axis(axis, len(shape) + 1, func)
+        datas, dtype = self._joined(arrays, func)
+        return Array._new(np.stack(datas, axis=axis), dtype, self, device)
+
+    def unstack(self, x, /, *, axis=0):
+        func = "unstack"
+        x = self._check_array(x, func)
+        data = x._data
+        axis = self._normalize_axis(axis, data.ndim, func)
+        if axis:
+            data = np.moveaxis(data, axis, 0)
+        dtype, device = x._dtype, x._device
+        return tuple(Array._new(d, dtype, self, device) for d in data)
+
+    # -- shape changes (views) ------------------------------------------------------------------
+    def expand_dims(self, x, /, axis):
+        func = "expand_dims"
+        x = self._check_array(x, func)
+        data = x._data
+        if type(axis) is int:
+            axes = (axis,)
+        elif isinstance(axis, tuple) and self.api_version >= "2025.12":
+            axes = tuple(_as_int(a, func, "each entry of axis") for a in axis)
+        else:
+            allowed = "an int or a tuple of ints" if self.api_version >= "2025.12" else "an int"
+            axes = (_as_int(axis, func, f"axis ({allowed})"),)
+        m = data.ndim + len(axes)
+        positions = []
+        for a in axes:
+            if not -m <= a < m:
+                raise IndexError(
+                    f"{func}: axis {a} is out of bounds for the {m}-dimensional result "
+                    f"(x has {data.ndim} dimensions)"
+                )
+            positions.append(a % m)
+        if len(set(positions)) != len(positions):
+            raise ValueError(f"{func}: axis {axis} names the same position more than once")
+        shape = iter(data.shape)
+        new_shape = tuple(1 if i in positions else next(shape) for i in range(m))
+        return Array._new(data.reshape(new_shape), x._dtype, self, x._device)
+
+    def squeeze(self, x, /, axis):
+        func = "squeeze"
+        x = self._check_array(x, func)
+        data = x._data
+        axes = self._normalize_axes(_int_or_tuple(axis, func, "axis"), data.ndim, func)
+        shape = data.shape
+        for a in axes:
+            if shape[a] != 1:
+                raise ValueError(f"{func}: cannot squeeze axis {a} of size {shape[a]} (shape {shape}); only size-1 axes")
+        new_shape = tuple(s for i, s in enumerate(shape) if i not in axes)
+        return Array._new(data.reshape(new_shape), x._dtype, self, x._device)
+
+    def reshape(self, x, /, shape, *, copy=None):
+        func = "reshape"
+        x = self._check_array(x, func)
+        shape = _as_shape(shape, func)
+        if copy not in (None, True, False):
+            raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
+        data = x._data
+        unknown = 0
+        known = 1
+        for s in shape:
+            if s == -1:
+                unknown += 1
+            elif s < 0:
+                raise ValueError(f"{func}: shape {shape} has a negative size other than -1")
+            else:
+                known *= s
+        if unknown > 1:
+            raise ValueError(f"{func}: shape {shape} may contain -1 at most once")
+        size = data.size
+        if unknown and known == 0:
+            raise ValueError(f"{func}: shape {shape} is ambiguous: -1 next to a zero size")
+        if (size % known) if unknown else (known != size):
+            raise ValueError(f"{func}: cannot reshape an array of size {size} (shape {data.shape}) into shape {shape}")
+        if copy:
+            out = data.reshape(shape).copy()
+        elif copy is False:
+            try:
+                out = np.reshape(data, shape, copy=False)
+            except ValueError:
+                raise ValueError(
+                    f"{func}: copy=False but reshaping an array of shape {data.shape} with strides "
+                    f"{data.strides} into {shape} needs a copy"
+                ) from None
+        else:
+            out = data.reshape(shape)
+        return Array._new(out, x._dtype, self, x._device)
+
+    def permute_dims(self, x, /, axes):
+        func = "permute_dims"
+        x = self._check_array(x, func)
+        data = x._data
+        ndim = data.ndim
+        if not isinstance(axes, (tuple, list)):
+            raise TypeError(f"{func}: axes must be a tuple of ints, got {_describe(axes)}")
+        if len(axes) != ndim:
+            raise ValueError(f"{func}: axes {tuple(axes)} must list each of the {ndim} axes of x exactly once")
+        perm = tuple(self._normalize_axis(_as_int(a, func, "each entry of axes"), ndim, func) for a in axes)
+        if len(set(perm)) != ndim:
+            raise ValueError(f"{func}: axes {tuple(axes)} is not a permutation (repeated axis)")
+        return Array._new(data.transpose(perm), x._dtype, self, x._device)
+
+    def moveaxis(self, x, source, destination, /):
+        func = "moveaxis"
+        x = self._check_array(x, func)
+        data = x._data
+        ndim = data.ndim
+        src = _int_or_tuple(source, func, "source")
+        dst = _int_or_tuple(destination, func, "destination")
+        if len(src) != len(dst):
+            raise ValueError(f"{func}: source {source} and destination {destination} must have the same number of axes")
+        src = tuple(self._normalize_axis(a, ndim, func) for a in src)
+        dst = tuple(self._normalize_axis(a, ndim, func) for a in dst)
+        if len(set(src)) != len(src):
+            raise ValueError(f"{func}: repeated axis in source {source}")
+        if len(set(dst)) != len(dst):
+            raise ValueError(f"{func}: repeated axis in destination {destination}")
+        order = [a for a in range(ndim) if a not in src]
+        for d, s in sorted(zip(dst, src)):
+            order.insert(d, s)
+        return Array._new(data.transpose(order), x._dtype, self, x._device)
+
+    def flip(self, x, /, *, axis=None):
+        func = "flip"
+        x = self._check_array(x, func)
+        data = x._data
+        if axis is None:
+            axes = range(data.ndim)
+        else:
+            axes = self._normalize_axes(_int_or_tuple(axis, func, "axis"), data.ndim, func)
+        key = [slice(None)] * data.ndim
+        for a in axes:
+            key[a] = slice(None, None, -1)
+        return Array._new(data[tuple(key) + (Ellipsis,)], x._dtype, self, x._device)
+
+    # -- new data ----------------------------------------------------------------------
+    def roll(self, x, /, shift, *, axis=None):
+        func = "roll"
+        x = self._check_array(x, func)
+        data = x._data
+        shifts = _int_or_tuple(shift, func, "shift")
+        if axis is None:
+            if isinstance(shift, (tuple, list)):
+                raise ValueError(f"{func}: a tuple shift {shift} needs a tuple axis of the same length")
+            return Array._new(np.roll(data.reshape(-1), shifts[0]).reshape(data.shape), x._dtype, self, x._device)
+        axes = _int_or_tuple(axis, func, "axis")
+        axes = tuple(self._normalize_axis(a, data.ndim, func) for a in axes)
+        if len(shifts) == 1 and len(axes) > 1:
+            shifts = shifts * len(axes)
+        elif len(shifts) != len(axes):
+            raise ValueError(f"{func}: shift {shift} and axis {axis} must have the same length")
+        return Array._new(np.roll(data, shifts, axis=axes), x._dtype, self, x._device)
+
+    def repeat(self, x, repeats, /, *, axis=None):
+        func = "repeat"
+        x = self._check_array(x, func)
+        data = x._data
+        if axis is None:
+            data = data.reshape(-1)
+            axis = 0
+            n = data.shape[0]
+        else:
+            axis = self._normalize_axis(axis, data.ndim, func)
+            n = data.shape[axis]
+        if type(repeats) is Array:
+            self._check_array(repeats, func, "repeats")
+            self._same_device(func, x, repeats)
+            if repeats._dtype.category != 1:
+                raise TypeError(f"{func}: repeats must have an integer dtype, got {repeats._dtype.name}")
+            r = repeats._data
+            if r.ndim != 1 or r.shape[0] not in (1, n):
+                raise ValueError(f"{func}: repeats must have shape (1,) or ({n},), got {r.shape}")
+            if r.size and r.min() < 0:
+                raise ValueError(f"{func}: repeats must be non-negative, got {r.min()}")
+            if r.dtype.kind == "u" and r.size and r.max() > np.iinfo(np.intp).max:
+                raise ValueError(f"{func}: repeats {r.max()} is too large")
+            r = r.astype(np.intp, copy=False)
+            if r.shape[0] == 1:
+                r = int(r[0])
+        else:
+            r = _as_int(repeats, func, "repeats (an int or an integer array)")
+            if r < 0:
+                raise ValueError(f"{func}: repeats must be non-negative, got {r}")
+        return Array._new(np.repeat(data, r, axis=axis), x._dtype, self, x._device)
+
+    def tile(self, x, repetitions, /):
+        func = "tile"
+        x = self._check_array(x, func)
+        if not isinstance(repetitions, (tuple, list)):
+            raise TypeError(f"{func}: repetitions must be a tuple of ints, got {_describe(repetitions)}")
+        reps = tuple(_as_int(r, func, "each entry of repetitions") for r in repetitions)
+        if any(r < 0 for r in reps):
+            raise ValueError(f"{func}: repetitions must be non-negative, got {reps}")
+        data = x._data
+        out = np.tile(data, reps)
+        if np.shares_memory(out, data):  # np.tile copies today; keep it so
+            out = out.copy()
+        return Array._new(out, x._dtype, self, x._device)

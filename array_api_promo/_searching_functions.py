@@ -1,9 +1,123 @@
-"""The standard's searching (argmax, argmin, count_nonzero, nonzero, searchsorted, where is elementwise)."""
+"""The standard's searching functions: argmax, argmin, count_nonzero, nonzero, searchsorted.
+
+(``where`` is elementwise and lives in ``_elementwise_functions``.)  Every
+index result has the policy's ``default_index`` dtype.  ``searchsorted``
+compares ``x1`` and ``x2`` in the dtype the policy promotes them to.
+"""
 
 from __future__ import annotations
 
+import numpy as np
+
+from ._array import Array
+
 __all__ = ["SearchingFunctions"]
+
+_PY_SCALARS = (bool, int, float, complex)
 
 
 class SearchingFunctions:
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+
+    def _index_result(self, out, device) -> Array:
+        index = self.policy.default_index
+        if type(out) is not np.ndarray:
+            out = np.asarray(out, dtype=index.numpy)
+        elif out.dtype != index.numpy:
+            out = out.astype(index.numpy)
+        return Array._new(out, index, self, device)
+
+    def _arg_extreme(self, func, kernel, x, axis, keepdims):
+        x = self._check_array(x, func)
+        if type(keepdims) is not bool:
+            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+        data = x._data
+        if axis is None:
+            if data.size == 0:
+                raise ValueError(f"{func}: x is empty (shape {data.shape}); there is no extreme to locate")
+            out = kernel(data.reshape(-1))
+            if keepdims:
+                out = np.full((1,) * data.ndim, out)
+        else:
+            if type(axis) is bool:
+                raise TypeError(f"{func}: axis must be an int or None, got bool")
+            axis = self._normalize_axis(axis, data.ndim, func)
+            if data.shape[axis] == 0:
+                raise ValueError(f"{func}: axis {axis} of x (shape {data.shape}) is empty; there is no extreme to locate")
+            out = kernel(data, axis=axis, keepdims=keepdims)
+        return self._index_result(out, x._device)
+
+    def argmax(self, x, /, *, axis=None, keepdims=False):
+        """Index of the first maximum of ``x`` (flattened when ``axis`` is None)."""
+        return self._arg_extreme("argmax", np.argmax, x, axis, keepdims)
+
+    def argmin(self, x, /, *, axis=None, keepdims=False):
+        """Index of the first minimum of ``x`` (flattened when ``axis`` is None)."""
+        return self._arg_extreme("argmin", np.argmin, x, axis, keepdims)
+
+    def count_nonzero(self, x, /, *, axis=None, keepdims=False):
+        """Number of non-zero elements of ``x`` along ``axis`` (complex: either component)."""
+        func = "count_nonzero"
+        x = self._check_array(x, func)
+        if type(keepdims) is not bool:
+            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+        data = x._data
+        if axis is not None:
+            if type(axis) is bool or not isinstance(axis, (int, tuple)):
+                raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
+            axis = self._normalize_axes(axis, data.ndim, func)
+        if axis is None and not keepdims:
+            out = np.count_nonzero(data)
+        else:
+            out = np.count_nonzero(data, axis=axis, keepdims=keepdims)
+        return self._index_result(out, x._device)
+
+    def nonzero(self, x, /):
+        """Indices of the non-zero elements of ``x``, one array per dimension, in C order."""
+        func = "nonzero"
+        x = self._check_array(x, func)
+        data = x._data
+        if data.ndim == 0:
+            raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
+        device = x._device
+        return tuple(self._index_result(i, device) for i in np.nonzero(data))
+
+    def searchsorted(self, x1, x2, /, *, side="left", sorter=None):
+        """Insertion indices of ``x2`` into the ascending ``x1`` (or ``x1[sorter]``)."""
+        func = "searchsorted"
+        x1 = self._check_array(x1, func, "x1")
+        t2 = type(x2)
+        if t2 is Array:
+            self._check_array(x2, func, "x2")
+            device = self._same_device(func, x1, x2)
+        elif t2 in (int, float) and self.api_version >= "2025.12":
+            device = x1._device
+        else:
+            from ._runtime import _describe_value
+
+            allowed = "an array, an int or a float" if self.api_version >= "2025.12" else "an array"
+            raise TypeError(f"{func}: x2 must be {allowed}, got {_describe_value(x2)}")
+        if side not in ("left", "right"):
+            raise ValueError(f"{func}: side must be 'left' or 'right', got {side!r}")
+        d1 = x1._data
+        if d1.ndim != 1:
+            raise ValueError(f"{func}: x1 must be one-dimensional, got shape {d1.shape}")
+        dtype = self._promote(func, x1, x2)
+        if x1._dtype is not dtype:
+            d1 = d1.astype(dtype.numpy)
+        if t2 is Array:
+            d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
+        else:
+            d2 = self.policy.convert_scalar(x2, dtype, func)
+        if sorter is not None:
+            sorter = self._check_array(sorter, func, "sorter")
+            self._same_device(func, x1, sorter)
+            if sorter._dtype.category != 1:
+                raise TypeError(f"{func}: sorter must have an integer dtype, got {sorter._dtype.name}")
+            if sorter._data.shape != d1.shape:
+                raise ValueError(f"{func}: sorter must have the shape of x1 {d1.shape}, got {sorter._data.shape}")
+            try:
+                d1 = d1[sorter._data]
+            except IndexError as exc:
+                raise IndexError(f"{func}: sorter holds an index out of bounds for x1: {exc}") from None
+        return self._index_result(np.searchsorted(d1, d2, side=side), device)

@@ -1,9 +1,121 @@
-"""The standard's set (unique_all, unique_counts, unique_inverse, unique_values, isin)."""
+"""The standard's set functions: unique_all, unique_counts, unique_inverse, unique_values, isin.
+
+Uniqueness is value equality: NaNs (and complex values with a NaN component)
+are all distinct, signed zeros are one value.  Values come out sorted; the
+index, inverse and count arrays have the policy's ``default_index`` dtype.
+``isin`` compares in the dtype the policy promotes its operands to.
+"""
 
 from __future__ import annotations
 
-__all__ = ["SetFunctions"]
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _dtypes as D
+from ._array import Array
+
+__all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
+
+
+class UniqueAllResult(NamedTuple):
+    values: Array
+    indices: Array
+    inverse_indices: Array
+    counts: Array
+
+
+class UniqueCountsResult(NamedTuple):
+    values: Array
+    counts: Array
+
+
+class UniqueInverseResult(NamedTuple):
+    values: Array
+    inverse_indices: Array
+
+
+def _unique(flat: np.ndarray, *, index: bool, inverse: bool, counts: bool):
+    """Sorted unique values of the 1-d ``flat`` with NaNs distinct and (first index, inverse, counts)."""
+    order = np.argsort(flat, kind="stable")
+    aux = flat[order]
+    n = aux.shape[0]
+    first = np.empty(n, dtype=bool)
+    if n:
+        first[0] = True
+        # NaN != NaN: every NaN (and complex NaN) starts a group of its own.
+        np.not_equal(aux[1:], aux[:-1], out=first[1:])
+    values = aux[first]
+    out = [values]
+    starts = np.flatnonzero(first)
+    if index:
+        # Stable sort: the first element of each group is its first occurrence.
+        out.append(order[starts])
+    if inverse:
+        inv = np.empty(n, dtype=np.intp)
+        inv[order] = np.cumsum(first) - 1
+        out.append(inv)
+    if counts:
+        out.append(np.diff(np.append(starts, n)))
+    return out
 
 
 class SetFunctions:
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+
+    def _unique_parts(self, func, x, index, inverse, counts):
+        x = self._check_array(x, func)
+        data = x._data
+        parts = _unique(data.reshape(-1), index=index, inverse=inverse, counts=counts)
+        device = x._device
+        dt = self.policy.default_index
+        arrays = [Array._new(parts[0], x._dtype, self, device)]
+        for i, p in enumerate(parts[1:]):
+            if inverse and i == (1 if index else 0):
+                p = p.reshape(data.shape)
+            arrays.append(Array._new(p.astype(dt.numpy, copy=False), dt, self, device))
+        return arrays
+
+    def unique_all(self, x, /):
+        """Unique values of ``x`` with first indices, inverse indices and counts."""
+        return UniqueAllResult(*self._unique_parts("unique_all", x, True, True, True))
+
+    def unique_counts(self, x, /):
+        """Unique values of ``x`` and how often each occurs."""
+        return UniqueCountsResult(*self._unique_parts("unique_counts", x, False, False, True))
+
+    def unique_inverse(self, x, /):
+        """Unique values of ``x`` and the indices into them that rebuild ``x``."""
+        return UniqueInverseResult(*self._unique_parts("unique_inverse", x, False, True, False))
+
+    def unique_values(self, x, /):
+        """The unique values of ``x`` (sorted, one-dimensional)."""
+        return self._unique_parts("unique_values", x, False, False, False)[0]
+
+    def isin(self, x1, x2, /, *, invert=False):
+        """Whether each element of ``x1`` equals some element of ``x2`` (or not, with ``invert``)."""
+        func = "isin"
+        if type(invert) is not bool:
+            raise TypeError(f"{func}: invert must be a bool, got {type(invert).__name__}")
+        arrays = []
+        for value, arg in ((x1, "x1"), (x2, "x2")):
+            if type(value) is Array:
+                self._check_array(value, func, arg)
+                arrays.append(value)
+            elif type(value) is not int:
+                from ._runtime import _describe_value
+
+                raise TypeError(f"{func}: {arg} must be an array or an int, got {_describe_value(value)}")
+        if not arrays:
+            raise TypeError(f"{func}: at least one of x1 and x2 must be an array, got two Python ints")
+        device = self._same_device(func, *arrays)
+        dtype = self._promote(func, x1, x2)
+        d1, d2 = (
+            (v._data if v._dtype is dtype else v._data.astype(dtype.numpy)) if type(v) is Array
+            else self.policy.convert_scalar(v, dtype, func)
+            for v in (x1, x2)
+        )
+        out = np.isin(d1, d2, invert=invert)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        return Array._new(out, D.bool_, self, device)

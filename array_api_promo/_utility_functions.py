@@ -1,9 +1,42 @@
-"""The standard's utility (all, any, diff lives in statistical)."""
+"""The standard's utility functions ``all`` and ``any`` (``diff`` lives with the statistical functions).
+
+Both accept every dtype: an element is true when it is non-zero (NaN and
+infinities included; a complex element when either component is non-zero),
+and both always return ``bool``.
+"""
 
 from __future__ import annotations
+
+import numpy as np
+
+from . import _dtypes as D
+from ._array import Array
 
 __all__ = ["UtilityFunctions"]
 
 
 class UtilityFunctions:
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+
+    def _truth_reduction(self, func, kernel, x, axis, keepdims):
+        x = self._check_array(x, func)
+        if type(keepdims) is not bool:
+            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+        data = x._data
+        if axis is None:
+            out = kernel(data, axis=None, keepdims=keepdims)
+        else:
+            if type(axis) is bool or not isinstance(axis, (int, tuple)):
+                raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
+            out = kernel(data, axis=self._normalize_axes(axis, data.ndim, func), keepdims=keepdims)
+        if type(out) is not np.ndarray:
+            out = np.asarray(out)
+        return Array._new(out, D.bool_, self, x._device)
+
+    def all(self, x, /, *, axis=None, keepdims=False):
+        """Whether every element of ``x`` is true (non-zero) along ``axis``; ``True`` when empty."""
+        return self._truth_reduction("all", np.all, x, axis, keepdims)
+
+    def any(self, x, /, *, axis=None, keepdims=False):
+        """Whether some element of ``x`` is true (non-zero) along ``axis``; ``False`` when empty."""
+        return self._truth_reduction("any", np.any, x, axis, keepdims)
