@@ -28,10 +28,13 @@ from ._policy import (
 from .array_api import ARRAY_API_LATTICE, ArrayAPIPolicy
 from .torch import TORCH_TABLE, TorchPolicy, _torch_policy
 from .numpy import NUMPY_TABLE, NumPyPolicy
+from .jax import JAX_LATTICE, JaxPolicy, _jax_policy
 
 register_policy(ArrayAPIPolicy())
 register_policy(_torch_policy(float32))
 register_policy(NumPyPolicy())
+register_policy(_jax_policy(False))
+register_policy(_jax_policy(True))
 
 __all__ = [
     "PromotionTable", "OPS", "Domain", "OpSpec", "ResultKind", "op_spec",

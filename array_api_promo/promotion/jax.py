@@ -1,0 +1,203 @@
+"""JAX's promotion rules (``jax/_src/dtypes.py``), in 32-bit mode (``jax``) and x64 mode (``jax_x64``).
+
+Everything JAX-specific lives in this module, as data plus small rules:
+
+* ``JAX_LATTICE``: JAX's type promotion lattice, *with* its three weak types
+  (``int*``, ``float*``, ``complex*``: the types of Python int/float/complex
+  scalars) as lattice elements.  Integers meet floats below every float
+  (``i* -> u8, i8``; ``u64, i64 -> f*``; ``f* -> bf16, f16, c*``), so int64 +
+  float16 is float16 and uint64 + int64 is the weak float.
+* Python bool is *not* weak (it is a bool); 0-d arrays are strong like n-d arrays.
+  A weak result becomes the default dtype of its kind.
+* 32-bit mode (JAX's default): the policy's dtypes are the 32-bit ones; a 64-bit
+  result of the lattice is truncated (uint32 + int32 -> int64 -> int32).
+* A Python int must fit the default integer (int32, or int64 under x64); it is then
+  converted to the target dtype with wrap-around (``int8 array + 1000`` holds -24).
+* Operations: integer/bool input to a floating function (sqrt, true division, ...)
+  promotes to the default float; the rest is checked against JAX's op table.
+
+The tests compare this module with golden tables generated from real JAX
+(``tools/gen_jax_golden.py`` -> ``tests/data/jax_promotion.json``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import _dtypes as D
+from .._dtypes import DType
+from ._lattice import PromotionTable
+from ._ops import Domain, OpSpec, ResultKind
+from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
+
+__all__ = ["JaxPolicy", "JAX_LATTICE", "WEAK_INT", "WEAK_FLOAT", "WEAK_COMPLEX"]
+
+# The weak types: lattice elements only, never the dtype of an array.
+WEAK_INT = DType("int*", np.int64, D.SIGNED_INTEGER, 0)
+WEAK_FLOAT = DType("float*", np.float64, D.REAL_FLOATING, 0)
+WEAK_COMPLEX = DType("complex*", np.complex128, D.COMPLEX_FLOATING, 0)
+_WEAK = (WEAK_INT, WEAK_FLOAT, WEAK_COMPLEX)
+
+b1, i1, i2, i4, i8 = D.bool_, D.int8, D.int16, D.int32, D.int64
+u1, u2, u4, u8 = D.uint8, D.uint16, D.uint32, D.uint64
+f2, bf, f4, f8, c8, c16 = D.float16, D.bfloat16, D.float32, D.float64, D.complex64, D.complex128
+i_, f_, c_ = _WEAK
+
+# jax/_src/dtypes.py, _type_promotion_lattice (jax_numpy_dtype_promotion="standard").
+JAX_LATTICE = PromotionTable.from_lattice({
+    b1: (i_,),
+    i_: (u1, i1),
+    u1: (u2, i2), u2: (u4, i4), u4: (u8, i8), u8: (f_,),
+    i1: (i2,), i2: (i4,), i4: (i8,), i8: (f_,),
+    f_: (bf, f2, c_),
+    bf: (f4,), f2: (f4,), f4: (f8, c8), f8: (c16,),
+    c_: (c8,), c8: (c16,), c16: (),
+})
+
+# Python scalars: bool is a strong bool, the others weak.
+_SCALAR_TYPE = {bool: b1, int: i_, LargeInt: i_, float: f_, complex: c_}
+# 32-bit mode: what a 64-bit result is truncated to (dtypes.canonicalize_dtype).
+_TRUNCATE_32 = {i8: i4, u8: u4, f8: f4, c16: c8}
+
+# Per-op rules JAX has beyond the standard's domains (checked against the golden table).
+_FLOAT_OPS_KINDS = (ResultKind.FLOAT,)
+# What JAX refuses, by the op's domain in the standard's words: categories.
+_B, _I, _F, _X = D.CATEGORY_BOOL, D.CATEGORY_INTEGER, D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX
+_DEFAULT_REFUSALS = {
+    Domain.INTEGER: (_B, _F, _X),
+    Domain.INTEGER_OR_BOOLEAN: (_F, _X),
+    Domain.REAL_VALUED: (),
+    Domain.REAL_FLOATING: (_X,),
+}
+_JAX_REFUSES: dict[str, tuple] = {
+    "floor_divide": (_X,),
+    "remainder": (_X,),
+    "signbit": (_X,),
+    "floor": (_X,),
+    "ceil": (_X,),
+    "trunc": (_X,),
+    "maximum": (),
+    "minimum": (),
+    "sign": (),
+    "logaddexp": (_X,),
+    "nextafter": (_X,),
+    "atan2": (),               # jnp.arctan2 accepts complex
+    "negative": (_B,), "sign": (_B,), "subtract": (_B,), "round": (_B,),
+}
+# Ops whose bool input computes in the default integer (jnp.square(bool) is int32/int64).
+_BOOL_TO_DEFAULT_INT = frozenset({"square", "floor_divide", "pow"})
+# Logical ops accept any dtype and return bool.
+_LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"})
+
+
+class JaxPolicy(Policy):
+    """JAX (``jax.numpy``) promotion in 32-bit mode or, with ``x64=True``, x64 mode."""
+
+    def __init__(self, x64: bool = False):
+        self.x64 = x64
+        self.name = "jax_x64" if x64 else "jax"
+        if x64:
+            self.dtypes = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, bf, f4, f8, c8, c16)
+            self.default_int, self.default_uint, self.default_float = i8, u8, f8
+            self.default_complex, self.default_index = c16, i8
+        else:
+            self.dtypes = (b1, i1, i2, i4, u1, u2, u4, f2, bf, f4, c8)
+            self.default_int, self.default_uint, self.default_float = i4, u4, f4
+            self.default_complex, self.default_index = c8, i4
+        self.table = JAX_LATTICE
+        super().__init__()
+
+    def _canonical(self, dtype: DType) -> DType:
+        if dtype is i_:
+            dtype = self.default_int
+        elif dtype is f_:
+            dtype = self.default_float
+        elif dtype is c_:
+            dtype = self.default_complex
+        if not self.x64:
+            dtype = _TRUNCATE_32.get(dtype, dtype)
+        return dtype
+
+    # -- dtypes._lattice_result_type ------------------------------------------------------
+    def _resolve(self, signature, trace):
+        types = []
+        for operand in signature:
+            t = _SCALAR_TYPE[operand.dtype] if operand.kind is OperandKind.SCALAR else operand.dtype
+            if trace is not None and operand.kind is OperandKind.SCALAR:
+                trace.step(f"{operand} has the {'weak ' if t in _WEAK else ''}type {t.name}")
+            types.append(t)
+        result = types[0]
+        for t in types[1:]:
+            joined = self.table.join(result, t)
+            if trace is not None and joined is not result:
+                trace.step(f"lattice join {result.name} ∨ {t.name} = {joined.name}")
+            result = joined
+        canonical = self._canonical(result)
+        if trace is not None and canonical is not result:
+            why = ("the weak type becomes the default dtype" if result in _WEAK
+                   else "32-bit mode truncates 64-bit types")
+            trace.step(f"{why}: {canonical.name}")
+        return canonical
+
+    # -- Python scalars ---------------------------------------------------------------------
+    def check_scalar_value(self, value, op):
+        if type(value) is int:
+            lo, hi = D.iinfo_bounds(self.default_int)
+            if not lo <= value <= hi:
+                raise OverflowError(
+                    f"{op}: Python int {value} is too large for JAX's default integer "
+                    f"{self.default_int.name} (policy {self.name!r})"
+                )
+
+    def check_scalar(self, value, dtype, op):
+        self.check_scalar_value(value, op)
+
+    def convert_scalar(self, value, dtype, op="asarray"):
+        """Wrap-around into integers (as JAX's ``lax.convert_element_type``)."""
+        self.check_scalar(value, dtype, op)
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = D.iinfo_bounds(dtype)
+            value = (value - lo) % (hi - lo + 1) + lo
+        with np.errstate(over="ignore"):
+            return np.asarray(value, dtype=dtype.numpy)
+
+    # -- operation rules --------------------------------------------------------------------
+    def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
+        refused = _JAX_REFUSES.get(spec.name, _DEFAULT_REFUSALS.get(spec.domain, ()))
+        if common.category in refused:
+            raise PromotionError(
+                f"{spec.name}: JAX does not accept {_describe(signature)} "
+                f"({D.CATEGORY_NAMES[common.category]} input) (policy {self.name!r})"
+            )
+        kind = spec.result
+        compute = common
+        if spec.name in _LOGICAL:
+            return Decision(common, b1)
+        if spec.name in _BOOL_TO_DEFAULT_INT and common is b1:
+            compute = self.default_int
+        if kind is ResultKind.FLOAT and common.category <= D.CATEGORY_INTEGER:
+            compute = self.default_float
+        if kind is ResultKind.BOOL:
+            return Decision(compute, b1)
+        if kind is ResultKind.REAL and compute.category == D.CATEGORY_COMPLEX:
+            return Decision(compute, D.REAL_OF[compute])
+        if kind is ResultKind.FIRST:
+            return Decision(common, common)
+        return Decision(compute, compute)
+
+    def _why_compute(self, spec):
+        return "integer input to a floating function promotes to the default float"
+
+    def inplace_result(self, op, result, target):
+        """JAX arrays are immutable; ``x.at[...]`` / ``x += y`` rebind -- the array API's rule."""
+        super().inplace_result(op, result, target)
+
+
+_POLICIES: dict = {}
+
+
+def _jax_policy(x64: bool) -> JaxPolicy:
+    policy = _POLICIES.get(x64)
+    if policy is None:
+        policy = _POLICIES[x64] = JaxPolicy(x64)
+    return policy
