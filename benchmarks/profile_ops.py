@@ -47,6 +47,16 @@ LOOPS = {
     "add": "a + b",
     "scalar": "a + 1.0",
 }
+# Other per-call paths of the benchmark, profiled with cProfile only (--others).
+OTHERS = {
+    "sqrt": "ns.sqrt(a)",
+    "result_type": "ns.result_type(a, b)",
+    "slice": "a[2:5]",
+    "asarray_list": "ns.asarray(L)",
+    "asarray_ndarray": "ns.asarray(nd)",
+    "sum": "ns.sum(a)",
+    "astype": "ns.astype(a, ns.float32)",
+}
 
 
 def loop(stmt, g, n):
@@ -80,7 +90,7 @@ def _t(stmt, g, number=200_000, repeat=7):
     return min(timeit.repeat(stmt, globals=g, number=number, repeat=repeat)) / number * 1e9
 
 
-def step_costs(ns):
+def step_costs(ns, which="xp"):
     """ns per step of the hot path of a + b and a + 1.0, measured alone (min of 7)."""
     from array_api_promo import Array
 
@@ -100,10 +110,10 @@ def step_costs(ns):
         ("numpy: d1 + d2", "d1 + d2"),
         ("numpy: np.add(d1, d2)", "add(d1, d2)"),
         ("numpy: d1 + 1.0", "d1 + 1.0"),
-        ("xp: a + b (whole)", "a + b"),
-        ("xp: a + 1.0 (whole)", "a + 1.0"),
-        ("xp: ns.add(a, b) (whole)", "ns.add(a, b)"),
-        ("  Array.__add__ -> rt._operator dispatch (no work)", "rt._operator"),
+        (f"{which}: a + b (whole)", "a + b"),
+        (f"{which}: a + 1.0 (whole)", "a + 1.0"),
+        (f"{which}: ns.add(a, b) (whole)", "ns.add(a, b)"),
+        ("  attribute lookup rt._operator (no call)", "rt._operator"),
         ("  rt._binary_arrays('add', a, b)", "rt._binary_arrays('add', a, b)"),
         ("  rt._binary_scalar('add', a, 1.0, False)", "rt._binary_scalar('add', a, 1.0, False)"),
         ("  key tuple build", "('add', a._dtype, d1.ndim == 0, b._dtype, d2.ndim == 0)"),
@@ -129,6 +139,7 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m benchmarks.profile_ops", description=__doc__.split("\n\n")[0])
     p.add_argument("--ns", choices=("xp", "tx"), default="xp")
     p.add_argument("--loop", choices=tuple(LOOPS), help="only run this loop (for py-spy); no report")
+    p.add_argument("--others", action="store_true", help="also cProfile sqrt, result_type, slicing, asarray, sum, astype")
     p.add_argument("-n", type=int, default=300_000, help="loop iterations")
     args = p.parse_args(argv)
 
@@ -143,8 +154,16 @@ def main(argv=None):
         print(pyinstrument_view(stmt, g, args.n))
         print(f"==================== {args.ns}: {stmt}  (cProfile, tottime) ====================")
         print(cprofile_view(stmt, g, args.n // 3))
+    if args.others:
+        g2 = dict(g, ns=ns, L=[float(i) for i in range(10)], nd=np.linspace(0.5, 1.5, 10))
+        for name, stmt in OTHERS.items():
+            print(f"==================== {args.ns}: {stmt}  (cProfile, tottime) ====================")
+            try:
+                print(cprofile_view(stmt, g2, args.n // 10, top=8))
+            except Exception as e:
+                print(f"n/a ({type(e).__name__}: {e})")
     print(f"==================== {args.ns}: step costs (ns per call, min of 7) ====================")
-    for label, stmt, t in step_costs(ns):
+    for label, stmt, t in step_costs(ns, args.ns):
         print(f"{label:55s} {t if isinstance(t, str) else f'{t:8.0f} ns'}")
     return 0
 

@@ -365,7 +365,7 @@ def print_report(results, checks, meta, console):
     tt.add_column("status", no_wrap=True)
     for c in checks:
         status = "[yellow]n/a[/yellow]" if c["met"] is None else ("[green]met[/green]" if c["met"] else "[red]MISSED[/red]")
-        tt.add_row(escape(c["target"]), c["lib"], fmt_ratio(c["ratio"]), f"{c['limit']:g}×", status)
+        tt.add_row(escape(c["target"]), c["lib"], "n/a" if c["ratio"] is None else f"{c['ratio']:.3f}×", f"{c['limit']:g}×", status)
     console.print(tt)
     met = sum(1 for c in checks if c["met"])
     missed = sum(1 for c in checks if c["met"] is False)
