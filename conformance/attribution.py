@@ -9,6 +9,7 @@ from typing import Optional
 from .normalize import WRONG_DTYPE, elementwise_name, split_nodeid
 
 _PY = {"bool": True, "int": 1, "float": 1.0, "complex": 1j}
+_REDUCTIONS = ("sum", "prod", "cumulative_sum", "cumulative_prod")
 
 
 def _engine():
@@ -78,7 +79,20 @@ def attribute(policy_name, entry: dict) -> Optional[dict]:
             ops.append(_PY[kind])
     except Exception:
         return None
-    op = elementwise_name(detail.get("function", ""))
+    func = detail.get("function", "")
+    if func in _REDUCTIONS and len(ins) == 1 and ins[0] not in _PY and hasattr(pol, "accumulation_dtype"):
+        try:
+            acc = pol.accumulation_dtype(func, dtype_by_name(ins[0]))
+        except Exception:
+            return None
+        got = detail.get("got")
+        explained = acc.name == got
+        rule = ("accumulation dtype of sum/prod-like reductions" if explained else
+                f"not explained by the policy: its accumulation dtype is {acc.name}, the namespace returned {got}")
+        trace = (f"{func} under policy {getattr(pol, 'name', '?')!r}:\n  operands: {ins[0]} array\n"
+                 f"  - accumulation_dtype({func!r}, {ins[0]}) = {acc.name}\n  => {acc.name}")
+        return {"trace": trace, "rule": rule, "engine_result": acc.name, "explained": explained}
+    op = elementwise_name(func)
     if op not in getattr(promotion, "OPS", {}):
         op = "result_type"
     try:

@@ -53,6 +53,9 @@ def parse_args(argv=None):
     p.add_argument("--output", type=Path, default=DEVIATIONS_MD, help="report path (default DEVIATIONS.md)")
     p.add_argument("--work-dir", type=Path, default=CACHE_DIR / "runs",
                    help="raw reports and logs (default conformance/.cache/runs)")
+    p.add_argument("--from-raw", action="store_true",
+                   help="do not run pytest: re-normalise the raw reports of the last runs in --work-dir "
+                        "(after changing the classification or report code)")
     p.add_argument("--no-clone", action="store_true", help="never clone the suite (no network use)")
     p.add_argument("--no-progress", action="store_true", help="no live progress display")
     p.add_argument("--no-shrink", action="store_true",
@@ -148,11 +151,23 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
                 except ValueError as exc:
                     console.print(f"[bold red]error:[/] {exc}")
                     return 2
-                outcome = runner.run_suite(
-                    info, target, version, max_examples=args.max_examples, seed=args.seed,
-                    workers=args.workers, work_dir=args.work_dir, progress=not args.no_progress,
-                    console=console, extra_args=args.pytest_arg, timeout=args.timeout,
-                    shrink=not args.no_shrink)
+                stem = f"{target.label}-{version}"
+                run_meta = args.work_dir / f"{stem}.run.json"
+                if args.from_raw:
+                    # Re-normalise the last raw report (no pytest run), with its run's settings.
+                    meta = json.loads(run_meta.read_text())
+                    outcome = runner.RunOutcome(target.label, version, target.module,
+                                                args.work_dir / f"{stem}.report.json",
+                                                args.work_dir / f"{stem}.log", 1, 0.0, 0, 0, 0)
+                else:
+                    meta = {"max_examples": args.max_examples, "seed": args.seed,
+                            "shrink": not args.no_shrink, "pytest_args": list(args.pytest_arg)}
+                    outcome = runner.run_suite(
+                        info, target, version, max_examples=args.max_examples, seed=args.seed,
+                        workers=args.workers, work_dir=args.work_dir, progress=not args.no_progress,
+                        console=console, extra_args=args.pytest_arg, timeout=args.timeout,
+                        shrink=not args.no_shrink)
+                    run_meta.write_text(json.dumps(meta))
                 if not outcome.report_path.exists():
                     tail = outcome.log_path.read_text(errors="replace").splitlines()[-25:]
                     console.print(f"[bold red]error:[/] pytest produced no report for {target.label} "
@@ -170,12 +185,11 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
                 results = normalize.normalise_report(
                     raw, policy=target.label, module=target.module, api_version=version,
                     suite_commit=info.suite_commit, spec_commit=info.spec_commit,
-                    max_examples=args.max_examples, seed=args.seed, roots=[info.path])
-                results["hypothesis"]["shrink"] = not args.no_shrink
-                if args.pytest_arg:
-                    results["pytest_args"] = list(args.pytest_arg)
+                    max_examples=meta["max_examples"], seed=meta["seed"], roots=[info.path])
+                results["hypothesis"]["shrink"] = meta["shrink"]
+                if meta["pytest_args"]:
+                    results["pytest_args"] = list(meta["pytest_args"])
                 finish_results(results, spec_dir=info.spec_dir, target=target)
-                stem = f"{target.label}-{version}"
                 normalize.dump(results, args.results_dir / f"{stem}.json")
                 write_xfails(results, args.xfails_dir / f"{stem}.txt")
                 s = results["summary"]

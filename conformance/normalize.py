@@ -233,6 +233,22 @@ _DTYPE_MSG = re.compile(
 _DRAW = re.compile(r"Draw \d+ \((?P<label>[^)]+)\): (?P<repr>.*)")
 
 
+_SNIPPET = re.compile(r"=+ FAILING CODE SNIPPET:\s*\n(?P<code>.*?)\n\s*=+", re.S)
+
+
+def failing_code(text: str) -> Optional[str]:
+    """The suite's 'FAILING CODE SNIPPET' (a call with its inputs), if reported."""
+    m = _SNIPPET.search(text or "")
+    if not m:
+        return None
+    code = " ".join(ln.strip() for ln in m.group("code").splitlines() if ln.strip())
+    return code if len(code) <= 2000 else None
+
+
+def _balanced(text: str) -> bool:
+    return text.count("(") == text.count(")") and text.count("[") == text.count("]")
+
+
 def parse_dtype_failure(message: str) -> Optional[dict]:
     m = _DTYPE_MSG.search(message)
     if not m:
@@ -309,9 +325,14 @@ def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, s
                 lines = scrub(longrepr, roots).splitlines()
                 msg = lines[-1] if lines else ""
             entry["message"] = trim(msg, cut_noise=True)
-            draws = [m.group(0) for m in _DRAW.finditer(scrub(longrepr, roots))]
+            draws = [m.group(0) for m in _DRAW.finditer(scrub(longrepr, roots))
+                     if _balanced(m.group("repr"))]
             if draws:
                 entry["example"] = trim("\n".join(draws), 400)
+            code = failing_code(msg) or failing_code(
+                re.sub(r"^E {1,7}", "", scrub(longrepr, roots), flags=re.M))
+            if code:
+                entry["failing_code"] = code
             if kind == WRONG_DTYPE:
                 detail = parse_dtype_failure(msg)
                 if detail:

@@ -8,8 +8,10 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from . import INTENTIONAL_POLICIES
-from .normalize import (FAILING, KINDS, MISSING_NAME, SPECIAL_CASE, WRONG_DTYPE, WRONG_SIGNATURE,
-                        elementwise_name)
+import re
+
+from .normalize import (FAILING, KINDS, MISSING_NAME, SPECIAL_CASE, UNEXPECTED_EXCEPTION, WRONG_DTYPE,
+                        WRONG_SIGNATURE, elementwise_name)
 from . import reproduce
 from .spec import quote
 
@@ -80,14 +82,40 @@ def group_key(entry: dict):
             return (kind, "rule:" + attr["rule"])
         return (kind, "cat:" + _dtype_category(entry))
     name = entry["spec_function"]
+    if kind == MISSING_NAME:
+        if name.startswith(("linalg.", "fft.")):
+            return (kind, name.split(".")[0] + " extension")
+        if name.startswith("array."):
+            return (kind, "array object")
+        return (kind, "namespace")
+    if kind == UNEXPECTED_EXCEPTION:
+        m = re.search(r"PromotionError: (?:[\w.]+: )?([^\n]*)", entry.get("message", ""))
+        if m:
+            return (kind, "refused:" + _generic(m.group(1)))
     if name.startswith("array.") and name[6:].startswith("__"):
         name = name[6:]
     base = elementwise_name(name)
     return (kind, base)
 
 
+_DTYPE_WORD = re.compile(r"\b(bool|u?int(8|16|32|64)|float(16|32|64)|bfloat16|complex(64|128)|"
+                         r"Byte|Char|Short|Int|Long|UInt16|UInt32|UInt64|Half|BFloat16|Float|Double|"
+                         r"ComplexFloat|ComplexDouble|Bool)\b")
+
+
+def _generic(text: str) -> str:
+    text = re.sub(r"\(policy '[^']*'\)", "", text)
+    text = re.sub(r"attempted to promote \w+ and \w+", "attempted to promote T and T", text)
+    text = re.sub(r"(0-d )?\b(bool|u?int\d+|float\d+|bfloat16|complex\d+) array\b", "T array", text)
+    return re.sub(r"\s+", " ", text).strip().rstrip(".")
+
+
 def group_title(key) -> str:
     kind, what = key
+    if kind == MISSING_NAME:
+        return f"Missing names: {what}"
+    if what.startswith("refused:"):
+        return f"Promotion refused: {what[8:]}"
     if kind == WRONG_DTYPE:
         if what.startswith("rule:"):
             return f"Type promotion: {what[5:]}"
@@ -130,7 +158,7 @@ def _spec_text(group: Group) -> list:
     r0, e0 = group.items[0]
     spec = r0.get("spec_text") or {}
     lines = []
-    if group.kind == WRONG_DTYPE:
+    if group.kind == WRONG_DTYPE and "accumulation" not in group.key[1]:
         cat = group.key[1]
         sections = []
         if "scalar" in cat or "wrapped" in cat or any(
@@ -163,6 +191,18 @@ def _spec_text(group: Group) -> list:
 # reproducers
 # ---------------------------------------------------------------------------
 def _reproducer(group: Group) -> Optional[str]:
+    if group.kind == MISSING_NAME:
+        r = group.items[0][0]
+        return reproduce.missing_names_snippet(r.get("module", "array_api_promo"),
+                                               sorted({e["spec_function"] for _, e in group.items}),
+                                               r.get("namespace_env"))
+    for r, e in sorted(group.items, key=lambda re_: (len(re_[1].get("failing_code") or "z" * 9999),
+                                                     re_[1]["nodeid"])):
+        module, env = r.get("module", "array_api_promo"), r.get("namespace_env")
+        if group.kind != WRONG_SIGNATURE and e.get("failing_code"):
+            code = reproduce.failing_code_snippet(module, e["failing_code"], env)
+            if code:
+                return code
     for r, e in group.items:
         module, env = r.get("module", "array_api_promo"), r.get("namespace_env")
         if group.kind == WRONG_DTYPE and e.get("dtype"):
@@ -262,7 +302,12 @@ def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
     lines = [f"### {n}. {group.title}", "",
              f"Failure kind: **{group.kind}** · under {where} · {len(ids)} upstream test(s)", "",
              "**What the standard stipulates**", ""]
-    lines += _spec_text(group)
+    if group.kind == MISSING_NAME:
+        names = sorted({e["spec_function"] for _, e in group.items})
+        lines += ["The standard specifies these names, which the namespace does not provide:", ""]
+        lines += [f"- `{n}`" for n in names] + [""]
+    else:
+        lines += _spec_text(group)
     lines += ["**What this namespace does**", ""]
     for p, v in runs:
         msgs = _uniq(e.get("message") for r, e in group.items

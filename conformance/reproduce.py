@@ -103,6 +103,77 @@ def signature_snippet(module: str, spec_function: str, env=None) -> str:
     return f"{head}\nprint(inspect.signature({target}))"
 
 
+_ARRAY_REPR = re.compile(r"\bArray\((?P<data>.*?), dtype=(?P<dtype>\w+)(?:, policy=[\w.]+)?(?:, device=[^)]*)?\)")
+
+
+def failing_code_snippet(module: str, code: str, env=None) -> Optional[str]:
+    """Turn the suite's FAILING CODE SNIPPET (``xp.f(Array(...), **kw) with kw = {...}``
+    or ``__op__(Array(...), Array(...))``) into a runnable snippet."""
+    if not code:
+        return None
+    call, _, bindings = code.partition(" with ")
+    call, bindings = call.strip(), bindings.strip()
+
+    def fix(text):
+        text = _ARRAY_REPR.sub(lambda m: f"xp.asarray({m.group('data')}, dtype=xp.{m.group('dtype')})", text)
+        return re.sub(r"\b(?:array_api_promo|array_api_strict)(?:\[[^\]]*\])?\.(?=[a-z])", "xp.", text)
+
+    call, bindings = fix(call), fix(bindings)
+    m = re.fullmatch(r"(__\w+__)\((.*)\)", call)
+    if m:  # __op__(x1, x2) -> x1.__op__(x2)
+        args = _split_args(m.group(2))
+        if not args:
+            return None
+        call = f"{args[0]}.{m.group(1)}({', '.join(args[1:])})"
+    if "Array(" in call or "Array(" in bindings:
+        return None
+    lines = [import_line(module, env)]
+    if re.search(r"\b(nan|inf)\b", call + bindings):
+        lines.append("nan, inf = float('nan'), float('inf')")
+    if bindings:
+        lines.append(bindings)
+    lines.append(f"out = {call}")
+    lines.append("print(repr(out))")
+    snippet = "\n".join(lines)
+    try:
+        compile(snippet, "<reproducer>", "exec")
+    except SyntaxError:
+        return None
+    return snippet
+
+
+def _split_args(text: str) -> list:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def missing_names_snippet(module: str, names: list, env=None) -> str:
+    """Print which of the spec names the namespace lacks."""
+    head = import_line(module, env)
+    return (f"{head}\n"
+            f"names = {sorted(names)!r}\n"
+            "def has(name):\n"
+            "    obj = xp.ones((1, 1)) if name.startswith('array.') else xp\n"
+            "    for part in name.removeprefix('array.').split('.'):\n"
+            "        if not hasattr(obj, part):\n"
+            "            return False\n"
+            "        obj = getattr(obj, part)\n"
+            "    return True\n"
+            "print('missing:', ', '.join(n for n in names if not has(n)) or '(none)')")
+
+
 _SPECIAL_VALUE = re.compile(r"Draw \d+ \((?P<label>x\d?_value|x\d?)\): (?P<value>\S+)")
 
 

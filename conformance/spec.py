@@ -79,10 +79,20 @@ def summary_and_returns(spec_dir: Path, version: str, name: str) -> Optional[str
         return None
     sec = doc_sections(doc)
     parts = [sec["summary"].split("\n\n")[0]]
+    params = sec.get("Parameters", "")
+    m = re.search(r"^dtype:[^\n]*\n((?:[ \t]+[^\n]*\n?|\n(?=[ \t]))+)", params, re.M)
+    if m:
+        parts.append("Parameter `dtype`: " + _flatten(m.group(1)))
     ret = sec.get("Returns")
     if ret:
-        parts.append("Returns: " + " ".join(ln.strip() for ln in ret.splitlines()[1:] if ln.strip()))
+        parts.append("Returns: " + _flatten("\n".join(ret.splitlines()[1:])))
     return "\n\n".join(p for p in parts if p)
+
+
+def _flatten(text: str) -> str:
+    text = re.sub(r"\.\. (versionadded|versionchanged)::.*", "", text)
+    text = text.replace(".. note::", "Note:")
+    return " ".join(ln.strip() for ln in text.splitlines() if ln.strip())
 
 
 def rst_section(spec_dir: Path, version: str, rst: str, heading: str) -> Optional[str]:

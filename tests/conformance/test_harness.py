@@ -64,6 +64,8 @@ def test_outcomes_and_classification(run):
     assert tests[f"{MOD}::test_add[__add__(x1, x2)]"]["spec_function"] == "__add__"
     assert tests[f"{MOD}::test_add_values"]["outcome"] == "passed"
     assert tests[f"{MOD}::test_multiply"]["kind"] == "wrong value"
+    assert tests[f"{MOD}::test_multiply"]["failing_code"] == (
+        "xp.multiply(Array([1, 1], dtype=int64), Array([1, 1], dtype=int64))")
     assert tests[f"{MOD}::test_negative"]["kind"] == "unexpected exception"
     err = tests[f"{MOD}::test_positive"]
     assert (err["outcome"], err["kind"]) == ("error", "unexpected exception")
@@ -126,8 +128,13 @@ def test_report_content(run):
     assert "## Part 3: Promotion rules compared with the standard" in md
     assert "| `array_api` | `fake_namespace` | 2025.12 | 2 | 5 | 1 | 1 | 9 |" in md
     # executed reproducer output is embedded
-    assert "print(hasattr(xp, 'definitely_missing'))" in md
-    assert "```text\nFalse\n```" in md
+    assert "### 1. Missing names: namespace" in md
+    assert "names = ['definitely_missing']" in md
+    assert "```text\nmissing: definitely_missing\n```" in md
+    # a reproducer built from the suite's FAILING CODE SNIPPET, and its output
+    assert ("out = xp.multiply(xp.asarray([1, 1], dtype=xp.int64), xp.asarray([1, 1], dtype=xp.int64))"
+            in md)
+    assert "```text\narray([2, 2])\n```" in md
     assert "out.dtype = dtype('int8')" in md
     # the spec is quoted
     assert "> Calculates the sum for each element" in md
@@ -258,6 +265,20 @@ def test_spec_function(nodeid, expected):
 ])
 def test_classify(nodeid, outcome, message, kind):
     assert normalize.classify(nodeid, outcome, message) == kind
+
+
+def test_failing_code_snippet():
+    code = reproduce.failing_code_snippet(
+        "array_api_promo", "xp.prod(Array([nan, 1.], dtype=float32, policy=torch), **kw) with kw = {'axis': 0}")
+    assert code.splitlines() == [
+        "import array_api_promo as xp", "nan, inf = float('nan'), float('inf')", "kw = {'axis': 0}",
+        "out = xp.prod(xp.asarray([nan, 1.], dtype=xp.float32), **kw)", "print(repr(out))"]
+    code = reproduce.failing_code_snippet(
+        "array_api_promo.torch", "__floordiv__(Array(1, dtype=uint16, policy=torch), Array(1, dtype=uint8))")
+    assert "out = xp.asarray(1, dtype=xp.uint16).__floordiv__(xp.asarray(1, dtype=xp.uint8))" in code
+    code = reproduce.failing_code_snippet(
+        "m", "xp.result_type(*dtypes) with dtypes = (array_api_promo.uint8, array_api_promo.uint16)")
+    assert "dtypes = (xp.uint8, xp.uint16)" in code
 
 
 def test_scrub():
