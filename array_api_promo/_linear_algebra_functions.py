@@ -1,9 +1,518 @@
-"""The standard's linear algebra (matmul, matrix_transpose, tensordot, vecdot) and the linalg extension (methods named linalg_<name>)."""
+"""The standard's linear algebra functions (matmul, matrix_transpose, tensordot, vecdot)
+and the ``linalg`` extension (methods named ``linalg_<name>``).
+
+Dtypes are the policy's: two-array functions promote their operands
+(``matmul`` by the policy's ``matmul`` decision, the same one the ``@``
+operator uses), and ``policy.function_dtype(name, dtype)`` says whether the
+(promoted) input is allowed and what it computes in.  NumPy's LAPACK wrappers
+have no 16-bit floats and may upcast: every result is cast back to the dtype
+the standard names (float32 stays float32, complex64 stays complex64).
+"""
 
 from __future__ import annotations
 
-__all__ = ["LinearAlgebraFunctions"]
+import operator
+from typing import NamedTuple
+
+import numpy as np
+
+from . import _dtypes as D
+from ._array import Array
+from .promotion import OPS
+
+__all__ = [
+    "LinearAlgebraFunctions",
+    "EighResult",
+    "EigResult",
+    "QRResult",
+    "SlogdetResult",
+    "SVDResult",
+]
+
+_LinAlgError = np.linalg.LinAlgError
+_INF = float("inf")
+
+
+class EighResult(NamedTuple):
+    eigenvalues: Array
+    eigenvectors: Array
+
+
+class EigResult(NamedTuple):
+    eigenvalues: Array
+    eigenvectors: Array
+
+
+class QRResult(NamedTuple):
+    Q: Array
+    R: Array
+
+
+class SlogdetResult(NamedTuple):
+    sign: Array
+    logabsdet: Array
+
+
+class SVDResult(NamedTuple):
+    U: Array
+    S: Array
+    Vh: Array
+
+
+def _real_of(dtype):
+    return D.REAL_OF.get(dtype, dtype)
+
+
+def _complex_of(dtype):
+    if dtype.category == D.CATEGORY_COMPLEX:
+        return dtype
+    if dtype.bits < 32:  # float16/bfloat16 have no complex dtype of their own
+        return D.complex64
+    return D.COMPLEX_OF[dtype]
+
+
+def _lapack_numpy(dtype):
+    """The NumPy dtype LAPACK computes ``dtype`` in (no 16-bit floats)."""
+    if dtype.category == D.CATEGORY_FLOATING and dtype.bits < 32:
+        return np.dtype(np.float32)
+    return dtype.numpy
+
+
+def _axis_int(value, func, arg="axis"):
+    if type(value) is bool or not isinstance(value, int):
+        raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
+    return operator.index(value)
 
 
 class LinearAlgebraFunctions:
-    """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+    """Mixin: linear algebra under the namespace's policy."""
+
+    # -- helpers -------------------------------------------------------------------------
+    def _wrap_result(self, out, dtype, device):
+        return Array._new(np.asarray(out, dtype=dtype.numpy), dtype, self, device)
+
+    def _linalg_input(self, x, func, *, min_ndim=2, square=False, op=None):
+        """``x`` checked, the policy's decision for it, and its data in the compute dtype."""
+        x = self._check_array(x, func)
+        ndim = x._data.ndim
+        if ndim < min_ndim:
+            raise ValueError(f"{func}: x must have at least {min_ndim} dimensions, got shape {x._data.shape}")
+        if square and x._data.shape[-1] != x._data.shape[-2]:
+            raise ValueError(f"{func}: x must be a (stack of) square matrices, got shape {x._data.shape}")
+        dtype = self.policy.function_dtype(op or func.rpartition(".")[2], x._dtype).compute
+        data = x._data.astype(_lapack_numpy(dtype), copy=False)
+        return x, dtype, data
+
+    def _two_arrays(self, x1, x2, func, op):
+        """Both arrays checked, on one device, promoted by the policy and allowed for ``op``."""
+        x1 = self._check_array(x1, func, "x1")
+        x2 = self._check_array(x2, func, "x2")
+        device = self._same_device(func, x1, x2)
+        dtype = self._promote(func, x1, x2)
+        dtype = self.policy.function_dtype(op, dtype).compute
+        d1 = x1._data if x1._dtype is dtype else x1._data.astype(dtype.numpy)
+        d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
+        return d1, d2, dtype, device
+
+    def _lapack(self, func, kernel, *args, **kwargs):
+        try:
+            with np.errstate(all="ignore"):
+                return kernel(*args, **kwargs)
+        except _LinAlgError as exc:
+            raise ValueError(f"{func}: {exc}") from None
+
+    # -- the main namespace's functions ------------------------------------------------------
+    def matmul(self, x1, x2, /):
+        """Matrix product, exactly as the ``@`` operator (the policy's ``matmul`` decision)."""
+        x1 = self._check_array(x1, "matmul", "x1")
+        x2 = self._check_array(x2, "matmul", "x2")
+        s1, s2 = x1._data.shape, x2._data.shape
+        if not s1 or not s2:
+            raise ValueError(f"matmul: operands must have at least one dimension, got shapes {s1} and {s2}")
+        k1 = s1[-1]
+        k2 = s2[0] if len(s2) == 1 else s2[-2]
+        if k1 != k2:
+            raise ValueError(f"matmul: inner dimensions differ: shapes {s1} and {s2} ({k1} != {k2})")
+        try:
+            np.broadcast_shapes(s1[:-2], s2[:-2])
+        except ValueError:
+            raise ValueError(f"matmul: stack dimensions of shapes {s1} and {s2} do not broadcast") from None
+        return self._binary_arrays("matmul", x1, x2)
+
+    def matrix_transpose(self, x, /):
+        """Transpose of each matrix of ``x`` (a view, as ``x.mT``)."""
+        x = self._check_array(x, "matrix_transpose")
+        if x._data.ndim < 2:
+            raise ValueError(f"matrix_transpose: x must have at least 2 dimensions, got shape {x._data.shape}")
+        return Array._new(np.swapaxes(x._data, -1, -2), x._dtype, self, x._device)
+
+    def tensordot(self, x1, x2, /, *, axes=2):
+        """Contraction of ``x1`` and ``x2`` over ``axes``."""
+        func = "tensordot"
+        d1, d2, dtype, device = self._two_arrays(x1, x2, func, "tensordot")
+        n1, n2 = d1.ndim, d2.ndim
+        if type(axes) is int or (isinstance(axes, int) and type(axes) is not bool):
+            if axes < 0:
+                raise ValueError(f"{func}: an integer axes must be non-negative, got {axes}")
+            if axes > n1 or axes > n2:
+                raise ValueError(f"{func}: axes={axes} exceeds the dimensions of x1 ({n1}) or x2 ({n2})")
+            a1 = tuple(range(n1 - axes, n1))
+            a2 = tuple(range(axes))
+        elif isinstance(axes, (tuple, list)) and len(axes) == 2:
+            try:
+                seq1, seq2 = tuple(axes[0]), tuple(axes[1])
+            except TypeError:
+                raise TypeError(f"{func}: axes must be an int or a pair of sequences of ints, got {axes!r}") from None
+            if len(seq1) != len(seq2):
+                raise ValueError(f"{func}: the axes sequences must have the same length, got {axes!r}")
+            a1 = tuple(self._normalize_axis(_axis_int(a, func), n1, func) for a in seq1)
+            a2 = tuple(self._normalize_axis(_axis_int(a, func), n2, func) for a in seq2)
+            if len(set(a1)) != len(a1) or len(set(a2)) != len(a2):
+                raise ValueError(f"{func}: repeated axis in {axes!r}")
+        else:
+            raise TypeError(f"{func}: axes must be an int or a pair of sequences of ints, got {axes!r}")
+        for i, j in zip(a1, a2):
+            if d1.shape[i] != d2.shape[j]:
+                raise ValueError(
+                    f"{func}: contracted axes have different sizes: x1 axis {i} has {d1.shape[i]}, "
+                    f"x2 axis {j} has {d2.shape[j]} (contracted axes are not broadcast)"
+                )
+        with np.errstate(all="ignore"):
+            out = np.tensordot(d1, d2, axes=(a1, a2))
+        return self._wrap_result(out, dtype, device)
+
+    def _vector_axis(self, func, axis, n1, n2):
+        axis = _axis_int(axis, func)
+        nmin = min(n1, n2)
+        if axis >= 0:
+            if self.api_version >= "2023.12":
+                raise ValueError(f"{func}: axis must be a negative integer (counted from the last axis), got {axis}")
+            axis -= max(n1, n2)
+        if not -nmin <= axis <= -1:
+            raise IndexError(f"{func}: axis {axis} is out of bounds; it must be in [-{nmin}, -1]")
+        return axis
+
+    def vecdot(self, x1, x2, /, *, axis=-1):
+        """Dot product of the vectors along ``axis``, conjugating ``x1``."""
+        func = "vecdot"
+        d1, d2, dtype, device = self._two_arrays(x1, x2, func, "vecdot")
+        if d1.ndim == 0 or d2.ndim == 0:
+            raise ValueError(f"{func}: operands must have at least one dimension, got shapes {d1.shape} and {d2.shape}")
+        axis = self._vector_axis(func, axis, d1.ndim, d2.ndim)
+        if d1.shape[axis] != d2.shape[axis]:
+            raise ValueError(
+                f"{func}: the vectors have different sizes along axis {axis}: {d1.shape} and {d2.shape}"
+            )
+        try:
+            np.broadcast_shapes(d1.shape, d2.shape)
+        except ValueError:
+            raise ValueError(f"{func}: shapes {d1.shape} and {d2.shape} do not broadcast") from None
+        with np.errstate(all="ignore"):
+            if dtype.category == D.CATEGORY_COMPLEX:
+                d1 = np.conjugate(d1)
+            a = np.moveaxis(d1, axis, -1)[..., None, :]
+            b = np.moveaxis(d2, axis, -1)[..., :, None]
+            out = np.matmul(a, b)[..., 0, 0]
+        return self._wrap_result(out, dtype, device)
+
+    # -- linalg: two-array functions ------------------------------------------------------
+    def linalg_cross(self, x1, x2, /, *, axis=-1):
+        """Cross product of 3-element vectors along ``axis``."""
+        func = "linalg.cross"
+        d1, d2, dtype, device = self._two_arrays(x1, x2, func, "cross")
+        if d1.ndim == 0 or d2.ndim == 0:
+            raise ValueError(f"{func}: operands must have at least one dimension, got shapes {d1.shape} and {d2.shape}")
+        axis = self._vector_axis(func, axis, d1.ndim, d2.ndim)
+        if d1.shape[axis] != 3 or d2.shape[axis] != 3:
+            raise ValueError(f"{func}: axis {axis} must have size 3 in both arrays, got shapes {d1.shape} and {d2.shape}")
+        a = np.moveaxis(d1, axis, -1)
+        b = np.moveaxis(d2, axis, -1)
+        try:
+            np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+        except ValueError:
+            raise ValueError(f"{func}: shapes {d1.shape} and {d2.shape} do not broadcast") from None
+        a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
+        b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+        with np.errstate(all="ignore"):
+            out = np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
+        out = np.moveaxis(out, -1, axis)
+        return self._wrap_result(out, dtype, device)
+
+    def linalg_outer(self, x1, x2, /):
+        """Outer product of two vectors."""
+        func = "linalg.outer"
+        d1, d2, dtype, device = self._two_arrays(x1, x2, func, "outer")
+        if d1.ndim != 1 or d2.ndim != 1:
+            raise ValueError(f"{func}: x1 and x2 must be one-dimensional, got shapes {d1.shape} and {d2.shape}")
+        with np.errstate(all="ignore"):
+            out = np.multiply.outer(d1, d2)
+        return self._wrap_result(out, dtype, device)
+
+    def linalg_solve(self, x1, x2, /):
+        """Solution ``X`` of ``x1 @ X = x2`` (``x2`` of shape ``(M,)`` is one vector)."""
+        func = "linalg.solve"
+        a, b, dtype, device = self._two_arrays(x1, x2, func, "solve")
+        if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
+            raise ValueError(f"{func}: x1 must be a (stack of) square matrices, got shape {a.shape}")
+        m = a.shape[-1]
+        if b.ndim == 0:
+            raise ValueError(f"{func}: x2 must have at least one dimension")
+        if b.ndim == 1:
+            if b.shape[0] != m:
+                raise ValueError(f"{func}: x2 of shape {b.shape} does not match x1 of shape {a.shape}")
+            batch = a.shape[:-2]
+        else:
+            if b.shape[-2] != m:
+                raise ValueError(f"{func}: x2 of shape {b.shape} does not match x1 of shape {a.shape}")
+            try:
+                batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+            except ValueError:
+                raise ValueError(f"{func}: stack shapes of x1 {a.shape} and x2 {b.shape} do not broadcast") from None
+        ctype = _lapack_numpy(dtype)
+        a = np.broadcast_to(a, batch + a.shape[-2:]).astype(ctype, copy=False)
+        if b.ndim == 1:
+            out = self._lapack(func, np.linalg.solve, a, np.broadcast_to(b, batch + b.shape)[..., None].astype(ctype, copy=False))[..., 0]
+        else:
+            b = np.broadcast_to(b, batch + b.shape[-2:]).astype(ctype, copy=False)
+            out = self._lapack(func, np.linalg.solve, a, b)
+        return self._wrap_result(out, dtype, device)
+
+    # -- linalg: one-matrix functions -----------------------------------------------------
+    def linalg_cholesky(self, x, /, *, upper=False):
+        """Cholesky factor of each Hermitian positive-definite matrix."""
+        func = "linalg.cholesky"
+        if type(upper) is not bool:
+            raise TypeError(f"{func}: upper must be a bool, got {type(upper).__name__}")
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        out = self._lapack(func, np.linalg.cholesky, data, upper=upper)
+        return self._wrap_result(out, dtype, x._device)
+
+    def linalg_det(self, x, /):
+        """Determinant of each square matrix."""
+        func = "linalg.det"
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        return self._wrap_result(self._lapack(func, np.linalg.det, data), dtype, x._device)
+
+    def linalg_diagonal(self, x, /, *, offset=0):
+        """The ``offset`` diagonal of each matrix."""
+        func = "linalg.diagonal"
+        x = self._check_array(x, func)
+        offset = _axis_int(offset, func, "offset")
+        if x._data.ndim < 2:
+            raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
+        out = np.diagonal(x._data, offset=offset, axis1=-2, axis2=-1).copy()
+        return Array._new(out, x._dtype, self, x._device)
+
+    def linalg_eigh(self, x, /):
+        """Eigenvalues (ascending, real) and eigenvectors of Hermitian matrices."""
+        func = "linalg.eigh"
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        w, v = self._lapack(func, np.linalg.eigh, data)
+        return EighResult(
+            self._wrap_result(w, _real_of(dtype), x._device), self._wrap_result(v, dtype, x._device)
+        )
+
+    def linalg_eigvalsh(self, x, /):
+        """Eigenvalues (ascending, real) of Hermitian matrices."""
+        func = "linalg.eigvalsh"
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        w = self._lapack(func, np.linalg.eigvalsh, data)
+        return self._wrap_result(w, _real_of(dtype), x._device)
+
+    def linalg_eig(self, x, /):
+        """Eigenvalues and eigenvectors of general square matrices (complex results)."""
+        func = "linalg.eig"
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        w, v = self._lapack(func, np.linalg.eig, data)
+        ctype = _complex_of(dtype)
+        return EigResult(self._wrap_result(w, ctype, x._device), self._wrap_result(v, ctype, x._device))
+
+    def linalg_eigvals(self, x, /):
+        """Eigenvalues of general square matrices (complex results)."""
+        func = "linalg.eigvals"
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        w = self._lapack(func, np.linalg.eigvals, data)
+        return self._wrap_result(w, _complex_of(dtype), x._device)
+
+    def linalg_inv(self, x, /):
+        """Inverse of each square matrix."""
+        func = "linalg.inv"
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        return self._wrap_result(self._lapack(func, np.linalg.inv, data), dtype, x._device)
+
+    def linalg_matrix_norm(self, x, /, *, keepdims=False, ord="fro"):
+        """Matrix norm of each matrix (real result)."""
+        func = "linalg.matrix_norm"
+        if type(keepdims) is not bool:
+            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+        if ord not in ("fro", "nuc", 1, 2, -1, -2, _INF, -_INF) or type(ord) is bool:
+            raise ValueError(f"{func}: ord must be 'fro', 'nuc', 1, 2, -1, -2, inf or -inf, got {ord!r}")
+        x, dtype, data = self._linalg_input(x, func)
+        result = _real_of(dtype)
+        if 0 in data.shape[-2:]:
+            if ord in (2, -2, "nuc") or (ord in (1, -1) and data.shape[-1] == 0) or (
+                ord in (_INF, -_INF) and data.shape[-2] == 0
+            ):
+                out = np.zeros(data.shape[:-2] + ((1, 1) if keepdims else ()), dtype=_lapack_numpy(result))
+                return self._wrap_result(out, result, x._device)
+        out = self._lapack(func, np.linalg.norm, data, ord=ord, axis=(-2, -1), keepdims=keepdims)
+        return self._wrap_result(out, result, x._device)
+
+    def linalg_matrix_power(self, x, n, /):
+        """``x`` raised to the integer power ``n`` (``n < 0``: of the inverse)."""
+        func = "linalg.matrix_power"
+        if type(n) is bool or not isinstance(n, int):
+            raise TypeError(f"{func}: n must be an int, got {type(n).__name__}")
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        if n < 0 and dtype.category <= D.CATEGORY_INTEGER:
+            raise TypeError(f"{func}: a negative power of a {dtype.name} matrix needs floating-point input")
+        out = self._lapack(func, np.linalg.matrix_power, data, n)
+        return self._wrap_result(out, dtype, x._device)
+
+    def _rtol(self, rtol, func, dtype, shape, device):
+        """``rtol`` as a NumPy array broadcastable against the stack shape (default max(M, N) * eps)."""
+        real = _real_of(dtype)
+        if rtol is None:
+            return np.asarray(max(shape[-2:]) * np.finfo(_lapack_numpy(real)).eps)
+        if type(rtol) is Array:
+            rtol = self._check_array(rtol, func, "rtol")
+            if rtol._dtype.category != D.CATEGORY_FLOATING:
+                raise TypeError(f"{func}: rtol must have a real floating-point dtype, got {rtol._dtype.name}")
+            if rtol._device is not device:
+                raise ValueError(
+                    f"{func}: x and rtol are on different devices ({device.name} and {rtol._device.name})"
+                )
+            return rtol._data
+        if type(rtol) in (int, float):
+            return np.asarray(float(rtol))
+        raise TypeError(f"{func}: rtol must be None, a float or an array, got {type(rtol).__name__}")
+
+    def linalg_matrix_rank(self, x, /, *, rtol=None):
+        """Number of singular values above ``rtol`` times the largest (default integer dtype)."""
+        func = "linalg.matrix_rank"
+        x, dtype, data = self._linalg_input(x, func)
+        tol = self._rtol(rtol, func, dtype, data.shape, x._device)
+        result = self.policy.default_int
+        if 0 in data.shape[-2:]:
+            return self._wrap_result(np.zeros(data.shape[:-2], dtype=result.numpy), result, x._device)
+        s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
+        threshold = s.max(axis=-1, keepdims=True) * np.asarray(tol)[..., None]
+        out = np.count_nonzero(s > threshold, axis=-1)
+        return self._wrap_result(out, result, x._device)
+
+    def linalg_pinv(self, x, /, *, rtol=None):
+        """Moore-Penrose pseudo-inverse of each matrix."""
+        func = "linalg.pinv"
+        x, dtype, data = self._linalg_input(x, func)
+        tol = self._rtol(rtol, func, dtype, data.shape, x._device)
+        if 0 in data.shape[-2:]:
+            out = np.zeros(data.shape[:-2] + data.shape[-2:][::-1], dtype=data.dtype)
+        else:
+            out = self._lapack(func, np.linalg.pinv, data, rtol=tol)
+        return self._wrap_result(out, dtype, x._device)
+
+    def linalg_qr(self, x, /, *, mode="reduced"):
+        """QR decomposition (``mode`` 'reduced' or 'complete')."""
+        func = "linalg.qr"
+        if mode not in ("reduced", "complete"):
+            raise ValueError(f"{func}: mode must be 'reduced' or 'complete', got {mode!r}")
+        x, dtype, data = self._linalg_input(x, func)
+        q, r = self._lapack(func, np.linalg.qr, data, mode=mode)
+        return QRResult(self._wrap_result(q, dtype, x._device), self._wrap_result(r, dtype, x._device))
+
+    def linalg_slogdet(self, x, /):
+        """Sign and natural log of the absolute determinant of each square matrix."""
+        func = "linalg.slogdet"
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        sign, logabs = self._lapack(func, np.linalg.slogdet, data)
+        return SlogdetResult(
+            self._wrap_result(sign, dtype, x._device),
+            self._wrap_result(logabs, _real_of(dtype), x._device),
+        )
+
+    def linalg_svd(self, x, /, *, full_matrices=True):
+        """Singular value decomposition ``U, S, Vh`` (``S`` real, descending)."""
+        func = "linalg.svd"
+        if type(full_matrices) is not bool:
+            raise TypeError(f"{func}: full_matrices must be a bool, got {type(full_matrices).__name__}")
+        x, dtype, data = self._linalg_input(x, func)
+        u, s, vh = self._lapack(func, np.linalg.svd, data, full_matrices=full_matrices)
+        device = x._device
+        return SVDResult(
+            self._wrap_result(u, dtype, device),
+            self._wrap_result(s, _real_of(dtype), device),
+            self._wrap_result(vh, dtype, device),
+        )
+
+    def linalg_svdvals(self, x, /):
+        """Singular values of each matrix (real, descending)."""
+        func = "linalg.svdvals"
+        x, dtype, data = self._linalg_input(x, func)
+        s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
+        return self._wrap_result(s, _real_of(dtype), x._device)
+
+    def linalg_trace(self, x, /, *, offset=0, dtype=None):
+        """Sum of the ``offset`` diagonal of each matrix (accumulating as ``sum``)."""
+        func = "linalg.trace"
+        x = self._check_array(x, func)
+        offset = _axis_int(offset, func, "offset")
+        if x._data.ndim < 2:
+            raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
+        result = self.policy.function_dtype("trace", x._dtype).result
+        if dtype is not None:
+            result = self._check_dtype(dtype, func)
+            if x._dtype.category == D.CATEGORY_COMPLEX and result.category != D.CATEGORY_COMPLEX:
+                raise TypeError(
+                    f"{func}: dtype={result.name} would discard the imaginary part of a {x._dtype.name} "
+                    f"array; take real() first (policy {self.policy.name!r})"
+                )
+        data = x._data if x._dtype is result else x._data.astype(result.numpy)
+        with np.errstate(all="ignore"):
+            out = np.trace(data, offset=offset, axis1=-2, axis2=-1, dtype=result.numpy)
+        return self._wrap_result(out, result, x._device)
+
+    def linalg_vector_norm(self, x, /, *, axis=None, keepdims=False, ord=2):
+        """Vector ``ord``-norm over ``axis`` (real result)."""
+        func = "linalg.vector_norm"
+        if type(keepdims) is not bool:
+            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+        if type(ord) not in (int, float):
+            raise TypeError(f"{func}: ord must be an int or a float, got {type(ord).__name__}")
+        if ord != ord:
+            raise ValueError(f"{func}: ord must not be NaN")
+        x, dtype, data = self._linalg_input(x, func, min_ndim=0)
+        axes = self._normalize_axes(axis, data.ndim, func)
+        result = _real_of(dtype)
+        with np.errstate(all="ignore"):
+            a = np.abs(data)
+            if ord == _INF:
+                out = np.max(a, axis=axes, keepdims=keepdims, initial=0)
+            elif ord == -_INF:
+                out = np.min(a, axis=axes, keepdims=keepdims, initial=np.inf)
+            elif ord == 0:
+                out = np.count_nonzero(a, axis=axes, keepdims=keepdims).astype(a.dtype)
+            elif ord == 1:
+                out = np.sum(a, axis=axes, keepdims=keepdims)
+            elif ord == 2:
+                out = np.sqrt(np.sum(a * a, axis=axes, keepdims=keepdims))
+            else:
+                p = a.dtype.type(ord)
+                out = np.sum(a ** p, axis=axes, keepdims=keepdims) ** (1 / p)
+        return self._wrap_result(out, result, x._device)
+
+    # -- the main namespace's functions in linalg ----------------------------------------------
+    def linalg_matmul(self, x1, x2, /):
+        """``matmul`` (also in the main namespace)."""
+        return self.matmul(x1, x2)
+
+    def linalg_matrix_transpose(self, x, /):
+        """``matrix_transpose`` (also in the main namespace)."""
+        return self.matrix_transpose(x)
+
+    def linalg_tensordot(self, x1, x2, /, *, axes=2):
+        """``tensordot`` (also in the main namespace)."""
+        return self.tensordot(x1, x2, axes=axes)
+
+    def linalg_vecdot(self, x1, x2, /, *, axis=-1):
+        """``vecdot`` (also in the main namespace)."""
+        return self.vecdot(x1, x2, axis=axis)
