@@ -85,83 +85,158 @@ UNARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 1)
 BINARY_NAMES = tuple(
     n for n, s in OPS.items() if s.arity == 2 and n not in ("result_type", "clip", "where", "matmul")
 )
+_new_object = object.__new__
+_ufunc = np.ufunc
+
+
 class ElementwiseFunctions:
     """Mixin: the elementwise functions of the standard and the operator machinery."""
 
-    # -- decisions ------------------------------------------------------------------------
-    def _decide_binary(self, key):
-        name, dt1, zero1, dt2, zero2 = key
-        if type(dt2) is type:  # Python scalar type
-            sig = (Operand(_ZERO_D if zero1 else _ARRAY, dt1), Operand(_SCALAR, dt2))
+    # -- plans: a decision turned into what the kernel call needs (cached per signature) --------
+    def _binary_plan(self, key):
+        """``(kernel, signature, cast1, cast2, result, result_numpy, converter)`` for ``key``.
+
+        ``key`` is ``(name, dtype1, dtype2)`` or, where the policy tells 0-d arrays
+        apart, ``(name, dtype1, dtype2, x1_is_0d, x2_is_0d)``; for an array and a
+        Python scalar it is ``(name, dtype, scalar_type, x_is_0d)``.
+        """
+        name, dt1, dt2 = key[0], key[1], key[2]
+        zero1 = len(key) > 3 and key[3]
+        first = Operand(_ZERO_D if zero1 else _ARRAY, dt1)
+        if type(dt2) is type:  # array and Python scalar
+            decision = self.policy.decide(OPS[name], (first, Operand(_SCALAR, dt2)))
+            compute = decision.compute
+            converter = self.policy.scalar_converter(dt2, compute, name)
+            cast2 = None
         else:
-            sig = (Operand(_ZERO_D if zero1 else _ARRAY, dt1), Operand(_ZERO_D if zero2 else _ARRAY, dt2))
-        decision = self.policy.decide(OPS[name], sig)
-        self._binary_cache[key] = decision
-        return decision
+            zero2 = len(key) > 4 and key[4]
+            decision = self.policy.decide(OPS[name], (first, Operand(_ZERO_D if zero2 else _ARRAY, dt2)))
+            compute = decision.compute
+            converter = None
+            cast2 = compute.numpy if dt2 is not compute else None
+        cast1 = compute.numpy if dt1 is not compute else None
+        kernel = KERNELS[name]
+        signature = None
+        if (cast1 is not None or cast2 is not None) and type(kernel) is _ufunc:
+            # The ufunc converts in chunks: no full-size temporary for a mixed-dtype operation.
+            signature = (compute.numpy, compute.numpy, None)
+        result = decision.result
+        plan = (kernel, signature, cast1, cast2, result, result.numpy, converter)
+        self._plans[key] = plan
+        return plan
 
-    def _binary_arrays(self, name, x1, x2):
-        if x1._ns is not self or x2._ns is not self:
-            self._check_array(x1, name, "x1")
-            self._check_array(x2, name, "x2")
-        if x1._device is not x2._device:
-            self._same_device(name, x1, x2)
-        d1 = x1._data
-        d2 = x2._data
-        key = (name, x1._dtype, d1.ndim == 0, x2._dtype, d2.ndim == 0)
-        decision = self._binary_cache.get(key)
-        if decision is None:
-            decision = self._decide_binary(key)
-        compute = decision[0]
-        if x1._dtype is not compute:
-            d1 = d1.astype(compute.numpy)
-        if x2._dtype is not compute:
-            d2 = d2.astype(compute.numpy)
-        out = KERNELS[name](d1, d2)
-        result = decision[1]
-        if type(out) is not _ndarray or out.dtype is not result.numpy:
-            out = _asarray(out, dtype=result.numpy)
-        return Array._new(out, result, self, x1._device)
+    def _unary_plan(self, key):
+        name, dtype = key
+        decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
+        cast = decision.compute.numpy if dtype is not decision.compute else None
+        plan = (KERNELS[name], cast, decision.result, decision.result.numpy)
+        self._plans[key] = plan
+        return plan
 
-    def _binary_scalar(self, name, x, scalar, reflected):
-        if x._ns is not self:
-            self._check_array(x, name)
-        d = x._data
-        st = type(scalar)
-        if st is int and _INT64_MAX < scalar < _UINT64_END:
-            st = LargeInt  # torch unpacks it as uint64: a different decision
-        key = (name, x._dtype, d.ndim == 0, st, 0)
-        decision = self._binary_cache.get(key)
-        if decision is None:
-            decision = self._decide_binary(key)
-        compute = decision[0]
-        s = self.policy.convert_scalar(scalar, compute, name)
-        if x._dtype is not compute:
-            d = d.astype(compute.numpy)
-        out = KERNELS[name](s, d) if reflected else KERNELS[name](d, s)
-        result = decision[1]
-        if type(out) is not _ndarray or out.dtype is not result.numpy:
-            out = _asarray(out, dtype=result.numpy)
-        return Array._new(out, result, self, x._device)
-
-    def _operator(self, name, x1, x2):
-        """``x1 <op> x2`` for the Array dunders (one of them is an array of ours)."""
+    # -- the one path of every elementwise operation --------------------------------------------
+    def _apply2(self, name, x1, x2, operator):
+        """``name(x1, x2)``; ``operator``: called from a dunder (NotImplemented for foreign types)."""
         t1 = type(x1)
         t2 = type(x2)
-        if t1 is Array:
-            if t2 is Array:
-                return self._binary_arrays(name, x1, x2)
-            if t2 in _PY_SCALARS and name != "matmul":
-                return self._binary_scalar(name, x1, x2, False)
-        elif t1 in _PY_SCALARS and name != "matmul":
-            return self._binary_scalar(name, x2, x1, True)
-        return NotImplemented
+        if t1 is Array and t2 is Array:
+            if x1._ns is not self or x2._ns is not self:
+                self._check_array(x1, name, "x1")
+                self._check_array(x2, name, "x2")
+            device = x1._device
+            if x2._device is not device:
+                self._same_device(name, x1, x2)
+            d1 = x1._data
+            d2 = x2._data
+            key = (name, x1._dtype, x2._dtype) if self._flat_keys else (name, x1._dtype, x2._dtype, d1.ndim == 0, d2.ndim == 0)
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = self._binary_plan(key)
+            kernel, signature, cast1, cast2, result, rnp, _ = plan
+            if signature is not None:
+                out = kernel(d1, d2, signature=signature, casting="unsafe")
+            else:
+                if cast1 is not None:
+                    d1 = d1.astype(cast1)
+                if cast2 is not None:
+                    d2 = d2.astype(cast2)
+                out = kernel(d1, d2)
+        else:
+            if t1 is Array and t2 in _PY_SCALARS:
+                x, scalar, reflected = x1, x2, False
+            elif t2 is Array and t1 in _PY_SCALARS:
+                x, scalar, reflected = x2, x1, True
+            else:
+                return self._bad_operands(name, x1, x2, operator)
+            if name == "matmul" or not (operator or self.scalars_in_functions):
+                return self._bad_operands(name, x1, x2, operator)
+            if x._ns is not self:
+                self._check_array(x, name)
+            device = x._device
+            d = x._data
+            st = type(scalar)
+            if st is int and _INT64_MAX < scalar < _UINT64_END:
+                st = LargeInt  # torch unpacks it as uint64: a different decision
+            key = (name, x._dtype, st) if self._flat_keys else (name, x._dtype, st, d.ndim == 0)
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = self._binary_plan(key)
+            kernel, signature, cast1, _, result, rnp, converter = plan
+            s = converter(scalar)
+            if signature is not None:
+                out = kernel(s, d, signature=signature, casting="unsafe") if reflected else kernel(d, s, signature=signature, casting="unsafe")
+            else:
+                if cast1 is not None:
+                    d = d.astype(cast1)
+                out = kernel(s, d) if reflected else kernel(d, s)
+        if type(out) is not _ndarray or out.dtype is not rnp:
+            out = _asarray(out, dtype=rnp)
+        array = _new_object(Array)
+        array._data = out
+        array._dtype = result
+        array._ns = self
+        array._device = device
+        return array
+
+    def _apply1(self, name, x):
+        if type(x) is not Array or x._ns is not self:
+            self._check_array(x, name)
+        key = (name, x._dtype)
+        plan = self._plans.get(key)
+        if plan is None:
+            plan = self._unary_plan(key)
+        kernel, cast, result, rnp = plan
+        d = x._data
+        out = kernel(d) if cast is None else kernel(d.astype(cast))
+        if type(out) is not _ndarray or out.dtype is not rnp:
+            out = _asarray(out, dtype=rnp)
+        array = _new_object(Array)
+        array._data = out
+        array._dtype = result
+        array._ns = self
+        array._device = x._device
+        return array
+
+    def _bad_operands(self, name, x1, x2, operator):
+        if operator:
+            return NotImplemented
+        if type(x1) in _PY_SCALARS and type(x2) in _PY_SCALARS and self.scalars_in_functions:
+            raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars")
+        from ._runtime import _describe_value
+
+        bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
+        allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
+        raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {_describe_value(bad)}")
+
+    def _binary_arrays(self, name, x1, x2):
+        return self._apply2(name, x1, x2, False)
 
     def _inplace(self, name, x1, x2):
         """``x1 <op>= x2``: computed first, stored only if the policy allows the cast back."""
-        result = self._operator(name, x1, x2)
+        result = self._apply2(name, x1, x2, True)
         if result is NotImplemented:
             return result
-        self.policy.inplace_result(f"{name} (in-place)", result._dtype, x1._dtype)
+        if result._dtype is not x1._dtype:
+            self.policy.inplace_result(f"{name} (in-place)", result._dtype, x1._dtype)
         if result._data.shape != x1._data.shape:
             raise ValueError(
                 f"{name} (in-place): broadcasting would change the shape of x1 from "
@@ -169,48 +244,6 @@ class ElementwiseFunctions:
             )
         x1._data[...] = result._data
         return x1
-
-    def _unary(self, name, x):
-        if type(x) is not Array or x._ns is not self:
-            self._check_array(x, name)
-        d = x._data
-        key = (name, x._dtype, d.ndim == 0)
-        decision = self._unary_cache.get(key)
-        if decision is None:
-            sig = (Operand(_ZERO_D if key[2] else _ARRAY, x._dtype),)
-            decision = self._unary_cache[key] = self.policy.decide(OPS[name], sig)
-        compute = decision[0]
-        if x._dtype is not compute:
-            d = d.astype(compute.numpy)
-        out = KERNELS[name](d)
-        result = decision[1]
-        if type(out) is not _ndarray or out.dtype is not result.numpy:
-            out = _asarray(out, dtype=result.numpy)
-        return Array._new(out, result, self, x._device)
-
-    _unary_operator = _unary
-
-    def _elementwise2(self, name, x1, x2):
-        """A binary elementwise function: arrays, or (2024.12+) one Python scalar."""
-        t1 = type(x1)
-        t2 = type(x2)
-        if t1 is Array and t2 is Array:
-            return self._binary_arrays(name, x1, x2)
-        if self.scalars_in_functions:
-            if t1 is Array and t2 in _PY_SCALARS:
-                return self._binary_scalar(name, x1, x2, False)
-            if t2 is Array and t1 in _PY_SCALARS:
-                return self._binary_scalar(name, x2, x1, True)
-            if t1 in _PY_SCALARS and t2 in _PY_SCALARS:
-                raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars")
-        bad, arg = (x1, "x1") if t1 is not Array else (x2, "x2")
-        if t1 is Array and t2 is Array:
-            raise AssertionError("unreachable")
-        allowed = "an array or a Python scalar" if self.scalars_in_functions else "an array"
-        self._check_array(bad, name, arg) if type(bad) is Array else None
-        from ._runtime import _describe_value
-
-        raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {_describe_value(bad)}")
 
     # -- functions with more than a plain signature ---------------------------------------------
     def clip(self, x, /, min=None, max=None):
@@ -286,7 +319,7 @@ class ElementwiseFunctions:
 
 def _make_unary(name):
     def func(self, x, /):
-        return self._unary(name, x)
+        return self._apply1(name, x)
 
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"Elementwise ``{name}`` (array API standard), under this namespace's promotion policy."
@@ -295,7 +328,7 @@ def _make_unary(name):
 
 def _make_binary(name):
     def func(self, x1, x2, /):
-        return self._elementwise2(name, x1, x2)
+        return self._apply2(name, x1, x2, False)
 
     func.__name__ = func.__qualname__ = name
     func.__doc__ = f"Elementwise ``{name}`` (array API standard), under this namespace's promotion policy."
@@ -308,3 +341,63 @@ for _name in BINARY_NAMES:
     setattr(ElementwiseFunctions, _name, _make_binary(_name))
 del _name
 
+
+
+# -- the array's operators: each goes straight to its namespace's one path ---------------------
+def _forward(name):
+    def op(self, other, /):
+        return self._ns._apply2(name, self, other, True)
+
+    return op
+
+
+def _reflected(name):
+    def op(self, other, /):
+        return self._ns._apply2(name, other, self, True)
+
+    return op
+
+
+def _inplace_operator(name):
+    def op(self, other, /):
+        return self._ns._inplace(name, self, other)
+
+    return op
+
+
+def _unary_operator(name):
+    def op(self, /):
+        return self._ns._apply1(name, self)
+
+    return op
+
+
+# dunder -> elementwise function name
+BINARY_OPERATORS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
+    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
+    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+}
+COMPARISONS = {
+    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
+    "gt": "greater", "ge": "greater_equal",
+}
+UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
+
+
+def _install(dunder, method):
+    method.__name__ = method.__qualname__ = dunder
+    setattr(Array, dunder, method)
+
+
+for _dunder, _func in BINARY_OPERATORS.items():
+    _install(f"__{_dunder}__", _forward(_func))
+    _install(f"__r{_dunder}__", _reflected(_func))
+    _install(f"__i{_dunder}__", _inplace_operator(_func))
+for _dunder, _func in COMPARISONS.items():
+    _install(f"__{_dunder}__", _forward(_func))
+for _dunder, _func in UNARY_OPERATORS.items():
+    _install(f"__{_dunder}__", _unary_operator(_func))
+Array.__hash__ = None  # arrays compare elementwise, so they are not hashable
+del _dunder, _func

@@ -36,8 +36,10 @@ class RuntimeBase:
         self._dtype_set = frozenset(self.dtypes)
         # Python scalars as arguments of elementwise functions: 2024.12 and later.
         self.scalars_in_functions = api_version >= "2024.12"
-        self._binary_cache: dict = {}
-        self._unary_cache: dict = {}
+        # Elementwise plans per signature (see _elementwise_functions); 0-d flags
+        # are part of the key only where the policy tells 0-d arrays apart.
+        self._plans: dict = {}
+        self._flat_keys = not policy.zero_d_matters
 
     def __repr__(self) -> str:
         return f"<array_api_promo namespace policy={self.policy.name!r} api_version={self.api_version!r}>"

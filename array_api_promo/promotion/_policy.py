@@ -199,6 +199,9 @@ class Policy:
     default_index: DType = D.int64
     #: Results the policy's library has but NumPy cannot store: name -> stored dtype.
     storage_substitutions: dict[str, DType] = {}
+    #: Whether a 0-d array promotes differently from an n-d array of its dtype
+    #: (PyTorch's 0-d slot); where not, decisions are cached without that flag.
+    zero_d_matters: bool = True
 
     def __init__(self):
         self._result_cache: dict = {}
@@ -294,9 +297,35 @@ class Policy:
         """A 0-d NumPy array of ``dtype`` holding the Python scalar ``value``."""
         self.check_scalar(value, dtype, op)
         try:
-            return np.asarray(value, dtype=dtype.numpy)
+            with np.errstate(over="ignore"):  # a float beyond the dtype's range rounds to inf (IEEE)
+                return np.asarray(value, dtype=dtype.numpy)
         except OverflowError as exc:  # e.g. a huge int into float
             raise OverflowError(f"{op}: {value!r} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}") from None
+
+    def scalar_converter(self, scalar_type: type, dtype: DType, op: str):
+        """A fast ``value -> dtype value`` function for Python scalars of ``scalar_type``.
+
+        Values inside ``dtype``'s range convert directly; anything else goes
+        through :meth:`convert_scalar`, so the policy's rule (range check,
+        wrap-around, inf) is the one place that decides.
+        """
+        make = dtype.numpy.type
+        convert = self.convert_scalar
+        category = dtype.category
+        if scalar_type is bool:
+            return lambda value: make(value) if category else convert(value, dtype, op)
+        if category == D.CATEGORY_INTEGER:
+            lo, hi = _INT_BOUNDS[dtype]
+            return lambda value: make(value) if lo <= value <= hi else convert(value, dtype, op)
+        if category == D.CATEGORY_BOOL:
+            return lambda value: convert(value, dtype, op)
+        limit = float(np.finfo(D.REAL_OF.get(dtype, dtype).numpy).max)
+        if scalar_type is complex:
+            return lambda value: (
+                make(value) if -limit <= value.real <= limit and -limit <= value.imag <= limit
+                else convert(value, dtype, op)
+            )
+        return lambda value: make(value) if -limit <= value <= limit else convert(value, dtype, op)
 
     # -- (c) operation rules ----------------------------------------------------
     def decide(self, spec: OpSpec, signature: tuple[Operand, ...]) -> Decision:
@@ -386,6 +415,10 @@ class Policy:
         if op in ACCUMULATING_FUNCTIONS:
             acc = self.accumulation_dtype(op, dtype)
             return Decision(acc, acc)
+        if op in REAL_TO_COMPLEX_FUNCTIONS:
+            return Decision(dtype, D.COMPLEX_OF[dtype])
+        if op in COMPLEX_TO_REAL_FUNCTIONS:
+            return Decision(dtype, D.REAL_OF[dtype])
         return Decision(dtype, dtype)
 
     def can_cast(self, from_: DType, to: DType) -> bool:
@@ -399,6 +432,22 @@ class Policy:
 # Functions (not elementwise) whose result dtype a policy decides: their input
 # domain in the standard's words (the stubs' "Should have a ... data type").
 ACCUMULATING_FUNCTIONS = frozenset({"sum", "prod", "cumulative_sum", "cumulative_prod", "trace"})
+# FFTs whose output is complex of a real input / real of a complex input.
+REAL_TO_COMPLEX_FUNCTIONS = frozenset({"rfft", "rfftn", "ihfft"})
+COMPLEX_TO_REAL_FUNCTIONS = frozenset({"irfft", "irfftn", "hfft"})
+
+
+class _Kinds(NamedTuple):
+    """A domain that ``Domain`` does not name (duck-typed: ``words``, ``admits``)."""
+
+    words: str
+    kinds: frozenset
+
+    def admits(self, dtype) -> bool:
+        return dtype.kind in self.kinds
+
+
+_COMPLEX_FLOATING = _Kinds("complex floating-point", frozenset({D.COMPLEX_FLOATING}))
 _FUNCTION_DOMAINS = {
     **dict.fromkeys(["sum", "prod", "cumulative_sum", "cumulative_prod", "trace", "diff",
                      "cross", "outer", "tensordot", "vecdot"], Domain.NUMERIC),
@@ -406,7 +455,9 @@ _FUNCTION_DOMAINS = {
     **dict.fromkeys(["std", "var"], Domain.REAL_FLOATING),
     **dict.fromkeys(["mean", "cholesky", "det", "eig", "eigvals", "eigh", "eigvalsh", "inv",
                      "matrix_norm", "matrix_power", "matrix_rank", "pinv", "qr", "slogdet",
-                     "solve", "svd", "svdvals", "vector_norm"], Domain.FLOATING),
+                     "solve", "svd", "svdvals", "vector_norm", "fftshift", "ifftshift"], Domain.FLOATING),
+    **dict.fromkeys(["rfft", "rfftn", "ihfft", "fftfreq", "rfftfreq"], Domain.REAL_FLOATING),
+    **dict.fromkeys(["fft", "ifft", "fftn", "ifftn", "irfft", "irfftn", "hfft"], _COMPLEX_FLOATING),
 }
 
 

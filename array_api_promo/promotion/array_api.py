@@ -52,6 +52,7 @@ class ArrayAPIPolicy(Policy):
     name = "array_api"
     dtypes = D.STANDARD_DTYPES
     table = ARRAY_API_LATTICE
+    zero_d_matters = False  # 0-d arrays are ordinary arrays
 
     def _resolve(self, signature, trace):
         result = None

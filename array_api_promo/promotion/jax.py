@@ -93,6 +93,8 @@ _LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"}
 class JaxPolicy(Policy):
     """JAX (``jax.numpy``) promotion in 32-bit mode or, with ``x64=True``, x64 mode."""
 
+    zero_d_matters = False  # 0-d arrays are strong; only Python scalars are weak
+
     def __init__(self, x64: bool = False):
         self.x64 = x64
         self.name = "jax_x64" if x64 else "jax"

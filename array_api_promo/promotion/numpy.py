@@ -141,6 +141,7 @@ class NumPyPolicy(Policy):
     """NumPy 2 (NEP 50) promotion: ``np.result_type`` and ufunc loop selection."""
 
     name = "numpy"
+    zero_d_matters = False  # NEP 50: 0-d arrays are strong, like n-d arrays
     dtypes = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16)
     table = NUMPY_TABLE
     default_int = i8
