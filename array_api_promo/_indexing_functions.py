@@ -53,6 +53,8 @@ class IndexingFunctions:
             return self._array_index(x, key, func, sole=True)
         if t is not tuple:
             return self._single_index(x, key, func), None
+        if len(key) == 1 and type(key[0]) is Array:
+            return self._array_index(x, key[0], func, sole=True)
         # The common case: a tuple of ints, slices, Ellipsis and None.
         for k in key:
             if type(k) not in _BASIC:
