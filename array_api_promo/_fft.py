@@ -1,9 +1,203 @@
-"""The standard's the fft extension (methods named fft_<name>)."""
+"""The standard's fft extension (methods named ``fft_<name>``).
+
+``policy.function_dtype(name, dtype)`` decides what an input is converted to
+and what the transform returns (the standard: complex input for the complex
+transforms, real floating input for ``rfft``/``rfftn``/``ihfft``; torch reads
+integer input as its default float).  Results keep the precision of the
+input: complex64 stays complex64, whatever precision NumPy computes in.
+"""
 
 from __future__ import annotations
 
+import operator
+
+import numpy as np
+
+from . import _dtypes as D
+from ._array import Array
+
 __all__ = ["FFTFunctions"]
+
+_NORMS = ("backward", "ortho", "forward")
+
+
+def _check_norm(norm, func):
+    if norm not in _NORMS or type(norm) is not str:
+        raise ValueError(f"{func}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
+
+
+def _int_arg(value, func, arg):
+    if type(value) is bool or not isinstance(value, int):
+        raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
+    return operator.index(value)
 
 
 class FFTFunctions:
-    """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+    """Mixin: the fft extension under the namespace's policy."""
+
+    def _fft_input(self, x, func, op):
+        x = self._check_array(x, func)
+        decision = self.policy.function_dtype(op, x._dtype)
+        compute = decision.compute
+        data = x._data if x._dtype is compute else x._data.astype(compute.numpy)
+        return x, data, decision.result
+
+    def _fft_result(self, out, result, device):
+        return Array._new(np.asarray(out, dtype=result.numpy), result, self, device)
+
+    def _fft1(self, op, kernel, x, n, axis, norm):
+        func = f"fft.{op}"
+        x, data, result = self._fft_input(x, func, op)
+        _check_norm(norm, func)
+        if data.ndim == 0:
+            raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
+        axis = self._normalize_axis(_int_arg(axis, func, "axis"), data.ndim, func)
+        if n is not None:
+            n = _int_arg(n, func, "n")
+            if n < 1:
+                raise ValueError(f"{func}: n must be a positive int, got {n}")
+        elif op in ("irfft", "hfft"):
+            if 2 * (data.shape[axis] - 1) < 1:
+                raise ValueError(f"{func}: axis {axis} of size {data.shape[axis]} gives an empty output; pass n")
+        elif data.shape[axis] < 1:
+            raise ValueError(f"{func}: axis {axis} has size 0; pass a positive n")
+        with np.errstate(all="ignore"):
+            out = kernel(data, n=n, axis=axis, norm=norm)
+        return self._fft_result(out, result, x._device)
+
+    def _fftn(self, op, kernel, x, s, axes, norm):
+        func = f"fft.{op}"
+        x, data, result = self._fft_input(x, func, op)
+        _check_norm(norm, func)
+        ndim = data.ndim
+        if s is not None and axes is None:
+            raise ValueError(f"{func}: when s is given, axes must be given too")
+        if axes is None:
+            axes = tuple(range(ndim))
+        else:
+            try:
+                axes = tuple(axes)
+            except TypeError:
+                raise TypeError(f"{func}: axes must be a sequence of ints, got {type(axes).__name__}") from None
+            axes = tuple(self._normalize_axis(_int_arg(a, func, "axes"), ndim, func) for a in axes)
+        if not axes:
+            raise ValueError(f"{func}: at least one axis is required")
+        if s is not None:
+            try:
+                s = tuple(s)
+            except TypeError:
+                raise TypeError(f"{func}: s must be a sequence of ints, got {type(s).__name__}") from None
+            if len(s) != len(axes):
+                raise ValueError(f"{func}: s and axes must have the same length, got {len(s)} and {len(axes)}")
+            sizes = []
+            for i, (size, axis) in enumerate(zip(s, axes)):
+                size = _int_arg(size, func, "s")
+                if size == -1:  # the whole axis
+                    size = data.shape[axis]
+                    if op == "irfftn" and i == len(axes) - 1:
+                        size = 2 * (size - 1)
+                if size < 1:
+                    raise ValueError(f"{func}: sizes in s must be positive (or -1), got {s!r}")
+                sizes.append(size)
+            s = tuple(sizes)
+        elif any(data.shape[a] == 0 for a in axes):
+            raise ValueError(f"{func}: a transformed axis has size 0 (shape {data.shape}); pass s")
+        with np.errstate(all="ignore"):
+            out = kernel(data, s=s, axes=axes, norm=norm)
+        return self._fft_result(out, result, x._device)
+
+    # -- one-dimensional transforms ---------------------------------------------------------
+    def fft_fft(self, x, /, *, n=None, axis=-1, norm="backward"):
+        """One-dimensional discrete Fourier transform."""
+        return self._fft1("fft", np.fft.fft, x, n, axis, norm)
+
+    def fft_ifft(self, x, /, *, n=None, axis=-1, norm="backward"):
+        """One-dimensional inverse discrete Fourier transform."""
+        return self._fft1("ifft", np.fft.ifft, x, n, axis, norm)
+
+    def fft_rfft(self, x, /, *, n=None, axis=-1, norm="backward"):
+        """One-dimensional transform of real input (the non-negative frequencies)."""
+        return self._fft1("rfft", np.fft.rfft, x, n, axis, norm)
+
+    def fft_irfft(self, x, /, *, n=None, axis=-1, norm="backward"):
+        """Inverse of ``rfft`` (real output of length ``n``, default ``2*(m-1)``)."""
+        return self._fft1("irfft", np.fft.irfft, x, n, axis, norm)
+
+    def fft_hfft(self, x, /, *, n=None, axis=-1, norm="backward"):
+        """Transform of a signal with Hermitian symmetry (real output)."""
+        return self._fft1("hfft", np.fft.hfft, x, n, axis, norm)
+
+    def fft_ihfft(self, x, /, *, n=None, axis=-1, norm="backward"):
+        """Inverse of ``hfft`` (real input, complex output)."""
+        return self._fft1("ihfft", np.fft.ihfft, x, n, axis, norm)
+
+    # -- n-dimensional transforms --------------------------------------------------------------
+    def fft_fftn(self, x, /, *, s=None, axes=None, norm="backward"):
+        """n-dimensional discrete Fourier transform."""
+        return self._fftn("fftn", np.fft.fftn, x, s, axes, norm)
+
+    def fft_ifftn(self, x, /, *, s=None, axes=None, norm="backward"):
+        """n-dimensional inverse discrete Fourier transform."""
+        return self._fftn("ifftn", np.fft.ifftn, x, s, axes, norm)
+
+    def fft_rfftn(self, x, /, *, s=None, axes=None, norm="backward"):
+        """n-dimensional transform of real input."""
+        return self._fftn("rfftn", np.fft.rfftn, x, s, axes, norm)
+
+    def fft_irfftn(self, x, /, *, s=None, axes=None, norm="backward"):
+        """Inverse of ``rfftn`` (real output)."""
+        return self._fftn("irfftn", np.fft.irfftn, x, s, axes, norm)
+
+    # -- frequencies and shifts -------------------------------------------------------------------
+    def _freq(self, op, n, d, dtype, device):
+        func = f"fft.{op}"
+        n = _int_arg(n, func, "n")
+        if n < 1:
+            raise ValueError(f"{func}: n must be a positive int, got {n}")
+        if type(d) not in (int, float):
+            raise TypeError(f"{func}: d must be a float, got {type(d).__name__}")
+        if d == 0:
+            raise ValueError(f"{func}: d must not be zero")
+        if dtype is None:
+            dtype = self.policy.default_float
+        else:
+            dtype = self._check_dtype(dtype, func)
+        result = self.policy.function_dtype(op, dtype).result
+        device = self._check_device(device, func)
+        kernel = np.fft.fftfreq if op == "fftfreq" else np.fft.rfftfreq
+        out = kernel(n, d=float(d))
+        return Array._new(np.asarray(out, dtype=result.numpy), result, self, device)
+
+    def fft_fftfreq(self, n, /, *, d=1.0, dtype=None, device=None):
+        """Sample frequencies of ``fft`` for a signal of ``n`` samples spaced ``d``."""
+        return self._freq("fftfreq", n, d, dtype, device)
+
+    def fft_rfftfreq(self, n, /, *, d=1.0, dtype=None, device=None):
+        """Sample frequencies of ``rfft`` (non-negative only)."""
+        return self._freq("rfftfreq", n, d, dtype, device)
+
+    def _shift(self, op, kernel, x, axes):
+        func = f"fft.{op}"
+        x = self._check_array(x, func)
+        self.policy.function_dtype(op, x._dtype)
+        ndim = x._data.ndim
+        if axes is None:
+            axes = tuple(range(ndim))
+        elif isinstance(axes, int) and type(axes) is not bool:
+            axes = (self._normalize_axis(axes, ndim, func),)
+        else:
+            try:
+                axes = tuple(axes)
+            except TypeError:
+                raise TypeError(f"{func}: axes must be None, an int or a sequence of ints, got {type(axes).__name__}") from None
+            axes = tuple(self._normalize_axis(_int_arg(a, func, "axes"), ndim, func) for a in axes)
+        out = kernel(x._data, axes=axes) if axes else x._data.copy()
+        return Array._new(out, x._dtype, self, x._device)
+
+    def fft_fftshift(self, x, /, *, axes=None):
+        """Shift the zero-frequency component to the centre."""
+        return self._shift("fftshift", np.fft.fftshift, x, axes)
+
+    def fft_ifftshift(self, x, /, *, axes=None):
+        """Inverse of ``fftshift``."""
+        return self._shift("ifftshift", np.fft.ifftshift, x, axes)

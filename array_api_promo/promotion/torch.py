@@ -26,7 +26,7 @@ from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import Domain, OpSpec, ResultKind
 from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
-from ._policy import ACCUMULATING_FUNCTIONS
+from ._policy import ACCUMULATING_FUNCTIONS, COMPLEX_TO_REAL_FUNCTIONS, REAL_TO_COMPLEX_FUNCTIONS
 
 __all__ = ["TorchPolicy", "TORCH_TABLE", "complex32"]
 
@@ -252,6 +252,8 @@ class TorchPolicy(Policy):
 
     def function_dtype(self, op, dtype):
         """torch 2.13's input rules of reductions and linalg functions (checked live)."""
+        if op in _TORCH_FFTS:
+            return self._fft_dtype(op, dtype)
         refused = _TORCH_FUNCTION_REFUSES.get(op)
         if refused is None:  # as the standard (e.g. linalg.inv: floating or complex input)
             return super().function_dtype(op, dtype)
@@ -266,6 +268,25 @@ class TorchPolicy(Policy):
         if op in ("std", "var") and dtype.category == D.CATEGORY_COMPLEX:
             return Decision(dtype, D.REAL_OF[dtype])  # torch.std of complex is real
         return Decision(dtype, dtype)
+
+    def _fft_dtype(self, op, dtype):
+        # torch.fft reads bool/integer input as the default float; half precision (CPU
+        # kernels refuse it, CUDA gives complex32) computes in float32 here.
+        if dtype.category <= D.CATEGORY_INTEGER:
+            dtype = self.default_float
+        elif dtype.category == D.CATEGORY_FLOATING and dtype not in D.COMPLEX_OF:
+            dtype = D.float32
+        if op in REAL_TO_COMPLEX_FUNCTIONS:
+            if dtype.category == D.CATEGORY_COMPLEX:
+                raise PromotionError(
+                    f"{op}: torch does not support {dtype.name} input: it expects a real input "
+                    f"tensor (policy {self.name!r})"
+                )
+            return Decision(dtype, D.COMPLEX_OF[dtype])
+        compute = dtype if dtype.category == D.CATEGORY_COMPLEX else D.COMPLEX_OF[dtype]
+        if op in COMPLEX_TO_REAL_FUNCTIONS:
+            return Decision(compute, D.REAL_OF[compute])
+        return Decision(compute, compute)
 
     def can_cast(self, from_, to):
         try:
@@ -321,8 +342,10 @@ _TORCH_FUNCTION_REFUSES: dict[str, tuple] = {
     **dict.fromkeys(["sum", "prod", "cumulative_sum", "cumulative_prod", "diff", "outer"], ()),
     **dict.fromkeys(["trace", "cross", "tensordot", "matrix_power"], (_B,)),
     **dict.fromkeys(["max", "min"], (_X,)),
-    **dict.fromkeys(["mean", "std", "var", "vecdot"], (_B, _I)),
+    **dict.fromkeys(["mean", "std", "var", "vecdot", "fftfreq", "rfftfreq"], (_B, _I)),
+    **dict.fromkeys(["fftshift", "ifftshift"], ()),  # torch.fft.fftshift is a roll: any dtype
 }
+_TORCH_FFTS = frozenset({"fft", "ifft", "fftn", "ifftn", "rfft", "rfftn", "ihfft", "irfft", "irfftn", "hfft"})
 
 _POLICIES: dict = {}
 
