@@ -22,6 +22,7 @@ import operator
 import numpy as np
 
 from ._array import Array
+from .promotion import scalar_type
 
 __all__ = ["IndexingFunctions"]
 
@@ -133,6 +134,20 @@ class IndexingFunctions:
     def _getitem(self, x, key):
         func = "__getitem__"
         data = x._data
+        if type(key) is tuple:
+            for k in key:
+                if type(k) not in _BASIC:
+                    break
+            else:  # the common case: ints, slices, ... and None
+                try:
+                    out = data[key]
+                except IndexError as exc:
+                    raise IndexError(f"{func}: {exc} (x has shape {data.shape})") from None
+                except (TypeError, ValueError) as exc:
+                    raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
+                if type(out) is not _ndarray:
+                    out = np.asarray(out)
+                return Array._new(out, x._dtype, self, x._device)
         np_key, mask = self._index_key(x, key, func)
         if mask is not None:
             if self._mask_shape_check(data, mask, func):
@@ -150,6 +165,19 @@ class IndexingFunctions:
         return Array._new(out, x._dtype, self, x._device)
 
     # -- __setitem__ -----------------------------------------------------------------------------
+    _setitem_allowed = None  # per-namespace set of (target, value) signatures already allowed
+
+    def _check_setitem_value(self, x, value, key):
+        """Raise unless the policy lets ``value`` be stored into ``x`` (allowed signatures are cached)."""
+        allowed = self._setitem_allowed
+        if allowed is None:
+            allowed = self._setitem_allowed = set()
+        elif key in allowed:
+            return
+        result = self._promote("__setitem__", x, value)
+        self.policy.inplace_result("__setitem__", result, x._dtype)
+        allowed.add(key)
+
     def _setitem(self, x, key, value):
         func = "__setitem__"
         data = x._data
@@ -166,14 +194,12 @@ class IndexingFunctions:
                 )
             vdtype = value._dtype
             if vdtype is not target:
-                result = self._promote(func, x, value)
-                self.policy.inplace_result(func, result, target)
+                self._check_setitem_value(x, value, (target, data.ndim == 0, vdtype, value._data.ndim == 0))
                 v = value._data.astype(target.numpy)
             else:
                 v = value._data
         elif t in _PY_SCALARS:
-            result = self._promote(func, x, value)
-            self.policy.inplace_result(func, result, target)
+            self._check_setitem_value(x, value, (target, data.ndim == 0, scalar_type(value)))
             v = self.policy.convert_scalar(value, target, func)
         else:
             allowed = "an array of this namespace or a Python bool, int, float or complex"
