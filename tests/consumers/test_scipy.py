@@ -166,7 +166,7 @@ def _tuple(x):
 def test_scipy(name, ns, device):
     kind, f, inputs = CASES[name]
     expected = _reference(f, inputs)
-    args = [ns.asarray(a, device=device) for a in inputs]
+    args = [ns.asarray(a, device=device, copy=True) for a in inputs]
     if device is xp.DEVICE1 and kind in (CPU_ONLY, NUMPY_OUT):
         with pytest.raises(CPU_ONLY_ERROR[0], match=CPU_ONLY_ERROR[1]):
             f(ns, *args)

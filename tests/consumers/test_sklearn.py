@@ -53,7 +53,7 @@ def numpy_run(f, *args):
 
 
 def ours(f, ns, device, *args):
-    conv = [ns.asarray(a, device=device) for a in args]
+    conv = [ns.asarray(a, device=device, copy=True) for a in args]
     with sklearn.config_context(array_api_dispatch=True):
         return f(*conv)
 
