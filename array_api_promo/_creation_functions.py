@@ -11,6 +11,9 @@ from ._devices import CPU
 __all__ = ["CreationFunctions"]
 
 _PY_SCALARS = (bool, int, float, complex)
+_new_object = object.__new__
+# NumPy's native dtype objects are singletons: an id lookup avoids hashing the dtype.
+_NATIVE_DTYPES = {id(d.numpy): d for d in D.ALL_DTYPES}
 
 
 class CreationFunctions:
@@ -63,6 +66,16 @@ class CreationFunctions:
 
     # -- the standard's functions ----------------------------------------------------------------
     def asarray(self, obj, /, *, dtype=None, device=None, copy=None):
+        if type(obj) is np.ndarray and dtype is None and device is None and copy is None:
+            # Fast path: wrap a NumPy array of one of our dtypes without a copy.
+            ours = _NATIVE_DTYPES.get(id(obj.dtype))
+            if ours is not None and ours in self._dtype_set:
+                array = _new_object(Array)
+                array._data = obj
+                array._dtype = ours
+                array._ns = self
+                array._device = CPU
+                return array
         func = "asarray"
         if dtype is not None:
             dtype = self._check_dtype(dtype, func)
@@ -126,6 +139,11 @@ class CreationFunctions:
             raise OverflowError(f"{func}: {value!r} cannot be represented as {dtype.name}: {exc}") from None
 
     def _from_numpy(self, data, dtype, device, copy, func):
+        if not data.dtype.isnative:  # byte-swapped data: our arrays are native-endian
+            if copy is False:
+                raise ValueError(f"{func}: copy=False but byte-swapped {data.dtype} data needs a copy")
+            data = data.astype(data.dtype.newbyteorder("="))
+            copy = None
         try:
             source = D.dtype_of_numpy(data.dtype)
         except TypeError:

@@ -56,7 +56,16 @@ class DataTypeFunctions:
             )
         if dtype is x._dtype and device is x._device:
             return Array._new(x._data.copy(), dtype, self, device) if copy else x
-        with np.errstate(invalid="ignore", over="ignore"):
+        source = x._dtype
+        if (dtype.category <= D.CATEGORY_INTEGER < source.category) or (
+            dtype.category >= D.CATEGORY_FLOATING and dtype.bits < source.bits
+        ):
+            # NaN/inf to integer and narrowing floats warn in NumPy; the standard leaves
+            # the values unspecified (NaN -> int) or IEEE-rounded (inf). np.errstate
+            # costs more than a small cast, so only these casts pay for it.
+            with np.errstate(invalid="ignore", over="ignore"):
+                data = x._data.astype(dtype.numpy, copy=True)
+        else:
             data = x._data.astype(dtype.numpy, copy=True)
         return Array._new(data, dtype, self, device)
 
@@ -109,6 +118,20 @@ class DataTypeFunctions:
         raise TypeError(f"isdtype: kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
 
     def result_type(self, *arrays_and_dtypes):
+        if len(arrays_and_dtypes) == 2:
+            # Fast path: two arrays of this namespace, answered from the plan cache.
+            a, b = arrays_and_dtypes
+            if type(a) is Array and type(b) is Array and a._ns is self and b._ns is self:
+                if self._flat_keys:
+                    key = ("result_type", a._dtype, b._dtype)
+                else:
+                    key = ("result_type", a._dtype, b._dtype, a._data.ndim == 0, b._data.ndim == 0)
+                result = self._plans.get(key)
+                if result is None:
+                    result = self._plans[key] = self.policy.resolve(
+                        (self._operand(a), self._operand(b)), "result_type"
+                    )
+                return result
         if not arrays_and_dtypes:
             raise ValueError(f"result_type: at least one array or dtype is required (policy {self.policy.name!r})")
         operands = []
