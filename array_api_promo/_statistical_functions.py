@@ -56,7 +56,10 @@ class StatisticalFunctions:
         return dtype
 
     def _cast(self, x, dtype):
-        return x._data if x._dtype is dtype else x._data.astype(dtype.numpy)
+        if x._dtype is dtype:
+            return x._data
+        with np.errstate(over="ignore", invalid="ignore"):  # an explicit dtype= may narrow
+            return x._data.astype(dtype.numpy)
 
     # -- sum and prod --------------------------------------------------------------------------
     def _accumulate(self, func, kernel, x, axis, dtype, keepdims):
