@@ -52,7 +52,10 @@ _nan = np.nan
 _isfinite = np.isfinite
 _isinf = np.isinf
 _isnan = np.isnan
-_count_nonzero = np.count_nonzero
+try:  # the C function: np.count_nonzero's Python wrapper costs more than the count
+    from numpy._core.multiarray import count_nonzero as _count_nonzero
+except ImportError:  # pragma: no cover - other NumPy layouts
+    _count_nonzero = np.count_nonzero
 _where = np.where
 _errstate = np.errstate
 _floor_divide = np.floor_divide
@@ -68,7 +71,8 @@ _F16 = np.dtype(np.float16)
 
 
 def _all_finite(a) -> bool:
-    return bool(_isfinite(a).all())
+    # count_nonzero of the mask is several times cheaper than ndarray.all() on small arrays
+    return _count_nonzero(_isfinite(a)) == a.size
 
 
 def _has_zero(a) -> bool:
@@ -102,7 +106,7 @@ def remainder(x1, x2):
 
 # -- pow --------------------------------------------------------------------------------------
 def pow(x1, x2):
-    if x2.ndim == 0 and x2.dtype.kind == "f" and x2 == 0.5:
+    if x2.ndim == 0 and x2.dtype.kind == "f" and x2.item() == 0.5:
         # NumPy's power(x, 0.5) with a scalar exponent is sqrt(x): wrong at -inf (NaN,
         # standard +inf) and -0 (-0, standard +0).  "+ 0" turns -0 into +0 only.
         zero = x1.dtype.type(0)
@@ -124,10 +128,11 @@ def expm1(x):
         # "-1 + 0j" cases); NumPy's complex expm1 gives NaN + NaN j there.
         with _errstate(invalid="ignore", over="ignore"):
             out = _where(_isfinite(x), _expm1(x), _exp(x) - 1)
-    # expm1(+-0 + 0j) is +0 + 0j (NumPy: -0 + 0j for -0); "+ 0" turns only -0 into +0.
-    out = np.asarray(out)
-    real = out.real
-    real += 0
+    if _count_nonzero(x) != x.size:
+        # expm1(+-0 +- 0j) is +0 +- 0j (NumPy: -0 for a -0 real part).
+        out = np.asarray(out)
+        real = out.real
+        real[x == 0] = 0
     return out
 
 
