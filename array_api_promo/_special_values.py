@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import numpy as np
 
-__all__ = ["SPECIAL_KERNELS"]
+__all__ = ["SPECIAL_KERNELS", "special_kernel"]
 
 _INTEGRAL = frozenset("biu")
 _inf = np.inf
@@ -80,13 +80,15 @@ def _has_zero(a) -> bool:
     return _count_nonzero(a) != a.size
 
 
-# -- floor_divide / remainder ---------------------------------------------------------------
-def floor_divide(x1, x2):
-    if x1.dtype.kind in _INTEGRAL:
-        if _has_zero(x2):
-            with _errstate(divide="ignore"):
-                return _floor_divide(x1, x2)
-        return _floor_divide(x1, x2)
+# -- per-dtype kernels (each assumes its computation dtype; no dtype test inside) --------------
+def _floor_divide_int(x1, x2):
+    if _has_zero(x2):
+        with _errstate(divide="ignore"):
+            return _floor_divide(x1, x2)
+    return _floor_divide(x1, x2)
+
+
+def _floor_divide_float(x1, x2):
     if _all_finite(x1) and _all_finite(x2):
         return _floor_divide(x1, x2)
     # Exactly one operand infinite: +-inf // finite -> +-inf and finite // +-inf -> the
@@ -96,17 +98,16 @@ def floor_divide(x1, x2):
         return _where(_isinf(x1) != _isinf(x2), x1 / x2, _floor_divide(x1, x2))
 
 
-def remainder(x1, x2):
+def _remainder_int(x1, x2):
     # NumPy's float remainder already follows the standard (it matches Python's %).
-    if x1.dtype.kind in _INTEGRAL and _has_zero(x2):
+    if _has_zero(x2):
         with _errstate(divide="ignore"):
             return _remainder(x1, x2)
     return _remainder(x1, x2)
 
 
-# -- pow --------------------------------------------------------------------------------------
-def pow(x1, x2):
-    if x2.ndim == 0 and x2.dtype.kind == "f" and x2.item() == 0.5:
+def _pow_real(x1, x2):
+    if x2.ndim == 0 and x2.item() == 0.5:
         # NumPy's power(x, 0.5) with a scalar exponent is sqrt(x): wrong at -inf (NaN,
         # standard +inf) and -0 (-0, standard +0).  "+ 0" turns -0 into +0 only.
         zero = x1.dtype.type(0)
@@ -117,10 +118,7 @@ def pow(x1, x2):
     return _power(x1, x2)
 
 
-# -- complex unary functions ---------------------------------------------------------------------
-def expm1(x):
-    if x.dtype.kind != "c":
-        return _expm1(x)
+def _expm1_complex(x):
     if _all_finite(x):
         out = _expm1(x)
     else:
@@ -136,8 +134,8 @@ def expm1(x):
     return out
 
 
-def tanh(x):
-    if x.dtype.kind != "c" or _all_finite(x):
+def _tanh_complex(x):
+    if _all_finite(x):
         return _tanh(x)
     with _errstate(invalid="ignore"):
         out = _tanh(x)
@@ -154,12 +152,7 @@ def tanh(x):
     return out
 
 
-def sign(x):
-    kind = x.dtype.kind
-    if kind != "c":
-        if kind == "V":  # ml_dtypes' bfloat16 sign(-0) is -0; the standard says 0
-            return _sign(x) + x.dtype.type(0)
-        return _sign(x)
+def _sign_complex(x):
     if _all_finite(x):
         return _sign(x)
     with _errstate(invalid="ignore"):
@@ -168,12 +161,90 @@ def sign(x):
     return _where(_isnan(x), x.dtype.type(complex(_nan, _nan)), out)
 
 
+def _sign_bfloat16(x):
+    # ml_dtypes' bfloat16 sign(-0) is -0; the standard says 0 ("+ 0" turns -0 into +0 only).
+    return _sign(x) + x.dtype.type(0)
+
+
+def _nextafter_float16(x1, x2):
+    # NumPy's float16 nextafter(-0, +0) is -0 (and (+0, -0) is +0); IEEE says x2.
+    return _where(x1 == x2, x2, _nextafter(x1, x2))
+
+
+def special_kernel(name: str, dtype):
+    """The kernel of ``name`` at the computation dtype ``dtype`` (a NumPy dtype), or ``None``.
+
+    ``None`` means NumPy's ufunc is already right for that dtype: the dispatch
+    should then call the raw ufunc.  Meant to be called once per plan (signature),
+    so the per-call path pays no dtype test at all.
+    """
+    dtype = np.dtype(dtype)
+    kind = dtype.kind
+    if name == "floor_divide":
+        if kind in "iu":
+            return _floor_divide_int
+        return None if kind == "b" else _floor_divide_float
+    if name == "remainder":
+        return _remainder_int if kind in "iu" else None
+    if name == "pow":
+        return _pow_real if kind == "f" else None  # the sqrt fast path is NumPy's float16/32/64
+    if name == "expm1":
+        return _expm1_complex if kind == "c" else None
+    if name == "tanh":
+        return _tanh_complex if kind == "c" else None
+    if name == "sign":
+        if kind == "c":
+            return _sign_complex
+        return _sign_bfloat16 if kind == "V" else None
+    if name == "nextafter":
+        return _nextafter_float16 if dtype == _F16 else None
+    return None
+
+
+# -- dtype-generic kernels, for a dispatch that keeps one kernel per operation ---------------------
+def floor_divide(x1, x2):
+    if x1.dtype.kind in _INTEGRAL:
+        return _floor_divide_int(x1, x2)
+    return _floor_divide_float(x1, x2)
+
+
+def remainder(x1, x2):
+    if x1.dtype.kind in _INTEGRAL:
+        return _remainder_int(x1, x2)
+    return _remainder(x1, x2)
+
+
+def pow(x1, x2):
+    if x1.dtype.kind == "f":
+        return _pow_real(x1, x2)
+    return _power(x1, x2)
+
+
+def expm1(x):
+    if x.dtype.kind == "c":
+        return _expm1_complex(x)
+    return _expm1(x)
+
+
+def tanh(x):
+    if x.dtype.kind == "c":
+        return _tanh_complex(x)
+    return _tanh(x)
+
+
+def sign(x):
+    kind = x.dtype.kind
+    if kind == "c":
+        return _sign_complex(x)
+    if kind == "V":
+        return _sign_bfloat16(x)
+    return _sign(x)
+
+
 def nextafter(x1, x2):
-    out = _nextafter(x1, x2)
     if x1.dtype == _F16:
-        # NumPy's float16 nextafter(-0, +0) is -0 (and (+0, -0) is +0); IEEE says x2.
-        out = _where(x1 == x2, x2, out)
-    return out
+        return _nextafter_float16(x1, x2)
+    return _nextafter(x1, x2)
 
 
 SPECIAL_KERNELS: dict = {

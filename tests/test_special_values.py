@@ -197,8 +197,6 @@ def test_real_binary_table(policy, name):
                 "0-d": lambda: func(ns.asarray(a, dtype=dt), ns.asarray(b, dtype=dt)),
                 "1-d": lambda: func(ns.asarray([a, a], dtype=dt), ns.asarray([b, b], dtype=dt))[1],
                 "mixed": lambda: func(ns.asarray([1.0, a], dtype=dt), ns.asarray(b, dtype=dt))[1],
-                "scalar x2": lambda: func(ns.asarray([a], dtype=dt), b)[0],
-                "scalar x1": lambda: func(a, ns.asarray([b], dtype=dt))[0],
             }
             for how, call in cases.items():
                 with warnings.catch_warnings():
@@ -207,6 +205,67 @@ def test_real_binary_table(policy, name):
                 if not _same(got, want):
                     bad.append(f"{name}({a!r}, {b!r}) [{dt} {how}] = {got!r}, want {want!r}")
     assert not bad, "\n".join(bad)
+
+
+@pytest.mark.parametrize("policy", NAMESPACES)
+@pytest.mark.parametrize("name", REAL_BINARY)
+def test_real_binary_table_python_scalars(policy, name):
+    """A Python scalar on either side (converted by the policy, then the same kernels)."""
+    ns = NAMESPACES[policy]
+    func = getattr(ns, name)
+    bad = []
+    for dt in _float_dtypes(ns):
+        for (a, b), want in REAL_BINARY[name]:
+            for how in ("scalar x2", "scalar x1"):
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    try:
+                        out = func(ns.asarray([a], dtype=dt), b) if how == "scalar x2" else func(a, ns.asarray([b], dtype=dt))
+                    except Exception as exc:  # report every dtype, not only the first
+                        bad.append(f"{name}({a!r}, {b!r}) [{dt} {how}] raised {type(exc).__name__}: {exc}")
+                        continue
+                got = float(out[0])
+                if not _same(got, want):
+                    bad.append(f"{name}({a!r}, {b!r}) [{dt} {how}] = {got!r}, want {want!r}")
+    assert not bad, "\n".join(sorted(set(bad))[:40])
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder", "pow", "expm1", "tanh", "sign", "nextafter"])
+def test_special_kernel_selection(name):
+    """special_kernel(name, dtype) picks a fix-up only where NumPy is wrong; it agrees with the generic kernel."""
+    import ml_dtypes
+
+    from array_api_promo._elementwise_functions import KERNELS
+    from array_api_promo._special_values import SPECIAL_KERNELS, special_kernel
+
+    raw = {"floor_divide": np.floor_divide, "remainder": np.remainder, "pow": np.power, "expm1": np.expm1,
+           "tanh": np.tanh, "sign": np.sign, "nextafter": np.nextafter}[name]
+    assert KERNELS[name] is SPECIAL_KERNELS[name]
+    for dt in (np.int8, np.int64, np.uint8, np.uint64):
+        k = special_kernel(name, dt)
+        assert k is None or name in ("floor_divide", "remainder"), (name, dt)
+    table = REAL_BINARY.get(name)  # a list: (0.0, inf) and (-0.0, inf) would collide as dict keys
+    for dt in (np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.complex64, np.complex128):
+        if np.dtype(dt).kind == "c" and name in ("floor_divide", "remainder", "nextafter"):
+            continue
+        k = special_kernel(name, dt) or raw
+        if table is not None:
+            if np.dtype(dt).kind == "c":
+                continue
+            for (a, b), want in table:
+                x1, x2 = np.asarray([a], dtype=dt), np.asarray(b, dtype=dt)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    got, generic = float(np.asarray(k(x1, x2))[0]), float(np.asarray(SPECIAL_KERNELS[name](x1, x2))[0])
+                assert _same(got, want), (name, dt, a, b, got, want)
+                assert _same(generic, want), (name, dt, a, b, generic, want)
+        elif np.dtype(dt).kind == "c":
+            for z, want in COMPLEX_UNARY.get(name, []):
+                x = np.asarray([z], dtype=dt)
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    got = complex(np.asarray(k(x))[0])
+                assert _same(got, want), (name, dt, z, got, want)
 
 
 OPERATORS = {"floor_divide": "__floordiv__", "remainder": "__mod__", "pow": "__pow__"}
