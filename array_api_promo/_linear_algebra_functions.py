@@ -458,7 +458,7 @@ class LinearAlgebraFunctions:
         offset = _axis_int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
-        result = self.policy.function_dtype("trace", x._dtype).result
+        result = self._versioned_accumulation("trace", self.policy.function_dtype("trace", x._dtype).result)
         if dtype is not None:
             result = self._check_dtype(dtype, func)
             if x._dtype.category == D.CATEGORY_COMPLEX and result.category != D.CATEGORY_COMPLEX:

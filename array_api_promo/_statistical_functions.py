@@ -46,7 +46,7 @@ class StatisticalFunctions:
         """The policy's result dtype of ``func`` on ``x``, or the explicit ``dtype``."""
         decision = self.policy.function_dtype(func, x._dtype)
         if dtype is None:
-            return decision.result
+            return self._versioned_accumulation(func, decision.result)
         dtype = self._check_dtype(dtype, func)
         if x._dtype.category == D.CATEGORY_COMPLEX and dtype.category != D.CATEGORY_COMPLEX:
             raise TypeError(
@@ -54,6 +54,19 @@ class StatisticalFunctions:
                 f"array; take real() first (policy {self.policy.name!r})"
             )
         return dtype
+
+    def _versioned_accumulation(self, func, result):
+        """Before 2023.12 the standard had sum/prod/trace accumulate floats in the default
+        floating dtype (float32 -> float64 under a float64 default); since then they keep it."""
+        if self.api_version >= "2023.12" or func not in ("sum", "prod", "trace"):
+            return result
+        if result.category == D.CATEGORY_FLOATING:
+            default = self.policy.default_float
+        elif result.category == D.CATEGORY_COMPLEX:
+            default = self.policy.default_complex
+        else:
+            return result
+        return default if default.bits > result.bits else result
 
     def _cast(self, x, dtype):
         if x._dtype is dtype:

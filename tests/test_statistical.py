@@ -149,3 +149,14 @@ def test_older_versions():
     ns = namespace("array_api", "2023.12")
     assert ns.sum(ns.asarray([1, 2], dtype=ns.int8)).dtype is ns.int64
     assert not hasattr(ns, "cumulative_prod") and hasattr(ns, "cumulative_sum")
+
+
+def test_float_accumulation_before_2023_12():
+    # 2022.12: sum/prod/trace of float32 accumulate in the default float; 2023.12 keeps float32
+    old = namespace("array_api", "2022.12")
+    assert old.sum(old.asarray([1.0], dtype=old.float32)).dtype is old.float64
+    assert old.prod(old.asarray([1j], dtype=old.complex64)).dtype is old.complex128
+    assert old.linalg.trace(old.asarray([[1.0]], dtype=old.float32)).dtype is old.float64
+    assert old.sum(old.asarray([1.0], dtype=old.float32), dtype=old.float32).dtype is old.float32
+    new = namespace("array_api", "2023.12")
+    assert new.sum(new.asarray([1.0], dtype=new.float32)).dtype is new.float32
