@@ -85,7 +85,7 @@ class DataTypeFunctions:
         if dtype.category < D.CATEGORY_FLOATING:
             raise TypeError(f"finfo: {dtype.name} is not a floating-point dtype; use iinfo()")
         real = D.REAL_OF.get(dtype, dtype)
-        info = np.finfo(real.numpy)
+        info = D.finfo_of(dtype)
         return finfo_object(
             info.bits, float(info.eps), float(info.max), float(info.min),
             float(info.smallest_normal), real,  # the standard: complex dtypes report their real dtype

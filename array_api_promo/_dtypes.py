@@ -148,3 +148,11 @@ def dtype_of_numpy(np_dtype) -> DType:
 def iinfo_bounds(dtype: DType) -> tuple[int, int]:
     info = np.iinfo(dtype.numpy)
     return int(info.min), int(info.max)
+
+
+def finfo_of(dtype: DType):
+    """NumPy's finfo for a floating dtype (ml_dtypes' for bfloat16); complex gives its real part's."""
+    real = REAL_OF.get(dtype, dtype)
+    if _ml_dtypes is not None and real is bfloat16:
+        return _ml_dtypes.finfo(real.numpy)
+    return np.finfo(real.numpy)

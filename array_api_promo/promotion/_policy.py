@@ -319,7 +319,7 @@ class Policy:
             return lambda value: make(value) if lo <= value <= hi else convert(value, dtype, op)
         if category == D.CATEGORY_BOOL:
             return lambda value: convert(value, dtype, op)
-        limit = float(np.finfo(D.REAL_OF.get(dtype, dtype).numpy).max)
+        limit = float(D.finfo_of(dtype).max)
         if scalar_type is complex:
             return lambda value: (
                 make(value) if -limit <= value.real <= limit and -limit <= value.imag <= limit
