@@ -34,6 +34,13 @@ Where the standard and NumPy disagree (checked against the 2025.12 stubs):
   ``(-0, +0)`` and ``(+0, -0)``.
 * real ``sign`` in bfloat16 (ml_dtypes): ``sign(-0)`` is ``-0``, the standard
   says ``0``.
+* integer ``pow`` with a negative exponent (unspecified by the standard): NumPy
+  raises ValueError for the whole array; we return torch's truncated
+  ``1 / x1 ** -x2`` (0, or +-1 for x1 = +-1).  The raw ufunc runs first; the
+  fix-up only runs after NumPy's ValueError.
+* complex ``pow`` with a large integral exponent: NumPy gives NaN where the
+  result under/overflows (``(3+3j) ** -58``); recomputed as ``exp(x2 log x1)``
+  where finite nonzero inputs gave a non-finite value.
 * integer ``floor_divide`` / ``remainder`` by zero: NumPy's value (0) is kept,
   its "divide by zero" RuntimeWarning is silenced -- only when a zero divisor is
   present (``np.errstate`` costs several microseconds per call).
@@ -118,6 +125,36 @@ def _pow_real(x1, x2):
     return _power(x1, x2)
 
 
+def _pow_int(x1, x2):
+    try:
+        return _power(x1, x2)
+    except ValueError:  # "Integers to negative integer powers are not allowed."
+        pass
+    # The standard leaves a negative integer exponent unspecified; NumPy raises for the
+    # whole array.  Give torch's answer instead, the truncated 1 / x1 ** -x2: 1 for
+    # x1 == 1, +-1 for x1 == -1 (by the parity of x2), 0 otherwise (0 ** negative too).
+    negative = x2 < 0
+    out = _power(x1, _where(negative, 0, x2).astype(x2.dtype, copy=False))
+    one = x1.dtype.type(1)
+    fixed = _where(x1 == 1, one, _where(x1 == -1, _where(x2 & 1, -one, one), x1.dtype.type(0)))
+    return _where(negative, fixed, out).astype(out.dtype, copy=False)
+
+
+def _pow_complex(x1, x2):
+    out = _power(x1, x2)
+    if _all_finite(out):
+        return out
+    # NumPy's complex power with an integral exponent multiplies out z ** |n| and
+    # inverts: z ** -58 overflows to inf and the quotient is NaN although the result
+    # is tiny.  Where finite, nonzero inputs gave a non-finite value, recompute as
+    # exp(x2 * log(x1)), which under/overflows the way the result does.
+    with _errstate(invalid="ignore", over="ignore", divide="ignore", under="ignore"):
+        redo = ~_isfinite(out) & _isfinite(x1) & _isfinite(x2) & (x1 != 0)
+        if redo.any():
+            out = _where(redo, _exp(x2 * np.log(x1)), out).astype(out.dtype, copy=False)
+    return out
+
+
 def _expm1_complex(x):
     if _all_finite(x):
         out = _expm1(x)
@@ -187,7 +224,11 @@ def special_kernel(name: str, dtype):
     if name == "remainder":
         return _remainder_int if kind in "iu" else None
     if name == "pow":
-        return _pow_real if kind == "f" else None  # the sqrt fast path is NumPy's float16/32/64
+        if kind == "f":
+            return _pow_real  # NumPy's scalar 0.5 exponent takes a sqrt fast path
+        if kind == "i":
+            return _pow_int  # negative exponents: NumPy raises ValueError
+        return _pow_complex if kind == "c" else None
     if name == "expm1":
         return _expm1_complex if kind == "c" else None
     if name == "tanh":
@@ -215,8 +256,13 @@ def remainder(x1, x2):
 
 
 def pow(x1, x2):
-    if x1.dtype.kind == "f":
+    kind = x1.dtype.kind
+    if kind == "f":
         return _pow_real(x1, x2)
+    if kind == "i":
+        return _pow_int(x1, x2)
+    if kind == "c":
+        return _pow_complex(x1, x2)
     return _power(x1, x2)
 
 

@@ -243,7 +243,8 @@ def test_special_kernel_selection(name):
     assert KERNELS[name] is SPECIAL_KERNELS[name]
     for dt in (np.int8, np.int64, np.uint8, np.uint64):
         k = special_kernel(name, dt)
-        assert k is None or name in ("floor_divide", "remainder"), (name, dt)
+        signed_pow = name == "pow" and np.dtype(dt).kind == "i"
+        assert k is None or name in ("floor_divide", "remainder") or signed_pow, (name, dt)
     table = REAL_BINARY.get(name)  # a list: (0.0, inf) and (-0.0, inf) would collide as dict keys
     for dt in (np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.complex64, np.complex128):
         if np.dtype(dt).kind == "c" and name in ("floor_divide", "remainder", "nextafter"):
@@ -363,6 +364,33 @@ def test_integer_division_by_zero_is_zero_without_warning(policy, name):
         assert int(zero_d) == 0
         assert [int(v) for v in op._data] == [0, 0, 0, 0]
         assert out.dtype == dtype
+
+
+@pytest.mark.parametrize("policy", NAMESPACES)
+def test_integer_pow_negative_exponent(policy):
+    """Unspecified by the standard; NumPy raises for the whole array, we give torch's values."""
+    ns = NAMESPACES[policy]
+    x = ns.asarray([-3, -2, -1, 0, 1, 2, 3], dtype=ns.int8)
+    for e, want in ((-1, [0, 0, -1, 0, 1, 0, 0]), (-2, [0, 0, 1, 0, 1, 0, 0]), (-3, [0, 0, -1, 0, 1, 0, 0])):
+        assert [int(v) for v in ns.pow(x, ns.asarray(e, dtype=ns.int8))._data] == want
+        assert [int(v) for v in (x ** e)._data] == want
+    mixed = ns.pow(x, ns.asarray([-1, 2, -3, 1, -5, 3, 0], dtype=ns.int8))
+    assert [int(v) for v in mixed._data] == [0, 4, -1, 0, 1, 8, 1]
+    assert mixed.dtype == ns.int8
+
+
+@pytest.mark.parametrize("policy", NAMESPACES)
+def test_complex_pow_large_integral_exponent(policy):
+    """NumPy: (3+3j) ** -58 is NaN (z ** 58 overflows, then 1 / inf); the value is about -3.95e-37j."""
+    ns = NAMESPACES[policy]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        out = ns.pow(ns.asarray([3 + 3j, 1 + 1j], dtype=ns.complex64), ns.asarray(-58 + 0j, dtype=ns.complex64))
+        big = complex(ns.pow(ns.asarray(3 + 3j, dtype=ns.complex128), ns.asarray(-400 + 0j, dtype=ns.complex128)))
+    got = complex(out[0])
+    assert abs(got.real) < 1e-40 and math.isclose(got.imag, -3.9545e-37, rel_tol=1e-3)
+    assert math.isclose(complex(out[1]).imag, -1.8626451e-09, rel_tol=1e-5)
+    assert big.real > 0 and math.isclose(big.real, 8.8206e-252, rel_tol=1e-3)
 
 
 @pytest.mark.parametrize("policy", NAMESPACES)
