@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._array import Array
-from ._special_values import SPECIAL_KERNELS
+from ._special_values import SPECIAL_KERNELS, special_kernel
 from .promotion import OPS, LargeInt, Operand, OperandKind
 
 __all__ = ["ElementwiseFunctions", "KERNELS"]
@@ -79,7 +79,15 @@ KERNELS = {
     "pow": np.power, "remainder": np.remainder, "subtract": np.subtract,
     "matmul": np.matmul,
 }
+# NumPy's ufuncs; a plan takes the fix-up kernel only for the dtypes that need it.
+RAW_KERNELS = dict(KERNELS)
+# One dtype-generic kernel per operation (used outside plans).
 KERNELS.update(SPECIAL_KERNELS)
+
+
+def kernel_for(name, numpy_dtype):
+    """The kernel of ``name`` computing in ``numpy_dtype``: NumPy's, unless the standard's special cases need a fix-up."""
+    return special_kernel(name, numpy_dtype) or RAW_KERNELS[name]
 
 UNARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 1)
 BINARY_NAMES = tuple(
@@ -115,7 +123,7 @@ class ElementwiseFunctions:
             converter = None
             cast2 = compute.numpy if dt2 is not compute else None
         cast1 = compute.numpy if dt1 is not compute else None
-        kernel = KERNELS[name]
+        kernel = kernel_for(name, compute.numpy)
         signature = None
         if (cast1 is not None or cast2 is not None) and type(kernel) is _ufunc:
             # The ufunc converts in chunks: no full-size temporary for a mixed-dtype operation.
@@ -129,7 +137,7 @@ class ElementwiseFunctions:
         name, dtype = key
         decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
         cast = decision.compute.numpy if dtype is not decision.compute else None
-        plan = (KERNELS[name], cast, decision.result, decision.result.numpy)
+        plan = (kernel_for(name, decision.compute.numpy), cast, decision.result, decision.result.numpy)
         self._plans[key] = plan
         return plan
 
@@ -277,8 +285,6 @@ class ElementwiseFunctions:
         if hi is not None:
             out = np.minimum(out, hi)
         out = _asarray(out, dtype=decision.result.numpy)
-        if out.shape != data.shape:
-            raise ValueError(f"clip: min and max must broadcast to the shape of x {data.shape}, got {out.shape}")
         if out is data or out is x._data:
             out = out.copy()
         return Array._new(out, decision.result, self, device)

@@ -270,3 +270,15 @@ def test_repr_is_readable():
 def test_arrays_are_not_constructible_directly():
     with pytest.raises(TypeError, match="not created directly"):
         xp.Array(np.ones(2))
+
+
+def test_clip_bounds_broadcast_with_x_and_keep_its_dtype():
+    x = xp.asarray([1, 5, 9], dtype=xp.int16)
+    out = xp.clip(x, xp.asarray([[2], [6]], dtype=xp.int16), 8)
+    assert out.shape == (2, 3) and out.dtype is xp.int16
+    assert np.asarray(out).tolist() == [[2, 5, 8], [6, 6, 8]]
+    with pytest.raises(TypeError, match="would change the dtype of x from int16 to int32"):
+        xp.clip(x, xp.asarray(0, dtype=xp.int32))
+    # torch.clamp promotes x with its bounds
+    t = tx.asarray([1, 5], dtype=tx.int16)
+    assert tx.clip(t, tx.asarray([0.5, 0.5], dtype=tx.float32)).dtype is tx.float32
