@@ -15,6 +15,7 @@ from ._devices import CPU, Device
 __all__ = ["Array"]
 
 _new_object = object.__new__
+_ndarray = np.ndarray
 _PY_SCALARS = (bool, int, float, complex)
 
 
@@ -175,11 +176,17 @@ class Array:
 
     # -- indexing ---------------------------------------------------------------------------
     def __getitem__(self, key, /):
-        if type(key) is slice or type(key) is int:
+        tk = type(key)
+        if tk is slice or tk is int:
             data = self._data[key]
-            if type(data) is not np.ndarray:  # one element of a 1-d array: a new 0-d array
+            if type(data) is not _ndarray:  # one element of a 1-d array: a new 0-d array
                 data = np.asarray(data)
-            return Array._new(data, self._dtype, self._ns, self._device)
+            array = _new_object(Array)
+            array._data = data
+            array._dtype = self._dtype
+            array._ns = self._ns
+            array._device = self._device
+            return array
         return self._ns._getitem(self, key)
 
     def __setitem__(self, key, value, /):
