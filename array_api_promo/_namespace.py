@@ -48,7 +48,7 @@ ADDED_IN = {
         ["count_nonzero", "cumulative_prod", "diff", "nextafter", "reciprocal", "take_along_axis"],
         "2024.12",
     ),
-    **dict.fromkeys(["broadcast_shapes", "isin"], "2025.12"),
+    **dict.fromkeys(["broadcast_shapes", "isin", "linalg.eig", "linalg.eigvals"], "2025.12"),
 }
 _CONSTANTS = {"e": math.e, "inf": math.inf, "nan": math.nan, "pi": math.pi, "newaxis": None}
 _MIXINS = (
@@ -86,7 +86,8 @@ def _populate(module: types.ModuleType, runtime: Runtime) -> None:
     for name in _PUBLIC_METHODS:
         prefix, _, rest = name.partition("_")
         if prefix in sub and rest:
-            sub[prefix][rest] = getattr(runtime, name)
+            if _in_version(f"{prefix}.{rest}", version):
+                sub[prefix][rest] = getattr(runtime, name)
             continue
         if _in_version(name, version):
             setattr(module, name, getattr(runtime, name))

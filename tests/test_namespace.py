@@ -282,3 +282,12 @@ def test_clip_bounds_broadcast_with_x_and_keep_its_dtype():
     # torch.clamp promotes x with its bounds
     t = tx.asarray([1, 5], dtype=tx.int16)
     assert tx.clip(t, tx.asarray([0.5, 0.5], dtype=tx.float32)).dtype is tx.float32
+
+
+def test_torch_matmul_needs_one_dtype_and_linalg_names_follow_the_version():
+    a = tx.ones((2, 2), dtype=tx.float32)
+    with pytest.raises(TypeError, match="expected m1 and m2 to have the same dtype, got float32 and float64"):
+        a @ tx.ones((2, 2), dtype=tx.float64)
+    assert (a @ a).dtype is tx.float32
+    assert (xp.ones((2, 2), dtype=xp.float32) @ xp.ones((2, 2))).dtype is xp.float64
+    assert hasattr(xp.linalg, "eig") and not hasattr(namespace("array_api", "2024.12").linalg, "eig")

@@ -212,6 +212,12 @@ class TorchPolicy(Policy):
                 f"{spec.name}: torch does not support {_describe(signature)}: "
                 f"{_REFUSE_BOOL_OPERAND[spec.name]} (policy {self.name!r})"
             )
+        if spec.name in _SAME_DTYPE_OPS and len({o.dtype for o in signature}) > 1:
+            names = " and ".join(o.dtype.name if isinstance(o.dtype, DType) else o.dtype.__name__ for o in signature)
+            raise PromotionError(
+                f"{spec.name}: torch does not promote here: {_SAME_DTYPE_OPS[spec.name]}, "
+                f"got {names} (policy {self.name!r})"
+            )
         if common.category in refused:
             raise PromotionError(
                 f"{spec.name}: torch does not support {_describe(signature)} "
@@ -319,6 +325,10 @@ _TORCH_REFUSES: dict[str, tuple] = {
     "sign": (_X,),             # torch.sign refuses complex (torch.sgn is the complex one)
     "signbit": (_X,),
     "logaddexp": (),           # torch has complex logaddexp
+}
+# Ops whose operands must already share one dtype (no promotion at all).
+_SAME_DTYPE_OPS = {
+    "matmul": "expected m1 and m2 to have the same dtype",
 }
 # Ops that refuse a bool operand even when the promoted dtype is not bool.
 _REFUSE_BOOL_OPERAND = {
