@@ -61,6 +61,9 @@ def attribute(policy_name, entry: dict) -> Optional[dict]:
     if pol is None:
         return None
     ins = detail.get("inputs") or []
+    call = detail.get("call")
+    if call and call.get("operands") and call.get("function") not in _REDUCTIONS:
+        return _attribute_call(promotion, dtype_by_name, pol, detail, call)
     ranks = detail.get("ranks") or {}
     labels = sorted(ranks)
     ops = []
@@ -100,6 +103,53 @@ def attribute(policy_name, entry: dict) -> Optional[dict]:
     except Exception:
         return None
     got = detail.get("got")
+    result = getattr(trace.result, "name", None)
+    explained = result == got
+    steps = list(getattr(trace, "steps", []))
+    names = _dtype_names(dtype_by_name)
+    if explained:
+        rule = generic_rule(steps[-1], names) if steps else "plain table lookup"
+    elif trace.error is not None:
+        rule = "policy refuses these operands (" + type(trace.error).__name__ + "), yet the namespace returned " + str(got)
+    else:
+        rule = f"not explained by the policy: its engine gives {result}, the namespace returned {got}"
+    return {"trace": str(trace), "rule": rule, "engine_result": result, "explained": explained}
+
+
+def _literal(text: str):
+    if text in ("inf", "nan"):
+        return float(text)
+    if text in ("True", "False"):
+        return text == "True"
+    return complex(text) if text.endswith("j") else (float(text) if any(c in text for c in ".e") else int(text))
+
+
+def _attribute_call(promotion, dtype_by_name, pol, detail, call):
+    """Attribution from the exact operands of the suite's failing call."""
+    ops = []
+    try:
+        for o in call["operands"]:
+            if o["rank"] == "scalar":
+                ops.append(_literal(o["value"]))
+            else:
+                dt = dtype_by_name(o["dtype"])
+                ops.append(promotion.zero_d(dt) if o["rank"] == "0-d" else promotion.nd(dt))
+    except Exception:
+        return None
+    func = call["function"]
+    if func.startswith("__i") and func.endswith("__"):
+        func = "__" + func[3:]
+    op = elementwise_name(func)
+    if op not in getattr(promotion, "OPS", {}):
+        op = "result_type"
+    return _explained(pol, ops, op, detail.get("got"), dtype_by_name)
+
+
+def _explained(pol, ops, op, got, dtype_by_name):
+    try:
+        trace = pol.explain(*ops, op=op)
+    except Exception:
+        return None
     result = getattr(trace.result, "name", None)
     explained = result == got
     steps = list(getattr(trace, "steps", []))

@@ -245,6 +245,49 @@ def failing_code(text: str) -> Optional[str]:
     return code if len(code) <= 2000 else None
 
 
+_ARRAY_ARG = re.compile(r"^Array\((?P<data>.*), dtype=(?P<dtype>\w+)(?:, [\w]+=[^,()]*)*\)$", re.S)
+
+
+def _split_top(text: str) -> list:
+    out, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def parse_call(code: str) -> Optional[dict]:
+    """``xp.f(Array(0., dtype=float64), Array([1.], dtype=float32))`` ->
+    {'function': 'f', 'operands': [{'rank': '0-d', 'dtype': 'float64'}, {'rank': 'nd', ...}]};
+    Python scalar arguments are {'rank': 'scalar', 'value': '5'}. None if not a plain call."""
+    call = code.partition(" with ")[0].strip()
+    m = re.fullmatch(r"(?:xp\.)?([A-Za-z_][\w.]*)\((.*)\)", call, re.S)
+    if not m:
+        return None
+    operands = []
+    for arg in _split_top(m.group(2)):
+        if arg.startswith("*") or "=" in arg.split("(")[0]:
+            continue
+        a = _ARRAY_ARG.match(arg)
+        if a:
+            rank = "nd" if a.group("data").lstrip().startswith("[") else "0-d"
+            operands.append({"rank": rank, "dtype": a.group("dtype")})
+        elif re.fullmatch(r"-?(\d+\.?\d*(e[-+]?\d+)?j?|True|False|inf|nan)", arg):
+            operands.append({"rank": "scalar", "value": arg})
+        else:
+            return None
+    return {"function": m.group(1).split(".")[-1], "operands": operands} if operands else None
+
+
 def _balanced(text: str) -> bool:
     return text.count("(") == text.count(")") and text.count("[") == text.count("]")
 
@@ -295,6 +338,32 @@ def _skip_reason(test: dict) -> str:
     return ""
 
 
+_GROUP_SPLIT = re.compile(r"^\s*\+[-+]+ \d+ -+\s*$", re.M)
+_EXC_LINE = re.compile(r"^(?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit)\b.*")
+
+
+def sub_failures(longrepr: str) -> list:
+    """The sub-exceptions of a Hypothesis 'found N distinct failures' ExceptionGroup:
+    [(message, block text)] in report order."""
+    parts = _GROUP_SPLIT.split(longrepr or "")
+    out = []
+    for part in parts[1:]:
+        lines = [re.sub(r"^\s*\| ?", "", ln) for ln in part.splitlines()]
+        start = None
+        for i, ln in enumerate(lines):
+            if _EXC_LINE.match(ln):
+                start = i
+        if start is None:
+            continue
+        msg_lines = []
+        for ln in lines[start:]:
+            if ln.startswith(("Falsifying example", "Explanation:")):
+                break
+            msg_lines.append(ln)
+        out.append(("\n".join(msg_lines).strip(), "\n".join(lines)))
+    return out
+
+
 def major_minor(version: str) -> str:
     return ".".join(version.split(".")[:2])
 
@@ -318,6 +387,12 @@ def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, s
         }
         if outcome in FAILING:
             msg, longrepr = _failure_text(t)
+            others = []
+            if re.match(r"(?:\w+\.)*(?:Base)?ExceptionGroup\b|.*Hypothesis found \d+ distinct failures", msg):
+                subs = sub_failures(longrepr)
+                if subs:
+                    msg, longrepr = subs[0]
+                    others = [trim(scrub(m, roots), cut_noise=True) for m, _ in subs[1:]]
             msg = scrub(msg, roots)
             kind = classify(nodeid, outcome, msg or scrub(longrepr, roots))
             entry["kind"] = kind
@@ -325,6 +400,8 @@ def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, s
                 lines = scrub(longrepr, roots).splitlines()
                 msg = lines[-1] if lines else ""
             entry["message"] = trim(msg, cut_noise=True)
+            if others:
+                entry["other_failures"] = others
             draws = [m.group(0) for m in _DRAW.finditer(scrub(longrepr, roots))
                      if _balanced(m.group("repr"))]
             if draws:
@@ -339,6 +416,9 @@ def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, s
                     ranks = operand_ranks(longrepr)
                     if ranks:
                         detail["ranks"] = ranks
+                    call = parse_call(code) if code else None
+                    if call:
+                        detail["call"] = call
                     entry["dtype"] = detail
         elif outcome == "skipped":
             entry["reason"] = trim(scrub(_skip_reason(t), roots), 200)

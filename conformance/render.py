@@ -159,12 +159,17 @@ def _spec_text(group: Group) -> list:
     spec = r0.get("spec_text") or {}
     lines = []
     if group.kind == WRONG_DTYPE and "accumulation" not in group.key[1]:
-        cat = group.key[1]
+        ranks = set()
+        for _, e in group.items:
+            d = e.get("dtype") or {}
+            ranks |= {o["rank"] for o in (d.get("call") or {}).get("operands", [])}
+            ranks |= set((d.get("ranks") or {}).values())
+            if "(x, s)" in e["nodeid"] or "with_scalars" in e["nodeid"]:
+                ranks.add("scalar")
         sections = []
-        if "scalar" in cat or "wrapped" in cat or any(
-                "(x, s)" in e["nodeid"] for _, e in group.items):
+        if "scalar" in ranks:
             sections.append("type_promotion:Mixing arrays with Python scalars")
-        if "0-d" in cat or "0-d" in str([e.get("dtype") for _, e in group.items]):
+        if "0-d" in ranks:
             sections.append("type_promotion:Notes")
         if not sections:
             sections.append("type_promotion:Rules")
