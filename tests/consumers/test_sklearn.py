@@ -185,7 +185,7 @@ def test_array_metric(name, ns, device):
     assert_ours(ours(f, ns, device, *args), ns, device, numpy_run(f, *args), rtol=1e-7, atol=1e-6)
 
 
-# ---- consumer limitations: scikit-learn bugs, documented in README-section.md -----------------
+# ---- consumer limitations: scikit-learn bugs, documented in the README (Real consumers) -----------------
 
 @pytest.mark.xfail(
     raises=TypeError, strict=False,
