@@ -123,6 +123,13 @@ def group_title(key) -> str:
     return f"`{what}`: {kind}"
 
 
+def policy_explained(entry: dict) -> bool:
+    """Is this failure the policy's doing (a dtype its rules give, or a promotion it refuses)?"""
+    if (entry.get("attribution") or {}).get("explained"):
+        return True
+    return group_key(entry)[1].startswith("refused:")
+
+
 def build_groups(results: list):
     """-> (intentional groups, defect groups), each an ordered list."""
     failing_default = set()  # (version, nodeid) failing under a non-intentional policy
@@ -137,7 +144,8 @@ def build_groups(results: list):
             if e["outcome"] not in FAILING:
                 continue
             intentional = (r["policy"] in INTENTIONAL_POLICIES
-                           and (r["api_version"], e["nodeid"]) not in failing_default)
+                           and (r["api_version"], e["nodeid"]) not in failing_default
+                           and policy_explained(e))
             part = parts["intentional" if intentional else "defect"]
             key = group_key(e)
             if key not in part:
@@ -368,9 +376,10 @@ def render(results: list, *, execute: Callable = reproduce.execute, engine_part:
         lines += _summary(results)
     lines += ["## Part 1: Intentional policy deviations", "",
               "Failures under policies that deliberately differ from the standard "
-              f"({', '.join('`' + p + '`' for p in sorted(INTENTIONAL_POLICIES))}), "
-              "grouped by the rule or function involved. Tests that also fail under a standard "
-              "policy are listed as defects instead.", ""]
+              f"({', '.join('`' + p + '`' for p in sorted(INTENTIONAL_POLICIES))}) that the policy's "
+              "own rules explain (a result dtype its engine gives, or a promotion it refuses), "
+              "grouped by rule. Anything else, and any test that also fails under the standard "
+              "policy, is listed as a defect.", ""]
     if not intentional:
         lines += ["_None._", ""]
     for i, g in enumerate(intentional, 1):
@@ -379,7 +388,8 @@ def render(results: list, *, execute: Callable = reproduce.execute, engine_part:
               "Failures under the standard policy (`array_api`), and under any policy where they are "
               "not explained by an intentional deviation. This part must be empty.", ""]
     if not defects:
-        lines += ["_None: no upstream test fails under the standard policy._", ""]
+        lines += ["_None: no upstream test fails under the standard policy, and every failure "
+                  "under an intentional policy is explained by its rules._", ""]
     for i, g in enumerate(defects, 1):
         lines += _group_section(i, g, outputs)
     lines += ["## Part 3: Promotion rules compared with the standard", ""]
