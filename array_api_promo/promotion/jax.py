@@ -85,7 +85,7 @@ _JAX_REFUSES: dict[str, tuple] = {
     "negative": (_B,), "sign": (_B,), "subtract": (_B,), "round": (_B,),
 }
 # Ops whose bool input computes in the default integer (jnp.square(bool) is int32/int64).
-_BOOL_TO_DEFAULT_INT = frozenset({"square", "floor_divide", "pow"})
+_BOOL_TO_INT32 = frozenset({"square", "floor_divide", "pow"})
 # Logical ops accept any dtype and return bool.
 _LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"})
 
@@ -175,10 +175,11 @@ class JaxPolicy(Policy):
         compute = common
         if spec.name in _LOGICAL:
             return Decision(common, b1)
-        if spec.name in _BOOL_TO_DEFAULT_INT and common is b1:
-            compute = self.default_int
+        if spec.name in _BOOL_TO_INT32 and common is b1:
+            compute = i4  # jnp's bool arithmetic goes through int32 in both modes
         if kind is ResultKind.FLOAT and common.category <= D.CATEGORY_INTEGER:
-            compute = self.default_float
+            # to_inexact: integers of up to 32 bits give float32, 64-bit ones the default float.
+            compute = self.default_float if common.bits == 64 else f4
         if kind is ResultKind.BOOL:
             return Decision(compute, b1)
         if kind is ResultKind.REAL and compute.category == D.CATEGORY_COMPLEX:
