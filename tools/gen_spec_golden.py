@@ -5,7 +5,7 @@
 Run:  python tools/gen_spec_golden.py [--spec-root PATH] [--versions 2021.12 ...]
 
 ``--spec-root`` is the ``spec/`` directory of a checkout of data-apis/array-api
-(default: /work/upstream/array-api-tests/array-api/spec); the tables are read from
+(default: $ARRAY_API_TESTS_DIR/array-api/spec, else the harness cache conformance/.cache/array-api-tests/array-api/spec); the tables are read from
 ``<spec-root>/<version>/API_specification/type_promotion.rst``.
 
 Output: ``{version: {"pairs": {"int8,uint8": "int16", ...}, "dtypes": [...], ...},
@@ -21,13 +21,18 @@ are mapped via the "where" legends of the same file.  The spec has no table for
 from __future__ import annotations
 
 import argparse
+import pathlib
 import json
 import os
 import re
 import sys
 
 GENERATOR = "tools/gen_spec_golden.py"
-DEFAULT_SPEC_ROOT = "/work/upstream/array-api-tests/array-api/spec"
+DEFAULT_SPEC_ROOT = str(
+    pathlib.Path(os.environ["ARRAY_API_TESTS_DIR"]) / "array-api" / "spec"
+    if os.environ.get("ARRAY_API_TESTS_DIR")
+    else pathlib.Path(__file__).resolve().parents[1] / "conformance" / ".cache" / "array-api-tests" / "array-api" / "spec"
+)
 VERSIONS = ["2021.12", "2022.12", "2023.12", "2024.12", "2025.12"]
 
 def parse_legend(text: str) -> dict[str, str]:
