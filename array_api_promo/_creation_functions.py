@@ -12,8 +12,6 @@ __all__ = ["CreationFunctions"]
 
 _PY_SCALARS = (bool, int, float, complex)
 _new_object = object.__new__
-# NumPy's native dtype objects are singletons: an id lookup avoids hashing the dtype.
-_NATIVE_DTYPES = {id(d.numpy): d for d in D.ALL_DTYPES}
 
 
 class CreationFunctions:
@@ -68,8 +66,8 @@ class CreationFunctions:
     def asarray(self, obj, /, *, dtype=None, device=None, copy=None):
         if type(obj) is np.ndarray and dtype is None and device is None and copy is None:
             # Fast path: wrap a NumPy array of one of our dtypes without a copy.
-            ours = _NATIVE_DTYPES.get(id(obj.dtype))
-            if ours is not None and ours in self._dtype_set:
+            ours = self._native_dtypes.get(id(obj.dtype))
+            if ours is not None:
                 array = _new_object(Array)
                 array._data = obj
                 array._dtype = ours

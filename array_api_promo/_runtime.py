@@ -34,6 +34,8 @@ class RuntimeBase:
         self.module = None  # the module object users see; set by the namespace factory
         self.dtypes = tuple(d for d in policy.dtypes if _dtype_in_version(d, api_version))
         self._dtype_set = frozenset(self.dtypes)
+        # NumPy's native dtype objects are singletons: asarray looks them up by id.
+        self._native_dtypes = {id(d.numpy): d for d in self.dtypes}
         # Python scalars as arguments of elementwise functions: 2024.12 and later.
         self.scalars_in_functions = api_version >= "2024.12"
         # Elementwise plans per signature (see _elementwise_functions); 0-d flags
