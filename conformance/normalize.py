@@ -248,7 +248,8 @@ def failing_code(text: str) -> Optional[str]:
 _ARRAY_ARG = re.compile(r"^Array\((?P<data>.*), dtype=(?P<dtype>\w+)(?:, [\w]+=[^,()]*)*\)$", re.S)
 
 
-def _split_top(text: str) -> list:
+def split_top_level(text: str) -> list:
+    """Split ``text`` at the commas that are not inside brackets."""
     out, depth, cur = [], 0, ""
     for ch in text:
         if ch in "([{":
@@ -274,7 +275,7 @@ def parse_call(code: str) -> Optional[dict]:
     if not m:
         return None
     operands = []
-    for arg in _split_top(m.group(2)):
+    for arg in split_top_level(m.group(2)):
         if arg.startswith("*") or "=" in arg.split("(")[0]:
             continue
         a = _ARRAY_ARG.match(arg)

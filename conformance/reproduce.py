@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import REPO_ROOT
-from .normalize import elementwise_name, scrub, split_nodeid
+from .normalize import elementwise_name, scrub, split_nodeid, split_top_level
 
 EXEC_TIMEOUT = 120
 MAX_OUTPUT_LINES = 40
@@ -121,7 +121,7 @@ def failing_code_snippet(module: str, code: str, env=None) -> Optional[str]:
     call, bindings = fix(call), fix(bindings)
     m = re.fullmatch(r"(__\w+__)\((.*)\)", call)
     if m:  # __op__(x1, x2) -> x1.__op__(x2)
-        args = _split_args(m.group(2))
+        args = split_top_level(m.group(2))
         if not args:
             return None
         call = f"{args[0]}.{m.group(1)}({', '.join(args[1:])})"
@@ -142,23 +142,6 @@ def failing_code_snippet(module: str, code: str, env=None) -> Optional[str]:
     except SyntaxError:
         return None
     return snippet
-
-
-def _split_args(text: str) -> list:
-    out, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "([{":
-            depth += 1
-        elif ch in ")]}":
-            depth -= 1
-        if ch == "," and depth == 0:
-            out.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        out.append(cur.strip())
-    return out
 
 
 def missing_names_snippet(module: str, names: list, env=None) -> str:
