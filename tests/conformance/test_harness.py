@@ -137,7 +137,7 @@ def test_report_content(run):
     assert "```text\narray([2, 2])\n```" in md
     assert "out.dtype = dtype('int8')" in md
     # the spec is quoted
-    assert "> Calculates the sum for each element" in md
+    assert "> Fixture add: the elementwise sum of x1 and x2." in md
     assert str(FAKE) not in md and str(run) not in md
 
 
