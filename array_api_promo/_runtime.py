@@ -95,6 +95,10 @@ class RuntimeBase:
             return dtype
         if type(dtype) is DType:
             raise ValueError(f"{func}: {arg} {dtype.name} does not exist under {self.label}")
+        if dtype is bool:
+            # NumPy users write dtype=bool; it names exactly one dtype, so it is accepted
+            # (int/float/complex would name a policy-dependent default and stay errors).
+            return D.bool_
         raise TypeError(f"{func}: {arg} must be a dtype of {self.label}, got {_describe_value(dtype)}")
 
     def _check_device(self, device, func: str) -> Device:

@@ -291,3 +291,12 @@ def test_torch_matmul_needs_one_dtype_and_linalg_names_follow_the_version():
     assert (a @ a).dtype is tx.float32
     assert (xp.ones((2, 2), dtype=xp.float32) @ xp.ones((2, 2))).dtype is xp.float64
     assert hasattr(xp.linalg, "eig") and not hasattr(namespace("array_api", "2024.12").linalg, "eig")
+
+
+def test_python_bool_is_accepted_as_the_bool_dtype_and_nothing_else_is():
+    assert xp.asarray([1, 0], dtype=bool).dtype is xp.bool
+    assert xp.zeros(2, dtype=bool).dtype is xp.bool
+    assert xp.astype(xp.asarray([0.0, 2.0]), bool).dtype is xp.bool
+    for alias in (int, float, complex, "bool", np.bool_):
+        with pytest.raises(TypeError, match="must be a dtype of"):
+            xp.zeros(2, dtype=alias)
