@@ -98,22 +98,7 @@ def attribute(policy_name, entry: dict) -> Optional[dict]:
     op = elementwise_name(func)
     if op not in getattr(promotion, "OPS", {}):
         op = "result_type"
-    try:
-        trace = pol.explain(*ops, op=op)
-    except Exception:
-        return None
-    got = detail.get("got")
-    result = getattr(trace.result, "name", None)
-    explained = result == got
-    steps = list(getattr(trace, "steps", []))
-    names = _dtype_names(dtype_by_name)
-    if explained:
-        rule = generic_rule(steps[-1], names) if steps else "plain table lookup"
-    elif trace.error is not None:
-        rule = "policy refuses these operands (" + type(trace.error).__name__ + "), yet the namespace returned " + str(got)
-    else:
-        rule = f"not explained by the policy: its engine gives {result}, the namespace returned {got}"
-    return {"trace": str(trace), "rule": rule, "engine_result": result, "explained": explained}
+    return _explained(pol, ops, op, detail.get("got"), dtype_by_name)
 
 
 def _literal(text: str):
