@@ -139,20 +139,17 @@ class IndexingFunctions:
                 if type(k) not in _BASIC:
                     break
             else:  # the common case: ints, slices, ... and None
-                try:
-                    out = data[key]
-                except IndexError as exc:
-                    raise IndexError(f"{func}: {exc} (x has shape {data.shape})") from None
-                except (TypeError, ValueError) as exc:
-                    raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
-                if type(out) is not _ndarray:
-                    out = np.asarray(out)
-                return Array._new(out, x._dtype, self, x._device)
+                return self._indexed(x, key, key, func)
         np_key, mask = self._index_key(x, key, func)
         if mask is not None:
             if self._mask_shape_check(data, mask, func):
                 out = np.empty((0,) + data.shape[mask.ndim:], dtype=data.dtype)
                 return Array._new(out, x._dtype, self, x._device)
+        return self._indexed(x, np_key, key, func)
+
+    def _indexed(self, x, np_key, key, func):
+        """``x._data[np_key]`` as a new array; NumPy's index errors become ours, naming ``key``."""
+        data = x._data
         try:
             out = data[np_key]
         except IndexError as exc:
