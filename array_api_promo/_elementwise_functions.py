@@ -1,4 +1,4 @@
-"""Elementwise functions and the operator machinery.
+"""Elementwise functions and the one path every elementwise operation and operator takes.
 
 One path for every elementwise operation:
 
@@ -12,9 +12,14 @@ One path for every elementwise operation:
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
+from . import _dtypes as D
 from ._array import Array
+from ._dtypes import PY_SCALARS, DType
+from ._runtime import RuntimeBase, describe_value
 from ._special_values import SPECIAL_KERNELS, special_kernel
 from .promotion import OPS, LargeInt, Operand, OperandKind
 
@@ -23,7 +28,6 @@ __all__ = ["ElementwiseFunctions", "KERNELS"]
 _ndarray = np.ndarray
 _asarray = np.asarray
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
-_PY_SCALARS = frozenset((bool, int, float, complex))
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
 
@@ -97,30 +101,63 @@ _new_object = object.__new__
 _ufunc = np.ufunc
 
 
-class ElementwiseFunctions:
-    """Mixin: the elementwise functions of the standard and the operator machinery."""
+class BinaryPlan(NamedTuple):
+    """One signature of a binary operation, ready to run: the policy's decision as kernel arguments."""
+
+    kernel: object  # NumPy's ufunc, or the standard's special-case fix-up for this dtype
+    signature: tuple | None  # a ufunc signature that casts in chunks (mixed dtypes), or None
+    cast1: np.dtype | None  # the compute dtype where the first operand must be cast, else None
+    cast2: np.dtype | None  # likewise for the second (array) operand
+    result: DType
+    result_numpy: np.dtype
+    convert: object  # for a Python scalar operand: value -> a value of the compute dtype
+
+
+class UnaryPlan(NamedTuple):
+    """One signature of a unary operation, ready to run."""
+
+    kernel: object
+    cast: np.dtype | None
+    result: DType
+    result_numpy: np.dtype
+
+
+class ElementwiseFunctions(RuntimeBase):
+    """The elementwise functions of the standard and the one path every operator takes."""
 
     # -- plans: a decision turned into what the kernel call needs (cached per signature) --------
-    def _binary_plan(self, key):
-        """``(kernel, signature, cast1, cast2, result, result_numpy, converter)`` for ``key``.
+    def _binary_key(self, name: str, x: Array, other) -> tuple:
+        """The plan key of ``name(x, other)``, ``x`` an array, ``other`` an array or a Python scalar.
 
-        ``key`` is ``(name, dtype1, dtype2)`` or, where the policy tells 0-d arrays
-        apart, ``(name, dtype1, dtype2, x1_is_0d, x2_is_0d)``; for an array and a
-        Python scalar it is ``(name, dtype, scalar_type, x_is_0d)``.
+        ``(name, x's dtype, other's dtype or Python scalar type, zero_d)``: ``zero_d``
+        tells 0-d arrays apart (bit 0: ``x``, bit 1: ``other``) only where the policy
+        does (``policy.zero_d_matters``) and two arrays' dtypes differ -- operands
+        of one dtype promote to it whatever their dimensions.  Operand order is
+        ``(array, scalar)`` for reflected operators too: promotion is symmetric.
         """
-        name, dt1, dt2 = key[0], key[1], key[2]
-        zero1 = len(key) > 3 and key[3]
-        first = Operand(_ZERO_D if zero1 else _ARRAY, dt1)
-        if type(dt2) is type:  # array and Python scalar
+        if type(other) is Array:
+            dtype = other._dtype
+            if self._flat_keys or dtype is x._dtype:
+                return (name, x._dtype, dtype, 0)
+            return (name, x._dtype, dtype, (x._data.ndim == 0) | ((other._data.ndim == 0) << 1))
+        st = type(other)
+        if st is int and _INT64_MAX < other < _UINT64_END:
+            st = LargeInt  # torch unpacks it as uint64: a different decision
+        return (name, x._dtype, st, 0 if self._flat_keys else int(x._data.ndim == 0))
+
+    def _binary_plan(self, key: tuple) -> BinaryPlan:
+        name, dt1, dt2, zero_d = key
+        first = Operand(_ZERO_D if zero_d & 1 else _ARRAY, dt1)
+        if type(dt2) is not DType:  # an array and a Python scalar
             decision = self.policy.decide(OPS[name], (first, Operand(_SCALAR, dt2)))
             compute = decision.compute
-            converter = self.policy.scalar_converter(dt2, compute, name)
+            convert = self.policy.scalar_converter(dt2, compute, name)
             cast2 = None
         else:
-            zero2 = len(key) > 4 and key[4]
-            decision = self.policy.decide(OPS[name], (first, Operand(_ZERO_D if zero2 else _ARRAY, dt2)))
+            second = Operand(_ZERO_D if zero_d & 2 else _ARRAY, dt2)
+            decision = self.policy.decide(OPS[name], (first, second))
             compute = decision.compute
-            converter = None
+            convert = None
             cast2 = compute.numpy if dt2 is not compute else None
         cast1 = compute.numpy if dt1 is not compute else None
         kernel = kernel_for(name, compute.numpy)
@@ -129,15 +166,16 @@ class ElementwiseFunctions:
             # The ufunc converts in chunks: no full-size temporary for a mixed-dtype operation.
             signature = (compute.numpy, compute.numpy, None)
         result = decision.result
-        plan = (kernel, signature, cast1, cast2, result, result.numpy, converter)
+        plan = BinaryPlan(kernel, signature, cast1, cast2, result, result.numpy, convert)
         self._plans[key] = plan
         return plan
 
-    def _unary_plan(self, key):
+    def _unary_plan(self, key: tuple) -> UnaryPlan:
         name, dtype = key
         decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
-        cast = decision.compute.numpy if dtype is not decision.compute else None
-        plan = (kernel_for(name, decision.compute.numpy), cast, decision.result, decision.result.numpy)
+        compute = decision.compute
+        cast = compute.numpy if dtype is not compute else None
+        plan = UnaryPlan(kernel_for(name, compute.numpy), cast, decision.result, decision.result.numpy)
         self._plans[key] = plan
         return plan
 
@@ -147,19 +185,19 @@ class ElementwiseFunctions:
         t1 = type(x1)
         t2 = type(x2)
         if t1 is Array and t2 is Array:
-            if x1._ns is not self or x2._ns is not self:
+            if x1._runtime is not self or x2._runtime is not self:
                 self._check_array(x1, name, "x1")
                 self._check_array(x2, name, "x2")
             device = x1._device
             if x2._device is not device:
                 self._same_device(name, x1, x2)
-            d1 = x1._data
-            d2 = x2._data
-            key = (name, x1._dtype, x2._dtype) if self._flat_keys else (name, x1._dtype, x2._dtype, d1.ndim == 0, d2.ndim == 0)
+            key = self._binary_key(name, x1, x2)
             plan = self._plans.get(key)
             if plan is None:
                 plan = self._binary_plan(key)
             kernel, signature, cast1, cast2, result, rnp, _ = plan
+            d1 = x1._data
+            d2 = x2._data
             if signature is not None:
                 out = kernel(d1, d2, signature=signature, casting="unsafe")
             else:
@@ -169,29 +207,29 @@ class ElementwiseFunctions:
                     d2 = d2.astype(cast2)
                 out = kernel(d1, d2)
         else:
-            if t1 is Array and t2 in _PY_SCALARS:
+            if t1 is Array and t2 in PY_SCALARS:
                 x, scalar, reflected = x1, x2, False
-            elif t2 is Array and t1 in _PY_SCALARS:
+            elif t2 is Array and t1 in PY_SCALARS:
                 x, scalar, reflected = x2, x1, True
             else:
                 return self._bad_operands(name, x1, x2, operator)
             if name == "matmul" or not (operator or self.scalars_in_functions):
                 return self._bad_operands(name, x1, x2, operator)
-            if x._ns is not self:
+            if x._runtime is not self:
                 self._check_array(x, name)
             device = x._device
-            d = x._data
-            st = type(scalar)
-            if st is int and _INT64_MAX < scalar < _UINT64_END:
-                st = LargeInt  # torch unpacks it as uint64: a different decision
-            key = (name, x._dtype, st) if self._flat_keys else (name, x._dtype, st, d.ndim == 0)
+            key = self._binary_key(name, x, scalar)
             plan = self._plans.get(key)
             if plan is None:
                 plan = self._binary_plan(key)
-            kernel, signature, cast1, _, result, rnp, converter = plan
-            s = converter(scalar)
+            kernel, signature, cast1, _, result, rnp, convert = plan
+            d = x._data
+            s = convert(scalar)
             if signature is not None:
-                out = kernel(s, d, signature=signature, casting="unsafe") if reflected else kernel(d, s, signature=signature, casting="unsafe")
+                if reflected:
+                    out = kernel(s, d, signature=signature, casting="unsafe")
+                else:
+                    out = kernel(d, s, signature=signature, casting="unsafe")
             else:
                 if cast1 is not None:
                     d = d.astype(cast1)
@@ -201,12 +239,12 @@ class ElementwiseFunctions:
         array = _new_object(Array)
         array._data = out
         array._dtype = result
-        array._ns = self
+        array._runtime = self
         array._device = device
         return array
 
     def _apply1(self, name, x):
-        if type(x) is not Array or x._ns is not self:
+        if type(x) is not Array or x._runtime is not self:
             self._check_array(x, name)
         key = (name, x._dtype)
         plan = self._plans.get(key)
@@ -220,23 +258,18 @@ class ElementwiseFunctions:
         array = _new_object(Array)
         array._data = out
         array._dtype = result
-        array._ns = self
+        array._runtime = self
         array._device = x._device
         return array
 
     def _bad_operands(self, name, x1, x2, operator):
         if operator:
             return NotImplemented
-        if type(x1) in _PY_SCALARS and type(x2) in _PY_SCALARS and self.scalars_in_functions:
+        if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
             raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars")
-        from ._runtime import _describe_value
-
         bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
-        raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {_describe_value(bad)}")
-
-    def _binary_arrays(self, name, x1, x2):
-        return self._apply2(name, x1, x2, False)
+        raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(bad)}")
 
     def _inplace(self, name, x1, x2):
         """``x1 <op>= x2``: computed first, stored only if the policy allows the cast back."""
@@ -262,7 +295,7 @@ class ElementwiseFunctions:
                 continue
             if type(bound) is Array:
                 self._check_array(bound, "clip", arg)
-            elif type(bound) not in _PY_SCALARS:
+            elif type(bound) not in PY_SCALARS:
                 raise TypeError(f"clip: {arg} must be an array, a Python scalar or None, got {type(bound).__name__}")
             operands.append(bound)
         arrays = [o for o in operands if type(o) is Array]
@@ -290,7 +323,7 @@ class ElementwiseFunctions:
         return Array._new(out, decision.result, self, device)
 
     def _clip_scalar(self, value, dtype):
-        if dtype.category == 1 and type(value) is int:
+        if dtype.category == D.CATEGORY_INTEGER and type(value) is int:
             # An out-of-range integer bound clips nothing (or everything) rather than wrapping.
             lo, hi = np.iinfo(dtype.numpy).min, np.iinfo(dtype.numpy).max
             value = lo if value < lo else hi if value > hi else value
@@ -298,13 +331,13 @@ class ElementwiseFunctions:
 
     def where(self, condition, x1, x2, /):
         condition = self._check_array(condition, "where", "condition")
-        if condition._dtype.category != 0:
+        if condition._dtype.category != D.CATEGORY_BOOL:
             raise TypeError(f"where: condition must have a boolean dtype, got {condition._dtype.name}")
         operands = []
         for value, arg in ((x1, "x1"), (x2, "x2")):
             if type(value) is Array:
                 self._check_array(value, "where", arg)
-            elif not (self.scalars_in_functions and type(value) in _PY_SCALARS):
+            elif not (self.scalars_in_functions and type(value) in PY_SCALARS):
                 allowed = "an array or a Python scalar" if self.scalars_in_functions else "an array"
                 raise TypeError(f"where: {arg} must be {allowed}, got {type(value).__name__}")
             operands.append(value)
@@ -346,64 +379,3 @@ for _name in UNARY_NAMES:
 for _name in BINARY_NAMES:
     setattr(ElementwiseFunctions, _name, _make_binary(_name))
 del _name
-
-
-
-# -- the array's operators: each goes straight to its namespace's one path ---------------------
-def _forward(name):
-    def op(self, other, /):
-        return self._ns._apply2(name, self, other, True)
-
-    return op
-
-
-def _reflected(name):
-    def op(self, other, /):
-        return self._ns._apply2(name, other, self, True)
-
-    return op
-
-
-def _inplace_operator(name):
-    def op(self, other, /):
-        return self._ns._inplace(name, self, other)
-
-    return op
-
-
-def _unary_operator(name):
-    def op(self, /):
-        return self._ns._apply1(name, self)
-
-    return op
-
-
-# dunder -> elementwise function name
-BINARY_OPERATORS = {
-    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
-    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
-    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
-    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
-}
-COMPARISONS = {
-    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
-    "gt": "greater", "ge": "greater_equal",
-}
-UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
-
-
-def _install(dunder, method):
-    method.__name__ = method.__qualname__ = dunder
-    setattr(Array, dunder, method)
-
-
-for _dunder, _func in BINARY_OPERATORS.items():
-    _install(f"__{_dunder}__", _forward(_func))
-    _install(f"__r{_dunder}__", _reflected(_func))
-    _install(f"__i{_dunder}__", _inplace_operator(_func))
-for _dunder, _func in COMPARISONS.items():
-    _install(f"__{_dunder}__", _forward(_func))
-for _dunder, _func in UNARY_OPERATORS.items():
-    _install(f"__{_dunder}__", _unary_operator(_func))
-Array.__hash__ = None  # arrays compare elementwise, so they are not hashable
-del _dunder, _func

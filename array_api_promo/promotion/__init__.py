@@ -26,9 +26,9 @@ from ._policy import (
     zero_d,
 )
 from .array_api import ARRAY_API_LATTICE, ArrayAPIPolicy
-from .torch import TORCH_TABLE, TorchPolicy, _torch_policy
-from .numpy import NUMPY_TABLE, NumPyPolicy
 from .jax import JAX_LATTICE, JaxPolicy, _jax_policy
+from .numpy import NUMPY_TABLE, NumPyPolicy
+from .torch import TORCH_TABLE, TorchPolicy, _torch_policy
 
 register_policy(ArrayAPIPolicy())
 register_policy(_torch_policy(float32))
@@ -41,4 +41,5 @@ __all__ = [
     "Decision", "Explanation", "Operand", "OperandKind", "Policy", "PromotionError",
     "available_policies", "classify", "get_policy", "nd", "register_policy", "zero_d",
     "ARRAY_API_LATTICE", "ArrayAPIPolicy", "TORCH_TABLE", "TorchPolicy",
+    "NUMPY_TABLE", "NumPyPolicy", "JAX_LATTICE", "JaxPolicy", "LargeInt", "scalar_type",
 ]
