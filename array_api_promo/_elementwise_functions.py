@@ -12,6 +12,7 @@ One path for every elementwise operation:
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -28,6 +29,7 @@ __all__ = ["ElementwiseFunctions", "KERNELS"]
 _ndarray = np.ndarray
 _asarray = np.asarray
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
+_SCALAR_TYPES = frozenset(PY_SCALARS)  # (a set: the membership test of the hot path hashes once)
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
 
@@ -102,24 +104,30 @@ _ufunc = np.ufunc
 
 
 class BinaryPlan(NamedTuple):
-    """One signature of a binary operation, ready to run: the policy's decision as kernel arguments."""
+    """One signature of a binary operation, ready to run: the policy's decision as a kernel call."""
 
-    kernel: object  # NumPy's ufunc, or the standard's special-case fix-up for this dtype
-    signature: tuple | None  # a ufunc signature that casts in chunks (mixed dtypes), or None
-    cast1: np.dtype | None  # the compute dtype where the first operand must be cast, else None
-    cast2: np.dtype | None  # likewise for the second (array) operand
+    run: Callable  # (data1, data2) -> result data, operands in call order: the kernel and any casts
+    signature: tuple | None  # for a ufunc on mixed dtypes: signature= converting in chunks, else None
     result: DType
     result_numpy: np.dtype
-    convert: object  # for a Python scalar operand: value -> a value of the compute dtype
+    convert: Callable | None  # for a Python scalar operand: value -> a value of the compute dtype
 
 
 class UnaryPlan(NamedTuple):
     """One signature of a unary operation, ready to run."""
 
-    kernel: object
-    cast: np.dtype | None
+    run: Callable  # data -> result data
     result: DType
     result_numpy: np.dtype
+
+
+def _casting(kernel, compute: np.dtype, arity: int) -> Callable:
+    """A kernel that is not a ufunc, with its operands converted to ``compute`` first (where needed)."""
+    if arity == 1:
+        return lambda x: kernel(x.astype(compute))
+    return lambda x1, x2: kernel(
+        x1 if x1.dtype is compute else x1.astype(compute), x2 if x2.dtype is compute else x2.astype(compute)
+    )
 
 
 class ElementwiseFunctions(RuntimeBase):
@@ -134,6 +142,7 @@ class ElementwiseFunctions(RuntimeBase):
         does (``policy.zero_d_matters``) and two arrays' dtypes differ -- operands
         of one dtype promote to it whatever their dimensions.  Operand order is
         ``(array, scalar)`` for reflected operators too: promotion is symmetric.
+        ``_apply2`` writes the common ``zero_d == 0`` keys inline.
         """
         if type(other) is Array:
             dtype = other._dtype
@@ -148,25 +157,22 @@ class ElementwiseFunctions(RuntimeBase):
     def _binary_plan(self, key: tuple) -> BinaryPlan:
         name, dt1, dt2, zero_d = key
         first = Operand(_ZERO_D if zero_d & 1 else _ARRAY, dt1)
-        if type(dt2) is not DType:  # an array and a Python scalar
-            decision = self.policy.decide(OPS[name], (first, Operand(_SCALAR, dt2)))
-            compute = decision.compute
-            convert = self.policy.scalar_converter(dt2, compute, name)
-            cast2 = None
-        else:
+        if type(dt2) is DType:
             second = Operand(_ZERO_D if zero_d & 2 else _ARRAY, dt2)
-            decision = self.policy.decide(OPS[name], (first, second))
-            compute = decision.compute
-            convert = None
-            cast2 = compute.numpy if dt2 is not compute else None
-        cast1 = compute.numpy if dt1 is not compute else None
+        else:  # a Python scalar
+            second = Operand(_SCALAR, dt2)
+        decision = self.policy.decide(OPS[name], (first, second))
+        compute = decision.compute
         kernel = kernel_for(name, compute.numpy)
         signature = None
-        if (cast1 is not None or cast2 is not None) and type(kernel) is _ufunc:
-            # The ufunc converts in chunks: no full-size temporary for a mixed-dtype operation.
-            signature = (compute.numpy, compute.numpy, None)
-        result = decision.result
-        plan = BinaryPlan(kernel, signature, cast1, cast2, result, result.numpy, convert)
+        if dt1 is not compute or (dt2 is not compute and type(dt2) is DType):
+            if type(kernel) is _ufunc:
+                # The ufunc converts in chunks: no full-size temporary for a mixed-dtype operation.
+                signature = (compute.numpy, compute.numpy, None)
+            else:
+                kernel = _casting(kernel, compute.numpy, 2)
+        convert = None if type(dt2) is DType else self.policy.scalar_converter(dt2, compute, name)
+        plan = BinaryPlan(kernel, signature, decision.result, decision.result.numpy, convert)
         self._plans[key] = plan
         return plan
 
@@ -174,8 +180,10 @@ class ElementwiseFunctions(RuntimeBase):
         name, dtype = key
         decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
         compute = decision.compute
-        cast = compute.numpy if dtype is not compute else None
-        plan = UnaryPlan(kernel_for(name, compute.numpy), cast, decision.result, decision.result.numpy)
+        kernel = kernel_for(name, compute.numpy)
+        if dtype is not compute:
+            kernel = _casting(kernel, compute.numpy, 1)  # (a ufunc too: one cast of a 1-operand call)
+        plan = UnaryPlan(kernel, decision.result, decision.result.numpy)
         self._plans[key] = plan
         return plan
 
@@ -191,25 +199,21 @@ class ElementwiseFunctions(RuntimeBase):
             device = x1._device
             if x2._device is not device:
                 self._same_device(name, x1, x2)
-            key = self._binary_key(name, x1, x2)
+            dt1 = x1._dtype
+            dt2 = x2._dtype
+            key = (name, dt1, dt2, 0) if dt1 is dt2 or self._flat_keys else self._binary_key(name, x1, x2)
             plan = self._plans.get(key)
             if plan is None:
                 plan = self._binary_plan(key)
-            kernel, signature, cast1, cast2, result, rnp, _ = plan
-            d1 = x1._data
-            d2 = x2._data
-            if signature is not None:
-                out = kernel(d1, d2, signature=signature, casting="unsafe")
+            run, signature, result, rnp, _ = plan
+            if signature is None:
+                out = run(x1._data, x2._data)
             else:
-                if cast1 is not None:
-                    d1 = d1.astype(cast1)
-                if cast2 is not None:
-                    d2 = d2.astype(cast2)
-                out = kernel(d1, d2)
+                out = run(x1._data, x2._data, signature=signature, casting="unsafe")
         else:
-            if t1 is Array and t2 in PY_SCALARS:
+            if t1 is Array and t2 in _SCALAR_TYPES:
                 x, scalar, reflected = x1, x2, False
-            elif t2 is Array and t1 in PY_SCALARS:
+            elif t2 is Array and t1 in _SCALAR_TYPES:
                 x, scalar, reflected = x2, x1, True
             else:
                 return self._bad_operands(name, x1, x2, operator)
@@ -218,22 +222,21 @@ class ElementwiseFunctions(RuntimeBase):
             if x._runtime is not self:
                 self._check_array(x, name)
             device = x._device
-            key = self._binary_key(name, x, scalar)
+            st = type(scalar)
+            if (self._flat_keys or x._data.ndim) and (st is not int or scalar <= _INT64_MAX):
+                key = (name, x._dtype, st, 0)
+            else:
+                key = self._binary_key(name, x, scalar)
             plan = self._plans.get(key)
             if plan is None:
                 plan = self._binary_plan(key)
-            kernel, signature, cast1, _, result, rnp, convert = plan
-            d = x._data
+            run, signature, result, rnp, convert = plan
             s = convert(scalar)
             if signature is not None:
-                if reflected:
-                    out = kernel(s, d, signature=signature, casting="unsafe")
-                else:
-                    out = kernel(d, s, signature=signature, casting="unsafe")
+                out = run(s, x._data, signature=signature, casting="unsafe") if reflected else run(
+                    x._data, s, signature=signature, casting="unsafe")
             else:
-                if cast1 is not None:
-                    d = d.astype(cast1)
-                out = kernel(s, d) if reflected else kernel(d, s)
+                out = run(s, x._data) if reflected else run(x._data, s)
         if type(out) is not _ndarray or out.dtype is not rnp:
             out = _asarray(out, dtype=rnp)
         array = _new_object(Array)
@@ -250,9 +253,8 @@ class ElementwiseFunctions(RuntimeBase):
         plan = self._plans.get(key)
         if plan is None:
             plan = self._unary_plan(key)
-        kernel, cast, result, rnp = plan
-        d = x._data
-        out = kernel(d) if cast is None else kernel(d.astype(cast))
+        run, result, rnp = plan
+        out = run(x._data)
         if type(out) is not _ndarray or out.dtype is not rnp:
             out = _asarray(out, dtype=rnp)
         array = _new_object(Array)
