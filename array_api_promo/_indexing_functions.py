@@ -178,6 +178,9 @@ class IndexingFunctions(RuntimeBase):
         np_key, mask = self._index_key(x, key, func)
         target = x._dtype
         t = type(value)
+        if t not in PY_SCALARS and isinstance(value, np.generic):
+            value = self._numpy_scalar_value(value, x, func)
+            t = type(value)
         if t is Array:
             if value._runtime is not self:
                 self._check_array(value, func, "value")
@@ -216,6 +219,26 @@ class IndexingFunctions(RuntimeBase):
             ) from None
         except TypeError as exc:
             raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
+
+    def _numpy_scalar_value(self, value, x, func):
+        """A NumPy scalar as a ``__setitem__`` value: what it is in Python, or a 0-d array of its dtype.
+
+        ``np.float64`` and ``np.complex128`` are Python ``float`` and ``complex``
+        (subclasses): they are stored as those, as array-api-strict does.  Any
+        other NumPy scalar keeps its dtype, as a 0-d array: the policy's in-place
+        rule decides whether it may be stored (never a silent cast).
+        """
+        if isinstance(value, float):
+            return float(value)
+        if isinstance(value, complex):
+            return complex(value)
+        try:
+            dtype = D.dtype_of_numpy(value.dtype)
+        except (TypeError, ValueError, KeyError):
+            dtype = None
+        if dtype is None or dtype not in self._dtype_set:
+            raise TypeError(f"{func}: value {describe_value(value)} has no dtype under {self.label}")
+        return Array._new(np.asarray(value), dtype, self, x._device)
 
     # -- take and take_along_axis -----------------------------------------------------------------
     def _indices_arg(self, x, indices, func):

@@ -50,7 +50,7 @@ class Info:
         return tuple(ALL_DEVICES) if self._runtime.api_version >= "2025.12" else list(ALL_DEVICES)
 
     def default_dtypes(self, *, device=None) -> dict:
-        self._runtime._check_device(device, "default_dtypes")
+        self._runtime._check_device(device, "default_dtypes", names=True)
         policy = self._runtime.policy
         defaults = {
             "real floating": policy.default_float,
@@ -63,7 +63,7 @@ class Info:
         return {k: defaults[k] for k in ("real floating", "complex floating", "integral", "indexing") if k in defaults}
 
     def dtypes(self, *, device=None, kind=None) -> dict:
-        self._runtime._check_device(device, "dtypes")
+        self._runtime._check_device(device, "dtypes", names=True)
         if kind is None:
             kinds = None
         else:

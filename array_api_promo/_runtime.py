@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._devices import ALL_DEVICES, CPU, Device
+from ._devices import ALL_DEVICES, CPU, Device, device_by_name
 from ._dtypes import PY_SCALARS, DType
 from .promotion import Operand, OperandKind, scalar_type
 
@@ -93,13 +93,21 @@ class RuntimeBase:
             return D.bool_
         raise TypeError(f"{func}: {arg} must be a dtype of {self.label}, got {describe_value(dtype)}")
 
-    def _check_device(self, device, func: str) -> Device:
+    def _check_device(self, device, func: str, names: bool = False) -> Device:
+        """``device`` as one of our devices (``None``: the CPU); ``names`` also takes a device's name."""
         if device is None:
             return CPU
         if type(device) is Device:
             return device
+        if names and isinstance(device, str):
+            try:
+                return device_by_name(device)
+            except ValueError as exc:
+                raise ValueError(f"{func}: {exc}") from None
+        known = ", ".join(repr(d) for d in ALL_DEVICES)
         raise ValueError(
-            f"{func}: unknown device {device!r}; devices are {', '.join(d.name for d in ALL_DEVICES)}"
+            f"{func}: unknown device {describe_value(device)}; devices are {known} "
+            "(Device(name), x.device, or __array_namespace_info__().devices())"
         )
 
     def _operand(self, x) -> Operand:

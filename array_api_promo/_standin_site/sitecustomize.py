@@ -1,0 +1,53 @@
+"""Started by ``python -m array_api_promo.standin``: make ``import array_api_strict`` give the stand-in.
+
+Kept free of imports of array_api_promo (and NumPy): every Python process the
+program starts runs this file; the namespace is built only when something
+imports ``array_api_strict``.  Any other ``sitecustomize`` on the path runs too.
+"""
+
+import importlib.abc
+import importlib.machinery
+import os
+import sys
+
+_HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class ArrayApiStrictStandin(importlib.abc.MetaPathFinder, importlib.abc.Loader):
+    """Resolves ``array_api_strict`` to ``array_api_promo.standin.make_module()``, ahead of ``sys.path``."""
+
+    def find_spec(self, fullname, path=None, target=None):
+        if fullname != "array_api_strict":
+            return None
+        return importlib.machinery.ModuleSpec(fullname, self, origin="array_api_promo.standin")
+
+    def create_module(self, spec):
+        root = os.environ.get("ARRAY_API_PROMO_STANDIN_ROOT")
+        try:
+            from array_api_promo.standin import make_module
+        except ImportError:
+            if not root:
+                raise
+            sys.path.append(root)  # after everything: never shadows the program's own modules
+            from array_api_promo.standin import make_module
+        return make_module()
+
+    def exec_module(self, module):
+        pass
+
+
+def _run_next_sitecustomize():
+    others = [p for p in sys.path if os.path.abspath(p or ".") != _HERE]
+    spec = importlib.machinery.PathFinder.find_spec("sitecustomize", others)
+    if spec is not None and spec.loader is not None:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+
+
+if os.environ.get("ARRAY_API_PROMO_STANDIN") and not any(
+    type(f).__name__ == "ArrayApiStrictStandin" for f in sys.meta_path
+):
+    sys.meta_path.insert(0, ArrayApiStrictStandin())
+import importlib.util  # noqa: E402
+
+_run_next_sitecustomize()

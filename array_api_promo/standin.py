@@ -1,0 +1,288 @@
+"""Stand in for array-api-strict: run any program with ``import array_api_strict`` giving a namespace of ours.
+
+    python -m array_api_promo.standin [--policy P] [--api-version V] -- pytest --pyargs sklearn -k "array_api and strict"
+
+Library authors test their array-API code against array-api-strict.  Through
+this runner the same tests run against ``array_api_promo`` under any
+promotion policy: the program (and every Python subprocess it starts, e.g.
+pytest-xdist workers) imports a module named ``array_api_strict`` that is a
+namespace of the chosen policy and API version.
+
+How: the runner puts ``array_api_promo/_standin_site`` first on
+``PYTHONPATH``; its ``sitecustomize`` (chaining to any other
+``sitecustomize``) installs an import hook at the front of ``sys.meta_path``
+when ``ARRAY_API_PROMO_STANDIN`` is set, so ``array_api_strict`` resolves to
+the stand-in whatever ``sys.path`` holds: pytest's ``prepend`` import mode
+puts ``site-packages`` first when it imports an installed package's tests
+(``--pyargs``), and the hook still wins; ``append`` and ``importlib`` modes
+need nothing either.  The real array-api-strict need not be installed.
+
+The module presents the name ``array_api_strict`` (consumers key their
+branches, skip lists and xfail markers on ``xp.__name__``: scikit-learn's
+``_convert_to_numpy``, SciPy's ``is_array_api_strict`` and its
+``skip_xp_backends``), holds the namespace's public names, and adds
+array-api-strict's extras:
+
+* ``set_array_api_strict_flags``, ``get_array_api_strict_flags``,
+  ``reset_array_api_strict_flags``, ``ArrayAPIStrictFlags``: ``api_version``
+  rebinds the module to the namespace of that version (global, as in
+  array-api-strict; arrays made before keep working, their operations take
+  the version they were made at); ``enabled_extensions`` removes or restores
+  ``linalg`` and ``fft``; ``data_dependent_shapes=False`` makes
+  ``unique_*``, ``nonzero`` and ``repeat`` with array ``repeats`` raise
+  ``RuntimeError`` as array-api-strict does; ``boolean_indexing=False`` is not
+  modelled and raises ``NotImplementedError``.  The environment variables
+  ``ARRAY_API_STRICT_API_VERSION``, ``..._DATA_DEPENDENT_SHAPES`` and
+  ``..._ENABLED_EXTENSIONS`` are read at import, as by array-api-strict.
+* ``Device``: ``Device("CPU_DEVICE")`` is the CPU and ``Device("device1")``
+  the second device (see ``_devices``); array-api-strict's ``device2``,
+  ``no_float64`` and ``no_x64`` are refused.
+* ``__version__``: the array-api-strict release whose interface is mirrored
+  (consumers check it), ``Array``.
+
+The policy is ``ARRAY_API_PROMO_POLICY`` (a name, or ``pkg.mod:ATTR`` naming a
+Policy), the version ``ARRAY_API_STRICT_API_VERSION``; the runner sets both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import types
+
+from ._array import Array
+from ._devices import Device
+from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
+from .from_env import _load_policy
+
+__all__ = ["make_module", "main", "StandinRuntime", "MIRRORED_VERSION", "SITE_DIR"]
+
+MIRRORED_VERSION = "2.6.1"  # the array-api-strict release whose extras this module mirrors
+MODULE_NAME = "array_api_strict"
+SITE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_standin_site")
+_PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+_EXTENSIONS = {"linalg": "2021.12", "fft": "2022.12"}
+_DATA_DEPENDENT = ("unique_all", "unique_counts", "unique_inverse", "unique_values", "nonzero", "repeat")
+_FLAG_NAMES = ("api_version", "boolean_indexing", "data_dependent_shapes", "enabled_extensions")
+
+
+class _Standin:
+    """The state behind one stand-in module: its policy and the current flags."""
+
+    def __init__(self, module: types.ModuleType, policy):
+        self.module = module
+        self.policy = policy
+        self.api_version = None
+        self.data_dependent_shapes = True
+        self.extensions = tuple(_EXTENSIONS)
+        self._runtimes: dict = {}
+        self._names: set = set()
+
+    # -- flags ---------------------------------------------------------------------------
+    def set_flags(self, *, api_version=None, boolean_indexing=None, data_dependent_shapes=None,
+                  enabled_extensions=None) -> None:
+        if api_version is not None and api_version not in API_VERSIONS:
+            raise ValueError(
+                f"set_array_api_strict_flags: api_version {api_version!r} is not supported by "
+                f"array_api_promo; supported: {', '.join(API_VERSIONS)}"
+            )
+        if boolean_indexing is not None and not boolean_indexing:
+            raise NotImplementedError(
+                "set_array_api_strict_flags: boolean_indexing=False is not modelled by the "
+                "array_api_promo stand-in (boolean indexing is always enabled)"
+            )
+        if enabled_extensions is not None:
+            unknown = [e for e in enabled_extensions if e not in _EXTENSIONS]
+            if unknown:
+                raise ValueError(
+                    f"set_array_api_strict_flags: unknown extensions {unknown}; extensions: "
+                    f"{', '.join(_EXTENSIONS)}"
+                )
+        version = api_version or self.api_version
+        changed = version != self.api_version
+        if data_dependent_shapes is not None and bool(data_dependent_shapes) != self.data_dependent_shapes:
+            self.data_dependent_shapes = bool(data_dependent_shapes)
+            changed = True
+        if enabled_extensions is not None and tuple(enabled_extensions) != self.extensions:
+            self.extensions = tuple(e for e in _EXTENSIONS if e in enabled_extensions)
+            changed = True
+        if changed:
+            self._bind(version)
+
+    def get_flags(self) -> dict:
+        return {
+            "api_version": self.api_version,
+            "boolean_indexing": True,
+            "data_dependent_shapes": self.data_dependent_shapes,
+            "enabled_extensions": tuple(e for e in self.extensions if _EXTENSIONS[e] <= self.api_version),
+        }
+
+    def reset_flags(self) -> None:
+        self.data_dependent_shapes = True
+        self.extensions = tuple(_EXTENSIONS)
+        self._bind(DEFAULT_API_VERSION)
+
+    # -- binding -------------------------------------------------------------------------
+    def _bind(self, api_version: str) -> None:
+        module = self.module
+        for name in self._names:  # the previous version's names
+            module.__dict__.pop(name, None)
+        runtime = self._runtimes.get(api_version)
+        if runtime is None:
+            runtime = self._runtimes[api_version] = StandinRuntime(self.policy, api_version, self)
+        _populate(module, runtime)
+        self.api_version = api_version
+        names = set(module.__all__)
+        for ext, added in _EXTENSIONS.items():
+            if ext in names and (ext not in self.extensions or added > api_version):
+                del module.__dict__[ext]
+                names.discard(ext)
+        if not self.data_dependent_shapes:
+            for name in _DATA_DEPENDENT:
+                if name in names:
+                    setattr(module, name, _without_data_dependent_shapes(name, getattr(module, name)))
+        self._names = names
+        module.__all__ = sorted(names) + [
+            "Device", "set_array_api_strict_flags", "get_array_api_strict_flags",
+            "reset_array_api_strict_flags", "ArrayAPIStrictFlags", "__array_api_version__",
+        ]
+
+
+class StandinRuntime(Runtime):
+    """A runtime whose arrays' ``__array_namespace__`` is the stand-in module, at any version."""
+
+    def __init__(self, policy, api_version: str, standin: _Standin):
+        super().__init__(policy, api_version)
+        self.standin = standin
+
+    def namespace_at(self, api_version: str):
+        # As array-api-strict: asking an array for a version sets that version globally.
+        self.standin.set_flags(api_version=api_version)
+        return self.module
+
+
+def _without_data_dependent_shapes(name, func):
+    def refuse(*args, **kwargs):
+        if name == "repeat":
+            repeats = args[1] if len(args) > 1 else kwargs.get("repeats")
+            if isinstance(repeats, int):
+                return func(*args, **kwargs)
+        raise RuntimeError(
+            f"{name}: data-dependent shapes are disabled (set_array_api_strict_flags("
+            "data_dependent_shapes=False))"
+        )
+
+    refuse.__name__ = refuse.__qualname__ = name
+    refuse.__doc__ = func.__doc__
+    return refuse
+
+
+def _env_flags() -> dict:
+    """array-api-strict's environment variables, as flags."""
+    flags = {}
+    if os.environ.get("ARRAY_API_STRICT_API_VERSION"):
+        flags["api_version"] = os.environ["ARRAY_API_STRICT_API_VERSION"]
+    for var, flag in (("ARRAY_API_STRICT_BOOLEAN_INDEXING", "boolean_indexing"),
+                      ("ARRAY_API_STRICT_DATA_DEPENDENT_SHAPES", "data_dependent_shapes")):
+        value = os.environ.get(var)
+        if value:
+            if value.lower() not in ("true", "false"):
+                raise ValueError(f"{var} must be True or False, got {value!r}")
+            flags[flag] = value.lower() == "true"
+    if "ARRAY_API_STRICT_ENABLED_EXTENSIONS" in os.environ:
+        value = os.environ["ARRAY_API_STRICT_ENABLED_EXTENSIONS"]
+        flags["enabled_extensions"] = tuple(e for e in value.split(",") if e)
+    return flags
+
+
+def make_module(policy=None, api_version: str | None = None, name: str = MODULE_NAME) -> types.ModuleType:
+    """A new module ``name`` standing in for array-api-strict, of ``policy`` at ``api_version``.
+
+    ``policy`` defaults to ``$ARRAY_API_PROMO_POLICY`` (else ``array_api``),
+    ``api_version`` to ``$ARRAY_API_STRICT_API_VERSION`` (else 2025.12).
+    """
+    if policy is None:
+        policy = os.environ.get("ARRAY_API_PROMO_POLICY", "array_api")
+    policy = _load_policy(policy) if isinstance(policy, str) else policy
+    module = types.ModuleType(name, f"array_api_promo standing in for array-api-strict (policy {policy.name!r}).")
+    state = _Standin(module, policy)
+    module._standin = state
+    module.__version__ = MIRRORED_VERSION
+    module.Array = Array
+    module.Device = Device
+    module.set_array_api_strict_flags = state.set_flags
+    module.get_array_api_strict_flags = state.get_flags
+    module.reset_array_api_strict_flags = state.reset_flags
+    module.ArrayAPIStrictFlags = _flags_context(state)
+    flags = _env_flags()
+    flags.setdefault("api_version", api_version or DEFAULT_API_VERSION)
+    state.set_flags(**flags)
+    return module
+
+
+def _flags_context(state: _Standin):
+    class ArrayAPIStrictFlags:
+        """Set the stand-in's flags for the ``with`` block (array-api-strict's context manager)."""
+
+        __slots__ = ("kwargs", "old_flags")
+
+        def __init__(self, *, api_version=None, boolean_indexing=None, data_dependent_shapes=None,
+                     enabled_extensions=None):
+            self.kwargs = {"api_version": api_version, "boolean_indexing": boolean_indexing,
+                           "data_dependent_shapes": data_dependent_shapes,
+                           "enabled_extensions": enabled_extensions}
+            self.old_flags = None
+
+        def __enter__(self):
+            self.old_flags = (state.api_version, state.data_dependent_shapes, state.extensions)
+            state.set_flags(**self.kwargs)
+
+        def __exit__(self, *exc):
+            api_version, data_dependent_shapes, extensions = self.old_flags
+            state.set_flags(api_version=api_version, data_dependent_shapes=data_dependent_shapes,
+                            enabled_extensions=extensions)
+
+    return ArrayAPIStrictFlags
+
+
+# -- the runner ----------------------------------------------------------------------------------
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m array_api_promo.standin",
+        description="Run a program with `import array_api_strict` giving array_api_promo's namespace "
+        "of a policy and API version (in the program and its Python subprocesses).",
+    )
+    parser.add_argument("--policy", default="array_api",
+                        help="a registered policy (array_api, torch, numpy, jax, ...) or pkg.mod:ATTR naming a Policy")
+    parser.add_argument("--api-version", choices=API_VERSIONS, default=None,
+                        help="the standard's version (default: $ARRAY_API_STRICT_API_VERSION or 2025.12); "
+                        "the program may change it with set_array_api_strict_flags, as with array-api-strict")
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the program and its arguments (after --)")
+    args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("no program given: python -m array_api_promo.standin [options] -- PROGRAM [ARGS...]")
+    try:
+        _load_policy(args.policy)  # fail here, once, rather than in every import
+    except (ImportError, TypeError, ValueError) as exc:
+        parser.error(str(exc))
+    env = dict(os.environ)
+    env["ARRAY_API_PROMO_STANDIN"] = "1"
+    env["ARRAY_API_PROMO_STANDIN_ROOT"] = _PACKAGE_ROOT
+    env["ARRAY_API_PROMO_POLICY"] = args.policy
+    if args.api_version:
+        env["ARRAY_API_STRICT_API_VERSION"] = args.api_version
+    env["PYTHONPATH"] = os.pathsep.join([SITE_DIR] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    program = command[0]
+    if shutil.which(program, path=env.get("PATH")) is None:
+        parser.error(f"program not found: {program}")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.execvpe(program, command, env)
+    return 0  # pragma: no cover - exec does not return
+
+
+if __name__ == "__main__":
+    sys.exit(main())
