@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._devices import ALL_DEVICES, CPU, Device, device_by_name
+from ._devices import ALL_DEVICES, CPU, Device, device_by_name, device_of
 from ._dtypes import PY_SCALARS, DType
 from .promotion import Operand, OperandKind, scalar_type
 
@@ -104,10 +104,12 @@ class RuntimeBase:
                 return device_by_name(device)
             except ValueError as exc:
                 raise ValueError(f"{func}: {exc}") from None
-        known = ", ".join(repr(d) for d in ALL_DEVICES)
+        if isinstance(device, str) and device_of(device) is not None:
+            raise ValueError(f"{func}: device must be a Device, not its name {device!r}; pass Device({device!r})")
+        known = ", ".join(repr(d.name) for d in ALL_DEVICES)
         raise ValueError(
-            f"{func}: unknown device {describe_value(device)}; devices are {known} "
-            "(Device(name), x.device, or __array_namespace_info__().devices())"
+            f"{func}: unknown device {device!r}; devices are {known} "
+            "(give Device(name), x.device, or one of __array_namespace_info__().devices())"
         )
 
     def _operand(self, x) -> Operand:

@@ -189,9 +189,40 @@ def test_setitem_value_checks():
     with pytest.raises(ValueError, match="device"):
         x[0] = xp.asarray(1.0, device=DEVICE1)
     with pytest.raises(TypeError, match="value"):
-        x[0] = np.float64(1.0)
+        x[0] = np.str_("1")
     with pytest.raises(IndexError, match="list"):
         x[[0]] = 1.0
+
+
+def test_setitem_numpy_scalars():
+    # np.float64 and np.complex128 are Python float and complex: stored as those (as array-api-strict).
+    f = xp.zeros(2, dtype=xp.float32)
+    f[0] = np.float64(1.5)
+    assert f.dtype == xp.float32 and float(f[0]) == 1.5
+    c = xp.zeros(1, dtype=xp.complex64)
+    c[0] = np.complex128(1j)
+    assert complex(c[0]) == 1j
+    # Every other NumPy scalar keeps its dtype: the policy's in-place rule decides.
+    d = xp.zeros(2)
+    d[1] = np.float32(2.5)
+    assert float(d[1]) == 2.5
+    i = xp.zeros(2, dtype=xp.int32)
+    i[0] = np.int8(3)
+    assert int(i[0]) == 3
+    with pytest.raises(TypeError, match="__setitem__.*int32 to int64.*array_api"):
+        i[0] = np.int64(3)
+    with pytest.raises(TypeError, match="__setitem__.*int32 and float32.*array_api"):
+        i[0] = np.float32(1.0)
+    with pytest.raises(TypeError, match="__setitem__.*bool"):
+        i[0] = np.bool_(True)
+    with pytest.raises(TypeError, match="__setitem__.*int32"):
+        i[0] = np.float64(1.5)  # a Python float into an integer array
+    # torch: same kind casts back in place, across kinds refuses (as for arrays).
+    t = tx.zeros(2, dtype=tx.int32)
+    t[0] = np.int64(7)
+    assert int(t[0]) == 7 and t.dtype == tx.int32
+    with pytest.raises(TypeError, match="__setitem__.*torch"):
+        t[0] = np.float32(1.5)
 
 
 # -- take and take_along_axis ------------------------------------------------------------------

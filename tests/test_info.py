@@ -44,3 +44,16 @@ def test_dtypes():
         info.dtypes(kind="floating")
     with pytest.raises(TypeError):
         info.dtypes(kind=["bool"])
+
+
+def test_devices_accepted_as_values_and_names():
+    info = xp.__array_namespace_info__()
+    for device in (None, CPU, DEVICE1, xp.Device("cpu"), xp.Device("CPU_DEVICE"), xp.asarray(1).device,
+                   "cpu", "CPU_DEVICE", "device1"):
+        assert list(info.dtypes(device=device, kind="real floating")) == ["float32", "float64"]
+        assert info.default_dtypes(device=device)["integral"] is xp.int64
+    for device in ("device2", "no_float64", "gpu"):
+        with pytest.raises(ValueError, match=f"dtypes: unknown device '{device}'"):
+            info.dtypes(device=device)
+    with pytest.raises(ValueError, match="dtypes: unknown device"):
+        info.dtypes(device=3)

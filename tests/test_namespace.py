@@ -61,6 +61,32 @@ def test_mixing_namespaces_is_a_type_error():
         xp.add(a, b)
 
 
+def test_device_of_a_name_is_the_one_device():
+    import copy
+
+    assert xp.Device("cpu") is xp.CPU and xp.Device() is xp.CPU and xp.Device("CPU_DEVICE") is xp.CPU
+    assert xp.Device("device1") is xp.DEVICE1 is tx.Device("device1")
+    assert copy.deepcopy(xp.DEVICE1) is xp.DEVICE1 and pickle.loads(pickle.dumps(xp.CPU)) is xp.CPU
+    with pytest.raises(ValueError, match="unknown device 'gpu'; devices are 'cpu', 'device1'"):
+        xp.Device("gpu")
+    with pytest.raises(TypeError, match="device name must be a str"):
+        xp.Device(1)
+    # Device(...) and x.device work wherever device= is taken, and combine.
+    a = xp.asarray([1.0, 2.0], device=xp.Device("device1"))
+    ones = xp.ones(2, device=a.device)
+    assert (a + ones).device is xp.DEVICE1
+    for make in (
+        lambda d: xp.zeros(1, device=d), lambda d: xp.full(1, 2.0, device=d), lambda d: xp.arange(2, device=d),
+        lambda d: xp.linspace(0, 1, 3, device=d), lambda d: xp.eye(2, device=d), lambda d: xp.empty(1, device=d),
+        lambda d: xp.zeros_like(a, device=d), lambda d: xp.astype(a, xp.float32, device=d),
+        lambda d: xp.fft.fftfreq(4, device=d), lambda d: a.to_device(d),
+    ):
+        assert make(xp.Device("CPU_DEVICE")).device is xp.CPU
+        assert make(a.device).device is xp.DEVICE1
+    with pytest.raises(ValueError, match=r"zeros: device must be a Device, not its name 'device1'"):
+        xp.zeros(1, device="device1")  # names only where the standard has no device object to give
+
+
 def test_devices_do_not_combine_and_to_device_copies():
     a = xp.asarray([1.0, 2.0])
     b = a.to_device(xp.DEVICE1)

@@ -1,0 +1,216 @@
+"""The stand-in for array-api-strict (``python -m array_api_promo.standin``).
+
+A consumer-style module written against ``array_api_strict`` runs through the
+stand-in, under each policy, in a subprocess (as a consumer's suite would),
+and reports the dtypes and errors it met; the decoy ``array_api_strict.py``
+next to it proves that the stand-in wins over ``sys.path`` (pytest's
+``prepend`` import mode puts that directory first).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+import array_api_promo as xp
+from array_api_promo.standin import MIRRORED_VERSION, make_module
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+CONSUMER = textwrap.dedent(
+    '''
+    import json, subprocess, sys
+
+    import numpy as np
+    import array_api_strict as xp
+
+
+    def standardize(x):
+        """A consumer's function: centre and scale the columns."""
+        mean = xp.mean(x, axis=0)
+        return (x - mean) / xp.std(x, axis=0)
+
+
+    def outcome(f):
+        try:
+            return str(f().dtype)
+        except Exception as exc:
+            return type(exc).__name__
+
+
+    def report():
+        x32 = xp.asarray([[1.0, 2.0], [3.0, 5.0]], dtype=xp.float32)
+        u8 = xp.asarray([1, 2], dtype=xp.uint8)
+        i8 = xp.asarray([1, 2], dtype=xp.int8)
+        out = {
+            "name": xp.__name__,
+            "standardize": str(standardize(x32).dtype),
+            "namespace": x32.__array_namespace__() is xp,
+            "float32 + 0-d float64": outcome(lambda: x32 + xp.asarray(1.0, dtype=xp.float64)),
+            "int8 + float32": outcome(lambda: i8 + xp.asarray([1.0], dtype=xp.float32)),
+            "uint8 + 1000": outcome(lambda: u8 + 1000),
+            "int8 / 2": outcome(lambda: i8 / 2),
+        }
+        # array-api-strict's devices and NumPy scalars, as scikit-learn's tests use them.
+        dev = xp.Device("device1")
+        y = xp.asarray([1.0, 2.0], device=dev)
+        y[0] = np.float64(0.5)
+        info = xp.__array_namespace_info__()
+        out["device1"] = [str(y.device), str((y + xp.ones(2, device=y.device)).device)]
+        out["dtypes on devices"] = [
+            sorted(info.dtypes(device=d, kind="real floating")) for d in (xp.Device("CPU_DEVICE"), dev)
+        ]
+        out["to host"] = np.asarray(xp.asarray(y, device=xp.Device("CPU_DEVICE"))).tolist()
+        # Flags map onto API versions, as with array-api-strict.
+        with xp.ArrayAPIStrictFlags(api_version="2023.12"):
+            out["2023.12"] = [xp.__array_api_version__, hasattr(xp, "isin")]
+        out["after"] = [xp.get_array_api_strict_flags()["api_version"], hasattr(xp, "isin")]
+        child = "import array_api_strict as s; print(s.__name__, s.float32 is s.asarray(1.0, dtype=s.float32).dtype)"
+        out["subprocess"] = subprocess.run(
+            [sys.executable, "-c", child], capture_output=True, text=True, check=True
+        ).stdout.split()
+        return out
+
+
+    def test_report():
+        print("REPORT " + json.dumps(report()))
+
+
+    if __name__ == "__main__":
+        print("REPORT " + json.dumps(report()))
+    '''
+)
+
+EXPECTED = {
+    "array_api": {
+        "standardize": "array_api_promo.float32",
+        "float32 + 0-d float64": "array_api_promo.float64",
+        "int8 + float32": "PromotionError",
+        "uint8 + 1000": "OverflowError",
+        "int8 / 2": "PromotionError",
+    },
+    "torch": {
+        "standardize": "array_api_promo.float32",
+        "float32 + 0-d float64": "array_api_promo.float32",  # a 0-d array does not widen an n-d one
+        "int8 + float32": "array_api_promo.float32",
+        "uint8 + 1000": "array_api_promo.uint8",  # the wrapped number wraps around
+        "int8 / 2": "array_api_promo.float32",  # integer true division gives the default float
+    },
+}
+COMMON = {
+    "name": "array_api_strict",
+    "namespace": True,
+    "device1": ["device1", "device1"],
+    "dtypes on devices": [["float32", "float64"], ["float32", "float64"]],
+    "to host": [0.5, 2.0],
+    "2023.12": ["2023.12", False],
+    "after": ["2025.12", True],
+    "subprocess": ["array_api_strict", "True"],
+}
+
+
+def _env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    for var in list(env):
+        if var.startswith("ARRAY_API_STRICT_") or var.startswith("ARRAY_API_PROMO_"):
+            del env[var]
+    return env
+
+
+def _report(stdout: str) -> dict:
+    lines = [line for line in stdout.splitlines() if line.startswith("REPORT ")]
+    assert lines, stdout
+    return json.loads(lines[-1][len("REPORT "):])
+
+
+@pytest.mark.parametrize("policy", ["array_api", "torch"])
+def test_consumer_script_under_policy(tmp_path, policy):
+    (tmp_path / "consumer.py").write_text(CONSUMER)
+    proc = subprocess.run(
+        [sys.executable, "-m", "array_api_promo.standin", "--policy", policy, "--",
+         sys.executable, "consumer.py"],
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert _report(proc.stdout) == {**COMMON, **EXPECTED[policy]}
+
+
+@pytest.mark.parametrize("import_mode", ["prepend", "importlib"])
+def test_consumer_pytest_suite_import_modes(tmp_path, import_mode):
+    # The decoy sits in the test's directory, which prepend mode puts first on sys.path.
+    (tmp_path / "array_api_strict.py").write_text("raise ImportError('the decoy was imported')\n")
+    (tmp_path / "test_consumer.py").write_text(CONSUMER)
+    proc = subprocess.run(
+        [sys.executable, "-m", "array_api_promo.standin", "--policy", "torch", "--",
+         sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", f"--import-mode={import_mode}",
+         "test_consumer.py"],
+        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120,
+    )
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert _report(proc.stdout) == {**COMMON, **EXPECTED["torch"]}
+
+
+def test_runner_usage_errors():
+    run = [sys.executable, "-m", "array_api_promo.standin"]
+    for args, message in (
+        ([], "no program given"),
+        (["--policy", "nope", "--", "python"], "nope"),
+        (["--api-version", "2020.01", "--", "python"], "invalid choice"),
+        (["--", "no-such-program-xyz"], "program not found"),
+    ):
+        proc = subprocess.run(run + args, env=_env(), capture_output=True, text=True, timeout=60)
+        assert proc.returncode == 2 and message in proc.stderr, (args, proc.stderr)
+
+
+def test_flags_in_process(monkeypatch):
+    monkeypatch.delenv("ARRAY_API_STRICT_API_VERSION", raising=False)
+    ns = make_module("torch", "2024.12")
+    assert ns.__name__ == "array_api_strict" and ns.__version__ == MIRRORED_VERSION
+    assert ns.get_array_api_strict_flags() == {
+        "api_version": "2024.12", "boolean_indexing": True, "data_dependent_shapes": True,
+        "enabled_extensions": ("linalg", "fft"),
+    }
+    assert not hasattr(ns, "isin") and ns.Device("CPU_DEVICE") is xp.CPU
+    a = ns.asarray([1, 2])
+    assert a.__array_namespace__() is ns
+    # Asking an array for a version sets it globally, as array-api-strict does.
+    assert a.__array_namespace__(api_version="2025.12") is ns and hasattr(ns, "isin")
+    ns.set_array_api_strict_flags(enabled_extensions=("linalg",), data_dependent_shapes=False)
+    assert not hasattr(ns, "fft") and hasattr(ns, "linalg")
+    with pytest.raises(RuntimeError, match="unique_values: data-dependent shapes are disabled"):
+        ns.unique_values(a)
+    assert ns.repeat(a, 2).shape == (4,)  # an int repeats is not data-dependent
+    with pytest.raises(RuntimeError, match="repeat"):
+        ns.repeat(a, ns.asarray([1, 2]))
+    ns.reset_array_api_strict_flags()
+    assert hasattr(ns, "fft") and ns.unique_values(a).shape == (2,)
+    with ns.ArrayAPIStrictFlags(api_version="2021.12"):
+        assert ns.__array_api_version__ == "2021.12" and not hasattr(ns, "fft")
+        assert not hasattr(ns, "complex64")
+    assert ns.__array_api_version__ == "2025.12" and hasattr(ns, "complex64")
+    with pytest.raises(ValueError, match="api_version '2030.12' is not supported"):
+        ns.set_array_api_strict_flags(api_version="2030.12")
+    with pytest.raises(NotImplementedError, match="boolean_indexing=False"):
+        ns.set_array_api_strict_flags(boolean_indexing=False)
+    with pytest.raises(ValueError, match="unknown extensions"):
+        ns.set_array_api_strict_flags(enabled_extensions=("sparse",))
+    # Arrays made at another version still combine with the current one's.
+    with ns.ArrayAPIStrictFlags(api_version="2023.12"):
+        b = ns.asarray([1, 1])
+    assert (ns.asarray([1, 2]) + b).shape == (2,)
+
+
+def test_environment_variables(monkeypatch):
+    monkeypatch.setenv("ARRAY_API_STRICT_API_VERSION", "2023.12")
+    monkeypatch.setenv("ARRAY_API_STRICT_ENABLED_EXTENSIONS", "fft")
+    ns = make_module("array_api")
+    assert ns.__array_api_version__ == "2023.12" and hasattr(ns, "fft") and not hasattr(ns, "linalg")
+    monkeypatch.setenv("ARRAY_API_STRICT_DATA_DEPENDENT_SHAPES", "maybe")
+    with pytest.raises(ValueError, match="ARRAY_API_STRICT_DATA_DEPENDENT_SHAPES"):
+        make_module("array_api")
