@@ -18,7 +18,7 @@ import textwrap
 import pytest
 
 import array_api_promo as xp
-from array_api_promo.standin import MIRRORED_VERSION, make_module
+from array_api_promo.standin import MIRRORED_VERSION, main, make_module
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -150,22 +150,23 @@ def test_consumer_pytest_suite_import_modes(tmp_path, import_mode):
         [sys.executable, "-m", "array_api_promo.standin", "--policy", "torch", "--",
          sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", f"--import-mode={import_mode}",
          "test_consumer.py"],
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120,
+        cwd=tmp_path, env={**_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert _report(proc.stdout) == {**COMMON, **EXPECTED["torch"]}
 
 
-def test_runner_usage_errors():
-    run = [sys.executable, "-m", "array_api_promo.standin"]
+def test_runner_usage_errors(capsys):
     for args, message in (
         ([], "no program given"),
         (["--policy", "nope", "--", "python"], "nope"),
         (["--api-version", "2020.01", "--", "python"], "invalid choice"),
         (["--", "no-such-program-xyz"], "program not found"),
     ):
-        proc = subprocess.run(run + args, env=_env(), capture_output=True, text=True, timeout=60)
-        assert proc.returncode == 2 and message in proc.stderr, (args, proc.stderr)
+        with pytest.raises(SystemExit) as exc:
+            main(args)
+        assert exc.value.code == 2 and message in capsys.readouterr().err, args
 
 
 def test_flags_in_process(monkeypatch):
