@@ -16,7 +16,7 @@ device, which this package does not model: they are refused.
 
 from __future__ import annotations
 
-__all__ = ["Device", "CPU", "DEVICE1", "ALL_DEVICES", "DEVICE_ALIASES", "device_by_name", "device_of"]
+__all__ = ["ALL_DEVICES", "CPU", "DEVICE1", "DEVICE_ALIASES", "Device", "device_by_name", "device_of"]
 
 
 class Device:
@@ -28,7 +28,7 @@ class Device:
         return device_by_name(name)
 
     @classmethod
-    def _create(cls, name: str) -> "Device":
+    def _create(cls, name: str) -> Device:
         device = object.__new__(cls)
         device.name = name
         return device

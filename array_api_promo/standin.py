@@ -57,7 +57,7 @@ from ._devices import Device
 from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
 from .from_env import _load_policy
 
-__all__ = ["make_module", "main", "StandinRuntime", "MIRRORED_VERSION", "SITE_DIR"]
+__all__ = ["MIRRORED_VERSION", "SITE_DIR", "StandinRuntime", "main", "make_module"]
 
 MIRRORED_VERSION = "2.6.1"  # the array-api-strict release whose extras this module mirrors
 MODULE_NAME = "array_api_strict"

@@ -118,7 +118,7 @@ def _env():
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     for var in list(env):
-        if var.startswith("ARRAY_API_STRICT_") or var.startswith("ARRAY_API_PROMO_"):
+        if var.startswith(("ARRAY_API_STRICT_", "ARRAY_API_PROMO_")):
             del env[var]
     return env
 
@@ -135,7 +135,7 @@ def test_consumer_script_under_policy(tmp_path, policy):
     proc = subprocess.run(
         [sys.executable, "-m", "array_api_promo.standin", "--policy", policy, "--",
          sys.executable, "consumer.py"],
-        cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120,
+        check=False, cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert _report(proc.stdout) == {**COMMON, **EXPECTED[policy]}
@@ -150,7 +150,7 @@ def test_consumer_pytest_suite_import_modes(tmp_path, import_mode):
         [sys.executable, "-m", "array_api_promo.standin", "--policy", "torch", "--",
          sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", f"--import-mode={import_mode}",
          "test_consumer.py"],
-        cwd=tmp_path, env={**_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        check=False, cwd=tmp_path, env={**_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
         capture_output=True, text=True, timeout=120,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr

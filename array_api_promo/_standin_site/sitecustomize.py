@@ -7,6 +7,7 @@ imports ``array_api_strict``.  Any other ``sitecustomize`` on the path runs too.
 
 import importlib.abc
 import importlib.machinery
+import importlib.util
 import os
 import sys
 
@@ -48,6 +49,4 @@ if os.environ.get("ARRAY_API_PROMO_STANDIN") and not any(
     type(f).__name__ == "ArrayApiStrictStandin" for f in sys.meta_path
 ):
     sys.meta_path.insert(0, ArrayApiStrictStandin())
-import importlib.util  # noqa: E402
-
 _run_next_sitecustomize()
