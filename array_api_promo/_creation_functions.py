@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+
 import numpy as np
 
 from . import _dtypes as D
@@ -337,14 +339,25 @@ def _check_shape(shape, func):
         shape = (shape,)
     elif isinstance(shape, (tuple, list)):
         shape = tuple(shape)
-        for n in shape:
-            if type(n) is not int:
-                raise TypeError(f"{func}: shape entries must be ints, got {type(n).__name__} {n!r}")
+        if any(type(n) is not int for n in shape):
+            shape = tuple(_shape_entry(n, func) for n in shape)
+    elif hasattr(shape, "__index__") and type(shape) is not bool:
+        shape = (operator.index(shape),)
     else:
         raise TypeError(f"{func}: shape must be an int or a tuple of ints, got {type(shape).__name__}")
     if any(n < 0 for n in shape):
         raise ValueError(f"{func}: negative dimensions are not allowed, got shape {shape}")
     return shape
+
+
+def _shape_entry(n, func):
+    # An integer that is not a Python int (np.int64 from a NumPy shape computation): its __index__.
+    if type(n) is not bool and not isinstance(n, float):
+        try:
+            return operator.index(n)
+        except TypeError:
+            pass
+    raise TypeError(f"{func}: shape entries must be ints, got {type(n).__name__} {n!r}")
 
 
 def _nested_to_numpy(obj, dtype, func):

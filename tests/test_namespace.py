@@ -326,3 +326,12 @@ def test_python_bool_is_accepted_as_the_bool_dtype_and_nothing_else_is():
     for alias in (int, float, complex, "bool", np.bool_):
         with pytest.raises(TypeError, match="must be a dtype of"):
             xp.zeros(2, dtype=alias)
+
+
+def test_shapes_take_numpy_integers():
+    # Shapes computed with NumPy (SciPy's logsumexp: tuple(np.int64 ...)) are integers by __index__.
+    assert xp.full((np.int64(2), np.intp(1)), 1.0).shape == (2, 1)
+    assert xp.zeros(np.int64(3)).shape == (3,)
+    for bad in ((True,), (1.0,), True, "3"):
+        with pytest.raises(TypeError, match="zeros: shape"):
+            xp.zeros(bad)
