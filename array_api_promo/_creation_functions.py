@@ -120,21 +120,8 @@ class CreationFunctions:
         raise TypeError(f"asarray: cannot make an array from {_describe_value(obj)}")
 
     def _exact_scalar(self, value, dtype, func):
-        """A Python scalar as a 0-d array of ``dtype``; out-of-range values raise."""
-        if dtype.category == D.CATEGORY_BOOL and type(value) is not bool:
-            raise TypeError(f"{func}: a Python {type(value).__name__} cannot make a bool array")
-        if type(value) is complex and dtype.category != D.CATEGORY_COMPLEX:
-            raise TypeError(f"{func}: a Python complex cannot make a {dtype.name} array")
-        if type(value) is float and dtype.category <= D.CATEGORY_INTEGER:
-            raise TypeError(f"{func}: a Python float cannot make a {dtype.name} array")
-        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
-            lo, hi = D.iinfo_bounds(dtype)
-            if not lo <= value <= hi:
-                raise OverflowError(f"{func}: Python int {value} is out of bounds for {dtype.name} [{lo}, {hi}]")
-        try:
-            return np.asarray(value, dtype=dtype.numpy)
-        except OverflowError as exc:
-            raise OverflowError(f"{func}: {value!r} cannot be represented as {dtype.name}: {exc}") from None
+        """A Python scalar as a 0-d array of ``dtype``, by the policy's creation rule."""
+        return self.policy.create_scalar(value, dtype, func)
 
     def _from_numpy(self, data, dtype, device, copy, func):
         if not data.dtype.isnative:  # byte-swapped data: our arrays are native-endian

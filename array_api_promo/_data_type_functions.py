@@ -9,6 +9,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._dtypes import DType
+from .promotion import Operand
 
 __all__ = ["DataTypeFunctions", "finfo_object", "iinfo_object"]
 
@@ -128,9 +129,10 @@ class DataTypeFunctions:
                     key = ("result_type", a._dtype, b._dtype, a._data.ndim == 0, b._data.ndim == 0)
                 result = self._plans.get(key)
                 if result is None:
-                    result = self._plans[key] = self.policy.resolve(
-                        (self._operand(a), self._operand(b)), "result_type"
-                    )
+                    operands = (self._operand(a), self._operand(b))
+                    result = self.policy.resolve(operands, "result_type")
+                    if type(operands[0]) is type(operands[1]) is Operand:  # not a value-dependent decision
+                        self._plans[key] = result
                 return result
         if not arrays_and_dtypes:
             raise ValueError(f"result_type: at least one array or dtype is required (policy {self.policy.name!r})")

@@ -101,25 +101,34 @@ class ElementwiseFunctions:
     """Mixin: the elementwise functions of the standard and the operator machinery."""
 
     # -- plans: a decision turned into what the kernel call needs (cached per signature) --------
-    def _binary_plan(self, key):
+    def _binary_plan(self, key, x1, x2):
         """``(kernel, signature, cast1, cast2, result, result_numpy, converter)`` for ``key``.
 
         ``key`` is ``(name, dtype1, dtype2)`` or, where the policy tells 0-d arrays
         apart, ``(name, dtype1, dtype2, x1_is_0d, x2_is_0d)``; for an array and a
-        Python scalar it is ``(name, dtype, scalar_type, x_is_0d)``.
+        Python scalar it is ``(name, dtype, scalar_type, x_is_0d)`` (``x1`` the array,
+        ``x2`` the scalar).  Under a value-dependent policy a plan with a 0-d or scalar
+        operand is cached per value class (``_value_plans``), never under ``key``, so the
+        other policies' lookup stays one dictionary access.
         """
         name, dt1, dt2 = key[0], key[1], key[2]
         zero1 = len(key) > 3 and key[3]
         first = Operand(_ZERO_D if zero1 else _ARRAY, dt1)
-        if type(dt2) is type:  # array and Python scalar
-            decision = self.policy.decide(OPS[name], (first, Operand(_SCALAR, dt2)))
-            compute = decision.compute
+        scalar = type(dt2) is type
+        second = Operand(_SCALAR, dt2) if scalar else Operand(_ZERO_D if len(key) > 4 and key[4] else _ARRAY, dt2)
+        plans = self._plans
+        if self._by_value and (first.kind is not _ARRAY or second.kind is not _ARRAY):
+            first, second = self._operand(x1), self._operand(x2)
+            plans, key = self._value_plans, (name, first, second)
+            plan = plans.get(key)
+            if plan is not None:
+                return plan
+        decision = self.policy.decide(OPS[name], (first, second))
+        compute = decision.compute
+        if scalar:  # array and Python scalar
             converter = self.policy.scalar_converter(dt2, compute, name)
             cast2 = None
         else:
-            zero2 = len(key) > 4 and key[4]
-            decision = self.policy.decide(OPS[name], (first, Operand(_ZERO_D if zero2 else _ARRAY, dt2)))
-            compute = decision.compute
             converter = None
             cast2 = compute.numpy if dt2 is not compute else None
         cast1 = compute.numpy if dt1 is not compute else None
@@ -130,7 +139,7 @@ class ElementwiseFunctions:
             signature = (compute.numpy, compute.numpy, None)
         result = decision.result
         plan = (kernel, signature, cast1, cast2, result, result.numpy, converter)
-        self._plans[key] = plan
+        plans[key] = plan
         return plan
 
     def _unary_plan(self, key):
@@ -158,7 +167,7 @@ class ElementwiseFunctions:
             key = (name, x1._dtype, x2._dtype) if self._flat_keys else (name, x1._dtype, x2._dtype, d1.ndim == 0, d2.ndim == 0)
             plan = self._plans.get(key)
             if plan is None:
-                plan = self._binary_plan(key)
+                plan = self._binary_plan(key, x1, x2)
             kernel, signature, cast1, cast2, result, rnp, _ = plan
             if signature is not None:
                 out = kernel(d1, d2, signature=signature, casting="unsafe")
@@ -187,7 +196,7 @@ class ElementwiseFunctions:
             key = (name, x._dtype, st) if self._flat_keys else (name, x._dtype, st, d.ndim == 0)
             plan = self._plans.get(key)
             if plan is None:
-                plan = self._binary_plan(key)
+                plan = self._binary_plan(key, x, scalar)
             kernel, signature, cast1, _, result, rnp, converter = plan
             s = converter(scalar)
             if signature is not None:

@@ -16,6 +16,7 @@ from ._array import Array
 from ._devices import ALL_DEVICES, CPU, Device
 from ._dtypes import DType
 from .promotion import Operand, OperandKind, scalar_type
+from .promotion._policy import zero_d_value
 
 __all__ = ["RuntimeBase"]
 
@@ -42,6 +43,12 @@ class RuntimeBase:
         # are part of the key only where the policy tells 0-d arrays apart.
         self._plans: dict = {}
         self._flat_keys = not policy.zero_d_matters
+        # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
+        # Python scalar are cached per value class, never under the plain signature key.
+        self._by_value = policy.value_dependent
+        self._value_plans: dict = {}
+        if self._by_value:
+            self._operand = self._operand_with_value
 
     def __repr__(self) -> str:
         return f"<array_api_promo namespace policy={self.policy.name!r} api_version={self.api_version!r}>"
@@ -115,6 +122,13 @@ class RuntimeBase:
         if type(x) is Array:
             return Operand(_ZERO_D if x._data.ndim == 0 else _ARRAY, x._dtype)
         return Operand(_SCALAR, scalar_type(x))
+
+    def _operand_with_value(self, x):
+        """:meth:`_operand` for a value-dependent policy: 0-d arrays and scalars with their value class."""
+        operand = RuntimeBase._operand(self, x)
+        if operand.kind is _ARRAY:
+            return operand
+        return self.policy.value_operand(operand, zero_d_value(x) if type(x) is Array else x)
 
     def _promote(self, func: str, *args) -> DType:
         """The policy's result dtype of arrays (and scalars) ``args`` for ``func``."""

@@ -17,6 +17,7 @@ from ._policy import (
     OperandKind,
     Policy,
     PromotionError,
+    ValueOperand,
     available_policies,
     classify,
     get_policy,
@@ -28,17 +29,19 @@ from ._policy import (
 from .array_api import ARRAY_API_LATTICE, ArrayAPIPolicy
 from .torch import TORCH_TABLE, TorchPolicy, _torch_policy
 from .numpy import NUMPY_TABLE, NumPyPolicy
+from .numpy_legacy import NumPyLegacyPolicy
 from .jax import JAX_LATTICE, JaxPolicy, _jax_policy
 
 register_policy(ArrayAPIPolicy())
 register_policy(_torch_policy(float32))
 register_policy(NumPyPolicy())
+register_policy(NumPyLegacyPolicy())
 register_policy(_jax_policy(False))
 register_policy(_jax_policy(True))
 
 __all__ = [
     "PromotionTable", "OPS", "Domain", "OpSpec", "ResultKind", "op_spec",
-    "Decision", "Explanation", "Operand", "OperandKind", "Policy", "PromotionError",
+    "Decision", "Explanation", "Operand", "OperandKind", "ValueOperand", "NumPyLegacyPolicy", "Policy", "PromotionError",
     "available_policies", "classify", "get_policy", "nd", "register_policy", "zero_d",
     "ARRAY_API_LATTICE", "ArrayAPIPolicy", "TORCH_TABLE", "TorchPolicy",
 ]
