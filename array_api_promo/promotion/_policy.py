@@ -121,6 +121,16 @@ class LargeInt(int):
 _PY_SCALAR_TYPES = (bool, int, float, complex)
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
+# The least int float() refuses: 2**1024 - 2**970 rounds to 2**1024, beyond float64.
+_FLOAT_INT_END = 2**1024 - 2**970
+
+
+def int_text(value) -> str:
+    """A Python number for an error message: a huge int by its size, not 400 digits."""
+    if type(value) is int and abs(value) >= 10**30:
+        text = str(value)
+        return f"{text[:8]}... ({len(text.lstrip('-'))} digits)"
+    return repr(value)
 
 
 def scalar_type(value) -> type:
@@ -347,14 +357,22 @@ class Policy:
         """Raise if the Python scalar ``value`` cannot be an operand at all (before promotion)."""
 
     def check_scalar(self, value, dtype: DType, op: str) -> None:
-        """Raise if the Python scalar ``value`` cannot become a ``dtype`` value."""
-        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+        """Raise if the Python scalar ``value`` cannot become a ``dtype`` value: an int
+        outside an integer dtype's bounds, or too large for any float (``10**400``)."""
+        if type(value) is not int:
+            return
+        if dtype.category == D.CATEGORY_INTEGER:
             lo, hi = _INT_BOUNDS[dtype]
             if not lo <= value <= hi:
                 raise OverflowError(
-                    f"{op}: Python int {value} is out of bounds for {dtype.name} "
+                    f"{op}: Python int {int_text(value)} is out of bounds for {dtype.name} "
                     f"[{lo}, {hi}] (policy {self.name!r})"
                 )
+        elif dtype.category >= D.CATEGORY_FLOATING and not -_FLOAT_INT_END < value < _FLOAT_INT_END:
+            raise OverflowError(
+                f"{op}: Python int {int_text(value)} is too large to convert to {dtype.name} "
+                f"(policy {self.name!r})"
+            )
 
     def convert_scalar(self, value, dtype: DType, op: str = "asarray"):
         """A 0-d NumPy array of ``dtype`` holding the Python scalar ``value``."""
@@ -363,7 +381,7 @@ class Policy:
             with np.errstate(over="ignore"):  # a float beyond the dtype's range rounds to inf (IEEE)
                 return np.asarray(value, dtype=dtype.numpy)
         except OverflowError as exc:  # e.g. a huge int into float
-            raise OverflowError(f"{op}: {value!r} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}") from None
+            raise OverflowError(f"{op}: {int_text(value)} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}") from None
 
     def create_scalar(self, value, dtype: DType, op: str = "asarray"):
         """A 0-d NumPy array of ``dtype`` made from the Python scalar ``value`` by a creation
