@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._array import Array
+from ._devices import CPU
 from ._special_values import SPECIAL_KERNELS, special_kernel
 from .promotion import OPS, LargeInt, Operand, OperandKind
 
@@ -24,6 +25,7 @@ _ndarray = np.ndarray
 _asarray = np.asarray
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
 _PY_SCALARS = frozenset((bool, int, float, complex))
+_NUMBER_OF_CATEGORY = (bool, int, float, complex)  # a 0-d array read as a Python number (Tensor.item())
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
 
@@ -237,12 +239,23 @@ class ElementwiseFunctions:
         if operator:
             return NotImplemented
         if type(x1) in _PY_SCALARS and type(x2) in _PY_SCALARS and self.scalars_in_functions:
-            raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars")
+            if name in self.policy.scalar_pair_functions:
+                return self._apply_scalar_pair(name, x1, x2)
+            raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars "
+                            f"(policy {self.policy.name!r})")
         from ._runtime import _describe_value
 
         bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
         raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {_describe_value(bad)}")
+
+    def _apply_scalar_pair(self, name, x1, x2):
+        """``name(x1, x2)`` of two Python scalars, where the policy's library allows it: a 0-d array."""
+        decision = self.policy.decide(OPS[name], (self._operand(x1), self._operand(x2)))
+        compute = decision.compute
+        convert = self.policy.convert_scalar
+        out = kernel_for(name, compute.numpy)(convert(x1, compute, name), convert(x2, compute, name))
+        return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, CPU)
 
     def _binary_arrays(self, name, x1, x2):
         return self._apply2(name, x1, x2, False)
@@ -275,6 +288,12 @@ class ElementwiseFunctions:
                 raise TypeError(f"clip: {arg} must be an array, a Python scalar or None, got {type(bound).__name__}")
             operands.append(bound)
         arrays = [o for o in operands if type(o) is Array]
+        if self.policy.clip_number_bounds and len(arrays) < len(operands):
+            if any(a._data.ndim for a in arrays[1:]):
+                raise TypeError(f"clip: an n-d array bound cannot be combined with a Python number bound "
+                                f"(policy {self.policy.name!r} follows torch.clamp's overloads)")
+            operands = [x] + [_NUMBER_OF_CATEGORY[o._dtype.category](o._data.item()) if type(o) is Array else o
+                              for o in operands[1:]]
         device = self._same_device("clip", *arrays)
         sig = tuple(self._operand(o) for o in operands)
         decision = self.policy.decide(OPS["clip"], sig)
@@ -285,7 +304,7 @@ class ElementwiseFunctions:
             if type(o) is Array:
                 bounds.append(o._data if o._dtype is compute else o._data.astype(compute.numpy))
             else:
-                bounds.append(self._clip_scalar(o, compute))
+                bounds.append(self.policy.convert_bound(o, compute))
         lo = bounds.pop(0) if min is not None else None
         hi = bounds.pop(0) if max is not None else None
         out = data
@@ -297,13 +316,6 @@ class ElementwiseFunctions:
         if out is data or out is x._data:
             out = out.copy()
         return Array._new(out, decision.result, self, device)
-
-    def _clip_scalar(self, value, dtype):
-        if dtype.category == 1 and type(value) is int:
-            # An out-of-range integer bound clips nothing (or everything) rather than wrapping.
-            lo, hi = np.iinfo(dtype.numpy).min, np.iinfo(dtype.numpy).max
-            value = lo if value < lo else hi if value > hi else value
-        return self.policy.convert_scalar(value, dtype, "clip")
 
     def where(self, condition, x1, x2, /):
         condition = self._check_array(condition, "where", "condition")
@@ -318,8 +330,8 @@ class ElementwiseFunctions:
                 raise TypeError(f"where: {arg} must be {allowed}, got {type(value).__name__}")
             operands.append(value)
         arrays = [condition] + [o for o in operands if type(o) is Array]
-        if len(arrays) == 1:
-            raise TypeError("where: at least one of x1 and x2 must be an array")
+        if len(arrays) == 1 and "where" not in self.policy.scalar_pair_functions:
+            raise TypeError(f"where: at least one of x1 and x2 must be an array (policy {self.policy.name!r})")
         device = self._same_device("where", *arrays)
         decision = self.policy.decide(OPS["where"], tuple(self._operand(o) for o in operands))
         compute = decision.compute

@@ -251,6 +251,12 @@ class Policy:
     #: keep one cached plan per signature; a value-dependent one gets signatures whose
     #: 0-d and scalar operands carry :meth:`value_operand`'s class of their value.
     value_dependent: bool = False
+    #: Elementwise functions that take two Python scalars (a 0-d result of their promoted
+    #: dtype); the standard requires an array, so none by default.
+    scalar_pair_functions: frozenset = frozenset()
+    #: Whether ``clip`` with a Python-number bound reads its 0-d array bounds as numbers
+    #: too (``torch.clamp``'s Scalar overload); an n-d bound then cannot mix with a number.
+    clip_number_bounds: bool = False
 
     def __init__(self):
         self._result_cache: dict = {}
@@ -382,6 +388,14 @@ class Policy:
                 return np.asarray(value, dtype=dtype.numpy)
         except OverflowError as exc:  # e.g. a huge int into float
             raise OverflowError(f"{op}: {int_text(value)} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}") from None
+
+    def convert_bound(self, value, dtype: DType):
+        """A Python scalar bound of ``clip`` as a 0-d ``dtype`` array: an integer beyond the
+        dtype's range saturates (it clips nothing, or everything) instead of wrapping."""
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = _INT_BOUNDS[dtype]
+            value = lo if value < lo else min(value, hi)
+        return self.convert_scalar(value, dtype, "clip")
 
     def create_scalar(self, value, dtype: DType, op: str = "asarray"):
         """A 0-d NumPy array of ``dtype`` made from the Python scalar ``value`` by a creation
