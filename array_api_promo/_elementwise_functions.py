@@ -236,6 +236,8 @@ class ElementwiseFunctions:
         return array
 
     def _bad_operands(self, name, x1, x2, operator):
+        if self.policy.numpy_scalars != "refuse" and (isinstance(x1, np.generic) or isinstance(x2, np.generic)):
+            return self._apply2(name, self._from_numpy_scalar(x1), self._from_numpy_scalar(x2), operator)
         if operator:
             return NotImplemented
         if type(x1) in _PY_SCALARS and type(x2) in _PY_SCALARS and self.scalars_in_functions:
@@ -248,6 +250,16 @@ class ElementwiseFunctions:
         bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
         raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {_describe_value(bad)}")
+
+    def _from_numpy_scalar(self, x):
+        """A NumPy scalar as the policy's library takes it: a Python number of its kind, or a
+        0-d array of its dtype (anything else is returned as it is)."""
+        if not isinstance(x, (np.number, np.bool_)):
+            return x
+        rule = self.policy.numpy_scalars
+        if rule == "array":
+            return self.asarray(x)
+        return rule[x.dtype.kind](x.item())
 
     def _apply_scalar_pair(self, name, x1, x2):
         """``name(x1, x2)`` of two Python scalars, where the policy's library allows it: a 0-d array."""

@@ -275,3 +275,15 @@ def test_value_independent_policies_keep_the_one_lookup_cache():
         runtime = a._ns
         assert not runtime._value_plans and not runtime._by_value
         assert ("add", ns.int16, int) in runtime._plans or ("add", ns.int16, int, False) in runtime._plans
+
+
+def test_numpy_scalars_count_as_0d_arrays():
+    """NumPy 1.26: a NumPy scalar is a 0-d array, judged by its value; NumPy 2 (NEP 50): strong."""
+    legacy, nep50 = NS, xp.namespace("numpy")
+    assert (legacy.ones(2, dtype=legacy.float32) + np.float64(1.5)).dtype == legacy.float32
+    assert (legacy.ones(2, dtype=legacy.int8) + np.int64(300)).dtype == legacy.int16
+    assert (np.int64(3) + legacy.ones(2, dtype=legacy.int8)).dtype == legacy.int8
+    assert (nep50.ones(2, dtype=nep50.float32) + np.float64(1.5)).dtype == nep50.float64
+    assert (nep50.ones(2, dtype=nep50.int8) + np.int64(3)).dtype == nep50.int64
+    with pytest.raises(TypeError):
+        xp.ones(2) + np.float64(1.5)  # the standard has no NumPy-scalar operand

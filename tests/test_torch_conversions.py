@@ -205,3 +205,38 @@ def test_live_conversions_match_the_table():
     for section in ("creation", "where", "scalar_pairs"):
         table = [c for c in CONVERSIONS[section] if c["default_dtype"] == "float32"]
         assert live[section] == table, section
+
+
+_NUMPY_SCALARS = [np.float64(1.5), np.float32(3.0), np.float16(2.0), np.int64(3), np.int64(300),
+                  np.int16(-2), np.uint8(7), np.bool_(True), np.complex128(1j)]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "int32", "uint8", "float16", "float32", "float64"])
+def test_numpy_scalars_are_wrapped_numbers(dtype):
+    """torch reads a NumPy scalar as a Python number: np.float64 is a float subclass,
+    np.int64 converts by __index__, np.bool_ (no bool subclass) by __float__."""
+    import array_api_promo.torch as tx
+
+    a = tx.ones(2, dtype=dtype_by_name(dtype))
+    as_number = {"b": float, "i": int, "u": int, "f": float, "c": complex}
+    for s in _NUMPY_SCALARS:
+        number = as_number[s.dtype.kind](s.item())
+        assert (a + s).dtype == (a + number).dtype, (dtype, s)
+        assert (s * a).dtype == (number * a).dtype, (dtype, s)
+    assert (tx.ones(2, dtype=tx.int8) + np.bool_(True)).dtype == tx.float32
+
+
+def test_live_numpy_scalars_match_torch():
+    torch = pytest.importorskip("torch")
+    import array_api_promo.torch as tx
+
+    for dtype in ("bool", "int8", "int32", "uint8", "float16", "float32", "float64"):
+        t = torch.ones(2, dtype=getattr(torch, dtype))
+        a = tx.ones(2, dtype=dtype_by_name(dtype))
+        for s in _NUMPY_SCALARS:
+            try:
+                want = str((t + s).dtype).removeprefix("torch.")
+            except (RuntimeError, TypeError):
+                continue
+            want = _STORED.get(want, want)
+            assert (a + s).dtype.name == want, (dtype, repr(s))

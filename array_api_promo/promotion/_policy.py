@@ -257,6 +257,11 @@ class Policy:
     #: Whether ``clip`` with a Python-number bound reads its 0-d array bounds as numbers
     #: too (``torch.clamp``'s Scalar overload); an n-d bound then cannot mix with a number.
     clip_number_bounds: bool = False
+    #: How a NumPy scalar (``np.float64(1.5)``, ``np.int8(3)``) enters an operation:
+    #: ``"refuse"`` (the standard knows no such operand), ``"array"`` (a 0-d array of its
+    #: dtype, as NumPy does) or a mapping from its NumPy kind character to the Python type
+    #: it counts as (torch reads it as a Python number).
+    numpy_scalars = "refuse"
 
     def __init__(self):
         self._result_cache: dict = {}

@@ -174,7 +174,7 @@ class NumPyLegacyPolicy(NumPyPolicy):
 
     name = "numpy_legacy"
     zero_d_matters = True
-    value_dependent = True
+    value_dependent = True  # numpy_scalars = "array" (inherited): a NumPy scalar counts by its value too
 
     # -- values ---------------------------------------------------------------------
     def value_operand(self, operand, value):

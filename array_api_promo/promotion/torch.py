@@ -98,6 +98,10 @@ class TorchPolicy(Policy):
     # (torch.remainder and torch.pow do not)
     scalar_pair_functions = frozenset({"add", "subtract", "multiply", "divide", "floor_divide", "where"})
     clip_number_bounds = True  # clamp(Tensor, Scalar?, Scalar?) binds a 0-d bound as a number
+    # A NumPy scalar is a wrapped number of the Python type torch's argument parser reads it
+    # as: np.int64(3) by __index__, np.float64 (a float subclass), and np.bool_ -- no bool
+    # subclass -- by __float__: float32 + np.True_ is float32, int8 + np.True_ too.
+    numpy_scalars = {"b": float, "i": int, "u": int, "f": float, "c": complex}
 
     def __init__(self, default_dtype: DType = D.float32):
         if default_dtype not in (D.float32, D.float64):
