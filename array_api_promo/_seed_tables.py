@@ -15,9 +15,10 @@ follow the library.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
-__all__ = ["SeedRow", "SEED_TABLES", "evaluate"]
+__all__ = ["SEED_TABLES", "SeedRow", "evaluate"]
 
 NUMPY_1X, TORCH = "numpy_legacy", "torch"
 
