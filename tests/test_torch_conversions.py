@@ -240,3 +240,17 @@ def test_live_numpy_scalars_match_torch():
                 continue
             want = _STORED.get(want, want)
             assert (a + s).dtype.name == want, (dtype, repr(s))
+
+
+def test_sequences_convert_elementwise_by_the_same_rule():
+    """``asarray([...], dtype=...)`` converts each element as ``asarray(element, dtype=...)``."""
+    import array_api_promo.torch as tx
+
+    assert np.asarray(tx.asarray([-1, 5], dtype=tx.uint8)).tolist() == [255, 5]
+    assert np.asarray(tx.asarray([[1.5, -1]], dtype=tx.int8)).tolist() == [[1, -1]]
+    with pytest.raises(OverflowError, match="1000 cannot be converted to int8"):
+        tx.asarray([1, [1000]][:1] + [1000], dtype=tx.int8)
+    with pytest.raises(OverflowError, match="out of bounds for int8"):
+        xp.asarray([1000], dtype=xp.int8)  # the standard's rule is unchanged
+    with pytest.raises(TypeError, match="float"):
+        xp.asarray([1.5], dtype=xp.int8)
