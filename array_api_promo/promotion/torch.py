@@ -213,18 +213,14 @@ class TorchPolicy(Policy):
             )
 
     def scalar_converter(self, scalar_type, dtype, op):
-        convert = super().scalar_converter(scalar_type, dtype, op)
-        if scalar_type is not int:  # LargeInt values are unpackable by construction
-            return convert
-        lo, hi = _UNPACKABLE
-        check = self.check_scalar_value
-
-        def unpacked(value):
-            if not lo <= value < hi:
-                check(value, op)
-            return convert(value)
-
-        return unpacked
+        # An int in an integer dtype's range is unpackable (and LargeInt is by construction);
+        # into a floating dtype it must also be unpackable, or convert_scalar raises.
+        if scalar_type is not int or dtype.category <= D.CATEGORY_INTEGER:
+            return super().scalar_converter(scalar_type, dtype, op)
+        make, convert = dtype.numpy.type, self.convert_scalar
+        fmax = float(D.finfo_of(dtype).max)
+        lo, hi = max(-fmax, _UNPACKABLE[0]), min(fmax, _UNPACKABLE[1] - 1)
+        return lambda value: make(value) if lo <= value <= hi else convert(value, dtype, op)
 
     def convert_scalar(self, value, dtype, op="asarray"):
         """An operand's wrap-around (integers) and IEEE rounding (floats); ``where``
