@@ -40,12 +40,13 @@ GENERATOR = "tools/gen_numpy_legacy_golden.py"
 REQUIRED_VERSION = "1.26.4"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-DTYPE_NAMES = [
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128",
-]
-CHAR_NAMES = {np.dtype(n).char: n for n in DTYPE_NAMES}
-CHAR_NAMES.update({"q": "int64", "Q": "uint64", "l": "int64", "L": "uint64"})
+# The dtypes, the array API -> NumPy function names and the loop reader are the NumPy 2
+# generator's (a sibling script that needs nothing but NumPy).
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from gen_numpy_golden import BINARY as _BINARY
+from gen_numpy_golden import DTYPE_NAMES, UNARY, loops
+
+BINARY = {name: fn for name, fn in _BINARY.items() if name != "matmul"}  # no Python scalars
 
 _INT_BOUNDARIES = [127, 128, 255, 256, 32767, 32768, 65535, 65536, 2**31 - 1, 2**31,
                    2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 2**64]
@@ -73,29 +74,6 @@ OP_PY_SCALARS = ["True", "1", "-1", "200", "300", "70000", "-129", "5000000000",
 OP_ZERO_D = ["int64=1", "int64=300", "int64=-200", "uint64=200", "float64=1.5", "float64=1e39",
              "complex128=1j", "bool=True"]
 
-UNARY = {
-    "abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin",
-    "asinh": "arcsinh", "atan": "arctan", "atanh": "arctanh", "bitwise_invert": "invert",
-    "ceil": "ceil", "conj": "conjugate", "cos": "cos", "cosh": "cosh", "exp": "exp",
-    "expm1": "expm1", "floor": "floor", "imag": "imag", "isfinite": "isfinite",
-    "isinf": "isinf", "isnan": "isnan", "log": "log", "log1p": "log1p", "log2": "log2",
-    "log10": "log10", "logical_not": "logical_not", "negative": "negative",
-    "positive": "positive", "real": "real", "reciprocal": "reciprocal", "round": "round",
-    "sign": "sign", "signbit": "signbit", "sin": "sin", "sinh": "sinh", "sqrt": "sqrt",
-    "square": "square", "tan": "tan", "tanh": "tanh", "trunc": "trunc",
-}
-BINARY = {
-    "add": "add", "atan2": "arctan2", "bitwise_and": "bitwise_and",
-    "bitwise_left_shift": "left_shift", "bitwise_or": "bitwise_or",
-    "bitwise_right_shift": "right_shift", "bitwise_xor": "bitwise_xor",
-    "copysign": "copysign", "divide": "divide", "equal": "equal",
-    "floor_divide": "floor_divide", "greater": "greater", "greater_equal": "greater_equal",
-    "hypot": "hypot", "less": "less", "less_equal": "less_equal", "logaddexp": "logaddexp",
-    "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
-    "maximum": "maximum", "minimum": "minimum", "multiply": "multiply",
-    "nextafter": "nextafter", "not_equal": "not_equal", "pow": "power",
-    "remainder": "remainder", "subtract": "subtract", "where": "where", "clip": "clip",
-}
 _SPECIAL_FLOATS = {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf")}
 
 
@@ -135,20 +113,6 @@ def outcome(fn, *args):
         return "object"  # object arithmetic of 0-d operands returns a plain Python number
     dt = out if isinstance(out, np.dtype) else getattr(out, "dtype", None)
     return str(np.dtype(dt)) if dt is not None else {"error": "NoDtype", "message": repr(out)}
-
-
-def loops(fn_name: str):
-    fn = getattr(np, fn_name, None)
-    if not isinstance(fn, np.ufunc):
-        return None
-    out = []
-    for sig in fn.types:
-        ins, outs = sig.split("->")
-        if all(c in CHAR_NAMES for c in ins + outs):
-            rec = [[CHAR_NAMES[c] for c in ins], CHAR_NAMES[outs[0]]]
-            if rec not in out:
-                out.append(rec)
-    return out
 
 
 def operands():
