@@ -287,3 +287,13 @@ def test_numpy_scalars_count_as_0d_arrays():
     assert (nep50.ones(2, dtype=nep50.int8) + np.int64(3)).dtype == nep50.int64
     with pytest.raises(TypeError):
         xp.ones(2) + np.float64(1.5)  # the standard has no NumPy-scalar operand
+
+
+def test_value_based_promotion_depends_on_operand_order():
+    """NumPy 1.26 (checked live): np.result_type(bool, int8, 0) is int8 but
+    np.result_type(0, bool, int8) is int16 -- a small unsigned value loses its flag against
+    bool.  The policy folds in the same order."""
+    b, i = promotion.nd(dtype_by_name("bool")), promotion.nd(dtype_by_name("int8"))
+    assert POLICY.result_type(b, i, 0).name == "int8"
+    assert POLICY.result_type(0, b, i).name == "int16"
+    assert POLICY.result_type(b, 0, i).name == "int16"

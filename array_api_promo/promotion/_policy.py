@@ -85,7 +85,7 @@ class ValueOperand(NamedTuple):
     value: object
 
     def __str__(self) -> str:
-        return f"{Operand(self.kind, self.dtype)} holding {self.value!r}"
+        return f"{Operand(self.kind, self.dtype)} ({self.value!r})"
 
 
 def nd(dtype: DType) -> Operand:

@@ -104,8 +104,8 @@ class ValueClass(tuple):
 
     def __repr__(self):
         if self[0] is None:
-            return "object"
-        return f"{self[0].name}{' (small unsigned)' if self[1] else ''}"
+            return "value beyond int64/uint64: object"
+        return f"value class {self[0].name}{', small unsigned' if self[1] else ''}"
 
 
 _OBJECT = ValueClass(None)
@@ -232,7 +232,7 @@ class NumPyLegacyPolicy(NumPyPolicy):
             else:
                 dtype, is_small = cls
                 if trace is not None:
-                    trace.step(f"{operand} counts by its value: {cls!r}")
+                    trace.step(f"{Operand(operand.kind, operand.dtype)} counts by its {cls!r}")
             if result is None:
                 result, small = dtype, is_small
                 continue
