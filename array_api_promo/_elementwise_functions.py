@@ -25,6 +25,7 @@ _ndarray = np.ndarray
 _asarray = np.asarray
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
 _PY_SCALARS = frozenset((bool, int, float, complex))
+_NUMPY_NUMBERS = (np.number, np.bool_)  # NumPy scalars some policies take as operands
 _NUMBER_OF_CATEGORY = (bool, int, float, complex)  # a 0-d array read as a Python number (Tensor.item())
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
@@ -236,7 +237,7 @@ class ElementwiseFunctions:
         return array
 
     def _bad_operands(self, name, x1, x2, operator):
-        if self.policy.numpy_scalars != "refuse" and (isinstance(x1, np.generic) or isinstance(x2, np.generic)):
+        if self.policy.numpy_scalars != "refuse" and (isinstance(x1, _NUMPY_NUMBERS) or isinstance(x2, _NUMPY_NUMBERS)):
             return self._apply2(name, self._from_numpy_scalar(x1), self._from_numpy_scalar(x2), operator)
         if operator:
             return NotImplemented
@@ -254,7 +255,7 @@ class ElementwiseFunctions:
     def _from_numpy_scalar(self, x):
         """A NumPy scalar as the policy's library takes it: a Python number of its kind, or a
         0-d array of its dtype (anything else is returned as it is)."""
-        if not isinstance(x, (np.number, np.bool_)):
+        if not isinstance(x, _NUMPY_NUMBERS):
             return x
         rule = self.policy.numpy_scalars
         if rule == "array":
