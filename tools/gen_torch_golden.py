@@ -52,6 +52,19 @@ Consequences worth a test each:
 * Eager ``+`` has no CPU kernel for uint16/32/64: ``NotImplementedError: "add_stub" not
   implemented for 'UInt64'`` -- NOT a promotion error (records carry "kernel_dtype" =
   the computed dtype); result_type succeeds.  ``|`` works for them.
+* Conversions (the "conversions" section): where a Python scalar is converted rather
+  than promoted, torch checks it (c10::checked_convert) in torch.where, torch.clamp and
+  torch.full -- where(uint8, 1000), where(int32, 2**40), where(float32, 1e300) raise
+  "value cannot be converted to type ... without overflow" -- except that a negative int
+  wraps into an unsigned type down to -max (where(uint8, -1) holds 255, -256 raises) and
+  float16/bfloat16 take any float (inf); operands of + never are.  torch.asarray checks
+  ints the same way (asarray(-1, uint8) is 255, asarray(1000, int8) raises), truncates
+  floats into integer dtypes (1.5 -> 1), rounds floats into floating dtypes unchecked
+  (asarray(1e300, float32) is inf while full raises), and takes uint64 only from
+  non-negative ints.  torch.add/sub/mul/true_divide/floor_divide/where take two Python
+  scalars (a 0-d result of the wrapped numbers' promotion); remainder/pow do not.
+  torch.clamp(x, lo, hi) with a Python-number bound binds the Scalar overload, turning
+  a 0-d tensor bound into a number too (clamp(bool, 0-d float64, True) is float32).
 * Three operands (torch.addcmul(a, b, c)): left-to-right fold is order dependent:
   addcmul(nd:uint16, nd:float16, nd:int8) -> float16, but addcmul(nd:uint16, nd:int8,
   nd:float16) raises "attempted to promote UInt16 and Char".

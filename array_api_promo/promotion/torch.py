@@ -11,7 +11,11 @@ Everything torch-specific lives in this module:
   (``combine_categories``): a lower-priority operand joins only when its
   category is higher;
 * the operation rules (``_decide``, ``inplace_result``,
-  ``accumulation_dtype``) and Python scalar conversion (wrap-around).
+  ``accumulation_dtype``);
+* Python scalar conversion, by where the scalar goes: an operand wraps (integers) or
+  rounds (floats) unchecked, ``where``/``clip``/``full`` use ``checked_convert``,
+  ``asarray`` follows ``torch.asarray``; two-scalar calls, ``clamp``'s number bounds
+  and NumPy scalars (Python numbers to torch's argument parser).
 
 The tests compare this module against golden tables generated from real
 torch 2.13.0 (``tools/gen_torch_golden.py``).
