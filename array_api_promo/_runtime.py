@@ -29,6 +29,8 @@ _PY_SCALARS = (bool, int, float, complex)
 class RuntimeBase:
     """Policy, version and the shared argument checks of one namespace."""
 
+    _by_value = False  # the policy's decisions depend on values (see __init__)
+
     def __init__(self, policy, api_version: str):
         self.policy = policy
         self.api_version = api_version
@@ -45,9 +47,10 @@ class RuntimeBase:
         self._flat_keys = not policy.zero_d_matters
         # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
         # Python scalar are cached per value class, never under the plain signature key.
-        self._by_value = policy.value_dependent
-        self._value_plans: dict = {}
-        if self._by_value:
+        # (Instance attributes only for them: the others' runtimes stay as they were.)
+        if policy.value_dependent:
+            self._by_value = True
+            self._value_plans: dict = {}
             self._operand = self._operand_with_value
 
     def __repr__(self) -> str:
