@@ -7,14 +7,14 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
+from ._runtime import RuntimeBase, describe_value
 
 __all__ = ["CreationFunctions"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _new_object = object.__new__
 
 
-class CreationFunctions:
+class CreationFunctions(RuntimeBase):
     """Mixin: array creation under the namespace's policy and defaults."""
 
     # -- helpers -------------------------------------------------------------------------------
@@ -34,7 +34,7 @@ class CreationFunctions:
 
         def walk(o, depth):
             t = type(o)
-            if t in _PY_SCALARS:
+            if t in D.PY_SCALARS:
                 kinds.add(t)
             elif t is Array:
                 kinds.add(o._dtype)
@@ -71,7 +71,7 @@ class CreationFunctions:
                 array = _new_object(Array)
                 array._data = obj
                 array._dtype = ours
-                array._ns = self
+                array._runtime = self
                 array._device = CPU
                 return array
         func = "asarray"
@@ -83,7 +83,7 @@ class CreationFunctions:
             raise TypeError(f"asarray: copy must be True, False or None, got {copy!r}")
         t = type(obj)
         if t is Array:
-            if obj._ns is not self:
+            if obj._runtime is not self:
                 self._check_array(obj, func, "obj")
             target = obj._device if device is None else device
             if dtype is None or dtype is obj._dtype:
@@ -91,12 +91,12 @@ class CreationFunctions:
                     if copy is False:
                         raise ValueError("asarray: copy=False but a copy is needed to change device")
                     return Array._new(obj._data.copy(), obj._dtype, self, target)
-                return obj if obj._ns is self else Array._new(obj._data, obj._dtype, self, target)
+                return obj if obj._runtime is self else Array._new(obj._data, obj._dtype, self, target)
             if copy is False:
                 raise ValueError(f"asarray: copy=False but converting {obj._dtype.name} to {dtype.name} needs a copy")
             return Array._new(obj._data.astype(dtype.numpy), dtype, self, target)
         device = CPU if device is None else device
-        if t in _PY_SCALARS:
+        if t in D.PY_SCALARS:
             if copy is False:
                 raise ValueError("asarray: copy=False is impossible for a Python scalar")
             dtype = self._default_dtype_of_scalar(obj) if dtype is None else dtype
@@ -115,9 +115,7 @@ class CreationFunctions:
             return self.from_dlpack(obj, device=device, copy=copy)
         if hasattr(obj, "__array__") or hasattr(obj, "__array_interface__"):
             return self._from_numpy(np.asarray(obj), dtype, device, copy, func)
-        from ._runtime import _describe_value
-
-        raise TypeError(f"asarray: cannot make an array from {_describe_value(obj)}")
+        raise TypeError(f"asarray: cannot make an array from {describe_value(obj)}")
 
     def _exact_scalar(self, value, dtype, func):
         """A Python scalar as a 0-d array of ``dtype``, by the policy's creation rule."""
@@ -155,7 +153,7 @@ class CreationFunctions:
                 raise ValueError(f"{func}: fill_value must be a scalar or a 0-d array, got shape {fill_value.shape}")
             dtype = fill_value._dtype if dtype is None else self._check_dtype(dtype, func)
             return Array._new(np.full(shape, fill_value._data, dtype=dtype.numpy), dtype, self, device)
-        if type(fill_value) not in _PY_SCALARS:
+        if type(fill_value) not in D.PY_SCALARS:
             raise TypeError(f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}")
         dtype = self._default_dtype_of_scalar(fill_value) if dtype is None else self._check_dtype(dtype, func)
         value = self._exact_scalar(fill_value, dtype, func)
@@ -199,7 +197,7 @@ class CreationFunctions:
 
     def full_like(self, x, /, fill_value, *, dtype=None, device=None):
         shape, dtype_, device = self._like(x, dtype, device, "full_like")
-        if type(fill_value) in _PY_SCALARS and dtype is None:
+        if type(fill_value) in D.PY_SCALARS and dtype is None:
             # The fill value must be representable in x's dtype (no promotion).
             value = self._exact_scalar(fill_value, dtype_, "full_like")
             return Array._new(np.full(shape, value, dtype=dtype_.numpy), dtype_, self, device)

@@ -13,8 +13,8 @@ import operator
 
 import numpy as np
 
-from . import _dtypes as D
 from ._array import Array
+from ._runtime import RuntimeBase
 
 __all__ = ["FFTFunctions"]
 
@@ -32,7 +32,7 @@ def _int_arg(value, func, arg):
     return operator.index(value)
 
 
-class FFTFunctions:
+class FFTFunctions(RuntimeBase):
     """Mixin: the fft extension under the namespace's policy."""
 
     def _fft_input(self, x, func, op):

@@ -12,6 +12,7 @@ import sys
 import types
 
 from . import _dtypes as D
+from ._array import Array
 from ._creation_functions import CreationFunctions
 from ._data_type_functions import DataTypeFunctions
 from ._devices import Device
@@ -21,7 +22,6 @@ from ._indexing_functions import IndexingFunctions
 from ._info import InfoFunctions
 from ._linear_algebra_functions import LinearAlgebraFunctions
 from ._manipulation_functions import ManipulationFunctions
-from ._runtime import RuntimeBase
 from ._searching_functions import SearchingFunctions
 from ._set_functions import SetFunctions
 from ._sorting_functions import SortingFunctions
@@ -58,8 +58,16 @@ _MIXINS = (
 )
 
 
-class Runtime(RuntimeBase, *_MIXINS):
+class Runtime(*_MIXINS):
     """All functions of the standard, bound to one policy and one API version."""
+
+    def namespace_at(self, api_version: str) -> types.ModuleType:
+        """The namespace of this runtime's policy at another ``api_version`` (``__array_namespace__``)."""
+        return namespace(self.policy, api_version)
+
+    def reduce_array(self, x) -> tuple:
+        """``x.__reduce__()``: the array's data and its namespace by policy name and version."""
+        return (_unpickle_array, (x._data, self.policy.name, self.api_version, x._device))
 
 
 def _public_methods():
@@ -130,23 +138,13 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
         raise ValueError(
             f"namespace: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}"
         )
-    key = (policy, api_version)
-    module = _NAMESPACES.get(key)
+    module = _NAMESPACES.get((policy, api_version))
     if module is None:
-        if api_version == DEFAULT_API_VERSION and policy.name in _BUILTIN_MODULES:
-            import importlib
-
-            importlib.import_module(_BUILTIN_MODULES[policy.name])
-            module = _NAMESPACES.get(key)
-            if module is not None:
-                return module
+        # The package and ``array_api_promo.torch`` registered themselves on import.
         name = f"array_api_promo[{policy.name},{api_version}]"
         module = types.ModuleType(name, f"Array API namespace: policy {policy.name!r}, version {api_version}.")
         bind(module, policy, api_version)
     return module
-
-
-_BUILTIN_MODULES = {"array_api": "array_api_promo", "torch": "array_api_promo.torch"}
 
 
 def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSION, *, canonical: bool = True) -> Runtime:
@@ -165,8 +163,5 @@ def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSIO
 
 
 def _unpickle_array(data, policy_name, api_version, device):
-    from ._array import Array
-
-    module = namespace(policy_name, api_version)
-    runtime = module._runtime
+    runtime = namespace(policy_name, api_version)._runtime
     return Array._new(data, D.dtype_of_numpy(data.dtype), runtime, device)

@@ -272,7 +272,7 @@ def test_value_independent_policies_keep_the_one_lookup_cache():
         ns = xp.namespace(name)
         a = ns.ones(2, dtype=ns.int16)
         a + 100, a + ns.asarray(3, dtype=ns.int16)
-        runtime = a._ns
+        runtime = a._runtime
         assert not getattr(runtime, "_value_plans", None) and not runtime._by_value
         assert ("add", ns.int16, int) in runtime._plans or ("add", ns.int16, int, False) in runtime._plans
 

@@ -25,12 +25,13 @@ from ._policy import (
     register_policy,
     scalar_type,
     zero_d,
+    zero_d_value,
 )
 from .array_api import ARRAY_API_LATTICE, ArrayAPIPolicy
-from .torch import TORCH_TABLE, TorchPolicy, _torch_policy
+from .jax import JAX_LATTICE, JaxPolicy, _jax_policy
 from .numpy import NUMPY_TABLE, NumPyPolicy
 from .numpy_legacy import NumPyLegacyPolicy
-from .jax import JAX_LATTICE, JaxPolicy, _jax_policy
+from .torch import TORCH_TABLE, TorchPolicy, _torch_policy
 
 register_policy(ArrayAPIPolicy())
 register_policy(_torch_policy(float32))
@@ -42,6 +43,7 @@ register_policy(_jax_policy(True))
 __all__ = [
     "PromotionTable", "OPS", "Domain", "OpSpec", "ResultKind", "op_spec",
     "Decision", "Explanation", "Operand", "OperandKind", "ValueOperand", "NumPyLegacyPolicy", "Policy", "PromotionError",
-    "available_policies", "classify", "get_policy", "nd", "register_policy", "zero_d",
+    "available_policies", "classify", "get_policy", "nd", "register_policy", "zero_d", "zero_d_value",
     "ARRAY_API_LATTICE", "ArrayAPIPolicy", "TORCH_TABLE", "TorchPolicy",
+    "NUMPY_TABLE", "NumPyPolicy", "JAX_LATTICE", "JaxPolicy", "LargeInt", "scalar_type",
 ]

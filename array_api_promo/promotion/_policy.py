@@ -5,14 +5,16 @@ dtype:
 
 (a) ``result_type``: the promoted dtype of any mix of operands;
 (b) ``convert_scalar``: how a Python scalar becomes a value of a dtype;
-(c) ``decide`` / ``inplace_result`` / ``accumulation_dtype``: the
-    operation-specific rules (true division of integers, floating functions of
-    integer input, comparisons, in-place operators, ``sum`` and friends);
+(c) ``decide`` / ``inplace_result`` / ``function_dtype`` and the smaller
+    hooks (``accumulation_dtype``, ``versioned_accumulation``,
+    ``astype_allowed``, ``complex_of``): the operation-specific rules (true
+    division of integers, floating functions of integer input, comparisons,
+    in-place operators, ``sum`` and friends, ``astype``, eigenvalues);
 (d) ``dtypes``: which dtypes exist under it.
 
-Policies are immutable values.  Their decisions are cached per *signature*
-(operand kinds and dtypes), so after the first call a decision is one
-dictionary lookup.
+Policies do not change after construction; their decisions are cached per
+*signature* (operand kinds and dtypes), so after the first call a decision
+is one dictionary lookup.
 """
 
 from __future__ import annotations
@@ -118,7 +120,6 @@ class LargeInt(int):
     """
 
 
-_PY_SCALAR_TYPES = (bool, int, float, complex)
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
 # The least int float() refuses: 2**1024 - 2**970 rounds to 2**1024, beyond float64.
@@ -154,7 +155,7 @@ def classify(x) -> tuple[Operand, object]:
         return Operand(x.kind, x.dtype), x.value
     if t is DType:
         return Operand(OperandKind.ARRAY, x), None
-    if t in _PY_SCALAR_TYPES:
+    if t in D.PY_SCALARS:
         return Operand(OperandKind.SCALAR, scalar_type(x)), x
     dtype = getattr(x, "dtype", None)
     if type(dtype) is DType:
@@ -241,7 +242,8 @@ class Policy:
     default_float: DType = D.float64
     default_complex: DType = D.complex128
     default_index: DType = D.int64
-    #: Results the policy's library has but NumPy cannot store: name -> stored dtype.
+    #: Results the policy's library has but NumPy cannot store: name -> stored dtype
+    #: (read by the policy's ``_resolve``; e.g. torch's complex32 is stored as complex64).
     storage_substitutions: dict[str, DType] = {}
     #: Whether a 0-d array promotes differently from an n-d array of its dtype
     #: (PyTorch's 0-d slot); where not, decisions are cached without that flag.
@@ -373,17 +375,34 @@ class Policy:
         if type(value) is not int:
             return
         if dtype.category == D.CATEGORY_INTEGER:
-            lo, hi = _INT_BOUNDS[dtype]
-            if not lo <= value <= hi:
-                raise OverflowError(
-                    f"{op}: Python int {int_text(value)} is out of bounds for {dtype.name} "
-                    f"[{lo}, {hi}] (policy {self.name!r})"
-                )
+            self.check_int_range(value, dtype, op)
         elif dtype.category >= D.CATEGORY_FLOATING and not -_FLOAT_INT_END < value < _FLOAT_INT_END:
             raise OverflowError(
                 f"{op}: Python int {int_text(value)} is too large to convert to {dtype.name} "
                 f"(policy {self.name!r})"
             )
+
+    # The one range check and the one wrap-around of Python ints (each policy decides which applies).
+    @staticmethod
+    def int_fits(value: int, dtype: DType) -> bool:
+        """Whether the Python int ``value`` is in the integer ``dtype``'s range."""
+        lo, hi = _INT_BOUNDS[dtype]
+        return lo <= value <= hi
+
+    def check_int_range(self, value: int, dtype: DType, op: str) -> None:
+        """Raise ``OverflowError`` unless the Python int ``value`` fits the integer ``dtype``."""
+        if not self.int_fits(value, dtype):
+            raise OverflowError(self.out_of_range_message(value, dtype, op))
+
+    def out_of_range_message(self, value: int, dtype: DType, op: str) -> str:
+        lo, hi = _INT_BOUNDS[dtype]
+        return f"{op}: Python int {int_text(value)} is out of bounds for {dtype.name} [{lo}, {hi}] (policy {self.name!r})"
+
+    @staticmethod
+    def wrap_int(value: int, dtype: DType) -> int:
+        """``value`` wrapped modulo 2**bits into the integer ``dtype`` (a C cast, as torch and JAX do)."""
+        lo, hi = _INT_BOUNDS[dtype]
+        return (value - lo) % (hi - lo + 1) + lo
 
     def convert_scalar(self, value, dtype: DType, op: str = "asarray"):
         """A 0-d NumPy array of ``dtype`` holding the Python scalar ``value``."""
@@ -418,11 +437,7 @@ class Policy:
         if t is float and category <= D.CATEGORY_INTEGER:
             raise TypeError(f"{op}: a Python float cannot make a {dtype.name} array (policy {self.name!r})")
         if t is int and category == D.CATEGORY_INTEGER:
-            lo, hi = _INT_BOUNDS[dtype]
-            if not lo <= value <= hi:
-                raise OverflowError(
-                    f"{op}: Python int {value} is out of bounds for {dtype.name} [{lo}, {hi}] (policy {self.name!r})"
-                )
+            self.check_int_range(value, dtype, op)
         try:
             return np.asarray(value, dtype=dtype.numpy)
         except OverflowError as exc:
@@ -482,10 +497,11 @@ class Policy:
                 f"{signature[0].dtype.name} to {common.name}; the standard requires the result "
                 f"to keep x's dtype (policy {self.name!r})"
             )
-        return Decision(common, self.result_of_kind(spec, common))
+        return Decision(common, self.result_of_kind(spec.result, compute=common))
 
-    def result_of_kind(self, spec: OpSpec, compute: DType) -> DType:
-        kind = spec.result
+    def result_of_kind(self, kind: ResultKind, compute: DType) -> DType:
+        """The result dtype of an operation of result ``kind`` computing in ``compute`` (the one home of
+        the BOOL and REAL tails; FLOAT and the library-specific kinds are each policy's ``_decide``)."""
         if kind is ResultKind.BOOL:
             return D.bool_
         if kind is ResultKind.REAL and compute.category == D.CATEGORY_COMPLEX:
@@ -518,6 +534,42 @@ class Policy:
                 return dtype if dtype.bits >= self.default_uint.bits else self.default_uint
             return dtype if dtype.bits >= self.default_int.bits else self.default_int
         return dtype
+
+    def versioned_accumulation(self, op: str, result: DType, api_version: str) -> DType:
+        """The default result dtype of ``sum``/``prod``/``trace`` at ``api_version``, given ``result``
+        from :meth:`function_dtype` (the current standard's).
+
+        Before 2023.12 the standard had them accumulate floating input in the default
+        floating dtype (float32 -> float64 under a float64 default); since then they keep it.
+        """
+        if api_version >= "2023.12" or op not in ("sum", "prod", "trace"):
+            return result
+        if result.category == D.CATEGORY_FLOATING:
+            default = self.default_float
+        elif result.category == D.CATEGORY_COMPLEX:
+            default = self.default_complex
+        else:
+            return result
+        return default if default.bits > result.bits else result
+
+    def astype_allowed(self, from_: DType, to: DType) -> bool:
+        """Whether ``astype`` may convert ``from_`` to ``to``.
+
+        The standard leaves complex -> real unspecified; refused rather than dropping
+        the imaginary part.
+        """
+        return not (from_.category == D.CATEGORY_COMPLEX and to.category != D.CATEGORY_COMPLEX)
+
+    def complex_of(self, dtype: DType) -> DType:
+        """The complex dtype of ``dtype``'s precision: eigenvalues of a real matrix (``linalg.eig``).
+
+        16-bit floats have no complex dtype of their own: complex64.
+        """
+        if dtype.category == D.CATEGORY_COMPLEX:
+            return dtype
+        if dtype.bits < 32:
+            return D.complex64
+        return D.COMPLEX_OF[dtype]
 
     def function_dtype(self, op: str, dtype: DType) -> Decision:
         """Compute and result dtype of a non-elementwise function ``op`` on ``dtype`` input.
@@ -591,9 +643,7 @@ def _describe(signature) -> str:
     return " and ".join(str(s) for s in signature) if len(signature) > 1 else str(signature[0])
 
 
-_INT_BOUNDS = {
-    d: D.iinfo_bounds(d) for d in D.ALL_DTYPES if d.category == D.CATEGORY_INTEGER
-}
+_INT_BOUNDS = D.INT_BOUNDS
 
 
 # -- registry -----------------------------------------------------------------

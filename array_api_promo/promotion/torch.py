@@ -31,8 +31,18 @@ from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import Domain, OpSpec, ResultKind
-from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, _describe, int_text
-from ._policy import ACCUMULATING_FUNCTIONS, COMPLEX_TO_REAL_FUNCTIONS, REAL_TO_COMPLEX_FUNCTIONS
+from ._policy import (
+    ACCUMULATING_FUNCTIONS,
+    COMPLEX_TO_REAL_FUNCTIONS,
+    REAL_TO_COMPLEX_FUNCTIONS,
+    Decision,
+    LargeInt,
+    OperandKind,
+    Policy,
+    PromotionError,
+    _describe,
+    int_text,
+)
 
 __all__ = ["TorchPolicy", "TORCH_TABLE", "complex32"]
 
@@ -169,10 +179,11 @@ class TorchPolicy(Policy):
         result = self._combine(slots[0], lower, "n-d", "0-d/wrapped", trace)
         if result is None:
             raise PromotionError(f"no operands to promote (policy {self.name!r})")
-        if result is complex32:
+        stored = self.storage_substitutions.get(result.name)
+        if stored is not None:
             if trace is not None:
-                trace.step("torch gives complex32, which NumPy cannot store: stored as complex64")
-            result = D.complex64
+                trace.step(f"torch gives {result.name}, which NumPy cannot store: stored as {stored.name}")
+            result = stored
         return result
 
     def _combine(self, higher, lower, higher_name, lower_name, trace):
@@ -233,9 +244,7 @@ class TorchPolicy(Policy):
             return self._checked(value, dtype, op)
         self.check_scalar(value, dtype, op)
         if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
-            lo, hi = D.iinfo_bounds(dtype)
-            span = hi - lo + 1
-            value = (value - lo) % span + lo
+            value = self.wrap_int(value, dtype)
         with np.errstate(over="ignore"):
             if type(value) is int and dtype.category >= D.CATEGORY_FLOATING:
                 value = float(value)
@@ -285,7 +294,7 @@ class TorchPolicy(Policy):
         low = -hi if lo == 0 else lo  # unsigned: two's complement down to -max
         if not low <= value <= hi:
             raise self._overflow(value, dtype, op)
-        return np.asarray(value % (hi + 1) if value < 0 and lo == 0 else value, dtype=dtype.numpy)
+        return np.asarray(self.wrap_int(value, dtype), dtype=dtype.numpy)
 
     def _created(self, value, dtype, op):
         """``torch.asarray(value, dtype=...)``: integers are checked (Python ints are unpacked
@@ -342,11 +351,7 @@ class TorchPolicy(Policy):
             compute = self.default_float
         elif kind is ResultKind.BOOL_TO_LONG and common is D.bool_:
             compute = D.int64
-        if kind is ResultKind.BOOL:
-            return Decision(compute, D.bool_)
-        if kind is ResultKind.REAL and compute.category == D.CATEGORY_COMPLEX:
-            return Decision(compute, D.REAL_OF[compute])
-        return Decision(compute, compute)
+        return Decision(compute, self.result_of_kind(kind, compute))
 
     def _why_compute(self, spec):
         return "integer input to a floating operation takes the default dtype (INT_TO_FLOAT)"
