@@ -38,6 +38,8 @@ class CreationFunctions(RuntimeBase):
             t = type(o)
             if t in D.PY_SCALARS:
                 kinds.add(t)
+            elif isinstance(o, (float, complex)):  # np.float64 and np.complex128 are Python scalars
+                kinds.add(complex if isinstance(o, complex) else float)
             elif t is Array:
                 kinds.add(o._dtype)
             elif isinstance(o, (list, tuple)):
@@ -207,6 +209,8 @@ class CreationFunctions(RuntimeBase):
 
     def arange(self, start, /, stop=None, step=1, *, dtype=None, device=None):
         func = "arange"
+        if Array in (type(start), type(stop), type(step)):
+            start, stop, step = (_arange_bound(v, arg) for v, arg in ((start, "start"), (stop, "stop"), (step, "step")))
         for value, arg in ((start, "start"), (stop, "stop"), (step, "step")):
             if value is not None and type(value) not in (int, float, bool):
                 raise TypeError(f"arange: {arg} must be a Python int or float, got {type(value).__name__}")
@@ -337,6 +341,19 @@ def _check_shape(shape, func):
     return shape
 
 
+def _arange_bound(value, arg):
+    # A 0-d integer or real floating array as an arange bound (SciPy's ``arange(1, n + 1)`` with
+    # a 0-d n; array-api-strict accepts it): its Python int or float.
+    if type(value) is not Array:
+        return value
+    if value._data.ndim != 0 or value._dtype.category not in (D.CATEGORY_INTEGER, D.CATEGORY_FLOATING):
+        raise TypeError(
+            f"arange: {arg} must be a Python int or float (or a 0-d integer or real floating array), "
+            f"got an array of shape {value._data.shape} and dtype {value._dtype.name}"
+        )
+    return int(value) if value._dtype.category == D.CATEGORY_INTEGER else float(value)
+
+
 def _shape_entry(n, func):
     # An integer that is not a Python int (np.int64 from a NumPy shape computation): its __index__.
     if type(n) is not bool and not isinstance(n, float):
@@ -351,6 +368,8 @@ def _nested_to_numpy(obj, dtype, func, create):
     def unwrap(o):
         if type(o) is Array:
             return o._data
+        if type(o) is not float and isinstance(o, (float, complex)) and type(o) is not complex:
+            return complex(o) if isinstance(o, complex) else float(o)  # np.float64, np.complex128
         if isinstance(o, (list, tuple)):
             return [unwrap(i) for i in o]
         return o

@@ -72,7 +72,7 @@ def _broadcast_shapes(shapes, func: str) -> tuple[int, ...]:
                 continue
             raise ValueError(
                 f"{func}: shapes {', '.join(str(tuple(s)) for s in shapes)} do not broadcast "
-                f"(size {cur} against size {side} in dimension {j - ndim})"
+                f"(size {cur} against size {side} in dimension {j - ndim}: they cannot be broadcast together)"
             )
     return tuple(out)
 

@@ -142,7 +142,7 @@ class RuntimeBase:
         if type(axis) is not int and not isinstance(axis, int):
             raise TypeError(f"{func}: axis must be an int, got {describe_value(axis)}")
         if not -ndim <= axis < ndim:
-            raise IndexError(f"{func}: axis {axis} is out of bounds for an array of dimension {ndim}")
+            raise IndexError(f"{func}: axis {axis} is out of bounds for array of dimension {ndim}")  # NumPy's words
         return axis % ndim if ndim else 0
 
     def _normalize_axes(self, axis, ndim: int, func: str) -> tuple[int, ...]:

@@ -335,3 +335,19 @@ def test_shapes_take_numpy_integers():
     for bad in ((True,), (1.0,), True, "3"):
         with pytest.raises(TypeError, match="zeros: shape"):
             xp.zeros(bad)
+
+
+def test_numpy_friendly_inputs_array_api_strict_accepts():
+    # A 0-d integer or real array as an arange bound (SciPy: arange(1, n + 1) with a 0-d n).
+    n = xp.asarray(3.0)
+    assert xp.arange(1, n + 1, dtype=xp.float64)._data.tolist() == [1.0, 2.0, 3.0]
+    assert xp.arange(xp.asarray(3))._data.tolist() == [0, 1, 2]
+    for bad in (xp.asarray([3]), xp.asarray(True), xp.asarray(1j)):
+        with pytest.raises(TypeError, match="arange: stop"):
+            xp.arange(0, bad)
+    # np.float64 in nested sequences is a Python float: the policy's rules still apply.
+    assert xp.asarray([np.float64(1.5), 2.0]).dtype == xp.float64
+    assert xp.asarray([np.float64(1.5)], dtype=xp.float32).dtype == xp.float32
+    with pytest.raises(TypeError, match="asarray"):
+        xp.asarray([np.float64(1.5)], dtype=xp.int64)
+    assert tx.asarray([np.float64(1.5)]).dtype == tx.float32  # torch: the default float
