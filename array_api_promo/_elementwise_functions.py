@@ -15,6 +15,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._array import Array
+from ._runtime import check_fits
 from ._special_values import SPECIAL_KERNELS, special_kernel
 from .promotion import OPS, LargeInt, Operand, OperandKind
 
@@ -47,6 +48,11 @@ def _imag(x):
     return np.imag(x).copy() if x.dtype.kind == "c" else np.zeros_like(x)
 
 
+def _sign(x):
+    # The sign of a bool is itself (torch.sign on bool); NumPy has no bool loop.
+    return x.copy() if x.dtype.kind == "b" else np.sign(x)
+
+
 def _round(x):
     if x.dtype.kind in "biu":
         return x.copy()
@@ -64,7 +70,7 @@ KERNELS = {
     "isinf": np.isinf, "isnan": np.isnan, "log": np.log, "log1p": np.log1p,
     "log2": np.log2, "log10": np.log10, "logical_not": np.logical_not,
     "negative": np.negative, "positive": np.positive, "real": _real,
-    "reciprocal": np.reciprocal, "round": _round, "sign": np.sign, "signbit": np.signbit,
+    "reciprocal": np.reciprocal, "round": _round, "sign": _sign, "signbit": np.signbit,
     "sin": np.sin, "sinh": np.sinh, "sqrt": np.sqrt, "square": np.square, "tan": np.tan,
     "tanh": np.tanh, "trunc": _keep_integers(np.trunc),
     "add": np.add, "atan2": np.arctan2, "bitwise_and": np.bitwise_and,
@@ -95,6 +101,25 @@ BINARY_NAMES = tuple(
 )
 _new_object = object.__new__
 _ufunc = np.ufunc
+# The Python type a NumPy scalar converts to, by NumPy dtype kind.
+_PY_CONVERTER = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
+
+
+def _check_broadcast(name, shape1, shape2):
+    """A ``ValueError`` in our words when two shapes do not broadcast (else return: the error was another)."""
+    try:
+        np.broadcast_shapes(shape1, shape2)
+    except ValueError:
+        raise ValueError(
+            f"{name}: shapes {shape1} and {shape2} do not broadcast (each dimension must match or be 1); "
+            "reshape or expand_dims one of the operands"
+        ) from None
+
+
+def _describe_numpy(value) -> str:
+    if isinstance(value, np.generic):
+        return f"a NumPy scalar ({type(value).__name__} {value!r})"
+    return f"a NumPy ndarray (dtype {value.dtype}, shape {value.shape})"
 
 
 class ElementwiseFunctions:
@@ -160,14 +185,21 @@ class ElementwiseFunctions:
             if plan is None:
                 plan = self._binary_plan(key)
             kernel, signature, cast1, cast2, result, rnp, _ = plan
-            if signature is not None:
-                out = kernel(d1, d2, signature=signature, casting="unsafe")
-            else:
-                if cast1 is not None:
-                    d1 = d1.astype(cast1)
-                if cast2 is not None:
-                    d2 = d2.astype(cast2)
-                out = kernel(d1, d2)
+            try:
+                if signature is not None:
+                    out = kernel(d1, d2, signature=signature, casting="unsafe")
+                else:
+                    if cast1 is not None:
+                        d1 = d1.astype(cast1)
+                    if cast2 is not None:
+                        d2 = d2.astype(cast2)
+                    out = kernel(d1, d2)
+            except ValueError:
+                _check_broadcast(name, x1._data.shape, x2._data.shape)
+                raise
+            except MemoryError:  # two broadcast operands whose result cannot fit
+                check_fits(np.broadcast_shapes(x1._data.shape, x2._data.shape), rnp.itemsize, name)
+                raise
         else:
             if t1 is Array and t2 in _PY_SCALARS:
                 x, scalar, reflected = x1, x2, False
@@ -225,6 +257,15 @@ class ElementwiseFunctions:
         return array
 
     def _bad_operands(self, name, x1, x2, operator):
+        """The refusal of operands that are neither our arrays nor Python scalars.
+
+        A NumPy operand is refused here with our words, on either side of an
+        operator: returning NotImplemented would let NumPy answer in its own
+        (``__array_ufunc__=None``, "Concatenation operation") or, for ``==``, give
+        a silent ``False``. Other types get NotImplemented from an operator, so
+        that Python (or the other type's reflected method) decides.
+        """
+        self._refuse_numpy_operands(name, (x1, x2))
         if operator:
             return NotImplemented
         if type(x1) in _PY_SCALARS and type(x2) in _PY_SCALARS and self.scalars_in_functions:
@@ -234,6 +275,21 @@ class ElementwiseFunctions:
         bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
         raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {_describe_value(bad)}")
+
+    def _refuse_numpy_operands(self, name, operands):
+        """A ``TypeError`` in our words if one of ``operands`` is a NumPy array or scalar.
+
+        Called by ``_bad_operands`` (``x + np.float64(2)``, ``np.ones(1) + x``) and
+        by ``Array.__array_ufunc__`` (``a += x`` with ``a`` a NumPy array, ``np.sin(x)``).
+        """
+        for i, bad in enumerate(operands):
+            if isinstance(bad, (_ndarray, np.generic)):
+                raise TypeError(
+                    f"{name}: x{i + 1} is {_describe_numpy(bad)}, not an array of {self.label}; "
+                    + (f"convert it with {_PY_CONVERTER[bad.dtype.kind]}() or wrap it with asarray()"
+                       if isinstance(bad, np.generic) and bad.dtype.kind in _PY_CONVERTER
+                       else "wrap it with asarray() first")
+                )
 
     def _binary_arrays(self, name, x1, x2):
         return self._apply2(name, x1, x2, False)
@@ -319,7 +375,11 @@ class ElementwiseFunctions:
             else self.policy.convert_scalar(o, compute, "where")
             for o in operands
         ]
-        out = np.where(condition._data, values[0], values[1])
+        try:
+            out = np.where(condition._data, values[0], values[1])
+        except ValueError:
+            shapes = [condition._data.shape] + [v.shape for v in values]
+            raise ValueError(f"where: shapes {', '.join(map(str, shapes))} do not broadcast") from None
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, device)
 
 

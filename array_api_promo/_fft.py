@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._runtime import is_one_of
 
 __all__ = ["FFTFunctions"]
 
@@ -22,7 +23,7 @@ _NORMS = ("backward", "ortho", "forward")
 
 
 def _check_norm(norm, func):
-    if norm not in _NORMS or type(norm) is not str:
+    if not is_one_of(norm, _NORMS):
         raise ValueError(f"{func}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
 
 

@@ -18,6 +18,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._runtime import is_one_of
 from .promotion import OPS
 
 __all__ = [
@@ -345,7 +346,7 @@ class LinearAlgebraFunctions:
         func = "linalg.matrix_norm"
         if type(keepdims) is not bool:
             raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
-        if ord not in ("fro", "nuc", 1, 2, -1, -2, _INF, -_INF) or type(ord) is bool:
+        if not is_one_of(ord, ("fro", "nuc", 1, 2, -1, -2, _INF, -_INF)):
             raise ValueError(f"{func}: ord must be 'fro', 'nuc', 1, 2, -1, -2, inf or -inf, got {ord!r}")
         x, dtype, data = self._linalg_input(x, func)
         result = _real_of(dtype)
@@ -414,7 +415,7 @@ class LinearAlgebraFunctions:
     def linalg_qr(self, x, /, *, mode="reduced"):
         """QR decomposition (``mode`` 'reduced' or 'complete')."""
         func = "linalg.qr"
-        if mode not in ("reduced", "complete"):
+        if not is_one_of(mode, ("reduced", "complete")):
             raise ValueError(f"{func}: mode must be 'reduced' or 'complete', got {mode!r}")
         x, dtype, data = self._linalg_input(x, func)
         q, r = self._lapack(func, np.linalg.qr, data, mode=mode)
