@@ -33,12 +33,7 @@ class Array:
         # NumPy asks us before it applies a ufunc to one of our arrays: ``ndarray + x``,
         # ``a += x`` with ``a`` a NumPy array, ``np.sin(x)``. Refuse in our words (never
         # let NumPy treat the array as an object scalar).
-        name = ufunc.__name__
-        self._ns._refuse_numpy_operands(name, inputs + kwargs.get("out", ()))
-        raise TypeError(
-            f"{name}: NumPy's ufunc cannot take an array of {self._ns.label}; use the namespace's "
-            "functions, or convert with np.asarray() first"
-        )
+        self._ns._refuse_ufunc(ufunc, inputs + kwargs.get("out", ()))
 
     def __init__(self, *args, **kwargs):
         raise TypeError(
@@ -208,7 +203,7 @@ class Array:
         if tk is slice or tk is int:
             try:
                 data = self._data[key]
-            except IndexError:  # out of bounds: the namespace's path words it
+            except (IndexError, ValueError):  # out of bounds, slice step 0: the namespace's path words it
                 return self._ns._getitem(self, key)
             if type(data) is not _ndarray:  # one element of a 1-d array: a new 0-d array
                 data = np.asarray(data)

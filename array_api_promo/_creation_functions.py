@@ -93,6 +93,8 @@ class CreationFunctions:
                 raise ValueError("asarray: copy=False is impossible for a Python scalar")
             dtype = self._default_dtype_of_scalar(obj) if dtype is None else dtype
             return Array._new(self._exact_scalar(obj, dtype, func), dtype, self, device)
+        if isinstance(obj, type):  # np.float64 the class has __array__, but is no array
+            raise TypeError(f"asarray: cannot make an array from the type {obj.__name__}; pass a value")
         if t is np.ndarray or (t is not list and t is not tuple and _has_buffer(obj)):
             data = np.asarray(obj) if t is not np.ndarray else obj
             return self._from_numpy(data, dtype, device, copy, func)
@@ -153,6 +155,8 @@ class CreationFunctions:
             source = D.dtype_of_numpy(data.dtype)
         except TypeError:
             source = None
+        if data.dtype.kind not in "biufc":  # objects, strings, records, dates: nothing to convert
+            raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
         if dtype is None:
             if source is None or source not in self._dtype_set:
                 raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
@@ -268,6 +272,8 @@ class CreationFunctions:
         func = "linspace"
         if type(num) is not int or num < 0:
             raise ValueError(f"linspace: num must be a non-negative int, got {num!r}")
+        if type(endpoint) is not bool:
+            raise TypeError(f"linspace: endpoint must be a bool, got {type(endpoint).__name__}")
         for value, arg in ((start, "start"), (stop, "stop")):
             if type(value) not in (int, float, complex):
                 raise TypeError(f"linspace: {arg} must be a Python int, float or complex, got {type(value).__name__}")

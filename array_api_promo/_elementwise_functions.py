@@ -93,7 +93,31 @@ KERNELS.update(SPECIAL_KERNELS)
 
 def kernel_for(name, numpy_dtype):
     """The kernel of ``name`` computing in ``numpy_dtype``: NumPy's, unless the standard's special cases need a fix-up."""
+    if name in _COMPLEX_KERNELS and np.dtype(numpy_dtype).kind == "c":
+        return _COMPLEX_KERNELS[name]
     return special_kernel(name, numpy_dtype) or RAW_KERNELS[name]
+
+
+def _logaddexp_complex(x1, x2):
+    """torch's complex logaddexp (NumPy has none): log1p(exp(min - max)) + max by real part,
+    with torch's cases for NaN and equal infinite real parts (ATen's _log_add_exp_helper)."""
+    x1, x2 = np.broadcast_arrays(np.asarray(x1), np.asarray(x2))
+    swap = x1.real < x2.real
+    hi = np.where(swap, x2, x1)
+    lo = np.where(swap, x1, x2)
+    with np.errstate(all="ignore"):
+        out = np.log1p(np.exp(lo - hi)) + hi
+        equal_inf = np.isinf(lo.real) & (lo.real == hi.real)
+        out = np.where(equal_inf & (lo.real < 0), lo, out)
+        out = np.where(equal_inf & (lo.real > 0), np.log(np.exp(lo) + np.exp(hi)), out)
+        return np.where(np.isnan(lo.real) | np.isnan(lo.imag), complex(np.nan, np.nan), out)
+
+
+# Kernels NumPy lacks for complex input (a policy may allow them: torch has complex logaddexp).
+_COMPLEX_KERNELS = {"logaddexp": _logaddexp_complex}
+
+# NumPy's ufuncs by our names (np.power is pow, np.left_shift is bitwise_left_shift ...).
+UFUNC_NAMES = {k: n for n, k in reversed(RAW_KERNELS.items()) if isinstance(k, np.ufunc)}
 
 UNARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 1)
 BINARY_NAMES = tuple(
@@ -290,6 +314,15 @@ class ElementwiseFunctions:
                        if isinstance(bad, np.generic) and bad.dtype.kind in _PY_CONVERTER
                        else "wrap it with asarray() first")
                 )
+
+    def _refuse_ufunc(self, ufunc, operands):
+        """``Array.__array_ufunc__``: a NumPy ufunc met one of our arrays; refuse in our words."""
+        name = UFUNC_NAMES.get(ufunc, ufunc.__name__)
+        self._refuse_numpy_operands(name, operands)
+        raise TypeError(
+            f"{name}: NumPy's ufunc {ufunc.__name__} cannot take an array of {self.label}; use the "
+            "namespace's functions, or convert with np.asarray() first"
+        )
 
     def _binary_arrays(self, name, x1, x2):
         return self._apply2(name, x1, x2, False)

@@ -15,6 +15,7 @@ import operator
 import numpy as np
 
 from ._array import Array
+from ._info import _MAX_DIMENSIONS as _MAX_DIMS
 from ._runtime import check_fits, is_one_of
 from .promotion import Operand, OperandKind
 
@@ -385,6 +386,8 @@ class ManipulationFunctions:
             raise ValueError(f"{func}: repetitions must be non-negative, got {reps}")
         data = x._data
         ndim = max(len(reps), data.ndim)
+        if ndim > _MAX_DIMS:
+            raise ValueError(f"{func}: the result would have {ndim} dimensions, more than NumPy's {_MAX_DIMS}")
         padded = (1,) * (ndim - data.ndim) + data.shape
         check_fits(tuple(s * r for s, r in zip(padded, (1,) * (ndim - len(reps)) + reps)), data.itemsize, func)
         out = np.tile(data, reps)

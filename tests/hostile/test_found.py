@@ -178,6 +178,18 @@ def test_out_of_bounds_integer_index_is_worded_by_us(ns):
         (lambda ns: len(ns.asarray(1.0)), TypeError, "__len__: "),
         (lambda ns: namespace(np.ones(3)), TypeError, "namespace: "),
         (lambda ns: namespace("array_api", np.ones(2)), ValueError, "namespace: unsupported api_version"),
+        (lambda ns: ns.asarray(np.float64, dtype=ns.int8), TypeError, "asarray: cannot make an array from the type"),
+        (lambda ns: ns.asarray(np.array([1, "a"], dtype=object), dtype=ns.int8), TypeError, "asarray: NumPy dtype object"),
+        (lambda ns: ns.linspace(0, 1, 3, endpoint=np.ones(3)), TypeError, "linspace: endpoint must be a bool"),
+        (lambda ns: ns.tile(ns.ones(2), (1,) * 65), ValueError, "tile: the result would have 65 dimensions"),
+        (lambda ns: ns.ones(3)[::0], IndexError, "__getitem__: invalid index"),
+        (lambda ns: ns.fft.irfftn(ns.ones(1, dtype=ns.complex64)), ValueError, "fft.irfftn: last axis of size 1"),
+        (lambda ns: ns.fft.fftfreq(2**40), ValueError, "fft.fftfreq: the result of shape"),
+        (lambda ns: ns.fft.rfftfreq(2**40), ValueError, "fft.rfftfreq: the result of shape"),
+        (lambda ns: ns.fft.fft(ns.ones(2, dtype=ns.complex64), n=2**40), ValueError, "fft.fft: the result of shape"),
+        (lambda ns: np.ones(3) ** ns.ones(3), TypeError, "pow: x1 is a NumPy ndarray"),
+        (lambda ns: np.ones(3, dtype=np.int64) << ns.ones(3, dtype=ns.int64), TypeError, "bitwise_left_shift: x1"),
+        (lambda ns: np.sin(ns.ones(3)), TypeError, "sin: NumPy's ufunc sin cannot take an array"),
     ],
 )
 def test_bad_arguments_get_errors_in_our_words(ns, call, exc, start):
@@ -185,3 +197,15 @@ def test_bad_arguments_get_errors_in_our_words(ns, call, exc, start):
         call(ns)
     assert str(info.value).startswith(start), str(info.value)
     assert "truth value" not in str(info.value)
+
+
+def test_torch_complex_logaddexp_is_computed_as_torch_does():
+    # torch has a complex logaddexp and NumPy has none: the policy allows it, so we compute it.
+    a = tx.asarray([1 + 2j, -3 + 0.5j, 0j, complex(-math.inf, 0)], dtype=tx.complex128)
+    b = tx.asarray([0.5 - 1j, 2 + 2j, 0j, complex(-math.inf, 0)], dtype=tx.complex128)
+    got = tx.logaddexp(a, b).__array__()
+    x, y = a.__array__(), b.__array__()
+    want = np.log(np.exp(x[:3]) + np.exp(y[:3]))
+    np.testing.assert_allclose(got[:3], want, rtol=1e-12)
+    assert got[3] == complex(-math.inf, 0)  # torch returns the -inf operand
+    assert tx.logaddexp(a, -(10**100)).dtype == tx.complex128
