@@ -115,6 +115,8 @@ class Array:
     __str__ = __repr__
 
     def __array__(self, dtype=None, copy=None):
+        if copy is not None and type(copy) is not bool:
+            raise TypeError(f"__array__: copy must be True, False or None, got {type(copy).__name__}")
         # CPU conversion for NumPy-only code paths of consumers.
         if self._device is not CPU:
             raise RuntimeError(f"__array__: the array is on {self._device.name}; call to_device(CPU) first")
@@ -203,8 +205,12 @@ class Array:
         if tk is slice or tk is int:
             try:
                 data = self._data[key]
-            except (IndexError, ValueError):  # out of bounds, slice step 0: the namespace's path words it
-                return self._ns._getitem(self, key)
+            except (IndexError, ValueError, OverflowError):  # out of bounds, x[::0], x[2**70]
+                if tk is int and self._data.ndim:
+                    raise IndexError(
+                        f"__getitem__: index {key} is out of bounds for axis 0 with size {self._data.shape[0]}"
+                    ) from None
+                return self._ns._getitem(self, key)  # worded by the namespace's path
             if type(data) is not _ndarray:  # one element of a 1-d array: a new 0-d array
                 data = np.asarray(data)
             array = _new_object(Array)

@@ -389,8 +389,12 @@ class ManipulationFunctions:
         if ndim > _MAX_DIMS:
             raise ValueError(f"{func}: the result would have {ndim} dimensions, more than NumPy's {_MAX_DIMS}")
         padded = (1,) * (ndim - data.ndim) + data.shape
-        check_fits(tuple(s * r for s, r in zip(padded, (1,) * (ndim - len(reps)) + reps)), data.itemsize, func)
-        out = np.tile(data, reps)
+        shape = tuple(s * r for s, r in zip(padded, (1,) * (ndim - len(reps)) + reps))
+        check_fits(shape, data.itemsize, func)
+        if 0 in shape:  # np.tile repeats axis by axis: (2**40, 2**40, 0) would allocate on the way
+            out = np.empty(shape, dtype=data.dtype)
+        else:
+            out = np.tile(data, reps)
         if np.shares_memory(out, data):  # np.tile copies today; keep it so
             out = out.copy()
         return Array._new(out, x._dtype, self, x._device)

@@ -197,12 +197,16 @@ def check_fits(shape: tuple, itemsize: int, func: str, what: str = "the result",
     function, and the attempt may take the machine's memory with it.  A ``view``
     (``broadcast_to``) takes no memory: only NumPy's index range bounds it.
     """
-    n = 1
+    n = nonzero = 1
     for dim in shape:
         n *= dim
+        nonzero *= dim or 1
+    if nonzero > sys.maxsize:  # NumPy refuses even an empty (2**40, 2**40, 0)
+        raise ValueError(
+            f"{func}: {what} of shape {tuple(shape)} spans {nonzero:.3g} elements, more than NumPy can index; "
+            "use a smaller shape"
+        )
     if view:
-        if n > sys.maxsize:
-            raise ValueError(f"{func}: {what} of shape {tuple(shape)} has {n:.3g} elements, more than NumPy can index; use a smaller shape")
         return
     nbytes = n * itemsize
     if nbytes <= _SMALL_BYTES:

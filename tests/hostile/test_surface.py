@@ -14,7 +14,7 @@ import types
 
 import _fuzz
 import pytest
-from hypothesis import HealthCheck, Phase, given, note, settings
+from hypothesis import HealthCheck, Phase, given, note, seed, settings
 from hypothesis import strategies as st
 
 import array_api_promo as xp
@@ -24,6 +24,8 @@ NAMESPACES = {"xp": xp, "tx": tx}
 TARGETS = [t for prefix, ns in NAMESPACES.items() for t in _fuzz.surface(ns, prefix)]
 PROFILE = _fuzz.profile_settings()
 # HOSTILE_NO_SHRINK=1: report the first failing example as found (a faster survey).
+# HOSTILE_SEED=n: other examples than the reproducible default (derandomized) ones.
+SEED = int(os.environ["HOSTILE_SEED"]) if os.environ.get("HOSTILE_SEED") else None
 PHASES = [p for p in Phase if not (os.environ.get("HOSTILE_NO_SHRINK") and p is Phase.shrink)]
 
 
@@ -48,8 +50,9 @@ def test_surface_is_found_by_introspection():
 def test_hostile_call(target):
     ns = NAMESPACES[target.key.split(".")[0]] if target.key != "namespace" else xp
 
-    @settings(max_examples=PROFILE["examples"], deadline=None, database=None, derandomize=True,
+    @settings(max_examples=PROFILE["examples"], deadline=None, database=None, derandomize=SEED is None,
               suppress_health_check=list(HealthCheck), print_blob=False, phases=PHASES)
+    @seed(SEED)
     @given(st.data())
     def run(data):
         self_array = None
