@@ -12,10 +12,13 @@ from . import promotion
 from ._array import Array
 from ._devices import CPU, DEVICE1
 from ._dtypes import DType
-from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, bind as _bind, namespace
+from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, namespace  # noqa: F401
+from ._namespace import bind as _bind
 
 __version__ = "0.1.0"
 
 _bind(_sys.modules[__name__], "array_api")
+from . import torch  # noqa: E402, F401  (the torch namespace: namespace("torch") is this module)
+
 # Package-level extras beyond the standard's names.
 __all__ = __all__ + ["Array", "DType", "namespace", "promotion", "CPU", "DEVICE1", "API_VERSIONS"]  # noqa: F821

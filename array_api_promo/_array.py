@@ -1,7 +1,9 @@
-"""The array object: a NumPy array, its dtype, its namespace and its device.
+"""The array object: a NumPy array, its dtype, its namespace's runtime and its device.
 
-Operators hand their work to the namespace the array belongs to, which asks
-its policy; the array itself knows no promotion rule.
+Operators hand their work to the runtime of the namespace the array belongs to
+(``_runtime``), which asks its policy; the array itself knows no promotion rule.
+This module imports no other module of the package but ``_devices``: the
+runtime is reached through the array's ``_runtime`` slot, never imported.
 """
 
 from __future__ import annotations
@@ -11,12 +13,62 @@ import operator as _operator
 import numpy as np
 
 from ._devices import CPU, Device
+from ._dtypes import (
+    CATEGORY_BOOL,
+    CATEGORY_COMPLEX,
+    CATEGORY_FLOATING,
+    CATEGORY_INTEGER,
+)
 
 __all__ = ["Array"]
 
 _new_object = object.__new__
 _ndarray = np.ndarray
-_PY_SCALARS = (bool, int, float, complex)
+_REAL = (CATEGORY_BOOL, CATEGORY_INTEGER, CATEGORY_FLOATING)
+
+
+# -- operators: each goes straight to the one elementwise path of the array's runtime ---------
+# (``ElementwiseFunctions._apply2`` / ``_apply1`` / ``_inplace``).  The factories give every
+# operator its real name, in tracebacks too.
+def _named(function, dunder: str):
+    function.__name__ = dunder
+    function.__qualname__ = f"Array.{dunder}"
+    function.__code__ = function.__code__.replace(co_name=dunder, co_qualname=f"Array.{dunder}")
+    return function
+
+
+def _binary_operator(dunder: str, name: str):
+    """``x <op> other``: the elementwise function ``name`` (NotImplemented for foreign operands)."""
+
+    def operator(self, other, /):
+        return self._runtime._apply2(name, self, other, True)
+
+    return _named(operator, dunder)
+
+
+def _reflected_operator(dunder: str, name: str):
+    """``other <op> x``: ``name(other, x)``."""
+
+    def operator(self, other, /):
+        return self._runtime._apply2(name, other, self, True)
+
+    return _named(operator, dunder)
+
+
+def _inplace_operator(dunder: str, name: str):
+    """``x <op>= other``: computed by ``name``, stored into ``x`` if the policy allows the cast back."""
+
+    def operator(self, other, /):
+        return self._runtime._inplace(name, self, other)
+
+    return _named(operator, dunder)
+
+
+def _unary_operator(dunder: str, name: str):
+    def operator(self, /):
+        return self._runtime._apply1(name, self)
+
+    return _named(operator, dunder)
 
 
 class Array:
@@ -26,14 +78,11 @@ class Array:
     the constructor is private.
     """
 
-    __slots__ = ("_data", "_dtype", "_ns", "_device", "__weakref__")
+    __slots__ = ("_data", "_dtype", "_runtime", "_device", "__weakref__")
+    # NumPy defers to our operators instead of treating us as an object scalar; the
+    # operator refuses a NumPy operand in our words (ElementwiseFunctions._bad_operands).
+    __array_ufunc__ = None
     __array_priority__ = 1000
-
-    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
-        # NumPy asks us before it applies a ufunc to one of our arrays: ``ndarray + x``,
-        # ``a += x`` with ``a`` a NumPy array, ``np.sin(x)``. Refuse in our words (never
-        # let NumPy treat the array as an object scalar).
-        self._ns._refuse_ufunc(ufunc, inputs + kwargs.get("out", ()))
 
     def __init__(self, *args, **kwargs):
         raise TypeError(
@@ -42,11 +91,11 @@ class Array:
         )
 
     @classmethod
-    def _new(cls, data: np.ndarray, dtype, ns, device: Device = CPU) -> "Array":
+    def _new(cls, data: np.ndarray, dtype, runtime, device: Device = CPU) -> "Array":
         self = _new_object(cls)
         self._data = data
         self._dtype = dtype
-        self._ns = ns
+        self._runtime = runtime
         self._device = device
         return self
 
@@ -75,40 +124,33 @@ class Array:
     def T(self) -> "Array":
         if self._data.ndim != 2:
             raise ValueError(f"T: x.T requires a two-dimensional array, got {self._data.ndim} dimensions; use permute_dims() or matrix_transpose()")
-        return Array._new(self._data.T, self._dtype, self._ns, self._device)
+        return Array._new(self._data.T, self._dtype, self._runtime, self._device)
 
     @property
     def mT(self) -> "Array":
         if self._data.ndim < 2:
             raise ValueError(f"mT: x.mT requires at least two dimensions, got {self._data.ndim}")
-        return Array._new(np.swapaxes(self._data, -1, -2), self._dtype, self._ns, self._device)
+        return Array._new(np.swapaxes(self._data, -1, -2), self._dtype, self._runtime, self._device)
 
     def __array_namespace__(self, /, *, api_version: str | None = None):
-        ns = self._ns
-        if api_version is None or (type(api_version) is str and api_version == ns.api_version):
-            return ns.module
-        from ._namespace import API_VERSIONS, namespace
-
-        if type(api_version) is not str or api_version not in API_VERSIONS:
-            raise ValueError(
-                f"__array_namespace__: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}"
-            )
-
-        return namespace(ns.policy, api_version)
+        runtime = self._runtime
+        if api_version is None or (type(api_version) is str and api_version == runtime.api_version):
+            return runtime.module
+        return runtime.namespace_at(api_version)
 
     def to_device(self, device: Device, /, *, stream=None) -> "Array":
         if stream is not None:
             raise ValueError("to_device: stream is not supported for host devices; pass stream=None")
-        device = self._ns._check_device(device, "to_device")
+        device = self._runtime._check_device(device, "to_device")
         if device is self._device:
             return self
-        return Array._new(self._data.copy(), self._dtype, self._ns, device)
+        return Array._new(self._data.copy(), self._dtype, self._runtime, device)
 
     # -- conversion -------------------------------------------------------------------
     def __repr__(self) -> str:
         body = np.array2string(self._data, separator=", ", prefix="Array(")
         extra = "" if self._device is CPU else f", device={self._device.name}"
-        policy = self._ns.policy.name
+        policy = self._runtime.policy.name
         tail = "" if policy == "array_api" else f", policy={policy}"
         return f"Array({body}, dtype={self._dtype.name}{extra}{tail})"
 
@@ -135,10 +177,8 @@ class Array:
         return data
 
     def __reduce__(self):
-        from ._namespace import _unpickle_array
-
-        ns = self._ns
-        return (_unpickle_array, (self._data, ns.policy.name, ns.api_version, self._device))
+        # By policy name and version: the unpickled array belongs to that namespace.
+        return self._runtime.reduce_array(self)
 
     def _scalar(self, convert, name: str, allowed):
         data = self._data
@@ -149,11 +189,11 @@ class Array:
         return convert(data[()])
 
     def __bool__(self) -> bool:
-        return self._scalar(bool, "__bool__", (0, 1, 2, 3))
+        return self._scalar(bool, "__bool__", _REAL + (CATEGORY_COMPLEX,))
 
     def __int__(self) -> int:
-        value = self._scalar(lambda v: v, "__int__", (0, 1, 2))
-        if self._dtype.category == 2:
+        value = self._scalar(lambda v: v, "__int__", _REAL)
+        if self._dtype.category == CATEGORY_FLOATING:
             f = float(value)
             if f != f:
                 raise ValueError("__int__: cannot convert NaN to an integer")
@@ -162,13 +202,13 @@ class Array:
         return int(value)
 
     def __float__(self) -> float:
-        return self._scalar(float, "__float__", (0, 1, 2))
+        return self._scalar(float, "__float__", _REAL)
 
     def __complex__(self) -> complex:
-        return self._scalar(complex, "__complex__", (0, 1, 2, 3))
+        return self._scalar(complex, "__complex__", _REAL + (CATEGORY_COMPLEX,))
 
     def __index__(self) -> int:
-        return self._scalar(_operator.index, "__index__", (1,))
+        return self._scalar(_operator.index, "__index__", (CATEGORY_INTEGER,))
 
     # -- DLPack -------------------------------------------------------------------------
     def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
@@ -210,19 +250,19 @@ class Array:
                     raise IndexError(
                         f"__getitem__: index {key} is out of bounds for axis 0 with size {self._data.shape[0]}"
                     ) from None
-                return self._ns._getitem(self, key)  # worded by the namespace's path
+                return self._runtime._getitem(self, key)  # worded by the namespace's path
             if type(data) is not _ndarray:  # one element of a 1-d array: a new 0-d array
                 data = np.asarray(data)
             array = _new_object(Array)
             array._data = data
             array._dtype = self._dtype
-            array._ns = self._ns
+            array._runtime = self._runtime
             array._device = self._device
             return array
-        return self._ns._getitem(self, key)
+        return self._runtime._getitem(self, key)
 
     def __setitem__(self, key, value, /):
-        self._ns._setitem(self, key, value)
+        self._runtime._setitem(self, key, value)
 
     def __iter__(self):
         if self._data.ndim == 0:
@@ -234,5 +274,58 @@ class Array:
             raise TypeError("__len__: len() of a 0-d array is not defined")
         return self._data.shape[0]
 
-    # The operators (__add__, __radd__, __iadd__, __eq__, __neg__ ...) are installed
-    # by _elementwise_functions, which owns the one path of every elementwise operation.
+    # -- operators (the standard's names; dunder -> elementwise function) --------------------
+    __add__ = _binary_operator("__add__", "add")
+    __sub__ = _binary_operator("__sub__", "subtract")
+    __mul__ = _binary_operator("__mul__", "multiply")
+    __truediv__ = _binary_operator("__truediv__", "divide")
+    __floordiv__ = _binary_operator("__floordiv__", "floor_divide")
+    __mod__ = _binary_operator("__mod__", "remainder")
+    __pow__ = _binary_operator("__pow__", "pow")
+    __matmul__ = _binary_operator("__matmul__", "matmul")
+    __and__ = _binary_operator("__and__", "bitwise_and")
+    __or__ = _binary_operator("__or__", "bitwise_or")
+    __xor__ = _binary_operator("__xor__", "bitwise_xor")
+    __lshift__ = _binary_operator("__lshift__", "bitwise_left_shift")
+    __rshift__ = _binary_operator("__rshift__", "bitwise_right_shift")
+
+    __radd__ = _reflected_operator("__radd__", "add")
+    __rsub__ = _reflected_operator("__rsub__", "subtract")
+    __rmul__ = _reflected_operator("__rmul__", "multiply")
+    __rtruediv__ = _reflected_operator("__rtruediv__", "divide")
+    __rfloordiv__ = _reflected_operator("__rfloordiv__", "floor_divide")
+    __rmod__ = _reflected_operator("__rmod__", "remainder")
+    __rpow__ = _reflected_operator("__rpow__", "pow")
+    __rmatmul__ = _reflected_operator("__rmatmul__", "matmul")
+    __rand__ = _reflected_operator("__rand__", "bitwise_and")
+    __ror__ = _reflected_operator("__ror__", "bitwise_or")
+    __rxor__ = _reflected_operator("__rxor__", "bitwise_xor")
+    __rlshift__ = _reflected_operator("__rlshift__", "bitwise_left_shift")
+    __rrshift__ = _reflected_operator("__rrshift__", "bitwise_right_shift")
+
+    __iadd__ = _inplace_operator("__iadd__", "add")
+    __isub__ = _inplace_operator("__isub__", "subtract")
+    __imul__ = _inplace_operator("__imul__", "multiply")
+    __itruediv__ = _inplace_operator("__itruediv__", "divide")
+    __ifloordiv__ = _inplace_operator("__ifloordiv__", "floor_divide")
+    __imod__ = _inplace_operator("__imod__", "remainder")
+    __ipow__ = _inplace_operator("__ipow__", "pow")
+    __imatmul__ = _inplace_operator("__imatmul__", "matmul")
+    __iand__ = _inplace_operator("__iand__", "bitwise_and")
+    __ior__ = _inplace_operator("__ior__", "bitwise_or")
+    __ixor__ = _inplace_operator("__ixor__", "bitwise_xor")
+    __ilshift__ = _inplace_operator("__ilshift__", "bitwise_left_shift")
+    __irshift__ = _inplace_operator("__irshift__", "bitwise_right_shift")
+
+    __eq__ = _binary_operator("__eq__", "equal")
+    __ne__ = _binary_operator("__ne__", "not_equal")
+    __lt__ = _binary_operator("__lt__", "less")
+    __le__ = _binary_operator("__le__", "less_equal")
+    __gt__ = _binary_operator("__gt__", "greater")
+    __ge__ = _binary_operator("__ge__", "greater_equal")
+    __hash__ = None  # arrays compare elementwise, so they are not hashable
+
+    __neg__ = _unary_operator("__neg__", "negative")
+    __pos__ = _unary_operator("__pos__", "positive")
+    __abs__ = _unary_operator("__abs__", "abs")
+    __invert__ = _unary_operator("__invert__", "bitwise_invert")

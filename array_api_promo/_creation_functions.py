@@ -9,15 +9,14 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
-from ._runtime import check_fits, is_one_of
+from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
 
 __all__ = ["CreationFunctions"]
 
-_PY_SCALARS = (bool, int, float, complex)
 _new_object = object.__new__
 
 
-class CreationFunctions:
+class CreationFunctions(RuntimeBase):
     """Mixin: array creation under the namespace's policy and defaults."""
 
     # -- helpers -------------------------------------------------------------------------------
@@ -37,7 +36,7 @@ class CreationFunctions:
 
         def walk(o, depth):
             t = type(o)
-            if t in _PY_SCALARS:
+            if t in D.PY_SCALARS:
                 kinds.add(t)
             elif t is Array:
                 kinds.add(o._dtype)
@@ -74,7 +73,7 @@ class CreationFunctions:
                 array = _new_object(Array)
                 array._data = obj
                 array._dtype = ours
-                array._ns = self
+                array._runtime = self
                 array._device = CPU
                 return array
         func = "asarray"
@@ -88,7 +87,7 @@ class CreationFunctions:
         if t is Array:
             return self._from_array(obj, dtype, device, copy, func)
         device = CPU if device is None else device
-        if t in _PY_SCALARS:
+        if t in D.PY_SCALARS:
             if copy is False:
                 raise ValueError("asarray: copy=False is impossible for a Python scalar")
             dtype = self._default_dtype_of_scalar(obj) if dtype is None else dtype
@@ -103,19 +102,17 @@ class CreationFunctions:
                 raise ValueError("asarray: copy=False is impossible for a Python sequence")
             if dtype is None:
                 dtype = self._infer_dtype(obj, func)
-            data = _nested_to_numpy(obj, dtype, func)
+            data = _nested_to_numpy(obj, dtype, func, self.policy.create_scalar)
             return Array._new(data, dtype, self, device)
         if hasattr(obj, "__dlpack__"):
             return self.from_dlpack(obj, device=device, copy=copy)
         if hasattr(obj, "__array__") or hasattr(obj, "__array_interface__"):
             return self._from_numpy(np.asarray(obj), dtype, device, copy, func)
-        from ._runtime import _describe_value
-
-        raise TypeError(f"asarray: cannot make an array from {_describe_value(obj)}")
+        raise TypeError(f"asarray: cannot make an array from {describe_value(obj)}")
 
     def _from_array(self, obj, dtype, device, copy, func):
         """``obj`` (an array) in this namespace, on ``device`` and of ``dtype``: itself when nothing changes."""
-        if obj._ns is not self:
+        if obj._runtime is not self:
             self._check_array(obj, func, "obj")
         target = obj._device if device is None else device
         if dtype is None or dtype is obj._dtype:
@@ -123,27 +120,14 @@ class CreationFunctions:
                 if copy is False:
                     raise ValueError(f"{func}: copy=False but a copy is needed to change device")
                 return Array._new(obj._data.copy(), obj._dtype, self, target)
-            return obj if obj._ns is self else Array._new(obj._data, obj._dtype, self, target)
+            return obj if obj._runtime is self else Array._new(obj._data, obj._dtype, self, target)
         if copy is False:
             raise ValueError(f"{func}: copy=False but converting {obj._dtype.name} to {dtype.name} needs a copy")
         return Array._new(obj._data.astype(dtype.numpy), dtype, self, target)
 
     def _exact_scalar(self, value, dtype, func):
-        """A Python scalar as a 0-d array of ``dtype``; out-of-range values raise."""
-        if dtype.category == D.CATEGORY_BOOL and type(value) is not bool:
-            raise TypeError(f"{func}: a Python {type(value).__name__} cannot make a bool array")
-        if type(value) is complex and dtype.category != D.CATEGORY_COMPLEX:
-            raise TypeError(f"{func}: a Python complex cannot make a {dtype.name} array")
-        if type(value) is float and dtype.category <= D.CATEGORY_INTEGER:
-            raise TypeError(f"{func}: a Python float cannot make a {dtype.name} array")
-        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
-            lo, hi = D.iinfo_bounds(dtype)
-            if not lo <= value <= hi:
-                raise OverflowError(f"{func}: Python int {value} is out of bounds for {dtype.name} [{lo}, {hi}]")
-        try:
-            return np.asarray(value, dtype=dtype.numpy)
-        except OverflowError as exc:
-            raise OverflowError(f"{func}: {value!r} cannot be represented as {dtype.name}: {exc}") from None
+        """A Python scalar as a 0-d array of ``dtype``, by the policy's creation rule."""
+        return self.policy.create_scalar(value, dtype, func)
 
     def _from_numpy(self, data, dtype, device, copy, func):
         if not data.dtype.isnative:  # byte-swapped data: our arrays are native-endian
@@ -180,7 +164,7 @@ class CreationFunctions:
             dtype = fill_value._dtype if dtype is None else self._check_dtype(dtype, func)
             check_fits(shape, dtype.numpy.itemsize, func)
             return Array._new(np.full(shape, fill_value._data, dtype=dtype.numpy), dtype, self, device)
-        if type(fill_value) not in _PY_SCALARS:
+        if type(fill_value) not in D.PY_SCALARS:
             raise TypeError(f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}")
         dtype = self._default_dtype_of_scalar(fill_value) if dtype is None else self._check_dtype(dtype, func)
         value = self._exact_scalar(fill_value, dtype, func)
@@ -226,7 +210,7 @@ class CreationFunctions:
 
     def full_like(self, x, /, fill_value, *, dtype=None, device=None):
         shape, dtype_, device = self._like(x, dtype, device, "full_like")
-        if type(fill_value) in _PY_SCALARS and dtype is None:
+        if type(fill_value) in D.PY_SCALARS and dtype is None:
             # The fill value must be representable in x's dtype (no promotion).
             value = self._exact_scalar(fill_value, dtype_, "full_like")
             return Array._new(np.full(shape, value, dtype=dtype_.numpy), dtype_, self, device)
@@ -381,7 +365,7 @@ def _check_shape(shape, func):
     return shape
 
 
-def _nested_to_numpy(obj, dtype, func):
+def _nested_to_numpy(obj, dtype, func, create):
     def unwrap(o):
         if type(o) is Array:
             return o._data
@@ -392,7 +376,7 @@ def _nested_to_numpy(obj, dtype, func):
     values = unwrap(obj)
     if dtype.category == D.CATEGORY_INTEGER:
         lo, hi = D.iinfo_bounds(dtype)
-        _check_ints(values, lo, hi, dtype, func)
+        _convert_misfits(values, lo, hi, dtype, func, create)
     try:
         data = np.array(values, dtype=dtype.numpy)
     except (OverflowError, ValueError, TypeError) as exc:
@@ -402,13 +386,16 @@ def _nested_to_numpy(obj, dtype, func):
     return data
 
 
-def _check_ints(values, lo, hi, dtype, func):
+def _convert_misfits(values, lo, hi, dtype, func, create):
+    """Elements of nested lists an integer dtype does not take as they are (an int out of
+    range, a float) go through the policy's creation rule ``create``: it raises under the
+    standard, wraps or truncates where the policy's library does."""
     stack = [values]
     while stack:
-        o = stack.pop()
-        if type(o) is list:
-            stack.extend(o)
-        elif type(o) is int and not lo <= o <= hi:
-            raise OverflowError(f"{func}: Python int {o} is out of bounds for {dtype.name} [{lo}, {hi}]")
-        elif type(o) is float:
-            raise TypeError(f"{func}: a Python float cannot go into a {dtype.name} array")
+        items = stack.pop()
+        for i, item in enumerate(items):
+            t = type(item)
+            if t is list:
+                stack.append(item)
+            elif (t is int and not lo <= item <= hi) or t is float:
+                items[i] = create(item, dtype, func)[()]

@@ -9,6 +9,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._dtypes import DType
+from ._runtime import RuntimeBase, describe_value
 
 __all__ = ["DataTypeFunctions", "finfo_object", "iinfo_object"]
 
@@ -41,14 +42,14 @@ _ISDTYPE_KINDS = {
 }
 
 
-class DataTypeFunctions:
+class DataTypeFunctions(RuntimeBase):
     """Mixin: dtype inspection and conversion."""
 
     def astype(self, x, dtype, /, *, copy=True, device=None):
         x = self._check_array(x, "astype")
         dtype = self._check_dtype(dtype, "astype")
         device = x._device if device is None else self._check_device(device, "astype")
-        if not self._astype_allowed(x._dtype, dtype):
+        if not self.policy.astype_allowed(x._dtype, dtype):
             raise TypeError(
                 f"astype: casting {x._dtype.name} to {dtype.name} is not allowed by the standard "
                 f"(complex to real loses the imaginary part; use real() or abs()) "
@@ -68,10 +69,6 @@ class DataTypeFunctions:
         else:
             data = x._data.astype(dtype.numpy, copy=True)
         return Array._new(data, dtype, self, device)
-
-    def _astype_allowed(self, from_: DType, to: DType) -> bool:
-        # The standard leaves complex -> real unspecified; we refuse it rather than drop data.
-        return not (from_.category == D.CATEGORY_COMPLEX and to.category != D.CATEGORY_COMPLEX)
 
     def can_cast(self, from_, to, /):
         if type(from_) is Array:
@@ -119,45 +116,23 @@ class DataTypeFunctions:
 
     def result_type(self, *arrays_and_dtypes):
         if len(arrays_and_dtypes) == 2:
-            # Fast path: two arrays of this namespace, answered from the plan cache.
+            # Fast path: two arrays of this namespace, answered from a cache.
             a, b = arrays_and_dtypes
-            if type(a) is Array and type(b) is Array and a._ns is self and b._ns is self:
-                if self._flat_keys:
-                    key = ("result_type", a._dtype, b._dtype)
-                else:
-                    key = ("result_type", a._dtype, b._dtype, a._data.ndim == 0, b._data.ndim == 0)
-                result = self._plans.get(key)
+            if type(a) is Array and type(b) is Array and a._runtime is self and b._runtime is self:
+                key = self._binary_key("result_type", a, b)
+                result = self._result_types.get(key)
                 if result is None:
-                    result = self._plans[key] = self.policy.resolve(
-                        (self._operand(a), self._operand(b)), "result_type"
-                    )
+                    result = self.policy.result_type(a, b)
+                    if not (self._by_value and key[3]):  # a 0-d operand's value decides: not cached
+                        self._result_types[key] = result
                 return result
-        if not arrays_and_dtypes:
-            raise ValueError(f"result_type: at least one array or dtype is required (policy {self.policy.name!r})")
-        operands = []
-        scalars = []
         for x in arrays_and_dtypes:
             t = type(x)
             if t is Array:
                 self._check_array(x, "result_type", "arrays_and_dtypes")
-                operands.append(self._operand(x))
             elif t is DType:
                 self._check_dtype(x, "result_type", "arrays_and_dtypes")
-                operands.append(self._operand_of_dtype(x))
-            elif t in (bool, int, float, complex) and self.scalars_in_functions:
-                operands.append(self._operand(x))
-                scalars.append(x)
-            else:
-                from ._runtime import _describe_value
-
+            elif not (t in D.PY_SCALARS and self.scalars_in_functions):
                 allowed = "arrays, dtypes or Python scalars" if self.scalars_in_functions else "arrays or dtypes"
-                raise TypeError(f"result_type: expected {allowed}, got {_describe_value(x)}")
-        result = self.policy.resolve(tuple(operands), "result_type")
-        for value in scalars:
-            self.policy.check_scalar(value, result, "result_type")
-        return result
-
-    def _operand_of_dtype(self, dtype):
-        from .promotion import Operand, OperandKind
-
-        return Operand(OperandKind.ARRAY, dtype)
+                raise TypeError(f"result_type: expected {allowed}, got {describe_value(x)}")
+        return self.policy.result_type(*arrays_and_dtypes)

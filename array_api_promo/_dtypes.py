@@ -7,12 +7,8 @@ knows its NumPy storage dtype and its kind in the standard's own words.
 
 from __future__ import annotations
 
+import ml_dtypes as _ml_dtypes  # bfloat16 storage (a dependency: the torch and jax policies have bfloat16)
 import numpy as np
-
-try:  # bfloat16 storage for the torch policy
-    import ml_dtypes as _ml_dtypes
-except ImportError:  # pragma: no cover - ml_dtypes is a dependency
-    _ml_dtypes = None
 
 __all__ = [
     "DType",
@@ -25,6 +21,7 @@ __all__ = [
     "UNSIGNED_INTEGER",
     "REAL_FLOATING",
     "COMPLEX_FLOATING",
+    "PY_SCALARS",
 ]
 
 # The standard's kinds (``isdtype`` names).
@@ -44,6 +41,8 @@ _CATEGORY_OF_KIND = {
     COMPLEX_FLOATING: CATEGORY_COMPLEX,
 }
 CATEGORY_NAMES = ("boolean", "integer", "floating-point", "complex floating-point")
+# The Python scalar types that may stand for a dtype (their dtype is the policy's decision).
+PY_SCALARS = (bool, int, float, complex)
 
 
 class DType:
@@ -67,24 +66,6 @@ class DType:
         # Pickles as a reference to the singleton, so identity survives.
         return (dtype_by_name, (self.name,))
 
-    # Convenience predicates used by policies and error messages.
-    @property
-    def is_bool(self) -> bool:
-        return self.category == CATEGORY_BOOL
-
-    @property
-    def is_integer(self) -> bool:
-        return self.category == CATEGORY_INTEGER
-
-    @property
-    def is_floating(self) -> bool:
-        """Real floating (PyTorch's ``isFloatingType``)."""
-        return self.category == CATEGORY_FLOATING
-
-    @property
-    def is_complex(self) -> bool:
-        return self.category == CATEGORY_COMPLEX
-
 
 def _make(name, np_dtype, kind, bits):
     return DType(name, np_dtype, kind, bits)
@@ -104,17 +85,13 @@ float32 = _make("float32", np.float32, REAL_FLOATING, 32)
 float64 = _make("float64", np.float64, REAL_FLOATING, 64)
 complex64 = _make("complex64", np.complex64, COMPLEX_FLOATING, 64)
 complex128 = _make("complex128", np.complex128, COMPLEX_FLOATING, 128)
-bfloat16 = (
-    _make("bfloat16", _ml_dtypes.bfloat16, REAL_FLOATING, 16)
-    if _ml_dtypes is not None
-    else None
-)
+bfloat16 = _make("bfloat16", _ml_dtypes.bfloat16, REAL_FLOATING, 16)
 
 STANDARD_DTYPES = (
     bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
     float32, float64, complex64, complex128,
 )
-ALL_DTYPES = STANDARD_DTYPES + tuple(d for d in (float16, bfloat16) if d is not None)
+ALL_DTYPES = STANDARD_DTYPES + (float16, bfloat16)
 
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
 _BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
@@ -145,14 +122,33 @@ def dtype_of_numpy(np_dtype) -> DType:
     return d
 
 
+# [min, max] of every integer dtype, as Python ints.
+INT_BOUNDS = {
+    d: (int(np.iinfo(d.numpy).min), int(np.iinfo(d.numpy).max)) for d in ALL_DTYPES if d.category == CATEGORY_INTEGER
+}
+
+
 def iinfo_bounds(dtype: DType) -> tuple[int, int]:
-    info = np.iinfo(dtype.numpy)
-    return int(info.min), int(info.max)
+    """``(min, max)`` of an integer dtype, as Python ints."""
+    return INT_BOUNDS[dtype]
+
+
+def working_numpy(dtype: DType) -> np.dtype:
+    """The NumPy dtype LAPACK and the moment reductions compute ``dtype`` in: 16-bit floats in float32.
+
+    A storage matter, not a dtype decision: results are stored in the policy's dtype.
+    """
+    if dtype.category == CATEGORY_FLOATING and dtype.bits < 32:
+        return _FLOAT32
+    return dtype.numpy
+
+
+_FLOAT32 = np.dtype(np.float32)
 
 
 def finfo_of(dtype: DType):
     """NumPy's finfo for a floating dtype (ml_dtypes' for bfloat16); complex gives its real part's."""
     real = REAL_OF.get(dtype, dtype)
-    if _ml_dtypes is not None and real is bfloat16:
+    if real is bfloat16:
         return _ml_dtypes.finfo(real.numpy)
     return np.finfo(real.numpy)

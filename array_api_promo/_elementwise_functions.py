@@ -1,4 +1,4 @@
-"""Elementwise functions and the operator machinery.
+"""Elementwise functions and the one path every elementwise operation and operator takes.
 
 One path for every elementwise operation:
 
@@ -12,10 +12,16 @@ One path for every elementwise operation:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import NamedTuple
+
 import numpy as np
 
+from . import _dtypes as D
 from ._array import Array
-from ._runtime import check_fits
+from ._devices import CPU
+from ._dtypes import PY_SCALARS, DType
+from ._runtime import RuntimeBase, check_fits, describe_value
 from ._special_values import SPECIAL_KERNELS, special_kernel
 from .promotion import OPS, LargeInt, Operand, OperandKind
 
@@ -24,7 +30,9 @@ __all__ = ["ElementwiseFunctions", "KERNELS"]
 _ndarray = np.ndarray
 _asarray = np.asarray
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
-_PY_SCALARS = frozenset((bool, int, float, complex))
+_SCALAR_TYPES = frozenset(PY_SCALARS)  # (a set: the membership test of the hot path hashes once)
+_NUMPY_NUMBERS = (np.number, np.bool_)  # NumPy scalars some policies take as operands
+_NUMBER_OF_CATEGORY = (bool, int, float, complex)  # a 0-d array read as a Python number (Tensor.item())
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
 
@@ -116,9 +124,6 @@ def _logaddexp_complex(x1, x2):
 # Kernels NumPy lacks for complex input (a policy may allow them: torch has complex logaddexp).
 _COMPLEX_KERNELS = {"logaddexp": _logaddexp_complex}
 
-# NumPy's ufuncs by our names (np.power is pow, np.left_shift is bitwise_left_shift ...).
-UFUNC_NAMES = {k: n for n, k in reversed(RAW_KERNELS.items()) if isinstance(k, np.ufunc)}
-
 UNARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 1)
 BINARY_NAMES = tuple(
     n for n, s in OPS.items() if s.arity == 2 and n not in ("result_type", "clip", "where", "matmul")
@@ -146,47 +151,100 @@ def _describe_numpy(value) -> str:
     return f"a NumPy ndarray (dtype {value.dtype}, shape {value.shape})"
 
 
-class ElementwiseFunctions:
-    """Mixin: the elementwise functions of the standard and the operator machinery."""
+class BinaryPlan(NamedTuple):
+    """One signature of a binary operation, ready to run: the policy's decision as a kernel call."""
+
+    run: Callable  # (data1, data2) -> result data, operands in call order: the kernel and any casts
+    signature: tuple | None  # for a ufunc on mixed dtypes: signature= converting in chunks, else None
+    result: DType
+    result_numpy: np.dtype
+    convert: Callable | None  # for a Python scalar operand: value -> a value of the compute dtype
+
+
+class UnaryPlan(NamedTuple):
+    """One signature of a unary operation, ready to run."""
+
+    run: Callable  # data -> result data
+    result: DType
+    result_numpy: np.dtype
+
+
+def _casting(kernel, compute: np.dtype, arity: int) -> Callable:
+    """A kernel that is not a ufunc, with its operands converted to ``compute`` first (where needed)."""
+    if arity == 1:
+        return lambda x: kernel(x.astype(compute))
+    return lambda x1, x2: kernel(
+        x1 if x1.dtype is compute else x1.astype(compute), x2 if x2.dtype is compute else x2.astype(compute)
+    )
+
+
+class ElementwiseFunctions(RuntimeBase):
+    """The elementwise functions of the standard and the one path every operator takes."""
 
     # -- plans: a decision turned into what the kernel call needs (cached per signature) --------
-    def _binary_plan(self, key):
-        """``(kernel, signature, cast1, cast2, result, result_numpy, converter)`` for ``key``.
+    def _binary_key(self, name: str, x: Array, other) -> tuple:
+        """The plan key of ``name(x, other)``, ``x`` an array, ``other`` an array or a Python scalar.
 
-        ``key`` is ``(name, dtype1, dtype2)`` or, where the policy tells 0-d arrays
-        apart, ``(name, dtype1, dtype2, x1_is_0d, x2_is_0d)``; for an array and a
-        Python scalar it is ``(name, dtype, scalar_type, x_is_0d)``.
+        ``(name, x's dtype, other's dtype or Python scalar type, zero_d)``: ``zero_d``
+        tells 0-d arrays apart (bit 0: ``x``, bit 1: ``other``) only where the policy
+        does (``policy.zero_d_matters``) and two arrays' dtypes differ -- operands
+        of one dtype promote to it whatever their dimensions.  Operand order is
+        ``(array, scalar)`` for reflected operators too: promotion is symmetric.
+        ``_apply2`` writes the common ``zero_d == 0`` keys inline.
         """
-        name, dt1, dt2 = key[0], key[1], key[2]
-        zero1 = len(key) > 3 and key[3]
-        first = Operand(_ZERO_D if zero1 else _ARRAY, dt1)
-        if type(dt2) is type:  # array and Python scalar
-            decision = self.policy.decide(OPS[name], (first, Operand(_SCALAR, dt2)))
-            compute = decision.compute
-            converter = self.policy.scalar_converter(dt2, compute, name)
-            cast2 = None
-        else:
-            zero2 = len(key) > 4 and key[4]
-            decision = self.policy.decide(OPS[name], (first, Operand(_ZERO_D if zero2 else _ARRAY, dt2)))
-            compute = decision.compute
-            converter = None
-            cast2 = compute.numpy if dt2 is not compute else None
-        cast1 = compute.numpy if dt1 is not compute else None
+        if type(other) is Array:
+            dtype = other._dtype
+            if self._flat_keys or dtype is x._dtype:
+                return (name, x._dtype, dtype, 0)
+            return (name, x._dtype, dtype, (x._data.ndim == 0) | ((other._data.ndim == 0) << 1))
+        st = type(other)
+        if st is int and _INT64_MAX < other < _UINT64_END:
+            st = LargeInt  # torch unpacks it as uint64: a different decision
+        return (name, x._dtype, st, 0 if self._flat_keys else int(x._data.ndim == 0))
+
+    def _binary_plan(self, key: tuple, x1, x2) -> BinaryPlan:
+        """The plan of ``key`` (``x1``, ``x2``: the operands, array first).
+
+        Under a value-dependent policy (``numpy_legacy``) a plan with a 0-d array of another
+        dtype or a Python scalar is cached per value class (``_value_plans``), never under
+        ``key``, so the other policies' lookup stays one dictionary access.
+        """
+        name, dt1, dt2, zero_d = key
+        first = Operand(_ZERO_D if zero_d & 1 else _ARRAY, dt1)
+        if type(dt2) is DType:
+            second = Operand(_ZERO_D if zero_d & 2 else _ARRAY, dt2)
+        else:  # a Python scalar
+            second = Operand(_SCALAR, dt2)
+        plans = self._plans
+        if self._by_value and (zero_d or type(dt2) is not DType):
+            first, second = self._operand(x1), self._operand(x2)
+            plans, key = self._value_plans, (name, first, second)
+            plan = plans.get(key)
+            if plan is not None:
+                return plan
+        decision = self.policy.decide(OPS[name], (first, second))
+        compute = decision.compute
         kernel = kernel_for(name, compute.numpy)
         signature = None
-        if (cast1 is not None or cast2 is not None) and type(kernel) is _ufunc:
-            # The ufunc converts in chunks: no full-size temporary for a mixed-dtype operation.
-            signature = (compute.numpy, compute.numpy, None)
-        result = decision.result
-        plan = (kernel, signature, cast1, cast2, result, result.numpy, converter)
-        self._plans[key] = plan
+        if dt1 is not compute or (dt2 is not compute and type(dt2) is DType):
+            if type(kernel) is _ufunc:
+                # The ufunc converts in chunks: no full-size temporary for a mixed-dtype operation.
+                signature = (compute.numpy, compute.numpy, None)
+            else:
+                kernel = _casting(kernel, compute.numpy, 2)
+        convert = None if type(dt2) is DType else self.policy.scalar_converter(dt2, compute, name)
+        plan = BinaryPlan(kernel, signature, decision.result, decision.result.numpy, convert)
+        plans[key] = plan
         return plan
 
-    def _unary_plan(self, key):
+    def _unary_plan(self, key: tuple) -> UnaryPlan:
         name, dtype = key
         decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
-        cast = decision.compute.numpy if dtype is not decision.compute else None
-        plan = (kernel_for(name, decision.compute.numpy), cast, decision.result, decision.result.numpy)
+        compute = decision.compute
+        kernel = kernel_for(name, compute.numpy)
+        if dtype is not compute:
+            kernel = _casting(kernel, compute.numpy, 1)  # (a ufunc too: one cast of a 1-operand call)
+        plan = UnaryPlan(kernel, decision.result, decision.result.numpy)
         self._plans[key] = plan
         return plan
 
@@ -196,28 +254,24 @@ class ElementwiseFunctions:
         t1 = type(x1)
         t2 = type(x2)
         if t1 is Array and t2 is Array:
-            if x1._ns is not self or x2._ns is not self:
+            if x1._runtime is not self or x2._runtime is not self:
                 self._check_array(x1, name, "x1")
                 self._check_array(x2, name, "x2")
             device = x1._device
             if x2._device is not device:
                 self._same_device(name, x1, x2)
-            d1 = x1._data
-            d2 = x2._data
-            key = (name, x1._dtype, x2._dtype) if self._flat_keys else (name, x1._dtype, x2._dtype, d1.ndim == 0, d2.ndim == 0)
+            dt1 = x1._dtype
+            dt2 = x2._dtype
+            key = (name, dt1, dt2, 0) if dt1 is dt2 or self._flat_keys else self._binary_key(name, x1, x2)
             plan = self._plans.get(key)
             if plan is None:
-                plan = self._binary_plan(key)
-            kernel, signature, cast1, cast2, result, rnp, _ = plan
+                plan = self._binary_plan(key, x1, x2)
+            run, signature, result, rnp, _ = plan
             try:
-                if signature is not None:
-                    out = kernel(d1, d2, signature=signature, casting="unsafe")
+                if signature is None:
+                    out = run(x1._data, x2._data)
                 else:
-                    if cast1 is not None:
-                        d1 = d1.astype(cast1)
-                    if cast2 is not None:
-                        d2 = d2.astype(cast2)
-                    out = kernel(d1, d2)
+                    out = run(x1._data, x2._data, signature=signature, casting="unsafe")
             except ValueError:
                 _check_broadcast(name, x1._data.shape, x2._data.shape)
                 raise
@@ -225,86 +279,88 @@ class ElementwiseFunctions:
                 check_fits(np.broadcast_shapes(x1._data.shape, x2._data.shape), rnp.itemsize, name)
                 raise
         else:
-            if t1 is Array and t2 in _PY_SCALARS:
+            if t1 is Array and t2 in _SCALAR_TYPES:
                 x, scalar, reflected = x1, x2, False
-            elif t2 is Array and t1 in _PY_SCALARS:
+            elif t2 is Array and t1 in _SCALAR_TYPES:
                 x, scalar, reflected = x2, x1, True
             else:
                 return self._bad_operands(name, x1, x2, operator)
             if name == "matmul" or not (operator or self.scalars_in_functions):
                 return self._bad_operands(name, x1, x2, operator)
-            if x._ns is not self:
+            if x._runtime is not self:
                 self._check_array(x, name)
             device = x._device
-            d = x._data
             st = type(scalar)
-            if st is int and _INT64_MAX < scalar < _UINT64_END:
-                st = LargeInt  # torch unpacks it as uint64: a different decision
-            key = (name, x._dtype, st) if self._flat_keys else (name, x._dtype, st, d.ndim == 0)
+            if (self._flat_keys or x._data.ndim) and (st is not int or scalar <= _INT64_MAX):
+                key = (name, x._dtype, st, 0)
+            else:
+                key = self._binary_key(name, x, scalar)
             plan = self._plans.get(key)
             if plan is None:
-                plan = self._binary_plan(key)
-            kernel, signature, cast1, _, result, rnp, converter = plan
-            s = converter(scalar)
+                plan = self._binary_plan(key, x, scalar)
+            run, signature, result, rnp, convert = plan
+            s = convert(scalar)
             if signature is not None:
-                out = kernel(s, d, signature=signature, casting="unsafe") if reflected else kernel(d, s, signature=signature, casting="unsafe")
+                out = run(s, x._data, signature=signature, casting="unsafe") if reflected else run(
+                    x._data, s, signature=signature, casting="unsafe")
             else:
-                if cast1 is not None:
-                    d = d.astype(cast1)
-                out = kernel(s, d) if reflected else kernel(d, s)
+                out = run(s, x._data) if reflected else run(x._data, s)
         if type(out) is not _ndarray or out.dtype is not rnp:
             out = _asarray(out, dtype=rnp)
         array = _new_object(Array)
         array._data = out
         array._dtype = result
-        array._ns = self
+        array._runtime = self
         array._device = device
         return array
 
     def _apply1(self, name, x):
-        if type(x) is not Array or x._ns is not self:
+        if type(x) is not Array or x._runtime is not self:
             self._check_array(x, name)
         key = (name, x._dtype)
         plan = self._plans.get(key)
         if plan is None:
             plan = self._unary_plan(key)
-        kernel, cast, result, rnp = plan
-        d = x._data
-        out = kernel(d) if cast is None else kernel(d.astype(cast))
+        run, result, rnp = plan
+        out = run(x._data)
         if type(out) is not _ndarray or out.dtype is not rnp:
             out = _asarray(out, dtype=rnp)
         array = _new_object(Array)
         array._data = out
         array._dtype = result
-        array._ns = self
+        array._runtime = self
         array._device = x._device
         return array
 
     def _bad_operands(self, name, x1, x2, operator):
-        """The refusal of operands that are neither our arrays nor Python scalars.
+        """Operands that are neither our arrays nor Python scalars.
 
-        A NumPy operand is refused here with our words, on either side of an
-        operator: returning NotImplemented would let NumPy answer in its own
-        (``__array_ufunc__=None``, "Concatenation operation") or, for ``==``, give
-        a silent ``False``. Other types get NotImplemented from an operator, so
-        that Python (or the other type's reflected method) decides.
+        NumPy scalars go by the policy's rule (``numpy_legacy`` takes them); other
+        NumPy operands are refused here in our words, on either side of an operator:
+        returning NotImplemented would let NumPy answer in its own ("Concatenation
+        operation") or, for ``==``, give a silent ``False``. Other types get
+        NotImplemented from an operator, so that Python (or the other type's
+        reflected method) decides.
         """
+        if self.policy.numpy_scalars != "refuse" and (isinstance(x1, _NUMPY_NUMBERS) or isinstance(x2, _NUMPY_NUMBERS)):
+            return self._apply2(name, self._from_numpy_scalar(x1), self._from_numpy_scalar(x2), operator)
         self._refuse_numpy_operands(name, (x1, x2))
         if operator:
             return NotImplemented
-        if type(x1) in _PY_SCALARS and type(x2) in _PY_SCALARS and self.scalars_in_functions:
-            raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars")
-        from ._runtime import _describe_value
-
+        if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
+            if name in self.policy.scalar_pair_functions:
+                return self._apply_scalar_pair(name, x1, x2)
+            raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars "
+                            f"(policy {self.policy.name!r})")
         bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
-        raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {_describe_value(bad)}")
+        raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(bad)}")
 
     def _refuse_numpy_operands(self, name, operands):
         """A ``TypeError`` in our words if one of ``operands`` is a NumPy array or scalar.
 
-        Called by ``_bad_operands`` (``x + np.float64(2)``, ``np.ones(1) + x``) and
-        by ``Array.__array_ufunc__`` (``a += x`` with ``a`` a NumPy array, ``np.sin(x)``).
+        ``x + np.float64(2)``, ``np.ones(1) + x``, ``x == np.ones(3)`` (NumPy defers to
+        our reflected operators: ``Array.__array_ufunc__ = None``).
         """
         for i, bad in enumerate(operands):
             if isinstance(bad, (_ndarray, np.generic)):
@@ -315,17 +371,23 @@ class ElementwiseFunctions:
                        else "wrap it with asarray() first")
                 )
 
-    def _refuse_ufunc(self, ufunc, operands):
-        """``Array.__array_ufunc__``: a NumPy ufunc met one of our arrays; refuse in our words."""
-        name = UFUNC_NAMES.get(ufunc, ufunc.__name__)
-        self._refuse_numpy_operands(name, operands)
-        raise TypeError(
-            f"{name}: NumPy's ufunc {ufunc.__name__} cannot take an array of {self.label}; use the "
-            "namespace's functions, or convert with np.asarray() first"
-        )
+    def _from_numpy_scalar(self, x):
+        """A NumPy scalar as the policy's library takes it: a Python number of its kind, or a
+        0-d array of its dtype (anything else is returned as it is)."""
+        if not isinstance(x, _NUMPY_NUMBERS):
+            return x
+        rule = self.policy.numpy_scalars
+        if rule == "array":
+            return self.asarray(x)
+        return rule[x.dtype.kind](x.item())
 
-    def _binary_arrays(self, name, x1, x2):
-        return self._apply2(name, x1, x2, False)
+    def _apply_scalar_pair(self, name, x1, x2):
+        """``name(x1, x2)`` of two Python scalars, where the policy's library allows it: a 0-d array."""
+        decision = self.policy.decide(OPS[name], (self._operand(x1), self._operand(x2)))
+        compute = decision.compute
+        convert = self.policy.convert_scalar
+        out = kernel_for(name, compute.numpy)(convert(x1, compute, name), convert(x2, compute, name))
+        return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, CPU)
 
     def _inplace(self, name, x1, x2):
         """``x1 <op>= x2``: computed first, stored only if the policy allows the cast back."""
@@ -351,10 +413,16 @@ class ElementwiseFunctions:
                 continue
             if type(bound) is Array:
                 self._check_array(bound, "clip", arg)
-            elif type(bound) not in _PY_SCALARS:
+            elif type(bound) not in PY_SCALARS:
                 raise TypeError(f"clip: {arg} must be an array, a Python scalar or None, got {type(bound).__name__}")
             operands.append(bound)
         arrays = [o for o in operands if type(o) is Array]
+        if self.policy.clip_number_bounds and len(arrays) < len(operands):
+            if any(a._data.ndim for a in arrays[1:]):
+                raise TypeError(f"clip: an n-d array bound cannot be combined with a Python number bound "
+                                f"(policy {self.policy.name!r} follows torch.clamp's overloads)")
+            operands = [x] + [_NUMBER_OF_CATEGORY[o._dtype.category](o._data.item()) if type(o) is Array else o
+                              for o in operands[1:]]
         device = self._same_device("clip", *arrays)
         sig = tuple(self._operand(o) for o in operands)
         decision = self.policy.decide(OPS["clip"], sig)
@@ -365,7 +433,7 @@ class ElementwiseFunctions:
             if type(o) is Array:
                 bounds.append(o._data if o._dtype is compute else o._data.astype(compute.numpy))
             else:
-                bounds.append(self._clip_scalar(o, compute))
+                bounds.append(self.policy.convert_bound(o, compute))
         lo = bounds.pop(0) if min is not None else None
         hi = bounds.pop(0) if max is not None else None
         out = data
@@ -378,28 +446,21 @@ class ElementwiseFunctions:
             out = out.copy()
         return Array._new(out, decision.result, self, device)
 
-    def _clip_scalar(self, value, dtype):
-        if dtype.category == 1 and type(value) is int:
-            # An out-of-range integer bound clips nothing (or everything) rather than wrapping.
-            lo, hi = np.iinfo(dtype.numpy).min, np.iinfo(dtype.numpy).max
-            value = lo if value < lo else hi if value > hi else value
-        return self.policy.convert_scalar(value, dtype, "clip")
-
     def where(self, condition, x1, x2, /):
         condition = self._check_array(condition, "where", "condition")
-        if condition._dtype.category != 0:
+        if condition._dtype.category != D.CATEGORY_BOOL:
             raise TypeError(f"where: condition must have a boolean dtype, got {condition._dtype.name}")
         operands = []
         for value, arg in ((x1, "x1"), (x2, "x2")):
             if type(value) is Array:
                 self._check_array(value, "where", arg)
-            elif not (self.scalars_in_functions and type(value) in _PY_SCALARS):
+            elif not (self.scalars_in_functions and type(value) in PY_SCALARS):
                 allowed = "an array or a Python scalar" if self.scalars_in_functions else "an array"
                 raise TypeError(f"where: {arg} must be {allowed}, got {type(value).__name__}")
             operands.append(value)
         arrays = [condition] + [o for o in operands if type(o) is Array]
-        if len(arrays) == 1:
-            raise TypeError("where: at least one of x1 and x2 must be an array")
+        if len(arrays) == 1 and "where" not in self.policy.scalar_pair_functions:
+            raise TypeError(f"where: at least one of x1 and x2 must be an array (policy {self.policy.name!r})")
         device = self._same_device("where", *arrays)
         decision = self.policy.decide(OPS["where"], tuple(self._operand(o) for o in operands))
         compute = decision.compute
@@ -439,64 +500,3 @@ for _name in UNARY_NAMES:
 for _name in BINARY_NAMES:
     setattr(ElementwiseFunctions, _name, _make_binary(_name))
 del _name
-
-
-
-# -- the array's operators: each goes straight to its namespace's one path ---------------------
-def _forward(name):
-    def op(self, other, /):
-        return self._ns._apply2(name, self, other, True)
-
-    return op
-
-
-def _reflected(name):
-    def op(self, other, /):
-        return self._ns._apply2(name, other, self, True)
-
-    return op
-
-
-def _inplace_operator(name):
-    def op(self, other, /):
-        return self._ns._inplace(name, self, other)
-
-    return op
-
-
-def _unary_operator(name):
-    def op(self, /):
-        return self._ns._apply1(name, self)
-
-    return op
-
-
-# dunder -> elementwise function name
-BINARY_OPERATORS = {
-    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide",
-    "floordiv": "floor_divide", "mod": "remainder", "pow": "pow", "matmul": "matmul",
-    "and": "bitwise_and", "or": "bitwise_or", "xor": "bitwise_xor",
-    "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
-}
-COMPARISONS = {
-    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal",
-    "gt": "greater", "ge": "greater_equal",
-}
-UNARY_OPERATORS = {"neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert"}
-
-
-def _install(dunder, method):
-    method.__name__ = method.__qualname__ = dunder
-    setattr(Array, dunder, method)
-
-
-for _dunder, _func in BINARY_OPERATORS.items():
-    _install(f"__{_dunder}__", _forward(_func))
-    _install(f"__r{_dunder}__", _reflected(_func))
-    _install(f"__i{_dunder}__", _inplace_operator(_func))
-for _dunder, _func in COMPARISONS.items():
-    _install(f"__{_dunder}__", _forward(_func))
-for _dunder, _func in UNARY_OPERATORS.items():
-    _install(f"__{_dunder}__", _unary_operator(_func))
-Array.__hash__ = None  # arrays compare elementwise, so they are not hashable
-del _dunder, _func

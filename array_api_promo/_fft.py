@@ -13,9 +13,8 @@ import operator
 
 import numpy as np
 
-from . import _dtypes as D
 from ._array import Array
-from ._runtime import check_fits, is_one_of
+from ._runtime import RuntimeBase, check_fits, is_one_of
 
 __all__ = ["FFTFunctions"]
 
@@ -33,7 +32,7 @@ def _int_arg(value, func, arg):
     return operator.index(value)
 
 
-class FFTFunctions:
+class FFTFunctions(RuntimeBase):
     """Mixin: the fft extension under the namespace's policy."""
 
     def _fft_input(self, x, func, op):

@@ -21,25 +21,22 @@ import operator
 
 import numpy as np
 
+from . import _dtypes as D
 from ._array import Array
+from ._dtypes import PY_SCALARS
+from ._runtime import RuntimeBase, describe_value
 from .promotion import scalar_type
 
 __all__ = ["IndexingFunctions"]
 
 _ndarray = np.ndarray
-_PY_SCALARS = (bool, int, float, complex)
 _ELLIPSIS = type(Ellipsis)
 _NONE = type(None)
 _BASIC = frozenset((int, slice, _ELLIPSIS, _NONE))
 
 
-def _describe(value) -> str:
-    from ._runtime import _describe_value
 
-    return _describe_value(value)
-
-
-class IndexingFunctions:
+class IndexingFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
     # -- keys ------------------------------------------------------------------------------
@@ -91,12 +88,12 @@ class IndexingFunctions:
         except TypeError:
             pass
         raise IndexError(
-            f"{func}: {_describe(k)} is not a valid index; indices are ints, slices, ..., None, "
+            f"{func}: {describe_value(k)} is not a valid index; indices are ints, slices, ..., None, "
             "boolean arrays and integer arrays"
         )
 
     def _array_index(self, x, k, func, sole):
-        if k._ns is not self:
+        if k._runtime is not self:
             self._check_array(k, func, "key")
         if k._device is not x._device:
             raise ValueError(
@@ -182,7 +179,7 @@ class IndexingFunctions:
         target = x._dtype
         t = type(value)
         if t is Array:
-            if value._ns is not self:
+            if value._runtime is not self:
                 self._check_array(value, func, "value")
             if value._device is not x._device:
                 raise ValueError(
@@ -195,12 +192,12 @@ class IndexingFunctions:
                 v = value._data.astype(target.numpy)
             else:
                 v = value._data
-        elif t in _PY_SCALARS:
+        elif t in PY_SCALARS:
             self._check_setitem_value(x, value, (target, data.ndim == 0, scalar_type(value)))
             v = self.policy.convert_scalar(value, target, func)
         else:
             allowed = "an array of this namespace or a Python bool, int, float or complex"
-            raise TypeError(f"{func}: value must be {allowed}, got {_describe(value)}")
+            raise TypeError(f"{func}: value must be {allowed}, got {describe_value(value)}")
         if mask is not None and self._mask_shape_check(data, mask, func):
             return  # a zero-size mask selects nothing
         if not data.flags.writeable:
@@ -224,7 +221,7 @@ class IndexingFunctions:
     def _indices_arg(self, x, indices, func):
         indices = self._check_array(indices, func, "indices")
         self._same_device(func, x, indices)
-        if indices._dtype.category != 1:
+        if indices._dtype.category != D.CATEGORY_INTEGER:
             raise TypeError(f"{func}: indices must have an integer dtype, got {indices._dtype.name}")
         return indices._data
 

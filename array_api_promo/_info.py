@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import _dtypes as D
 from ._devices import ALL_DEVICES, CPU
+from ._runtime import RuntimeBase
 
 __all__ = ["InfoFunctions", "Info"]
 
@@ -27,17 +28,17 @@ _MAX_DIMENSIONS = 64  # NumPy 2's NPY_MAXDIMS
 class Info:
     """Inspection utilities of one namespace (``xp.__array_namespace_info__()``)."""
 
-    __slots__ = ("_ns",)
+    __slots__ = ("_runtime",)
 
     def __init__(self, runtime):
-        self._ns = runtime
+        self._runtime = runtime
 
     def __repr__(self) -> str:
-        return f"<array namespace info of {self._ns.label}>"
+        return f"<array namespace info of {self._runtime.label}>"
 
     def capabilities(self) -> dict:
         caps = {"boolean indexing": True, "data-dependent shapes": True}
-        if self._ns.api_version >= "2024.12":
+        if self._runtime.api_version >= "2024.12":
             caps["max dimensions"] = _MAX_DIMENSIONS
         return caps
 
@@ -46,23 +47,23 @@ class Info:
 
     def devices(self):
         # A list until 2024.12, a tuple since 2025.12.
-        return tuple(ALL_DEVICES) if self._ns.api_version >= "2025.12" else list(ALL_DEVICES)
+        return tuple(ALL_DEVICES) if self._runtime.api_version >= "2025.12" else list(ALL_DEVICES)
 
     def default_dtypes(self, *, device=None) -> dict:
-        self._ns._check_device(device, "default_dtypes")
-        policy = self._ns.policy
+        self._runtime._check_device(device, "default_dtypes")
+        policy = self._runtime.policy
         defaults = {
             "real floating": policy.default_float,
             "integral": policy.default_int,
             "indexing": policy.default_index,
         }
         complex_default = policy.default_complex
-        if complex_default in self._ns._dtype_set:
+        if complex_default in self._runtime._dtype_set:
             defaults["complex floating"] = complex_default
         return {k: defaults[k] for k in ("real floating", "complex floating", "integral", "indexing") if k in defaults}
 
     def dtypes(self, *, device=None, kind=None) -> dict:
-        self._ns._check_device(device, "dtypes")
+        self._runtime._check_device(device, "dtypes")
         if kind is None:
             kinds = None
         else:
@@ -78,12 +79,12 @@ class Info:
                 kinds.update(_KINDS[name])
         # Only the standard's dtypes: float16/bfloat16 of a policy are extensions.
         return {
-            d.name: d for d in self._ns.dtypes
+            d.name: d for d in self._runtime.dtypes
             if d in _STANDARD and (kinds is None or d.kind in kinds)
         }
 
 
-class InfoFunctions:
+class InfoFunctions(RuntimeBase):
     """Mixin: ``__array_namespace_info__``."""
 
     def __array_namespace_info__(self):

@@ -18,8 +18,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import is_one_of
-from .promotion import OPS
+from ._runtime import RuntimeBase, is_one_of
 
 __all__ = [
     "LinearAlgebraFunctions",
@@ -64,28 +63,13 @@ def _real_of(dtype):
     return D.REAL_OF.get(dtype, dtype)
 
 
-def _complex_of(dtype):
-    if dtype.category == D.CATEGORY_COMPLEX:
-        return dtype
-    if dtype.bits < 32:  # float16/bfloat16 have no complex dtype of their own
-        return D.complex64
-    return D.COMPLEX_OF[dtype]
-
-
-def _lapack_numpy(dtype):
-    """The NumPy dtype LAPACK computes ``dtype`` in (no 16-bit floats)."""
-    if dtype.category == D.CATEGORY_FLOATING and dtype.bits < 32:
-        return np.dtype(np.float32)
-    return dtype.numpy
-
-
 def _axis_int(value, func, arg="axis"):
     if type(value) is bool or not isinstance(value, int):
         raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
     return operator.index(value)
 
 
-class LinearAlgebraFunctions:
+class LinearAlgebraFunctions(RuntimeBase):
     """Mixin: linear algebra under the namespace's policy."""
 
     # -- helpers -------------------------------------------------------------------------
@@ -101,7 +85,7 @@ class LinearAlgebraFunctions:
         if square and x._data.shape[-1] != x._data.shape[-2]:
             raise ValueError(f"{func}: x must be a (stack of) square matrices, got shape {x._data.shape}")
         dtype = self.policy.function_dtype(op or func.rpartition(".")[2], x._dtype).compute
-        data = x._data.astype(_lapack_numpy(dtype), copy=False)
+        data = x._data.astype(D.working_numpy(dtype), copy=False)
         return x, dtype, data
 
     def _two_arrays(self, x1, x2, func, op):
@@ -138,7 +122,7 @@ class LinearAlgebraFunctions:
             np.broadcast_shapes(s1[:-2], s2[:-2])
         except ValueError:
             raise ValueError(f"matmul: stack dimensions of shapes {s1} and {s2} do not broadcast") from None
-        return self._binary_arrays("matmul", x1, x2)
+        return self._apply2("matmul", x1, x2, False)
 
     def matrix_transpose(self, x, /):
         """Transpose of each matrix of ``x`` (a view, as ``x.mT``)."""
@@ -269,7 +253,7 @@ class LinearAlgebraFunctions:
                 batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
             except ValueError:
                 raise ValueError(f"{func}: stack shapes of x1 {a.shape} and x2 {b.shape} do not broadcast") from None
-        ctype = _lapack_numpy(dtype)
+        ctype = D.working_numpy(dtype)
         a = np.broadcast_to(a, batch + a.shape[-2:]).astype(ctype, copy=False)
         if b.ndim == 1:
             out = self._lapack(func, np.linalg.solve, a, np.broadcast_to(b, batch + b.shape)[..., None].astype(ctype, copy=False))[..., 0]
@@ -325,7 +309,7 @@ class LinearAlgebraFunctions:
         func = "linalg.eig"
         x, dtype, data = self._linalg_input(x, func, square=True)
         w, v = self._lapack(func, np.linalg.eig, data)
-        ctype = _complex_of(dtype)
+        ctype = self.policy.complex_of(dtype)
         return EigResult(self._wrap_result(w, ctype, x._device), self._wrap_result(v, ctype, x._device))
 
     def linalg_eigvals(self, x, /):
@@ -333,7 +317,7 @@ class LinearAlgebraFunctions:
         func = "linalg.eigvals"
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvals, data)
-        return self._wrap_result(w, _complex_of(dtype), x._device)
+        return self._wrap_result(w, self.policy.complex_of(dtype), x._device)
 
     def linalg_inv(self, x, /):
         """Inverse of each square matrix."""
@@ -354,7 +338,7 @@ class LinearAlgebraFunctions:
             if ord in (2, -2, "nuc") or (ord in (1, -1) and data.shape[-1] == 0) or (
                 ord in (_INF, -_INF) and data.shape[-2] == 0
             ):
-                out = np.zeros(data.shape[:-2] + ((1, 1) if keepdims else ()), dtype=_lapack_numpy(result))
+                out = np.zeros(data.shape[:-2] + ((1, 1) if keepdims else ()), dtype=D.working_numpy(result))
                 return self._wrap_result(out, result, x._device)
         out = self._lapack(func, np.linalg.norm, data, ord=ord, axis=(-2, -1), keepdims=keepdims)
         return self._wrap_result(out, result, x._device)
@@ -374,7 +358,7 @@ class LinearAlgebraFunctions:
         """``rtol`` as a NumPy array broadcastable against the stack shape (default max(M, N) * eps)."""
         real = _real_of(dtype)
         if rtol is None:
-            return np.asarray(max(shape[-2:]) * np.finfo(_lapack_numpy(real)).eps)
+            return np.asarray(max(shape[-2:]) * np.finfo(D.working_numpy(real)).eps)
         if type(rtol) is Array:
             rtol = self._check_array(rtol, func, "rtol")
             if rtol._dtype.category != D.CATEGORY_FLOATING:
@@ -459,7 +443,8 @@ class LinearAlgebraFunctions:
         offset = _axis_int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
-        result = self._versioned_accumulation("trace", self.policy.function_dtype("trace", x._dtype).result)
+        result = self.policy.function_dtype("trace", x._dtype).result
+        result = self.policy.versioned_accumulation("trace", result, self.api_version)
         if dtype is not None:
             result = self._check_dtype(dtype, func)
             if x._dtype.category == D.CATEGORY_COMPLEX and result.category != D.CATEGORY_COMPLEX:

@@ -14,9 +14,10 @@ import operator
 
 import numpy as np
 
+from . import _dtypes as D
 from ._array import Array
 from ._info import _MAX_DIMENSIONS as _MAX_DIMS
-from ._runtime import check_fits, is_one_of
+from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
 from .promotion import Operand, OperandKind
 
 __all__ = ["ManipulationFunctions"]
@@ -24,11 +25,6 @@ __all__ = ["ManipulationFunctions"]
 _ARRAY = OperandKind.ARRAY
 _index = operator.index
 
-
-def _describe(value) -> str:
-    from ._runtime import _describe_value
-
-    return _describe_value(value)
 
 
 def _as_int(value, func: str, what: str) -> int:
@@ -40,7 +36,7 @@ def _as_int(value, func: str, what: str) -> int:
             return _index(value)
         except TypeError:
             pass
-    raise TypeError(f"{func}: {what} must be an int, got {_describe(value)}")
+    raise TypeError(f"{func}: {what} must be an int, got {describe_value(value)}")
 
 
 def _as_shape(shape, func: str, arg: str = "shape") -> tuple[int, ...]:
@@ -51,7 +47,7 @@ def _as_shape(shape, func: str, arg: str = "shape") -> tuple[int, ...]:
         return tuple(_as_int(s, func, f"each entry of {arg}") for s in shape)
     if type(shape) is int:
         return (shape,)
-    raise TypeError(f"{func}: {arg} must be a tuple of ints, got {_describe(shape)}")
+    raise TypeError(f"{func}: {arg} must be a tuple of ints, got {describe_value(shape)}")
 
 
 def _int_or_tuple(value, func: str, arg: str) -> tuple[int, ...]:
@@ -82,17 +78,17 @@ def _broadcast_shapes(shapes, func: str) -> tuple[int, ...]:
     return tuple(out)
 
 
-class ManipulationFunctions:
+class ManipulationFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
     # -- helpers ----------------------------------------------------------------------
     def _array_sequence(self, arrays, func: str) -> tuple:
         if not isinstance(arrays, (tuple, list)):
-            raise TypeError(f"{func}: arrays must be a tuple or list of arrays, got {_describe(arrays)}")
+            raise TypeError(f"{func}: arrays must be a tuple or list of arrays, got {describe_value(arrays)}")
         if not arrays:
             raise ValueError(f"{func}: at least one array is required")
         for i, a in enumerate(arrays):
-            if type(a) is not Array or a._ns is not self:
+            if type(a) is not Array or a._runtime is not self:
                 self._check_array(a, func, f"arrays[{i}]")
         device = self._same_device(func, *arrays)
         return device
@@ -111,7 +107,7 @@ class ManipulationFunctions:
     def broadcast_arrays(self, *arrays):
         func = "broadcast_arrays"
         for i, a in enumerate(arrays):
-            if type(a) is not Array or a._ns is not self:
+            if type(a) is not Array or a._runtime is not self:
                 self._check_array(a, func, f"arrays[{i}]")
         if not arrays:
             return () if self.api_version >= "2025.12" else []
@@ -146,7 +142,7 @@ class ManipulationFunctions:
         checked = []
         for i, s in enumerate(shapes):
             if not isinstance(s, (tuple, list)):
-                raise TypeError(f"{func}: shapes[{i}] must be a tuple of ints, got {_describe(s)}")
+                raise TypeError(f"{func}: shapes[{i}] must be a tuple of ints, got {describe_value(s)}")
             s = tuple(_as_int(side, func, f"each entry of shapes[{i}]") for side in s)
             if any(side < 0 for side in s):
                 raise ValueError(f"{func}: shapes[{i}] {s} has a negative size")
@@ -283,7 +279,7 @@ class ManipulationFunctions:
         data = x._data
         ndim = data.ndim
         if not isinstance(axes, (tuple, list)):
-            raise TypeError(f"{func}: axes must be a tuple of ints, got {_describe(axes)}")
+            raise TypeError(f"{func}: axes must be a tuple of ints, got {describe_value(axes)}")
         if len(axes) != ndim:
             raise ValueError(f"{func}: axes {tuple(axes)} must list each of the {ndim} axes of x exactly once")
         perm = tuple(self._normalize_axis(_as_int(a, func, "each entry of axes"), ndim, func) for a in axes)
@@ -356,7 +352,7 @@ class ManipulationFunctions:
         if type(repeats) is Array:
             self._check_array(repeats, func, "repeats")
             self._same_device(func, x, repeats)
-            if repeats._dtype.category != 1:
+            if repeats._dtype.category != D.CATEGORY_INTEGER:
                 raise TypeError(f"{func}: repeats must have an integer dtype, got {repeats._dtype.name}")
             r = repeats._data
             if r.ndim != 1 or r.shape[0] not in (1, n):
@@ -380,7 +376,7 @@ class ManipulationFunctions:
         func = "tile"
         x = self._check_array(x, func)
         if not isinstance(repetitions, (tuple, list)):
-            raise TypeError(f"{func}: repetitions must be a tuple of ints, got {_describe(repetitions)}")
+            raise TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}")
         reps = tuple(_as_int(r, func, "each entry of repetitions") for r in repetitions)
         if any(r < 0 for r in reps):
             raise ValueError(f"{func}: repetitions must be non-negative, got {reps}")

@@ -14,6 +14,7 @@ import types
 import weakref
 
 from . import _dtypes as D
+from ._array import Array
 from ._creation_functions import CreationFunctions
 from ._data_type_functions import DataTypeFunctions
 from ._devices import Device
@@ -23,7 +24,6 @@ from ._indexing_functions import IndexingFunctions
 from ._info import InfoFunctions
 from ._linear_algebra_functions import LinearAlgebraFunctions
 from ._manipulation_functions import ManipulationFunctions
-from ._runtime import RuntimeBase
 from ._searching_functions import SearchingFunctions
 from ._set_functions import SetFunctions
 from ._sorting_functions import SortingFunctions
@@ -60,8 +60,20 @@ _MIXINS = (
 )
 
 
-class Runtime(RuntimeBase, *_MIXINS):
+class Runtime(*_MIXINS):
     """All functions of the standard, bound to one policy and one API version."""
+
+    def namespace_at(self, api_version: str) -> types.ModuleType:
+        """The namespace of this runtime's policy at another ``api_version`` (``__array_namespace__``)."""
+        if type(api_version) is not str or api_version not in API_VERSIONS:
+            raise ValueError(
+                f"__array_namespace__: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}"
+            )
+        return namespace(self.policy, api_version)
+
+    def reduce_array(self, x) -> tuple:
+        """``x.__reduce__()``: the array's data and its namespace by policy name and version."""
+        return (_unpickle_array, (x._data, self.policy.name, self.api_version, x._device))
 
 
 def _public_methods():
@@ -160,13 +172,7 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
     module = _cached(key)
     if module is not None:
         return module
-    if api_version == DEFAULT_API_VERSION and policy.name in _BUILTIN_MODULES:
-        import importlib
-
-        importlib.import_module(_BUILTIN_MODULES[policy.name])
-        module = _cached(key)
-        if module is not None:
-            return module
+    # The package and ``array_api_promo.torch`` registered themselves on import.
     with _CREATING:  # threads asking at once get one module
         module = _cached(key)
         if module is None:
@@ -177,9 +183,6 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
 
 
 _CREATING = threading.Lock()
-
-
-_BUILTIN_MODULES = {"array_api": "array_api_promo", "torch": "array_api_promo.torch"}
 
 
 def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSION, *, canonical: bool = True) -> Runtime:
@@ -199,8 +202,5 @@ def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSIO
 
 
 def _unpickle_array(data, policy_name, api_version, device):
-    from ._array import Array
-
-    module = namespace(policy_name, api_version)
-    runtime = module._runtime
+    runtime = namespace(policy_name, api_version)._runtime
     return Array._new(data, D.dtype_of_numpy(data.dtype), runtime, device)

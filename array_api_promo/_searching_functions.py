@@ -9,15 +9,15 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import _dtypes as D
 from ._array import Array
-from ._runtime import is_one_of
+from ._runtime import RuntimeBase, describe_value, is_one_of
 
 __all__ = ["SearchingFunctions"]
 
-_PY_SCALARS = (bool, int, float, complex)
 
 
-class SearchingFunctions:
+class SearchingFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
     def _index_result(self, out, device) -> Array:
@@ -94,10 +94,8 @@ class SearchingFunctions:
         elif t2 in (int, float) and self.api_version >= "2025.12":
             device = x1._device
         else:
-            from ._runtime import _describe_value
-
             allowed = "an array, an int or a float" if self.api_version >= "2025.12" else "an array"
-            raise TypeError(f"{func}: x2 must be {allowed}, got {_describe_value(x2)}")
+            raise TypeError(f"{func}: x2 must be {allowed}, got {describe_value(x2)}")
         if not is_one_of(side, ("left", "right")):
             raise ValueError(f"{func}: side must be 'left' or 'right', got {side!r}")
         d1 = x1._data
@@ -113,7 +111,7 @@ class SearchingFunctions:
         if sorter is not None:
             sorter = self._check_array(sorter, func, "sorter")
             self._same_device(func, x1, sorter)
-            if sorter._dtype.category != 1:
+            if sorter._dtype.category != D.CATEGORY_INTEGER:
                 raise TypeError(f"{func}: sorter must have an integer dtype, got {sorter._dtype.name}")
             if sorter._data.shape != d1.shape:
                 raise ValueError(f"{func}: sorter must have the shape of x1 {d1.shape}, got {sorter._data.shape}")

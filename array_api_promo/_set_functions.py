@@ -14,6 +14,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._runtime import RuntimeBase, describe_value
 
 __all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 
@@ -60,7 +61,7 @@ def _unique(flat: np.ndarray, *, index: bool, inverse: bool, counts: bool):
     return out
 
 
-class SetFunctions:
+class SetFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
     def _unique_parts(self, func, x, index, inverse, counts):
@@ -103,9 +104,7 @@ class SetFunctions:
                 self._check_array(value, func, arg)
                 arrays.append(value)
             elif type(value) is not int:
-                from ._runtime import _describe_value
-
-                raise TypeError(f"{func}: {arg} must be an array or an int, got {_describe_value(value)}")
+                raise TypeError(f"{func}: {arg} must be an array or an int, got {describe_value(value)}")
         if not arrays:
             raise TypeError(f"{func}: at least one of x1 and x2 must be an array, got two Python ints")
         device = self._same_device(func, *arrays)

@@ -10,11 +10,12 @@ from __future__ import annotations
 import numpy as np
 
 from ._array import Array
+from ._runtime import RuntimeBase
 
 __all__ = ["SortingFunctions"]
 
 
-class SortingFunctions:
+class SortingFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
     def _sort_args(self, func, x, axis, descending, stable):

@@ -59,10 +59,7 @@ _nan = np.nan
 _isfinite = np.isfinite
 _isinf = np.isinf
 _isnan = np.isnan
-try:  # the C function: np.count_nonzero's Python wrapper costs more than the count
-    from numpy._core.multiarray import count_nonzero as _count_nonzero
-except ImportError:  # pragma: no cover - other NumPy layouts
-    _count_nonzero = np.count_nonzero
+_count_nonzero = np.count_nonzero  # public API only (NumPy's private C entry point is not ours to import)
 _where = np.where
 _errstate = np.errstate
 _floor_divide = np.floor_divide

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._runtime import RuntimeBase
 
 __all__ = ["StatisticalFunctions"]
 
@@ -22,14 +23,7 @@ _asarray = np.asarray
 _NUMBER_TYPES = (int, float)
 
 
-def _compute_numpy(dtype):
-    """NumPy dtype to compute a mean/std/var in: 16-bit floats accumulate in float32."""
-    if dtype.category == D.CATEGORY_FLOATING and dtype.bits < 32:
-        return np.dtype(np.float32)
-    return dtype.numpy
-
-
-class StatisticalFunctions:
+class StatisticalFunctions(RuntimeBase):
     """Mixin: statistical functions under the namespace's policy."""
 
     # -- helpers -----------------------------------------------------------------------------
@@ -46,7 +40,7 @@ class StatisticalFunctions:
         """The policy's result dtype of ``func`` on ``x``, or the explicit ``dtype``."""
         decision = self.policy.function_dtype(func, x._dtype)
         if dtype is None:
-            return self._versioned_accumulation(func, decision.result)
+            return self.policy.versioned_accumulation(func, decision.result, self.api_version)
         dtype = self._check_dtype(dtype, func)
         if x._dtype.category == D.CATEGORY_COMPLEX and dtype.category != D.CATEGORY_COMPLEX:
             raise TypeError(
@@ -54,19 +48,6 @@ class StatisticalFunctions:
                 f"array; take real() first (policy {self.policy.name!r})"
             )
         return dtype
-
-    def _versioned_accumulation(self, func, result):
-        """Before 2023.12 the standard had sum/prod/trace accumulate floats in the default
-        floating dtype (float32 -> float64 under a float64 default); since then they keep it."""
-        if self.api_version >= "2023.12" or func not in ("sum", "prod", "trace"):
-            return result
-        if result.category == D.CATEGORY_FLOATING:
-            default = self.policy.default_float
-        elif result.category == D.CATEGORY_COMPLEX:
-            default = self.policy.default_complex
-        else:
-            return result
-        return default if default.bits > result.bits else result
 
     def _cast(self, x, dtype):
         if x._dtype is dtype:
@@ -153,7 +134,7 @@ class StatisticalFunctions:
     def _moment_args(self, func, x, axis, keepdims):
         x, axes = self._reduction_args(x, axis, keepdims, func)
         decision = self.policy.function_dtype(func, x._dtype)
-        data = x._data.astype(_compute_numpy(decision.compute), copy=False)
+        data = x._data.astype(D.working_numpy(decision.compute), copy=False)
         count = math.prod(data.shape[a] for a in axes)
         return x, axes, decision.result, data, count
 
@@ -169,7 +150,7 @@ class StatisticalFunctions:
         if type(correction) not in _NUMBER_TYPES:
             raise TypeError(f"{func}: correction must be an int or a float, got {type(correction).__name__}")
         x, axes, result, data, count = self._moment_args(func, x, axis, keepdims)
-        real = np.dtype(_compute_numpy(result))
+        real = np.dtype(D.working_numpy(result))
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             if count:
                 dev = data - np.sum(data, axis=axes, keepdims=True) / data.dtype.type(count)

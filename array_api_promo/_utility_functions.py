@@ -11,11 +11,12 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._runtime import RuntimeBase
 
 __all__ = ["UtilityFunctions"]
 
 
-class UtilityFunctions:
+class UtilityFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
     def _truth_reduction(self, func, kernel, x, axis, keepdims):

@@ -95,7 +95,7 @@ def step_costs(ns, which="xp"):
     from array_api_promo import Array
 
     a, b = _arrays(ns)
-    rt = a._ns
+    rt = a._runtime
     d1, d2 = a._data, b._data
     f64 = a._dtype
     key = ("add", f64, False, f64, False)

@@ -86,13 +86,3 @@ class PromotionTable:
 
     def __contains__(self, dtype: DType) -> bool:
         return dtype in self.dtypes
-
-    def pairs(self):
-        """Every ``((a, b), result)`` of the table, in axis order."""
-        for a in self.dtypes:
-            for b in self.dtypes:
-                yield (a, b), self._joins.get((a, b))
-
-    def restricted(self, dtypes: Iterable[DType]) -> "PromotionTable":
-        keep = [d for d in self.dtypes if d in set(dtypes)]
-        return PromotionTable(keep, {(a, b): self._joins[a, b] for a in keep for b in keep})

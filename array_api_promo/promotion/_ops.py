@@ -57,14 +57,13 @@ class ResultKind(enum.Enum):
 class OpSpec:
     """One operation: its name, arity, input domain and result kind."""
 
-    __slots__ = ("name", "arity", "domain", "result", "operator")
+    __slots__ = ("name", "arity", "domain", "result")
 
-    def __init__(self, name: str, arity: int, domain: Domain, result: ResultKind, operator: str | None = None):
+    def __init__(self, name: str, arity: int, domain: Domain, result: ResultKind):
         self.name = name
         self.arity = arity
         self.domain = domain
         self.result = result
-        self.operator = operator
 
     def __repr__(self) -> str:
         return f"OpSpec({self.name!r})"
@@ -72,84 +71,84 @@ class OpSpec:
 
 _D, _R = Domain, ResultKind
 _UNARY = {
-    "abs": (_D.NUMERIC, _R.REAL, "abs()"),
-    "acos": (_D.FLOATING, _R.FLOAT, None),
-    "acosh": (_D.FLOATING, _R.FLOAT, None),
-    "asin": (_D.FLOATING, _R.FLOAT, None),
-    "asinh": (_D.FLOATING, _R.FLOAT, None),
-    "atan": (_D.FLOATING, _R.FLOAT, None),
-    "atanh": (_D.FLOATING, _R.FLOAT, None),
-    "bitwise_invert": (_D.INTEGER_OR_BOOLEAN, _R.SAME, "~"),
-    "ceil": (_D.REAL_VALUED, _R.SAME, None),
-    "conj": (_D.NUMERIC, _R.SAME, None),
-    "cos": (_D.FLOATING, _R.FLOAT, None),
-    "cosh": (_D.FLOATING, _R.FLOAT, None),
-    "exp": (_D.FLOATING, _R.FLOAT, None),
-    "expm1": (_D.FLOATING, _R.FLOAT, None),
-    "floor": (_D.REAL_VALUED, _R.SAME, None),
-    "imag": (_D.NUMERIC, _R.REAL, None),
-    "isfinite": (_D.NUMERIC, _R.BOOL, None),
-    "isinf": (_D.NUMERIC, _R.BOOL, None),
-    "isnan": (_D.NUMERIC, _R.BOOL, None),
-    "log": (_D.FLOATING, _R.FLOAT, None),
-    "log1p": (_D.FLOATING, _R.FLOAT, None),
-    "log2": (_D.FLOATING, _R.FLOAT, None),
-    "log10": (_D.FLOATING, _R.FLOAT, None),
-    "logical_not": (_D.BOOLEAN, _R.SAME, None),
-    "negative": (_D.NUMERIC, _R.SAME, "unary -"),
-    "positive": (_D.NUMERIC, _R.SAME, "unary +"),
-    "real": (_D.NUMERIC, _R.REAL, None),
-    "reciprocal": (_D.FLOATING, _R.FLOAT, None),
-    "round": (_D.NUMERIC, _R.SAME, None),
-    "sign": (_D.NUMERIC, _R.SAME, None),
-    "signbit": (_D.REAL_FLOATING, _R.BOOL, None),
-    "sin": (_D.FLOATING, _R.FLOAT, None),
-    "sinh": (_D.FLOATING, _R.FLOAT, None),
-    "sqrt": (_D.FLOATING, _R.FLOAT, None),
-    "square": (_D.NUMERIC, _R.SAME, None),
-    "tan": (_D.FLOATING, _R.FLOAT, None),
-    "tanh": (_D.FLOATING, _R.FLOAT, None),
-    "trunc": (_D.REAL_VALUED, _R.SAME, None),
+    "abs": (_D.NUMERIC, _R.REAL),
+    "acos": (_D.FLOATING, _R.FLOAT),
+    "acosh": (_D.FLOATING, _R.FLOAT),
+    "asin": (_D.FLOATING, _R.FLOAT),
+    "asinh": (_D.FLOATING, _R.FLOAT),
+    "atan": (_D.FLOATING, _R.FLOAT),
+    "atanh": (_D.FLOATING, _R.FLOAT),
+    "bitwise_invert": (_D.INTEGER_OR_BOOLEAN, _R.SAME),
+    "ceil": (_D.REAL_VALUED, _R.SAME),
+    "conj": (_D.NUMERIC, _R.SAME),
+    "cos": (_D.FLOATING, _R.FLOAT),
+    "cosh": (_D.FLOATING, _R.FLOAT),
+    "exp": (_D.FLOATING, _R.FLOAT),
+    "expm1": (_D.FLOATING, _R.FLOAT),
+    "floor": (_D.REAL_VALUED, _R.SAME),
+    "imag": (_D.NUMERIC, _R.REAL),
+    "isfinite": (_D.NUMERIC, _R.BOOL),
+    "isinf": (_D.NUMERIC, _R.BOOL),
+    "isnan": (_D.NUMERIC, _R.BOOL),
+    "log": (_D.FLOATING, _R.FLOAT),
+    "log1p": (_D.FLOATING, _R.FLOAT),
+    "log2": (_D.FLOATING, _R.FLOAT),
+    "log10": (_D.FLOATING, _R.FLOAT),
+    "logical_not": (_D.BOOLEAN, _R.SAME),
+    "negative": (_D.NUMERIC, _R.SAME),
+    "positive": (_D.NUMERIC, _R.SAME),
+    "real": (_D.NUMERIC, _R.REAL),
+    "reciprocal": (_D.FLOATING, _R.FLOAT),
+    "round": (_D.NUMERIC, _R.SAME),
+    "sign": (_D.NUMERIC, _R.SAME),
+    "signbit": (_D.REAL_FLOATING, _R.BOOL),
+    "sin": (_D.FLOATING, _R.FLOAT),
+    "sinh": (_D.FLOATING, _R.FLOAT),
+    "sqrt": (_D.FLOATING, _R.FLOAT),
+    "square": (_D.NUMERIC, _R.SAME),
+    "tan": (_D.FLOATING, _R.FLOAT),
+    "tanh": (_D.FLOATING, _R.FLOAT),
+    "trunc": (_D.REAL_VALUED, _R.SAME),
 }
 _BINARY = {
-    "add": (_D.NUMERIC, _R.SAME, "+"),
-    "atan2": (_D.REAL_FLOATING, _R.FLOAT, None),
-    "bitwise_and": (_D.INTEGER_OR_BOOLEAN, _R.SAME, "&"),
-    "bitwise_left_shift": (_D.INTEGER, _R.SAME, "<<"),
-    "bitwise_or": (_D.INTEGER_OR_BOOLEAN, _R.SAME, "|"),
-    "bitwise_right_shift": (_D.INTEGER, _R.SAME, ">>"),
-    "bitwise_xor": (_D.INTEGER_OR_BOOLEAN, _R.SAME, "^"),
-    "copysign": (_D.REAL_FLOATING, _R.FLOAT, None),
-    "divide": (_D.FLOATING, _R.FLOAT, "/"),
-    "equal": (_D.ANY, _R.BOOL, "=="),
-    "floor_divide": (_D.REAL_VALUED, _R.SAME, "//"),
-    "greater": (_D.REAL_VALUED, _R.BOOL, ">"),
-    "greater_equal": (_D.REAL_VALUED, _R.BOOL, ">="),
-    "hypot": (_D.REAL_FLOATING, _R.FLOAT, None),
-    "less": (_D.REAL_VALUED, _R.BOOL, "<"),
-    "less_equal": (_D.REAL_VALUED, _R.BOOL, "<="),
-    "logaddexp": (_D.REAL_FLOATING, _R.FLOAT, None),
-    "logical_and": (_D.BOOLEAN, _R.SAME, None),
-    "logical_or": (_D.BOOLEAN, _R.SAME, None),
-    "logical_xor": (_D.BOOLEAN, _R.SAME, None),
-    "maximum": (_D.REAL_VALUED, _R.SAME, None),
-    "minimum": (_D.REAL_VALUED, _R.SAME, None),
-    "multiply": (_D.NUMERIC, _R.SAME, "*"),
-    "nextafter": (_D.REAL_FLOATING, _R.SAME, None),
-    "not_equal": (_D.ANY, _R.BOOL, "!="),
-    "pow": (_D.NUMERIC, _R.SAME, "**"),
-    "remainder": (_D.REAL_VALUED, _R.SAME, "%"),
-    "subtract": (_D.NUMERIC, _R.SAME, "-"),
-    "matmul": (_D.NUMERIC, _R.SAME, "@"),
-    "clip": (_D.REAL_VALUED, _R.FIRST, None),
-    "where": (_D.ANY, _R.SAME, None),
+    "add": (_D.NUMERIC, _R.SAME),
+    "atan2": (_D.REAL_FLOATING, _R.FLOAT),
+    "bitwise_and": (_D.INTEGER_OR_BOOLEAN, _R.SAME),
+    "bitwise_left_shift": (_D.INTEGER, _R.SAME),
+    "bitwise_or": (_D.INTEGER_OR_BOOLEAN, _R.SAME),
+    "bitwise_right_shift": (_D.INTEGER, _R.SAME),
+    "bitwise_xor": (_D.INTEGER_OR_BOOLEAN, _R.SAME),
+    "copysign": (_D.REAL_FLOATING, _R.FLOAT),
+    "divide": (_D.FLOATING, _R.FLOAT),
+    "equal": (_D.ANY, _R.BOOL),
+    "floor_divide": (_D.REAL_VALUED, _R.SAME),
+    "greater": (_D.REAL_VALUED, _R.BOOL),
+    "greater_equal": (_D.REAL_VALUED, _R.BOOL),
+    "hypot": (_D.REAL_FLOATING, _R.FLOAT),
+    "less": (_D.REAL_VALUED, _R.BOOL),
+    "less_equal": (_D.REAL_VALUED, _R.BOOL),
+    "logaddexp": (_D.REAL_FLOATING, _R.FLOAT),
+    "logical_and": (_D.BOOLEAN, _R.SAME),
+    "logical_or": (_D.BOOLEAN, _R.SAME),
+    "logical_xor": (_D.BOOLEAN, _R.SAME),
+    "maximum": (_D.REAL_VALUED, _R.SAME),
+    "minimum": (_D.REAL_VALUED, _R.SAME),
+    "multiply": (_D.NUMERIC, _R.SAME),
+    "nextafter": (_D.REAL_FLOATING, _R.SAME),
+    "not_equal": (_D.ANY, _R.BOOL),
+    "pow": (_D.NUMERIC, _R.SAME),
+    "remainder": (_D.REAL_VALUED, _R.SAME),
+    "subtract": (_D.NUMERIC, _R.SAME),
+    "matmul": (_D.NUMERIC, _R.SAME),
+    "clip": (_D.REAL_VALUED, _R.FIRST),
+    "where": (_D.ANY, _R.SAME),
 }
 
 OPS: dict[str, OpSpec] = {}
-for _name, (_domain, _result, _operator) in _UNARY.items():
-    OPS[_name] = OpSpec(_name, 1, _domain, _result, _operator)
-for _name, (_domain, _result, _operator) in _BINARY.items():
-    OPS[_name] = OpSpec(_name, 2, _domain, _result, _operator)
+for _name, (_domain, _result) in _UNARY.items():
+    OPS[_name] = OpSpec(_name, 1, _domain, _result)
+for _name, (_domain, _result) in _BINARY.items():
+    OPS[_name] = OpSpec(_name, 2, _domain, _result)
 # Promotion with no operation attached (``result_type``, ``concat``, ``stack``, ...).
 OPS["result_type"] = OpSpec("result_type", 2, _D.ANY, _R.SAME)
 

@@ -59,8 +59,6 @@ _SCALAR_TYPE = {bool: b1, int: i_, LargeInt: i_, float: f_, complex: c_}
 # 32-bit mode: what a 64-bit result is truncated to (dtypes.canonicalize_dtype).
 _TRUNCATE_32 = {i8: i4, u8: u4, f8: f4, c16: c8}
 
-# Per-op rules JAX has beyond the standard's domains (checked against the golden table).
-_FLOAT_OPS_KINDS = (ResultKind.FLOAT,)
 # What JAX refuses, by the op's domain in the standard's words: categories.
 _B, _I, _F, _X = D.CATEGORY_BOOL, D.CATEGORY_INTEGER, D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX
 _DEFAULT_REFUSALS = {
@@ -78,7 +76,6 @@ _JAX_REFUSES: dict[str, tuple] = {
     "trunc": (_X,),
     "maximum": (),
     "minimum": (),
-    "sign": (),
     "logaddexp": (_X,),
     "nextafter": (_X,),
     "atan2": (),               # jnp.arctan2 accepts complex
@@ -144,12 +141,10 @@ class JaxPolicy(Policy):
     # -- Python scalars ---------------------------------------------------------------------
     def check_scalar_value(self, value, op):
         if type(value) is int:
-            lo, hi = D.iinfo_bounds(self.default_int)
-            if not lo <= value <= hi:
-                raise OverflowError(
-                    f"{op}: Python int {value} is too large for JAX's default integer "
-                    f"{self.default_int.name} (policy {self.name!r})"
-                )
+            self.check_int_range(value, self.default_int, op)
+
+    def out_of_range_message(self, value, dtype, op):
+        return f"{op}: Python int {value} is too large for JAX's default integer {dtype.name} (policy {self.name!r})"
 
     def check_scalar(self, value, dtype, op):
         self.check_scalar_value(value, op)
@@ -158,8 +153,7 @@ class JaxPolicy(Policy):
         """Wrap-around into integers (as JAX's ``lax.convert_element_type``)."""
         self.check_scalar(value, dtype, op)
         if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
-            lo, hi = D.iinfo_bounds(dtype)
-            value = (value - lo) % (hi - lo + 1) + lo
+            value = self.wrap_int(value, dtype)
         with np.errstate(over="ignore"):
             return np.asarray(value, dtype=dtype.numpy)
 
@@ -180,13 +174,7 @@ class JaxPolicy(Policy):
         if kind is ResultKind.FLOAT and common.category <= D.CATEGORY_INTEGER:
             # to_inexact: integers of up to 32 bits give float32, 64-bit ones the default float.
             compute = self.default_float if common.bits == 64 else f4
-        if kind is ResultKind.BOOL:
-            return Decision(compute, b1)
-        if kind is ResultKind.REAL and compute.category == D.CATEGORY_COMPLEX:
-            return Decision(compute, D.REAL_OF[compute])
-        if kind is ResultKind.FIRST:
-            return Decision(common, common)
-        return Decision(compute, compute)
+        return Decision(compute, self.result_of_kind(kind, compute))
 
     def _why_compute(self, spec):
         return "integer input to a floating function promotes to the default float"

@@ -142,6 +142,7 @@ class NumPyPolicy(Policy):
 
     name = "numpy"
     zero_d_matters = False  # NEP 50: 0-d arrays are strong, like n-d arrays
+    numpy_scalars = "array"  # a NumPy scalar is a (strong) 0-d array of its dtype
     dtypes = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16)
     table = NUMPY_TABLE
     default_int = i8
@@ -209,25 +210,23 @@ class NumPyPolicy(Policy):
         if base in _COMPARISONS or base in _WRAPPING:
             return  # NumPy 2 compares out-of-range Python ints exactly; these ops wrap them
         if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
-            lo, hi = D.iinfo_bounds(dtype)
-            if not lo <= value <= hi:
-                raise OverflowError(
-                    f"{op}: Python integer {value} out of bounds for {dtype.name} (policy {self.name!r})"
-                )
+            self.check_int_range(value, dtype, op)
+
+    def out_of_range_message(self, value, dtype, op):
+        return f"{op}: Python integer {value} out of bounds for {dtype.name} (policy {self.name!r})"
 
     def convert_scalar(self, value, dtype, op="asarray"):
         import numpy as np
 
         self.check_scalar(value, dtype, op)
         if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
-            lo, hi = D.iinfo_bounds(dtype)
-            if not lo <= value <= hi:
+            if not self.int_fits(value, dtype):
                 if op.split(" ")[0] in _COMPARISONS:
                     # compared exactly: a strong 0-d int64/uint64 (or float64) operand
                     if -(2**63) <= value < 2**64:
                         return np.asarray(value, dtype=np.int64 if value < 2**63 else np.uint64)
                     return np.asarray(float(value))
-                value = (value - lo) % (hi - lo + 1) + lo  # the wrapping ops
+                value = self.wrap_int(value, dtype)  # the wrapping ops
         with np.errstate(over="ignore"):
             try:
                 return np.asarray(value, dtype=dtype.numpy)

@@ -52,6 +52,14 @@ BINARY_SYMBOLS = {
     "add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
     "pow": "**", "matmul": "@", "and": "&", "or": "|", "xor": "^", "lshift": "<<", "rshift": ">>",
 }
+# The standard's function behind each operator (its errors name the function).
+OPERATOR_FUNCTIONS = {
+    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
+    "mod": "remainder", "pow": "pow", "matmul": "matmul", "and": "bitwise_and", "or": "bitwise_or",
+    "xor": "bitwise_xor", "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
+    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
+    "neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert",
+}
 COMPARISON_SYMBOLS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 # Members of Array that are not operations (data, the constructor's slot, NumPy's protocol flags).
 _NOT_CALLABLE_MEMBERS = {
@@ -83,14 +91,7 @@ def _op_words(name: str) -> tuple:
         for prefix in ("r", "i"):
             if bare.startswith(prefix) and bare[1:] in BINARY_SYMBOLS:
                 words.add(bare[1:])
-        from array_api_promo._elementwise_functions import (
-            BINARY_OPERATORS,
-            COMPARISONS,
-            UNARY_OPERATORS,
-        )
-
-        for table in (BINARY_OPERATORS, COMPARISONS, UNARY_OPERATORS):
-            words |= {table[w] for w in words if w in table}
+        words |= {OPERATOR_FUNCTIONS[w] for w in words if w in OPERATOR_FUNCTIONS}
     return tuple(sorted(words, key=len, reverse=True))
 
 
@@ -641,11 +642,11 @@ def check_result(ns, target: Target, result, direct_dunder: bool):
         t = type(v)
         if t is Array:
             # A result belongs to the namespace that computed it (or one of its policy, another version).
-            if v._ns is not runtime and target.name != "namespace" and v._ns.policy is not runtime.policy:
-                raise Failure(f"result is an array of {v._ns.label}, not of {runtime.label}")
+            if v._runtime is not runtime and target.name != "namespace" and v._runtime.policy is not runtime.policy:
+                raise Failure(f"result is an array of {v._runtime.label}, not of {runtime.label}")
             if type(v._data) is not np.ndarray or v._data.dtype != v._dtype.numpy:
                 raise Failure(f"result array's data {type(v._data).__name__} {getattr(v._data, 'dtype', '')} does not match its dtype {v._dtype}")
-            if v._dtype not in v._ns._dtype_set:
+            if v._dtype not in v._runtime._dtype_set:
                 raise Failure(f"result dtype {v._dtype} does not exist in its namespace")
             if type(v._device) is not xp.Device:
                 raise Failure(f"result device {v._device!r} is not a Device")

@@ -1,0 +1,199 @@
+"""The shape of the house: imports form a plain chain, operators live in Array, rules have one home."""
+
+from __future__ import annotations
+
+import ast
+import pathlib
+import pickle
+import subprocess
+import sys
+import traceback
+
+import numpy as np
+import pytest
+
+import array_api_promo as xp
+from array_api_promo import _dtypes as D
+from array_api_promo import promotion
+from array_api_promo._array import Array
+
+PACKAGE = pathlib.Path(xp.__file__).parent
+
+
+# -- imports -------------------------------------------------------------------------------------
+def _module_name(path: pathlib.Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _import_graph() -> dict[str, set[str]]:
+    """``module -> package modules it imports``, module-level and inside functions alike.
+
+    ``from . import x`` counts as an import of the submodule ``x`` when there is one;
+    the implicit import of a package's ``__init__`` by its submodules is Python's
+    machinery, not an edge.
+    """
+    modules = {_module_name(p): p for p in PACKAGE.rglob("*.py")}
+    graph: dict[str, set[str]] = {}
+    for name, path in modules.items():
+        package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        edges = set()
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                if node.level:
+                    base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                    base = f"{base}.{node.module}" if node.module else base
+                else:
+                    base = node.module
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in modules else base for a in node.names]
+            else:
+                continue
+            edges.update(t for t in targets if t in modules and t != name)
+        graph[name] = edges
+    return graph
+
+
+def _cycles(graph):
+    cycles, state, stack = [], {}, []
+
+    def visit(node):
+        state[node] = "open"
+        stack.append(node)
+        for nxt in sorted(graph[node]):
+            if state.get(nxt) == "open":
+                cycles.append(stack[stack.index(nxt):] + [nxt])
+            elif nxt not in state:
+                visit(nxt)
+        stack.pop()
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            visit(node)
+    return cycles
+
+
+def test_no_import_cycle_among_the_package_modules():
+    graph = _import_graph()
+    assert "array_api_promo._array" in graph and len(graph) > 20
+    assert _cycles(graph) == []
+
+
+def test_the_array_module_imports_neither_the_runtime_nor_the_namespace():
+    assert _import_graph()["array_api_promo._array"] <= {"array_api_promo._devices", "array_api_promo._dtypes"}
+
+
+def test_function_mixins_inherit_the_runtime_base():
+    from array_api_promo._namespace import _MIXINS
+    from array_api_promo._runtime import RuntimeBase
+
+    assert all(issubclass(m, RuntimeBase) for m in _MIXINS)
+
+
+def test_missing_ml_dtypes_fails_at_import_with_its_name():
+    code = "import sys; sys.modules['ml_dtypes'] = None\nimport array_api_promo.torch"
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          cwd=PACKAGE.parent, env={"PYTHONPATH": str(PACKAGE.parent)})
+    assert proc.returncode != 0
+    assert "ModuleNotFoundError" in proc.stderr and "ml_dtypes" in proc.stderr
+
+
+# -- operators -----------------------------------------------------------------------------------
+OPERATORS = [
+    "__add__", "__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__", "__mul__", "__matmul__",
+    "__truediv__", "__floordiv__", "__mod__", "__pow__", "__and__", "__or__", "__xor__",
+    "__lshift__", "__rshift__", "__rlshift__", "__irshift__", "__eq__", "__ne__", "__lt__",
+    "__le__", "__gt__", "__ge__", "__neg__", "__pos__", "__abs__", "__invert__",
+]
+
+
+@pytest.mark.parametrize("dunder", OPERATORS)
+def test_operators_are_defined_in_the_class_body_with_their_names(dunder):
+    method = vars(Array)[dunder]
+    assert method.__name__ == dunder and method.__qualname__ == f"Array.{dunder}"
+    assert method.__code__.co_name == dunder
+    assert method.__module__ == "array_api_promo._array"
+    assert vars(Array)["__hash__"] is None
+
+
+def test_tracebacks_name_the_operator():
+    a = xp.asarray([1, 2], dtype=xp.int8)
+    with pytest.raises(TypeError) as info:
+        a + xp.asarray([True, False])
+    names = [frame.name for frame in traceback.extract_tb(info.value.__traceback__)]
+    assert "__add__" in names and "op" not in names
+
+
+def test_pickling_and_other_versions_go_through_the_runtime():
+    a = xp.torch.asarray([1.0, 2.0])
+    b = pickle.loads(pickle.dumps(a))
+    assert b.__array_namespace__() is xp.torch and np.asarray(b).tolist() == [1.0, 2.0]
+    assert a.__array_namespace__(api_version="2023.12") is xp.namespace("torch", "2023.12")
+    assert xp.namespace("torch") is xp.torch
+
+
+# -- one home per rule -----------------------------------------------------------------------------
+def test_wrap_around_and_range_check_live_in_the_policy_base():
+    P = promotion.Policy
+    assert P.wrap_int(1000, D.int8) == -24 and P.wrap_int(-1, D.uint8) == 255 and P.wrap_int(2**64, D.uint64) == 0
+    assert P.int_fits(127, D.int8) and not P.int_fits(128, D.int8) and P.int_fits(2**64 - 1, D.uint64)
+    with pytest.raises(OverflowError, match=r"add: Python int 128 is out of bounds for int8 \[-128, 127\]"):
+        promotion.get_policy("array_api").check_int_range(128, D.int8, "add")
+    with pytest.raises(OverflowError, match="Python integer 128 out of bounds for int8"):
+        promotion.get_policy("numpy").check_int_range(128, D.int8, "add")
+    with pytest.raises(OverflowError, match="too large for JAX's default integer int32"):
+        promotion.get_policy("jax").check_scalar_value(2**31, "add")
+    # torch and JAX convert by the one wrap-around
+    assert promotion.get_policy("torch").convert_scalar(1000, D.int8).item() == -24
+    assert promotion.get_policy("jax").convert_scalar(1000, D.int8).item() == -24
+
+
+def test_jax_sign_refuses_bool_and_accepts_complex():
+    jx = xp.namespace("jax")
+    with pytest.raises(TypeError, match="sign: JAX does not accept bool"):
+        jx.sign(jx.asarray([True]))
+    assert jx.sign(jx.asarray([1 + 1j], dtype=jx.complex64)).dtype is jx.complex64
+
+
+def test_storage_substitutions_are_read_by_the_torch_policy():
+    class WideComplexHalf(promotion.TorchPolicy):
+        storage_substitutions = {"complex32": D.complex128}
+
+    policy = WideComplexHalf()
+    policy.name = "torch_wide_complex_half"
+    assert promotion.get_policy("torch").result_type(D.float16, 1j) is D.complex64
+    assert policy.result_type(D.float16, 1j) is D.complex128
+
+
+class _Hooks(promotion.ArrayAPIPolicy):
+    """The dtype decisions outside promotion proper are policy hooks a user policy can change."""
+
+    name = "hooks_test"
+
+    def astype_allowed(self, from_, to):
+        return True
+
+    def complex_of(self, dtype):
+        return D.complex128
+
+    def versioned_accumulation(self, op, result, api_version):
+        return D.float64 if result is D.float32 else result
+
+
+@pytest.mark.filterwarnings("ignore::numpy.exceptions.ComplexWarning")
+def test_dtype_decisions_are_policy_hooks():
+    policy = promotion.register_policy(_Hooks(), replace=True)
+    ns = xp.namespace(policy)
+    z = ns.asarray([1 + 2j], dtype=ns.complex64)
+    assert ns.astype(z, ns.float32).dtype is ns.float32
+    assert ns.linalg.eigvals(ns.eye(2, dtype=ns.float32)).dtype is ns.complex128
+    assert ns.sum(ns.ones(3, dtype=ns.float32)).dtype is ns.float64
+    # the standard's defaults, unchanged
+    with pytest.raises(TypeError, match="complex64 to float32 is not allowed"):
+        xp.astype(xp.asarray([1j], dtype=xp.complex64), xp.float32)
+    assert xp.linalg.eigvals(xp.eye(2, dtype=xp.float32)).dtype is xp.complex64
+    assert xp.sum(xp.ones(3, dtype=xp.float32)).dtype is xp.float32
+    old = xp.namespace("array_api", "2022.12")
+    assert old.sum(old.ones(3, dtype=old.float32)).dtype is old.float64
