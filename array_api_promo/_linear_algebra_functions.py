@@ -367,6 +367,13 @@ class LinearAlgebraFunctions(RuntimeBase):
                 raise ValueError(
                     f"{func}: x and rtol are on different devices ({device.name} and {rtol._device.name})"
                 )
+            stack = tuple(shape[:-2])
+            try:
+                fits = np.broadcast_shapes(rtol._data.shape, stack) == stack
+            except ValueError:
+                fits = False
+            if not fits:
+                raise ValueError(f"{func}: rtol of shape {rtol._data.shape} does not broadcast to the stack shape {stack}")
             return rtol._data
         if type(rtol) in (int, float):
             return np.asarray(float(rtol))

@@ -234,3 +234,11 @@ def test_torch_bfloat16_takes_python_ints_beyond_int64():
     a = tx.asarray([1.0], dtype=tx.bfloat16)
     assert float((a + 2**63)[0]) == float(2**63) and (a + 2**63).dtype == tx.bfloat16
     assert float((a - (2**64 - 1))[0]) == -float(2**64)
+
+
+@pytest.mark.parametrize("ns", NAMESPACES, ids=["xp", "tx"])
+@pytest.mark.parametrize("func", ["pinv", "matrix_rank"])
+def test_rtol_that_does_not_broadcast_to_the_stack_is_named(ns, func):
+    with pytest.raises(ValueError, match=rf"^linalg.{func}: rtol of shape \(3,\) does not broadcast"):
+        getattr(ns.linalg, func)(ns.ones((2, 3)), rtol=ns.ones(3))
+    assert getattr(ns.linalg, func)(ns.ones((4, 2, 3)), rtol=ns.ones(4) * 1e-3).shape[0] == 4
