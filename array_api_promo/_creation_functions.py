@@ -362,10 +362,14 @@ def _check_shape(shape, func):
         shape = tuple(shape)
         if any(type(n) is not int for n in shape):
             shape = tuple(_shape_entry(n, func) for n in shape)
-    elif hasattr(shape, "__index__") and type(shape) is not bool:
-        shape = (operator.index(shape),)
     else:
-        raise TypeError(f"{func}: shape must be an int or a tuple of ints, got {type(shape).__name__}")
+        given = shape
+        try:  # an integer that is not a Python int (np.int64): by __index__
+            shape = (operator.index(given),) if type(given) is not bool else None
+        except TypeError:
+            shape = None
+        if shape is None:
+            raise TypeError(f"{func}: shape must be an int or a tuple of ints, got {type(given).__name__}")
     if any(n < 0 for n in shape):
         raise ValueError(f"{func}: negative dimensions are not allowed, got shape {shape}")
     return shape
