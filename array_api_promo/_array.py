@@ -90,7 +90,7 @@ class Array:
         )
 
     @classmethod
-    def _new(cls, data: np.ndarray, dtype, runtime, device: Device = CPU) -> "Array":
+    def _new(cls, data: np.ndarray, dtype, runtime, device: Device = CPU) -> Array:
         self = _new_object(cls)
         self._data = data
         self._dtype = dtype
@@ -120,13 +120,13 @@ class Array:
         return self._data.size
 
     @property
-    def T(self) -> "Array":
+    def T(self) -> Array:
         if self._data.ndim != 2:
             raise ValueError(f"T: x.T requires a two-dimensional array, got {self._data.ndim} dimensions; use permute_dims() or matrix_transpose()")
         return Array._new(self._data.T, self._dtype, self._runtime, self._device)
 
     @property
-    def mT(self) -> "Array":
+    def mT(self) -> Array:
         if self._data.ndim < 2:
             raise ValueError(f"mT: x.mT requires at least two dimensions, got {self._data.ndim}")
         return Array._new(np.swapaxes(self._data, -1, -2), self._dtype, self._runtime, self._device)
@@ -137,7 +137,7 @@ class Array:
             return runtime.module
         return runtime.namespace_at(api_version)
 
-    def to_device(self, device: Device, /, *, stream=None) -> "Array":
+    def to_device(self, device: Device, /, *, stream=None) -> Array:
         if stream is not None:
             raise ValueError("to_device: stream is not supported for host devices; pass stream=None")
         device = self._runtime._check_device(device, "to_device")

@@ -149,21 +149,21 @@ def main(argv=None):
     if args.loop:
         loop(LOOPS[args.loop], g, args.n * 10)
         return 0
-    for name, stmt in LOOPS.items():
+    for _name, stmt in LOOPS.items():
         print(f"==================== {args.ns}: {stmt}  (pyinstrument, {args.n} calls) ====================")
         print(pyinstrument_view(stmt, g, args.n))
         print(f"==================== {args.ns}: {stmt}  (cProfile, tottime) ====================")
         print(cprofile_view(stmt, g, args.n // 3))
     if args.others:
         g2 = dict(g, ns=ns, L=[float(i) for i in range(10)], nd=np.linspace(0.5, 1.5, 10))
-        for name, stmt in OTHERS.items():
+        for _name, stmt in OTHERS.items():
             print(f"==================== {args.ns}: {stmt}  (cProfile, tottime) ====================")
             try:
                 print(cprofile_view(stmt, g2, args.n // 10, top=8))
             except Exception as e:
                 print(f"n/a ({type(e).__name__}: {e})")
     print(f"==================== {args.ns}: step costs (ns per call, min of 7) ====================")
-    for label, stmt, t in step_costs(ns, args.ns):
+    for label, _stmt, t in step_costs(ns, args.ns):
         print(f"{label:55s} {t if isinstance(t, str) else f'{t:8.0f} ns'}")
     return 0
 
