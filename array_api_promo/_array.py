@@ -27,9 +27,15 @@ _ndarray = np.ndarray
 _REAL = (CATEGORY_BOOL, CATEGORY_INTEGER, CATEGORY_FLOATING)
 
 
-# -- operators: each goes straight to the one elementwise path of the array's runtime ---------
-# (``ElementwiseFunctions._apply2`` / ``_apply1`` / ``_inplace``).  The factories give every
-# operator its real name, in tracebacks too.
+# -- operators ------------------------------------------------------------------------------------
+# Each operator looks its signature up in the runtime's fast table (plans that any operands of
+# these dtypes meet and that need one plain kernel call; filled by the runtime's one elementwise
+# path, ``ElementwiseFunctions._apply2``) and otherwise hands the call to that path.  The
+# factories give every operator its real name, in tracebacks too.
+_asarray = np.asarray
+_INT64_MAX = 2**63 - 1  # a larger Python int has a key of its own (promotion.LargeInt)
+
+
 def _named(function, dunder: str):
     function.__name__ = dunder
     function.__qualname__ = f"Array.{dunder}"
@@ -41,7 +47,29 @@ def _binary_operator(dunder: str, name: str):
     """``x <op> other``: the elementwise function ``name`` (NotImplemented for foreign operands)."""
 
     def operator(self, other, /):
-        return self._runtime._apply2(name, self, other, True)
+        runtime = self._runtime
+        t = type(other)
+        try:
+            if t is Array:
+                if other._runtime is not runtime or other._device is not self._device:
+                    return runtime._apply2(name, self, other, True)
+                run, result, _ = runtime._fast[(name, self._dtype, other._dtype)]
+                out = run(self._data, other._data)
+            elif t is float or t is bool or (t is int and other <= _INT64_MAX):
+                run, result, convert = runtime._fast[(name, self._dtype, t)]
+                out = run(self._data, convert(other))
+            else:
+                return runtime._apply2(name, self, other, True)
+        except KeyError:  # a signature not met yet, or one that needs more than one plain call
+            return runtime._apply2(name, self, other, True)
+        if type(out) is not _ndarray:  # NumPy scalars from 0-d operands
+            out = _asarray(out)
+        array = _new_object(Array)
+        array._data = out
+        array._dtype = result
+        array._runtime = runtime
+        array._device = self._device
+        return array
 
     return _named(operator, dunder)
 
@@ -50,7 +78,22 @@ def _reflected_operator(dunder: str, name: str):
     """``other <op> x``: ``name(other, x)``."""
 
     def operator(self, other, /):
-        return self._runtime._apply2(name, other, self, True)
+        runtime = self._runtime
+        t = type(other)
+        if t is float or t is bool or (t is int and other <= _INT64_MAX):
+            fast = runtime._fast.get((name, self._dtype, t))
+            if fast is not None:
+                run, result, convert = fast
+                out = run(convert(other), self._data)
+                if type(out) is not _ndarray:
+                    out = _asarray(out)
+                array = _new_object(Array)
+                array._data = out
+                array._dtype = result
+                array._runtime = runtime
+                array._device = self._device
+                return array
+        return runtime._apply2(name, other, self, True)
 
     return _named(operator, dunder)
 
@@ -59,14 +102,44 @@ def _inplace_operator(dunder: str, name: str):
     """``x <op>= other``: computed by ``name``, stored into ``x`` if the policy allows the cast back."""
 
     def operator(self, other, /):
-        return self._runtime._inplace(name, self, other)
+        runtime = self._runtime
+        t = type(other)
+        fast = None
+        if t is Array:
+            if other._runtime is runtime and other._device is self._device:
+                fast = runtime._fast.get((name, self._dtype, other._dtype))
+                value = other._data
+        elif t is float or t is bool or (t is int and other <= _INT64_MAX):
+            fast = runtime._fast.get((name, self._dtype, t))
+            if fast is not None:
+                value = fast[2](other)
+        if fast is not None and fast[1] is self._dtype:
+            try:  # straight into x's data; a shape or a read-only x that refuses it takes the full path
+                fast[0](self._data, value, out=self._data)
+                return self
+            except ValueError:
+                pass
+        return runtime._inplace(name, self, other)
 
     return _named(operator, dunder)
 
 
 def _unary_operator(dunder: str, name: str):
     def operator(self, /):
-        return self._runtime._apply1(name, self)
+        runtime = self._runtime
+        try:
+            run, result = runtime._fast[(name, self._dtype)]
+        except KeyError:
+            return runtime._apply1(name, self)
+        out = run(self._data)
+        if type(out) is not _ndarray:
+            out = _asarray(out)
+        array = _new_object(Array)
+        array._data = out
+        array._dtype = result
+        array._runtime = runtime
+        array._device = self._device
+        return array
 
     return _named(operator, dunder)
 

@@ -11,6 +11,9 @@ construction; the plan caches fill as signatures are met.
 
 from __future__ import annotations
 
+import contextvars
+import threading
+
 import numpy as np
 
 from . import _dtypes as D
@@ -41,6 +44,9 @@ class RuntimeBase:
         self.scalars_in_functions = api_version >= "2024.12"
         # Elementwise plans per signature, filled on first use (see _elementwise_functions).
         self._plans: dict = {}
+        # The plans any operands of their dtypes meet, by (name, dtype, dtype or scalar type) or
+        # (name, dtype): the operators' fast path (see _elementwise_functions).
+        self._fast: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
         self._flat_keys = not policy.zero_d_matters
 
@@ -129,6 +135,25 @@ class RuntimeBase:
                 raise ValueError(f"{func}: repeated axis in {axis}")
             return axes
         return (self._normalize_axis(axis, ndim, func),)
+
+
+_quiet = threading.local()
+
+
+def quietly(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with NumPy's overflow and invalid-value warnings off.
+
+    For casts and reductions whose IEEE results (inf, NaN) are the standard's: entering
+    ``np.errstate`` costs microseconds, so each thread keeps a context made once inside it
+    (NumPy reads its error state from a context variable).  ``function`` must be a NumPy
+    call that does not come back into this package.
+    """
+    try:
+        context = _quiet.context
+    except AttributeError:
+        with np.errstate(over="ignore", invalid="ignore"):
+            context = _quiet.context = contextvars.copy_context()
+    return context.run(function, *args, **kwargs)
 
 
 def _dtype_in_version(dtype: DType, api_version: str) -> bool:
