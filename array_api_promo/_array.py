@@ -13,12 +13,7 @@ import operator as _operator
 import numpy as np
 
 from ._devices import CPU, Device
-from ._dtypes import (
-    CATEGORY_BOOL,
-    CATEGORY_COMPLEX,
-    CATEGORY_FLOATING,
-    CATEGORY_INTEGER,
-)
+from ._dtypes import CATEGORY_BOOL, CATEGORY_COMPLEX, CATEGORY_FLOATING, CATEGORY_INTEGER, bool_
 
 __all__ = ["Array"]
 
@@ -304,6 +299,16 @@ class Array:
                 data = np.asarray(data)
             array = _new_object(Array)
             array._data = data
+            array._dtype = self._dtype
+            array._runtime = self._runtime
+            array._device = self._device
+            return array
+        if (
+            tk is Array and key._dtype is bool_ and key._runtime is self._runtime
+            and key._device is self._device and key._data.shape == self._data.shape
+        ):  # a mask of x's own shape: nothing to check but what was just checked
+            array = _new_object(Array)
+            array._data = self._data[key._data]
             array._dtype = self._dtype
             array._runtime = self._runtime
             array._device = self._device

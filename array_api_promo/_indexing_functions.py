@@ -101,9 +101,9 @@ class IndexingFunctions(RuntimeBase):
                 "move one with to_device()"
             )
         cat = k._dtype.category
-        if cat == 0:
+        if cat == D.CATEGORY_BOOL:
             return k._data, (k._data if sole else None)
-        if cat == 1:
+        if cat == D.CATEGORY_INTEGER:
             return k._data, None
         raise IndexError(f"{func}: index arrays must have an integer or boolean dtype, got {k._dtype.name}")
 
