@@ -44,19 +44,28 @@ def _binary_operator(dunder: str, name: str):
     def operator(self, other, /):
         runtime = self._runtime
         t = type(other)
-        try:
-            if t is Array:
-                if other._runtime is not runtime or other._device is not self._device:
-                    return runtime._apply2(name, self, other, True)
-                run, result, _ = runtime._fast[(name, self._dtype, other._dtype)]
-                out = run(self._data, other._data)
-            elif t is float or t is bool or (t is int and other <= _INT64_MAX):
-                run, result, convert = runtime._fast[(name, self._dtype, t)]
-                out = run(self._data, convert(other))
-            else:
+        if t is Array:
+            if other._runtime is not runtime or other._device is not self._device:
                 return runtime._apply2(name, self, other, True)
-        except KeyError:  # a signature not met yet, or one that needs more than one plain call
+            fast = runtime._fast.get((name, self._dtype, other._dtype))
+            if fast is None:
+                if runtime._flat_keys:  # not met yet, or more than one plain call
+                    return runtime._apply2(name, self, other, True)
+                # a policy that tells 0-d apart: the key _binary_key gives two arrays of two dtypes
+                fast = runtime._fast.get(
+                    (name, self._dtype, other._dtype, (self._data.ndim == 0) | ((other._data.ndim == 0) << 1))
+                )
+                if fast is None:
+                    return runtime._apply2(name, self, other, True)
+            out = fast[0](self._data, other._data)
+        elif t is float or t is bool or (t is int and other <= _INT64_MAX):
+            fast = runtime._fast.get((name, self._dtype, t))
+            if fast is None:
+                return runtime._apply2(name, self, other, True)
+            out = fast[0](self._data, fast[2](other))
+        else:
             return runtime._apply2(name, self, other, True)
+        result = fast[1]
         if type(out) is not _ndarray:  # NumPy scalars from 0-d operands
             out = _asarray(out)
         array = _new_object(Array)
@@ -122,11 +131,11 @@ def _inplace_operator(dunder: str, name: str):
 def _unary_operator(dunder: str, name: str):
     def operator(self, /):
         runtime = self._runtime
-        try:
-            run, result = runtime._fast[(name, self._dtype)]
-        except KeyError:
+        fast = runtime._fast.get((name, self._dtype))
+        if fast is None:
             return runtime._apply1(name, self)
-        out = run(self._data)
+        out = fast[0](self._data)
+        result = fast[1]
         if type(out) is not _ndarray:
             out = _asarray(out)
         array = _new_object(Array)

@@ -188,12 +188,15 @@ class ElementwiseFunctions(RuntimeBase):
         convert = None if type(dt2) is DType else self.policy.scalar_converter(dt2, compute, name)
         plan = BinaryPlan(kernel, signature, decision.result, decision.result.numpy, convert)
         self._plans[key] = plan
-        if _resolves_to(kernel, (dt1.numpy, second_numpy), compute.numpy, plan.result_numpy) and (
-            self._same_for_every_dimension(name, first, second, decision)
-        ):
+        if _resolves_to(kernel, (dt1.numpy, second_numpy), compute.numpy, plan.result_numpy):
             # The operators' fast path: one lookup by dtypes, one plain ufunc call that gives the
-            # result dtype by itself (NumPy scalars from 0-d operands still become arrays).
-            self._fast[(name, dt1, dt2)] = (kernel, plan.result, convert)
+            # result dtype by itself (NumPy scalars from 0-d operands still become arrays); keyed
+            # without 0-d flags where no operand's dimensions change the decision, else by this key.
+            entry = (kernel, plan.result, convert)
+            if self._same_for_every_dimension(name, first, second, decision):
+                self._fast[(name, dt1, dt2)] = entry
+            elif type(dt2) is DType:
+                self._fast[key] = entry
         return plan
 
     def _same_for_every_dimension(self, name, first: Operand, second: Operand, decision) -> bool:
@@ -399,11 +402,11 @@ class ElementwiseFunctions(RuntimeBase):
 def _make_unary(name):
     def func(self, x, /):
         if type(x) is Array and x._runtime is self:
-            try:
-                run, result = self._fast[(name, x._dtype)]  # the fast path (see _binary_plan)
-            except KeyError:
+            fast = self._fast.get((name, x._dtype))  # the fast path (see _binary_plan)
+            if fast is None:
                 return self._apply1(name, x)
-            out = run(x._data)
+            out = fast[0](x._data)
+            result = fast[1]
             if type(out) is not _ndarray:
                 out = _asarray(out)
             array = _new_object(Array)
@@ -425,11 +428,11 @@ def _make_binary(name):
             type(x1) is Array and type(x2) is Array
             and x1._runtime is self and x2._runtime is self and x2._device is x1._device
         ):
-            try:
-                run, result, _ = self._fast[(name, x1._dtype, x2._dtype)]  # the fast path (see _binary_plan)
-            except KeyError:
+            fast = self._fast.get((name, x1._dtype, x2._dtype))  # the fast path (see _binary_plan)
+            if fast is None:
                 return self._apply2(name, x1, x2, False)
-            out = run(x1._data, x2._data)
+            out = fast[0](x1._data, x2._data)
+            result = fast[1]
             if type(out) is not _ndarray:
                 out = _asarray(out)
             array = _new_object(Array)
