@@ -26,7 +26,9 @@ _REAL = (CATEGORY_BOOL, CATEGORY_INTEGER, CATEGORY_FLOATING)
 # Each operator looks its signature up in the runtime's fast table (plans that any operands of
 # these dtypes meet and that need one plain kernel call; filled by the runtime's one elementwise
 # path, ``ElementwiseFunctions._apply2``) and otherwise hands the call to that path.  The
-# factories give every operator its real name, in tracebacks too.
+# factories give every operator its real name, in tracebacks too.  The few lines that wrap the
+# result are written out in each fast path (here and in the elementwise functions) on purpose:
+# a helper call there would cost about a tenth of ``a + b``.
 _asarray = np.asarray
 _INT64_MAX = 2**63 - 1  # a larger Python int has a key of its own (promotion.LargeInt)
 
