@@ -118,10 +118,9 @@ class DataTypeFunctions(RuntimeBase):
             if type(a) is Array and type(b) is Array and a._runtime is self and b._runtime is self:
                 # Two arrays of this namespace: one lookup once their dtypes were met (0-d flags count
                 # only under a policy that tells 0-d apart, and there the key is _binary_key's).
-                try:
-                    return self._result_types[(a._dtype, b._dtype)]
-                except KeyError:
-                    pass
+                result = self._result_types.get((a._dtype, b._dtype))
+                if result is not None:
+                    return result
                 if not self.policy.zero_d_matters or a._dtype is b._dtype:
                     result = self._result_types[(a._dtype, b._dtype)] = self.policy.result_type(a, b)
                     return result
