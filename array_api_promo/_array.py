@@ -59,7 +59,10 @@ def _binary_operator(dunder: str, name: str):
                 )
                 if fast is None:
                     return runtime._apply2(name, self, other, True)
-            out = fast[0](self._data, other._data)
+            try:
+                out = fast[0](self._data, other._data)
+            except ValueError:  # shapes that do not broadcast: the full path says so in our words
+                return runtime._apply2(name, self, other, True)
         elif t is float or t is bool or (t is int and other <= _INT64_MAX):
             fast = runtime._fast.get((name, self._dtype, t))
             if fast is None:

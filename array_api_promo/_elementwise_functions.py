@@ -551,7 +551,10 @@ def _make_binary(name):
             fast = self._fast.get((name, x1._dtype, x2._dtype))  # the fast path (see _binary_plan)
             if fast is None:
                 return self._apply2(name, x1, x2, False)
-            out = fast[0](x1._data, x2._data)
+            try:
+                out = fast[0](x1._data, x2._data)
+            except ValueError:  # shapes that do not broadcast: the full path says so in our words
+                return self._apply2(name, x1, x2, False)
             result = fast[1]
             if type(out) is not _ndarray:
                 out = _asarray(out)
