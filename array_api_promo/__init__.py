@@ -12,8 +12,7 @@ from . import promotion
 from ._array import Array
 from ._devices import CPU, DEVICE1
 from ._dtypes import DType
-from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, namespace  # noqa: F401
-from ._namespace import bind as _bind
+from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, bind as _bind, namespace  # noqa: F401
 
 __version__ = "0.1.0"
 

@@ -13,12 +13,7 @@ import operator as _operator
 import numpy as np
 
 from ._devices import CPU, Device
-from ._dtypes import (
-    CATEGORY_BOOL,
-    CATEGORY_COMPLEX,
-    CATEGORY_FLOATING,
-    CATEGORY_INTEGER,
-)
+from ._dtypes import CATEGORY_BOOL, CATEGORY_COMPLEX, CATEGORY_FLOATING, CATEGORY_INTEGER, bool_
 
 __all__ = ["Array"]
 
@@ -27,9 +22,17 @@ _ndarray = np.ndarray
 _REAL = (CATEGORY_BOOL, CATEGORY_INTEGER, CATEGORY_FLOATING)
 
 
-# -- operators: each goes straight to the one elementwise path of the array's runtime ---------
-# (``ElementwiseFunctions._apply2`` / ``_apply1`` / ``_inplace``).  The factories give every
-# operator its real name, in tracebacks too.
+# -- operators ------------------------------------------------------------------------------------
+# Each operator looks its signature up in the runtime's fast table (plans that any operands of
+# these dtypes meet and that need one plain kernel call; filled by the runtime's one elementwise
+# path, ``ElementwiseFunctions._apply2``) and otherwise hands the call to that path.  The
+# factories give every operator its real name, in tracebacks too.  The few lines that wrap the
+# result are written out in each fast path (here and in the elementwise functions) on purpose:
+# a helper call there would cost about a tenth of ``a + b``.
+_asarray = np.asarray
+_INT64_MAX = 2**63 - 1  # a larger Python int has a key of its own (promotion.LargeInt)
+
+
 def _named(function, dunder: str):
     function.__name__ = dunder
     function.__qualname__ = f"Array.{dunder}"
@@ -41,7 +44,41 @@ def _binary_operator(dunder: str, name: str):
     """``x <op> other``: the elementwise function ``name`` (NotImplemented for foreign operands)."""
 
     def operator(self, other, /):
-        return self._runtime._apply2(name, self, other, True)
+        runtime = self._runtime
+        t = type(other)
+        if t is Array:
+            if other._runtime is not runtime or other._device is not self._device:
+                return runtime._apply2(name, self, other, True)
+            fast = runtime._fast.get((name, self._dtype, other._dtype))
+            if fast is None:
+                if runtime._flat_keys:  # not met yet, or more than one plain call
+                    return runtime._apply2(name, self, other, True)
+                # a policy that tells 0-d apart: the key _binary_key gives two arrays of two dtypes
+                fast = runtime._fast.get(
+                    (name, self._dtype, other._dtype, (self._data.ndim == 0) | ((other._data.ndim == 0) << 1))
+                )
+                if fast is None:
+                    return runtime._apply2(name, self, other, True)
+            try:
+                out = fast[0](self._data, other._data)
+            except ValueError:  # shapes that do not broadcast: the full path says so in our words
+                return runtime._apply2(name, self, other, True)
+        elif t is float or t is bool or (t is int and other <= _INT64_MAX):
+            fast = runtime._fast.get((name, self._dtype, t))
+            if fast is None:
+                return runtime._apply2(name, self, other, True)
+            out = fast[0](self._data, fast[2](other))
+        else:
+            return runtime._apply2(name, self, other, True)
+        result = fast[1]
+        if type(out) is not _ndarray:  # NumPy scalars from 0-d operands
+            out = _asarray(out)
+        array = _new_object(Array)
+        array._data = out
+        array._dtype = result
+        array._runtime = runtime
+        array._device = self._device
+        return array
 
     return _named(operator, dunder)
 
@@ -50,7 +87,22 @@ def _reflected_operator(dunder: str, name: str):
     """``other <op> x``: ``name(other, x)``."""
 
     def operator(self, other, /):
-        return self._runtime._apply2(name, other, self, True)
+        runtime = self._runtime
+        t = type(other)
+        if t is float or t is bool or (t is int and other <= _INT64_MAX):
+            fast = runtime._fast.get((name, self._dtype, t))
+            if fast is not None:
+                run, result, convert = fast
+                out = run(convert(other), self._data)
+                if type(out) is not _ndarray:
+                    out = _asarray(out)
+                array = _new_object(Array)
+                array._data = out
+                array._dtype = result
+                array._runtime = runtime
+                array._device = self._device
+                return array
+        return runtime._apply2(name, other, self, True)
 
     return _named(operator, dunder)
 
@@ -59,14 +111,44 @@ def _inplace_operator(dunder: str, name: str):
     """``x <op>= other``: computed by ``name``, stored into ``x`` if the policy allows the cast back."""
 
     def operator(self, other, /):
-        return self._runtime._inplace(name, self, other)
+        runtime = self._runtime
+        t = type(other)
+        fast = None
+        if t is Array:
+            if other._runtime is runtime and other._device is self._device:
+                fast = runtime._fast.get((name, self._dtype, other._dtype))
+                value = other._data
+        elif t is float or t is bool or (t is int and other <= _INT64_MAX):
+            fast = runtime._fast.get((name, self._dtype, t))
+            if fast is not None:
+                value = fast[2](other)
+        if fast is not None and fast[1] is self._dtype:
+            try:  # straight into x's data; a shape or a read-only x that refuses it takes the full path
+                fast[0](self._data, value, out=self._data)
+                return self
+            except ValueError:
+                pass
+        return runtime._inplace(name, self, other)
 
     return _named(operator, dunder)
 
 
 def _unary_operator(dunder: str, name: str):
     def operator(self, /):
-        return self._runtime._apply1(name, self)
+        runtime = self._runtime
+        fast = runtime._fast.get((name, self._dtype))
+        if fast is None:
+            return runtime._apply1(name, self)
+        out = fast[0](self._data)
+        result = fast[1]
+        if type(out) is not _ndarray:
+            out = _asarray(out)
+        array = _new_object(Array)
+        array._data = out
+        array._dtype = result
+        array._runtime = runtime
+        array._device = self._device
+        return array
 
     return _named(operator, dunder)
 
@@ -91,7 +173,7 @@ class Array:
         )
 
     @classmethod
-    def _new(cls, data: np.ndarray, dtype, runtime, device: Device = CPU) -> "Array":
+    def _new(cls, data: np.ndarray, dtype, runtime, device: Device = CPU) -> Array:
         self = _new_object(cls)
         self._data = data
         self._dtype = dtype
@@ -121,13 +203,13 @@ class Array:
         return self._data.size
 
     @property
-    def T(self) -> "Array":
+    def T(self) -> Array:
         if self._data.ndim != 2:
             raise ValueError(f"T: x.T requires a two-dimensional array, got {self._data.ndim} dimensions; use permute_dims() or matrix_transpose()")
         return Array._new(self._data.T, self._dtype, self._runtime, self._device)
 
     @property
-    def mT(self) -> "Array":
+    def mT(self) -> Array:
         if self._data.ndim < 2:
             raise ValueError(f"mT: x.mT requires at least two dimensions, got {self._data.ndim}")
         return Array._new(np.swapaxes(self._data, -1, -2), self._dtype, self._runtime, self._device)
@@ -138,7 +220,7 @@ class Array:
             return runtime.module
         return runtime.namespace_at(api_version)
 
-    def to_device(self, device: Device, /, *, stream=None) -> "Array":
+    def to_device(self, device: Device, /, *, stream=None) -> Array:
         if stream is not None:
             raise ValueError("to_device: stream is not supported for host devices; pass stream=None")
         device = self._runtime._check_device(device, "to_device")
@@ -255,6 +337,16 @@ class Array:
                 data = np.asarray(data)
             array = _new_object(Array)
             array._data = data
+            array._dtype = self._dtype
+            array._runtime = self._runtime
+            array._device = self._device
+            return array
+        if (
+            tk is Array and key._dtype is bool_ and key._runtime is self._runtime
+            and key._device is self._device and key._data.shape == self._data.shape
+        ):  # a mask of x's own shape: nothing to check but what was just checked
+            array = _new_object(Array)
+            array._data = self._data[key._data]
             array._dtype = self._dtype
             array._runtime = self._runtime
             array._device = self._device

@@ -79,6 +79,19 @@ class CreationFunctions(RuntimeBase):
                 array._runtime = self
                 array._device = CPU
                 return array
+        if (
+            type(obj) is list and device is None and copy is not False and obj
+            and (dtype is None or (type(dtype) is D.DType and dtype in self._dtype_set
+                                   and dtype.category >= D.CATEGORY_FLOATING))
+        ):
+            # Fast path: a flat list of Python floats into the default or a floating dtype (exactly
+            # what the general path below does for it, without walking the list twice).
+            for item in obj:
+                if type(item) is not float:
+                    break
+            else:
+                dtype = self.policy.default_float if dtype is None else dtype
+                return Array._new(np.array(obj, dtype=dtype.numpy), dtype, self, CPU)
         func = "asarray"
         if dtype is not None:
             dtype = self._check_dtype(dtype, func)

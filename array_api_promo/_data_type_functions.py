@@ -9,7 +9,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._dtypes import DType
-from ._runtime import RuntimeBase, describe_value
+from ._runtime import RuntimeBase, describe_value, quietly
 
 __all__ = ["DataTypeFunctions", "finfo_object", "iinfo_object"]
 
@@ -62,10 +62,8 @@ class DataTypeFunctions(RuntimeBase):
             dtype.category >= D.CATEGORY_FLOATING and dtype.bits < source.bits
         ):
             # NaN/inf to integer and narrowing floats warn in NumPy; the standard leaves
-            # the values unspecified (NaN -> int) or IEEE-rounded (inf). np.errstate
-            # costs more than a small cast, so only these casts pay for it.
-            with np.errstate(invalid="ignore", over="ignore"):
-                data = x._data.astype(dtype.numpy, copy=True)
+            # the values unspecified (NaN -> int) or IEEE-rounded (inf).
+            data = quietly(x._data.astype, dtype.numpy)
         else:
             data = x._data.astype(dtype.numpy, copy=True)
         return Array._new(data, dtype, self, device)
@@ -116,9 +114,16 @@ class DataTypeFunctions(RuntimeBase):
 
     def result_type(self, *arrays_and_dtypes):
         if len(arrays_and_dtypes) == 2:
-            # Fast path: two arrays of this namespace, answered from a cache.
             a, b = arrays_and_dtypes
             if type(a) is Array and type(b) is Array and a._runtime is self and b._runtime is self:
+                # Two arrays of this namespace: one lookup once their dtypes were met (0-d flags count
+                # only under a policy that tells 0-d apart, and there the key is _binary_key's).
+                result = self._result_types.get((a._dtype, b._dtype))
+                if result is not None:
+                    return result
+                if not self.policy.zero_d_matters or a._dtype is b._dtype:
+                    result = self._result_types[(a._dtype, b._dtype)] = self.policy.result_type(a, b)
+                    return result
                 key = self._binary_key("result_type", a, b)
                 result = self._result_types.get(key)
                 if result is None:

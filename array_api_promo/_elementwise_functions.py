@@ -169,6 +169,17 @@ class UnaryPlan(NamedTuple):
     result_numpy: np.dtype
 
 
+def _resolves_to(kernel, inputs: tuple, compute: np.dtype, result: np.dtype) -> bool:
+    """Whether NumPy, called plainly on ``inputs``, computes ``kernel`` in ``compute`` giving ``result``."""
+    if type(kernel) is not _ufunc:
+        return False
+    try:
+        resolved = kernel.resolve_dtypes(inputs + (None,))
+    except (TypeError, ValueError):  # no loop, or a dtype NumPy's resolver does not know (bfloat16)
+        return False
+    return all(d == compute for d in resolved[:-1]) and resolved[-1] == result
+
+
 def _casting(kernel, compute: np.dtype, arity: int) -> Callable:
     """A kernel that is not a ufunc, with its operands converted to ``compute`` first (where needed)."""
     if arity == 1:
@@ -226,7 +237,10 @@ class ElementwiseFunctions(RuntimeBase):
         compute = decision.compute
         kernel = kernel_for(name, compute.numpy)
         signature = None
-        if dt1 is not compute or (dt2 is not compute and type(dt2) is DType):
+        second_numpy = dt2.numpy if type(dt2) is DType else compute.numpy  # a scalar arrives converted
+        if (dt1 is not compute or second_numpy is not compute.numpy) and not _resolves_to(
+            kernel, (dt1.numpy, second_numpy), compute.numpy, decision.result.numpy
+        ):
             if type(kernel) is _ufunc:
                 # The ufunc converts in chunks: no full-size temporary for a mixed-dtype operation.
                 signature = (compute.numpy, compute.numpy, None)
@@ -235,17 +249,45 @@ class ElementwiseFunctions(RuntimeBase):
         convert = None if type(dt2) is DType else self.policy.scalar_converter(dt2, compute, name)
         plan = BinaryPlan(kernel, signature, decision.result, decision.result.numpy, convert)
         plans[key] = plan
+        if plans is self._plans and _resolves_to(kernel, (dt1.numpy, second_numpy), compute.numpy, plan.result_numpy):
+            # The operators' fast path: one lookup by dtypes, one plain ufunc call that gives the
+            # result dtype by itself (NumPy scalars from 0-d operands still become arrays); keyed
+            # without 0-d flags where no operand's dimensions change the decision, else by this key
+            # (always by this key under a value-dependent policy: a 0-d operand's value may decide).
+            entry = (kernel, plan.result, convert)
+            if not self._by_value and self._same_for_every_dimension(name, first, second, decision):
+                self._fast[(name, dt1, dt2)] = entry
+            elif type(dt2) is DType:
+                self._fast[key] = entry
         return plan
+
+    def _same_for_every_dimension(self, name, first: Operand, second: Operand, decision) -> bool:
+        """Whether ``name`` decides alike whichever of its array operands are 0-d (the fast table's key
+        has no 0-d flags)."""
+        if not self.policy.zero_d_matters:
+            return True
+        kinds = (_ARRAY, _ZERO_D)
+        seconds = kinds if second.kind is not _SCALAR else (_SCALAR,)
+        try:
+            return all(
+                self.policy.decide(OPS[name], (Operand(k1, first.dtype), Operand(k2, second.dtype))) == decision
+                for k1 in kinds
+                for k2 in seconds
+            )
+        except TypeError:  # refused for some dimensions only
+            return False
 
     def _unary_plan(self, key: tuple) -> UnaryPlan:
         name, dtype = key
         decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
         compute = decision.compute
         kernel = kernel_for(name, compute.numpy)
-        if dtype is not compute:
+        if dtype is not compute and not _resolves_to(kernel, (dtype.numpy,), compute.numpy, decision.result.numpy):
             kernel = _casting(kernel, compute.numpy, 1)  # (a ufunc too: one cast of a 1-operand call)
         plan = UnaryPlan(kernel, decision.result, decision.result.numpy)
         self._plans[key] = plan
+        if _resolves_to(kernel, (dtype.numpy,), compute.numpy, plan.result_numpy):
+            self._fast[key] = (kernel, plan.result)
         return plan
 
     # -- the one path of every elementwise operation --------------------------------------------
@@ -479,6 +521,20 @@ class ElementwiseFunctions(RuntimeBase):
 
 def _make_unary(name):
     def func(self, x, /):
+        if type(x) is Array and x._runtime is self:
+            fast = self._fast.get((name, x._dtype))  # the fast path (see _binary_plan)
+            if fast is None:
+                return self._apply1(name, x)
+            out = fast[0](x._data)
+            result = fast[1]
+            if type(out) is not _ndarray:
+                out = _asarray(out)
+            array = _new_object(Array)
+            array._data = out
+            array._dtype = result
+            array._runtime = self
+            array._device = x._device
+            return array
         return self._apply1(name, x)
 
     func.__name__ = func.__qualname__ = name
@@ -488,6 +544,26 @@ def _make_unary(name):
 
 def _make_binary(name):
     def func(self, x1, x2, /):
+        if (
+            type(x1) is Array and type(x2) is Array
+            and x1._runtime is self and x2._runtime is self and x2._device is x1._device
+        ):
+            fast = self._fast.get((name, x1._dtype, x2._dtype))  # the fast path (see _binary_plan)
+            if fast is None:
+                return self._apply2(name, x1, x2, False)
+            try:
+                out = fast[0](x1._data, x2._data)
+            except ValueError:  # shapes that do not broadcast: the full path says so in our words
+                return self._apply2(name, x1, x2, False)
+            result = fast[1]
+            if type(out) is not _ndarray:
+                out = _asarray(out)
+            array = _new_object(Array)
+            array._data = out
+            array._dtype = result
+            array._runtime = self
+            array._device = x1._device
+            return array
         return self._apply2(name, x1, x2, False)
 
     func.__name__ = func.__qualname__ = name

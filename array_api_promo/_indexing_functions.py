@@ -101,9 +101,9 @@ class IndexingFunctions(RuntimeBase):
                 "move one with to_device()"
             )
         cat = k._dtype.category
-        if cat == 0:
+        if cat == D.CATEGORY_BOOL:
             return k._data, (k._data if sole else None)
-        if cat == 1:
+        if cat == D.CATEGORY_INTEGER:
             return k._data, None
         raise IndexError(f"{func}: index arrays must have an integer or boolean dtype, got {k._dtype.name}")
 
@@ -138,10 +138,9 @@ class IndexingFunctions(RuntimeBase):
             else:  # the common case: ints, slices, ... and None
                 return self._indexed(x, key, key, func)
         np_key, mask = self._index_key(x, key, func)
-        if mask is not None:
-            if self._mask_shape_check(data, mask, func):
-                out = np.empty((0,) + data.shape[mask.ndim:], dtype=data.dtype)
-                return Array._new(out, x._dtype, self, x._device)
+        if mask is not None and self._mask_shape_check(data, mask, func):
+            out = np.empty((0,) + data.shape[mask.ndim:], dtype=data.dtype)
+            return Array._new(out, x._dtype, self, x._device)
         return self._indexed(x, np_key, key, func)
 
     def _indexed(self, x, np_key, key, func):

@@ -334,12 +334,11 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: ord must be 'fro', 'nuc', 1, 2, -1, -2, inf or -inf, got {ord!r}")
         x, dtype, data = self._linalg_input(x, func)
         result = _real_of(dtype)
-        if 0 in data.shape[-2:]:
-            if ord in (2, -2, "nuc") or (ord in (1, -1) and data.shape[-1] == 0) or (
-                ord in (_INF, -_INF) and data.shape[-2] == 0
-            ):
-                out = np.zeros(data.shape[:-2] + ((1, 1) if keepdims else ()), dtype=D.working_numpy(result))
-                return self._wrap_result(out, result, x._device)
+        if 0 in data.shape[-2:] and (ord in (2, -2, "nuc") or (ord in (1, -1) and data.shape[-1] == 0) or (
+            ord in (_INF, -_INF) and data.shape[-2] == 0
+        )):
+            out = np.zeros(data.shape[:-2] + ((1, 1) if keepdims else ()), dtype=D.working_numpy(result))
+            return self._wrap_result(out, result, x._device)
         out = self._lapack(func, np.linalg.norm, data, ord=ord, axis=(-2, -1), keepdims=keepdims)
         return self._wrap_result(out, result, x._device)
 

@@ -142,8 +142,7 @@ def _is_builtin(policy) -> bool:
     """Whether ``policy`` is one the package itself made (a registered built-in or a torch default-dtype variant)."""
     if not type(policy).__module__.startswith("array_api_promo."):
         return False
-    from .promotion import _policy
-    from .promotion import torch as torch_rules
+    from .promotion import _policy, torch as torch_rules
 
     return _policy._REGISTRY.get(policy.name) is policy or policy in torch_rules._POLICIES.values()
 

@@ -11,8 +11,10 @@ construction; the plan caches fill as signatures are met.
 
 from __future__ import annotations
 
+import contextvars
 import os
 import sys
+import threading
 
 import numpy as np
 
@@ -51,6 +53,9 @@ class RuntimeBase:
         self.scalars_in_functions = api_version >= "2024.12"
         # Elementwise plans per signature, filled on first use (see _elementwise_functions).
         self._plans: dict = {}
+        # The plans any operands of their dtypes meet, by (name, dtype, dtype or scalar type) or
+        # (name, dtype): the operators' fast path (see _elementwise_functions).
+        self._fast: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
         self._flat_keys = not policy.zero_d_matters
         # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
@@ -163,6 +168,25 @@ class RuntimeBase:
                 raise ValueError(f"{func}: repeated axis in {axis}")
             return axes
         return (self._normalize_axis(axis, ndim, func),)
+
+
+_quiet = threading.local()
+
+
+def quietly(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with NumPy's overflow and invalid-value warnings off.
+
+    For casts and reductions whose IEEE results (inf, NaN) are the standard's: entering
+    ``np.errstate`` costs microseconds, so each thread keeps a context made once inside it
+    (NumPy reads its error state from a context variable).  ``function`` must be a NumPy
+    call that does not come back into this package.
+    """
+    try:
+        context = _quiet.context
+    except AttributeError:
+        with np.errstate(over="ignore", invalid="ignore"):
+            context = _quiet.context = contextvars.copy_context()
+    return context.run(function, *args, **kwargs)
 
 
 def is_one_of(value, choices) -> bool:

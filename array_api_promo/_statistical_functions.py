@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase
+from ._runtime import RuntimeBase, quietly
 
 __all__ = ["StatisticalFunctions"]
 
@@ -52,25 +52,23 @@ class StatisticalFunctions(RuntimeBase):
     def _cast(self, x, dtype):
         if x._dtype is dtype:
             return x._data
-        with np.errstate(over="ignore", invalid="ignore"):  # an explicit dtype= may narrow
-            return x._data.astype(dtype.numpy)
+        return quietly(x._data.astype, dtype.numpy)  # an explicit dtype= may narrow
 
     # -- sum and prod --------------------------------------------------------------------------
     def _accumulate(self, func, kernel, x, axis, dtype, keepdims):
         x, axes = self._reduction_args(x, axis, keepdims, func)
         result = self._result_dtype(func, x, dtype)
         data = self._cast(x, result)
-        with np.errstate(over="ignore", invalid="ignore"):
-            out = kernel(data, axis=axes, keepdims=keepdims, dtype=result.numpy)
+        out = quietly(kernel, data, axis=axes, keepdims=keepdims, dtype=result.numpy)
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
     def sum(self, x, /, *, axis=None, dtype=None, keepdims=False):
         """Sum of ``x``; integers accumulate in the policy's accumulation dtype."""
-        return self._accumulate("sum", np.sum, x, axis, dtype, keepdims)
+        return self._accumulate("sum", np.add.reduce, x, axis, dtype, keepdims)
 
     def prod(self, x, /, *, axis=None, dtype=None, keepdims=False):
         """Product of ``x``; integers accumulate in the policy's accumulation dtype."""
-        return self._accumulate("prod", np.prod, x, axis, dtype, keepdims)
+        return self._accumulate("prod", np.multiply.reduce, x, axis, dtype, keepdims)
 
     # -- cumulative functions -------------------------------------------------------------------
     def _cumulative(self, func, kernel, identity, x, axis, dtype, include_initial):

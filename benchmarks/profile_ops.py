@@ -98,13 +98,13 @@ def step_costs(ns, which="xp"):
     rt = a._runtime
     d1, d2 = a._data, b._data
     f64 = a._dtype
-    key = ("add", f64, False, f64, False)
-    rt._binary_arrays("add", a, b)
-    skey = ("add", f64, False, float, 0)
+    a + b
     a + 1.0
+    key = ("add", f64, f64)
     g = dict(
-        a=a, b=b, rt=rt, d1=d1, d2=d2, np=np, Array=Array, f64=f64, key=key, skey=skey,
-        cache=rt._binary_cache, add=np.add, ns=ns, pol=rt.policy,
+        a=a, b=b, rt=rt, d1=d1, d2=d2, np=np, Array=Array, f64=f64, key=key,
+        fast=rt._fast, add=np.add, ns=ns, pol=rt.policy, new=object.__new__,
+        convert=rt._fast[("add", f64, float)][2],
     )
     rows = [
         ("numpy: d1 + d2", "d1 + d2"),
@@ -113,15 +113,14 @@ def step_costs(ns, which="xp"):
         (f"{which}: a + b (whole)", "a + b"),
         (f"{which}: a + 1.0 (whole)", "a + 1.0"),
         (f"{which}: ns.add(a, b) (whole)", "ns.add(a, b)"),
-        ("  attribute lookup rt._operator (no call)", "rt._operator"),
-        ("  rt._binary_arrays('add', a, b)", "rt._binary_arrays('add', a, b)"),
-        ("  rt._binary_scalar('add', a, 1.0, False)", "rt._binary_scalar('add', a, 1.0, False)"),
-        ("  key tuple build", "('add', a._dtype, d1.ndim == 0, b._dtype, d2.ndim == 0)"),
-        ("  cache.get(key)", "cache.get(key)"),
+        ("  rt._apply2('add', a, b, True) (the full path)", "rt._apply2('add', a, b, True)"),
+        ("  rt._apply2('add', a, 1.0, True) (the full path)", "rt._apply2('add', a, 1.0, True)"),
+        ("  key tuple build", "('add', a._dtype, b._dtype)"),
+        ("  fast[key] (the fast table lookup)", "fast[key]"),
+        ("  object.__new__(Array) (the result object)", "new(Array)"),
         ("  Array._new(d1, f64, rt, dev)", "Array._new(d1, f64, rt, a._device)"),
-        ("  pol.convert_scalar(1.0, f64, 'add')", "pol.convert_scalar(1.0, f64, 'add')"),
-        ("  pol.check_scalar(1.0, f64, 'add')", "pol.check_scalar(1.0, f64, 'add')"),
-        ("  np.asarray(1.0, dtype=np.float64)", "np.asarray(1.0, dtype=np.float64)"),
+        ("  the plan's scalar converter(1.0)", "convert(1.0)"),
+        ("  pol.convert_scalar(1.0, f64, 'add') (the policy's general rule)", "pol.convert_scalar(1.0, f64, 'add')"),
         ("  add(d1, 1.0) (raw float scalar)", "add(d1, 1.0)"),
         ("  add(d1, np.float64(1.0))", "add(d1, f)"),
     ]
@@ -149,21 +148,21 @@ def main(argv=None):
     if args.loop:
         loop(LOOPS[args.loop], g, args.n * 10)
         return 0
-    for name, stmt in LOOPS.items():
+    for _name, stmt in LOOPS.items():
         print(f"==================== {args.ns}: {stmt}  (pyinstrument, {args.n} calls) ====================")
         print(pyinstrument_view(stmt, g, args.n))
         print(f"==================== {args.ns}: {stmt}  (cProfile, tottime) ====================")
         print(cprofile_view(stmt, g, args.n // 3))
     if args.others:
         g2 = dict(g, ns=ns, L=[float(i) for i in range(10)], nd=np.linspace(0.5, 1.5, 10))
-        for name, stmt in OTHERS.items():
+        for _name, stmt in OTHERS.items():
             print(f"==================== {args.ns}: {stmt}  (cProfile, tottime) ====================")
             try:
                 print(cprofile_view(stmt, g2, args.n // 10, top=8))
             except Exception as e:
                 print(f"n/a ({type(e).__name__}: {e})")
     print(f"==================== {args.ns}: step costs (ns per call, min of 7) ====================")
-    for label, stmt, t in step_costs(ns, args.ns):
+    for label, _stmt, t in step_costs(ns, args.ns):
         print(f"{label:55s} {t if isinstance(t, str) else f'{t:8.0f} ns'}")
     return 0
 

@@ -13,8 +13,7 @@ import numpy as np
 import pytest
 
 import array_api_promo as xp
-from array_api_promo import _dtypes as D
-from array_api_promo import promotion
+from array_api_promo import _dtypes as D, promotion
 from array_api_promo._array import Array
 
 PACKAGE = pathlib.Path(xp.__file__).parent

@@ -122,7 +122,7 @@ def test_compare_lists_disagreements():
     out = proc.stdout
     assert "operand mixes differ" in out
     # int64 + float16: numpy float64, jax float16
-    line = next(l for l in out.splitlines() if "│ int64, float16 " in l)
+    line = next(ln for ln in out.splitlines() if "│ int64, float16 " in ln)
     assert "float64" in line and "float16" in line
 
 
@@ -138,7 +138,7 @@ def test_compare_check_exit_codes():
 def test_compare_counts_one_policy_raising_as_a_difference():
     proc = run("compare", "array_api", "numpy", "--check")
     assert proc.returncode == 1
-    line = next(l for l in proc.stdout.splitlines() if "│ bool, int8 " in l)
+    line = next(ln for ln in proc.stdout.splitlines() if "│ bool, int8 " in ln)
     assert "PromotionError" in line and "int8" in line
 
 

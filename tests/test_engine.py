@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from array_api_promo import _dtypes as D
-from array_api_promo import promotion
+from array_api_promo import _dtypes as D, promotion
 from array_api_promo.promotion import nd, zero_d
 
 TORCH = promotion.get_policy("torch")

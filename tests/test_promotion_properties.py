@@ -11,8 +11,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 from array_api_promo import promotion
 from array_api_promo._dtypes import dtype_by_name

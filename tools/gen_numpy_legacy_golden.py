@@ -43,8 +43,7 @@ HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The dtypes, the array API -> NumPy function names and the loop reader are the NumPy 2
 # generator's (a sibling script that needs nothing but NumPy).
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from gen_numpy_golden import BINARY as _BINARY
-from gen_numpy_golden import DTYPE_NAMES, UNARY, loops
+from gen_numpy_golden import BINARY as _BINARY, DTYPE_NAMES, UNARY, loops  # noqa: E402
 
 BINARY = {name: fn for name, fn in _BINARY.items() if name != "matmul"}  # no Python scalars
 

@@ -21,9 +21,9 @@ are mapped via the "where" legends of the same file.  The spec has no table for
 from __future__ import annotations
 
 import argparse
-import pathlib
 import json
 import os
+import pathlib
 import re
 import sys
 

@@ -28,7 +28,11 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from gen_torch_golden import (  # noqa: E402
-    DTYPE_NAMES, TORCH_VERSION, _check_torch, dtype_name, error_record,
+    DTYPE_NAMES,
+    TORCH_VERSION,
+    _check_torch,
+    dtype_name,
+    error_record,
 )
 
 GENERATOR = "tools/gen_torch_op_golden.py"
@@ -138,12 +142,12 @@ def main(argv=None) -> int:
     unary, binary = [], []
     for default in ("float32", "float64"):
         torch.set_default_dtype(getattr(torch, default))
-        for name, (call, fn) in uops.items():
+        for name, (_call, fn) in uops.items():
             for dn in DTYPE_NAMES:
                 x = torch.ones(2, dtype=getattr(torch, dn))
                 unary.append({"default_dtype": default, "op": name,
                               "operands": [f"nd:{dn}"], "result": result_of(fn, x)})
-        for name, (call, fn, rop) in bops.items():
+        for name, (_call, fn, rop) in bops.items():
             for da, db in itertools.product(DTYPE_NAMES, repeat=2):
                 a = torch.ones(2, dtype=getattr(torch, da))
                 b = torch.ones(2, dtype=getattr(torch, db))

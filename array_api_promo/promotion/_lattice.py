@@ -28,7 +28,7 @@ class PromotionTable:
 
     # -- construction -------------------------------------------------------
     @classmethod
-    def from_lattice(cls, supertypes: Mapping[DType, Iterable[DType]]) -> "PromotionTable":
+    def from_lattice(cls, supertypes: Mapping[DType, Iterable[DType]]) -> PromotionTable:
         """Build from each dtype's immediate supertypes.
 
         The join of ``a`` and ``b`` is the unique least element of their
@@ -64,7 +64,7 @@ class PromotionTable:
         return cls(dtypes, joins)
 
     @classmethod
-    def from_rows(cls, order: Sequence[DType], rows: Sequence[Sequence[DType | None]]) -> "PromotionTable":
+    def from_rows(cls, order: Sequence[DType], rows: Sequence[Sequence[DType | None]]) -> PromotionTable:
         """Build from a square lookup table whose axes follow ``order``."""
         if len(rows) != len(order) or any(len(r) != len(order) for r in rows):
             raise ValueError("a promotion table must be square and match its axis order")

@@ -196,7 +196,7 @@ class PromotionError(TypeError):
 class Explanation:
     """A readable trace of one promotion decision."""
 
-    def __init__(self, policy: "Policy", operands, op: str):
+    def __init__(self, policy: Policy, operands, op: str):
         self.policy = policy
         self.operands = list(operands)
         self.op = op

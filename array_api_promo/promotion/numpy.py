@@ -219,14 +219,13 @@ class NumPyPolicy(Policy):
         import numpy as np
 
         self.check_scalar(value, dtype, op)
-        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
-            if not self.int_fits(value, dtype):
-                if op.split(" ")[0] in _COMPARISONS:
-                    # compared exactly: a strong 0-d int64/uint64 (or float64) operand
-                    if -(2**63) <= value < 2**64:
-                        return np.asarray(value, dtype=np.int64 if value < 2**63 else np.uint64)
-                    return np.asarray(float(value))
-                value = self.wrap_int(value, dtype)  # the wrapping ops
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER and not self.int_fits(value, dtype):
+            if op.split(" ")[0] in _COMPARISONS:
+                # compared exactly: a strong 0-d int64/uint64 (or float64) operand
+                if -(2**63) <= value < 2**64:
+                    return np.asarray(value, dtype=np.int64 if value < 2**63 else np.uint64)
+                return np.asarray(float(value))
+            value = self.wrap_int(value, dtype)  # the wrapping ops
         with np.errstate(over="ignore"):
             try:
                 return np.asarray(value, dtype=dtype.numpy)

@@ -323,14 +323,13 @@ class NumPyLegacyPolicy(NumPyPolicy):
 
     def convert_scalar(self, value, dtype, op="asarray"):
         """As ``np.asarray(value, dtype)`` in NumPy 1.26: an out-of-range int wraps, with a warning."""
-        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
-            if not self.int_fits(value, dtype):
-                warnings.warn(
-                    f"{op}: Python int {value} is out of bounds for {dtype.name} and wraps around, "
-                    f"as NumPy 1.26 does (policy {self.name!r}); NumPy 2 raises here",
-                    DeprecationWarning, stacklevel=3,
-                )
-                value = self.wrap_int(value, dtype)
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER and not self.int_fits(value, dtype):
+            warnings.warn(
+                f"{op}: Python int {value} is out of bounds for {dtype.name} and wraps around, "
+                f"as NumPy 1.26 does (policy {self.name!r}); NumPy 2 raises here",
+                DeprecationWarning, stacklevel=3,
+            )
+            value = self.wrap_int(value, dtype)
         with np.errstate(over="ignore"):
             try:
                 return np.asarray(value, dtype=dtype.numpy)

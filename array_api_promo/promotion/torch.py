@@ -127,7 +127,7 @@ class TorchPolicy(Policy):
         self.name = "torch" if default_dtype is D.float32 else "torch(default_dtype=float64)"
         super().__init__()
 
-    def with_default_dtype(self, dtype: DType) -> "TorchPolicy":
+    def with_default_dtype(self, dtype: DType) -> TorchPolicy:
         """The torch policy with another default float (``torch.set_default_dtype``)."""
         return _torch_policy(dtype)
 

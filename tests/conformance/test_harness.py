@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import DEVIATIONS_MD, RESULTS_DIR, cli, normalize, render, reproduce
-from conformance import suite as suite_mod
+from conformance import DEVIATIONS_MD, RESULTS_DIR, cli, normalize, render, reproduce, suite as suite_mod
 
 FAKE = Path(__file__).resolve().parents[1] / "fixtures" / "fake_suite"
 ADD = "array_api_tests/test_operators_and_elementwise_functions.py::test_add[add(x1, x2)]"

@@ -8,7 +8,13 @@ import pytest
 xpx = pytest.importorskip("array_api_extra")
 
 from _consumer_check import (  # noqa: E402
-    ARRAY_TYPE, CPU_ONLY_ERROR, DEVICES, MIXED_DEVICE_ERROR, NAMESPACES, assert_ours, to_numpy,
+    ARRAY_TYPE,
+    CPU_ONLY_ERROR,
+    DEVICES,
+    MIXED_DEVICE_ERROR,
+    NAMESPACES,
+    assert_ours,
+    to_numpy,
 )
 
 import array_api_promo as xp  # noqa: E402
@@ -17,7 +23,7 @@ import array_api_promo.torch as tx  # noqa: E402
 _rng = np.random.default_rng(0)
 M = _rng.standard_normal((5, 3))
 A = _rng.standard_normal(6)
-I = np.array([3, 1, 2, 3, 1, 0])
+INTS = np.array([3, 1, 2, 3, 1, 0])
 SPECIAL = np.array([np.nan, np.inf, -np.inf, 1.0])
 IDX = np.arange(6)
 
@@ -31,15 +37,15 @@ CASES = {
     # xpx.expand_dims is deprecated for the standard's (2025.12) expand_dims with a tuple axis.
     "xp.expand_dims(tuple axis)": (lambda ns, m: ns.expand_dims(m, axis=(0, 2)), (M,), np.expand_dims(M, (0, 2))),
     "kron": (lambda ns, m, k: xpx.kron(m, k), (M, M[:2, :2].copy()), np.kron(M, M[:2, :2])),
-    "nunique": (lambda ns, i: xpx.nunique(i), (I,), np.asarray(np.unique(I).size)),
+    "nunique": (lambda ns, i: xpx.nunique(i), (INTS,), np.asarray(np.unique(INTS).size)),
     "pad": (lambda ns, m: xpx.pad(m, 2), (M,), np.pad(M, 2)),
     "pad(constant_values)": (lambda ns, m: xpx.pad(m, (1, 2), constant_values=3.5), (M,), np.pad(M, (1, 2), constant_values=3.5)),
-    "setdiff1d": (lambda ns, i, j: xpx.setdiff1d(i, j), (I, np.array([1, 5])), np.setdiff1d(I, [1, 5])),
-    "union1d": (lambda ns, i, j: xpx.union1d(i, j), (I, np.array([7, 1])), np.union1d(I, [7, 1])),
-    "isin": (lambda ns, i, j: xpx.isin(i, j), (I, np.array([1, 2])), np.isin(I, [1, 2])),
+    "setdiff1d": (lambda ns, i, j: xpx.setdiff1d(i, j), (INTS, np.array([1, 5])), np.setdiff1d(INTS, [1, 5])),
+    "union1d": (lambda ns, i, j: xpx.union1d(i, j), (INTS, np.array([7, 1])), np.union1d(INTS, [7, 1])),
+    "isin": (lambda ns, i, j: xpx.isin(i, j), (INTS, np.array([1, 2])), np.isin(INTS, [1, 2])),
     "sinc": (lambda ns, a: xpx.sinc(a), (A,), np.sinc(A)),
     "isclose": (lambda ns, a, b: xpx.isclose(a, b), (A, A + 1e-9 * (IDX % 2) + 1e-3 * (IDX == 5)), np.isclose(A, A + 1e-9 * (IDX % 2) + 1e-3 * (IDX == 5))),
-    "one_hot": (lambda ns, i: xpx.one_hot(i, 4), (I,), np.eye(4)[I]),
+    "one_hot": (lambda ns, i: xpx.one_hot(i, 4), (INTS,), np.eye(4)[INTS]),
     "create_diagonal": (lambda ns, a: xpx.create_diagonal(a), (A,), np.diag(A)),
     "nan_to_num": (lambda ns, a: xpx.nan_to_num(a), (SPECIAL,), np.nan_to_num(SPECIAL)),
     "searchsorted": (lambda ns, s, a: xpx.searchsorted(s, a), (np.sort(A), A), np.searchsorted(np.sort(A), A)),

@@ -14,8 +14,7 @@ import types
 
 import _fuzz
 import pytest
-from hypothesis import HealthCheck, Phase, given, note, seed, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, Phase, given, note, seed, settings, strategies as st
 
 import array_api_promo as xp
 import array_api_promo.torch as tx
