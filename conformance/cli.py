@@ -84,6 +84,9 @@ def parse_args(argv=None):
     lib.add_argument("--render-reports", action="store_true",
                      help="re-render every conformance/reports/*/ from its results.json, and the "
                           "side-by-side conformance/reports/README.md")
+    lib.add_argument("--rerun-reproducers", action="store_true",
+                     help="with --render-reports: execute the reproducers again against the installed "
+                          "libraries (otherwise their recorded output is used)")
     lib.add_argument("--reports-dir", type=Path, default=library.REPORTS_DIR, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.out and len(args.library or []) > 1:
@@ -263,6 +266,9 @@ def library_main(args, console, cloner) -> int:
     from . import library_report
     if args.render_reports:
         for d in library.report_dirs(args.reports_dir):
+            if args.rerun_reproducers:
+                results = normalize.load(d / library.RESULTS_NAME)
+                library.write_report(results, d)
             library.render_dir(d)
             console.print(f"re-rendered {d / library.REPORT_NAME}", highlight=False)
         index = library_report.write_index(args.reports_dir)

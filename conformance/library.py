@@ -97,21 +97,23 @@ def finish(results: dict, info: dict, *, explain_with: str | None, timeout: floa
 
 
 def write_report(results: dict, out_dir: Path, *, execute=None) -> Path:
-    """results.json, README.md, xfails.txt and skips.txt in ``out_dir``."""
+    """Run the reproducers against the library, then write results.json, README.md,
+    xfails.txt and skips.txt into ``out_dir``."""
     from . import library_report
+    library_report.record_reproducers(results, **({} if execute is None else {"execute": execute}))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
     normalize.dump(results, out_dir / RESULTS_NAME)
-    render_dir(out_dir, execute=execute)
+    render_dir(out_dir)
     return out_dir
 
 
-def render_dir(out_dir: Path, *, execute=None) -> str:
-    """Re-render a report folder from its results.json."""
+def render_dir(out_dir: Path) -> str:
+    """Re-render a report folder from its results.json (no library needed)."""
     from . import library_report
-    results = normalize.load(Path(out_dir) / RESULTS_NAME)
-    kw = {} if execute is None else {"execute": execute}
-    text = library_report.render(results, **kw)
+    out_dir = Path(out_dir)
+    results = normalize.load(out_dir / RESULTS_NAME)
+    text = library_report.render(results)
     (out_dir / REPORT_NAME).write_text(text, encoding="utf-8")
     (out_dir / "xfails.txt").write_text(library_report.xfails_text(results), encoding="utf-8")
     (out_dir / "skips.txt").write_text(library_report.skips_text(results), encoding="utf-8")

@@ -7,7 +7,7 @@ text and a reproducer executed against that library, and, with
 from __future__ import annotations
 
 from collections import Counter, OrderedDict
-from typing import Callable
+from collections.abc import Callable
 
 from . import reproduce
 from .normalize import FAILING, KINDS, TIMEOUT, WRONG_DTYPE
@@ -166,16 +166,29 @@ def _skips(r: dict) -> list:
     return lines + [""]
 
 
-def render(results: dict, *, execute: Callable = reproduce.execute) -> str:
-    """The report text for one library's results (same results -> same bytes)."""
+def reproducer_codes(results: dict) -> list:
+    """The reproducer snippet of every failure group, in report order."""
     from .render import _reproducer
-    groups = build_groups(results)
     codes = []
-    for g in groups:
+    for g in build_groups(results):
         c = _reproducer(g)
         if c and c not in codes:
             codes.append(c)
-    outputs = dict(zip(codes, execute(codes))) if codes else {}
+    return codes
+
+
+def record_reproducers(results: dict, execute: Callable = reproduce.execute) -> dict:
+    """Execute the reproducers against the library (now, while it is installed) and keep
+    their output in the results, so that the report re-renders from results.json alone."""
+    codes = reproducer_codes(results)
+    results["reproducer_outputs"] = dict(zip(codes, execute(codes))) if codes else {}
+    return results
+
+
+def render(results: dict) -> str:
+    """The report text for one library's results (same results -> same bytes)."""
+    groups = build_groups(results)
+    outputs = results.get("reproducer_outputs") or {}
     lines = _header(results) + _status(results) + _summary(results) + _explained(results, groups)
     lines += ["## Failures", ""]
     if not groups:
