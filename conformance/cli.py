@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import (API_VERSIONS, CACHE_DIR, DEFAULT_API_VERSION, DEVIATIONS_MD, INTENTIONAL_POLICIES,
                RESULTS_DIR, XFAILS_DIR)
-from . import library, normalize, render, runner, spec, suite as suite_mod
+from . import library, normalize, provenance, render, runner, spec, suite as suite_mod
 from .attribution import attribute
 from .xfails import write_xfails
 
@@ -124,7 +124,9 @@ def collect_spec_text(results: dict, spec_dir: Path) -> dict:
 
 
 def finish_results(results: dict, *, spec_dir: Path | None, target: runner.PolicyTarget) -> dict:
-    """Add spec quotes, dtype attributions and the policy env to normalised results."""
+    """Add what produced them (package version, source hash), spec quotes, dtype
+    attributions and the policy env to normalised results."""
+    results["package"] = provenance.package_provenance()
     if target.env:
         results["namespace_env"] = dict(sorted(target.env.items()))
     if spec_dir is not None:
@@ -135,7 +137,7 @@ def finish_results(results: dict, *, spec_dir: Path | None, target: runner.Polic
             engine_policy = runner.load_policy_object(target.policy_env)
             if isinstance(engine_policy, type):
                 engine_policy = engine_policy()
-        except Exception:
+        except (ImportError, AttributeError, TypeError):  # attribution is optional: no policy, no attribution
             engine_policy = None
     for e in results["tests"]:
         a = attribute(engine_policy, e) if engine_policy is not None else None

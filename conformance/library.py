@@ -44,7 +44,7 @@ def version(pkg):
     try:
         from importlib.metadata import version as v
         return v(pkg)
-    except Exception:  # not an installed distribution: fall back to __version__
+    except ImportError:  # PackageNotFoundError: not an installed distribution, use __version__
         return getattr(sys.modules.get(pkg) or importlib.import_module(pkg), "__version__", "unknown")
 out["library"] = wrapped
 out["version"] = version(top)
@@ -60,6 +60,8 @@ def probe(module: str) -> dict:
     """Import ``module`` in a fresh interpreter: its library, version, declared API
     version and extensions (or the import error)."""
     env = runner.build_env(runner.PolicyTarget(module, module), "", Path("/dev/null"))
+    for var in ("ARRAY_API_TESTS_VERSION", "ARRAY_API_STRICT_API_VERSION"):  # let it declare its own
+        env.pop(var, None)
     proc = subprocess.run([sys.executable, "-c", _PROBE, module], capture_output=True, text=True,
                           env=env, timeout=300)
     try:
