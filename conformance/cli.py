@@ -293,16 +293,17 @@ def library_main(args, console, cloner) -> int:
             if len(versions) > 1:
                 out_dir = out_dir.with_name(f"{out_dir.name}-api{version}")
             target = runner.PolicyTarget(label, module)
-            extra = ["--continue-on-collection-errors", *timeout_args, *args.pytest_arg]
+            # --tb=native: pytest's own traceback formatter crashes (INTERNALERROR) on some
+            # frames of compiled libraries (tb_lineno None), ending the whole run.
+            extra = ["--continue-on-collection-errors", "--tb=native", *timeout_args, *args.pytest_arg]
             outcome = runner.run_suite(
                 info, target, version, max_examples=args.max_examples, seed=args.seed,
                 workers=args.workers, work_dir=args.work_dir, progress=not args.no_progress,
                 console=console, extra_args=extra, timeout=args.timeout, shrink=not args.no_shrink)
             raw = json.loads(outcome.report_path.read_text()) if outcome.report_path.exists() else {}
-            log_tail = None
-            if not raw.get("tests"):
-                tail = outcome.log_path.read_text(errors="replace").splitlines()[-30:]
-                log_tail = normalize.trim(normalize.scrub("\n".join(tail), [info.path]), 3000)
+            log = outcome.log_path.read_text(errors="replace")
+            tail = normalize.trim(normalize.scrub("\n".join(log.splitlines()[-30:]), [info.path]), 3000)
+            log_tail = None if raw.get("tests") else tail
             results = normalize.normalise_report(
                 raw, policy=label, module=module, api_version=version, suite_commit=info.suite_commit,
                 spec_commit=info.spec_commit, max_examples=args.max_examples, seed=args.seed,
@@ -311,6 +312,9 @@ def library_main(args, console, cloner) -> int:
             if args.pytest_arg:
                 results["pytest_args"] = list(args.pytest_arg)
             results["spec_text"] = collect_spec_text(results, info.spec_dir)
+            if raw.get("tests") and ("INTERNALERROR" in log or outcome.total > len(raw["tests"])):
+                results["run_incomplete"] = {"collected": outcome.total, "reported": len(raw["tests"]),
+                                             "log_tail": tail}
             library.finish(results, lib, explain_with=args.explain_with,
                            timeout=args.per_test_timeout if timeout_args else None, collection_log=log_tail)
             library.write_report(results, out_dir)

@@ -103,6 +103,11 @@ def _status(r: dict) -> list:
     lib = r.get("library") or {}
     if lib.get("error"):
         lines += [f"**The module could not be imported**: `{lib['error']}`", ""]
+    stop = r.get("run_incomplete")
+    if stop:
+        lines += [f"**The run stopped early**: {stop['reported']} of {stop['collected']} collected tests "
+                  "reported (pytest or a worker crashed). End of the log:", "", "```text",
+                  stop["log_tail"], "```", ""]
     errors = r.get("collection_errors") or []
     if errors:
         lines += ["## Collection errors", "",
