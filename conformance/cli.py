@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import (API_VERSIONS, CACHE_DIR, DEFAULT_API_VERSION, DEVIATIONS_MD, INTENTIONAL_POLICIES,
                RESULTS_DIR, XFAILS_DIR)
-from . import library, normalize, provenance, render, runner, spec, suite as suite_mod
+from . import crosscheck, library, normalize, provenance, render, runner, spec, suite as suite_mod
 from .attribution import attribute
 from .xfails import write_xfails
 
@@ -87,6 +87,10 @@ def parse_args(argv=None):
     lib.add_argument("--rerun-reproducers", action="store_true",
                      help="with --render-reports: execute the reproducers again against the installed "
                           "libraries (otherwise their recorded output is used)")
+    lib.add_argument("--cross-check", type=Path, metavar="RESULTS_JSON",
+                     help="compare, test by test, with our results under a policy (e.g. "
+                          "conformance/results/torch-2025.12.json); with --render-reports, applied to the "
+                          "reports explained with that policy")
     lib.add_argument("--reports-dir", type=Path, default=library.REPORTS_DIR, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.out and len(args.library or []) > 1:
@@ -267,7 +271,13 @@ def library_main(args, console, cloner) -> int:
     """``--library``/``--render-reports``: reports for any array library."""
     from . import library_report
     if args.render_reports:
+        ours = normalize.load(args.cross_check) if args.cross_check else None
         for d in library.report_dirs(args.reports_dir):
+            if ours is not None:
+                results = normalize.load(d / library.RESULTS_NAME)
+                if library_report.explain_policy(results) == ours["policy"]:
+                    results["cross_check"] = crosscheck.snapshot(ours, results)
+                    normalize.dump(results, d / library.RESULTS_NAME)
             if args.rerun_reproducers:
                 results = normalize.load(d / library.RESULTS_NAME)
                 library.write_report(results, d)
@@ -317,6 +327,8 @@ def library_main(args, console, cloner) -> int:
                                              "log_tail": tail}
             library.finish(results, lib, explain_with=args.explain_with,
                            timeout=args.per_test_timeout if timeout_args else None, collection_log=log_tail)
+            if args.cross_check:
+                results["cross_check"] = crosscheck.snapshot(normalize.load(args.cross_check), results)
             library.write_report(results, out_dir)
             s = results["summary"]
             console.print(f"{module} @ {version}: {s['passed']} passed, {s['failed']} failed, "

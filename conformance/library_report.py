@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import Counter, OrderedDict
 from collections.abc import Callable
 
-from . import reproduce
+from . import crosscheck, reproduce
 from .normalize import FAILING, KINDS, TIMEOUT, WRONG_DTYPE
 from .render import Group, _dtype_category, _group_section, _short, group_key, group_title
 
@@ -195,6 +195,7 @@ def render(results: dict) -> str:
     groups = build_groups(results)
     outputs = results.get("reproducer_outputs") or {}
     lines = _header(results) + _status(results) + _summary(results) + _explained(results, groups)
+    lines += crosscheck.render(results)
     lines += ["## Failures", ""]
     if not groups:
         lines += ["_None: every test that ran passed._", ""]

@@ -150,3 +150,34 @@ def test_committed_reports_rerender_identically(tmp_path):
     index = library_report.render_index([dict(normalize.load(d / library.RESULTS_NAME), _folder=d.name)
                                          for d in dirs])
     assert index == (library.REPORTS_DIR / "README.md").read_text()
+
+
+def test_cross_check_gives_a_reason_for_every_disagreement(report, tmp_path):
+    """--render-reports --cross-check: our results under a policy against the library's."""
+    from conformance import crosscheck
+    theirs = _results(report)
+    ours = json.loads(json.dumps(theirs))
+    ours.update(policy="torch", package={"source_sha256": "f" * 64})
+    by_id = {e["nodeid"]: e for e in ours["tests"]}
+    by_id[f"{MOD}::test_multiply"].update(outcome="passed")          # only the library fails
+    by_id[f"{MOD}::test_add_values"].update(outcome="failed", kind="wrong dtype",  # only ours
+                                            message="out.dtype=int8, but should be int64")
+    results_file = tmp_path / "torch-2025.12.json"
+    normalize.dump(ours, results_file)
+    copy = tmp_path / "reports" / report.name
+    copy.mkdir(parents=True)
+    (copy / library.RESULTS_NAME).write_bytes((report / library.RESULTS_NAME).read_bytes())
+    assert cli.main(["--render-reports", "--reports-dir", str(tmp_path / "reports"),
+                     "--cross-check", str(results_file)]) == 0
+    text = (copy / "README.md").read_text()
+    assert "## Cross-check: policy `torch` against real fake_namespace" in text
+    rows = [ln for ln in text.splitlines() if ln.startswith("| `test_")]
+    mult = next(ln for ln in rows if "test_multiply`" in ln)
+    assert "| passed | wrong value |" in mult and "kernel" in mult
+    assert next(ln for ln in rows if "test_add_values" in ln).endswith(" |")
+    for ln in rows:  # every row: agree, or a reason
+        assert ln.rsplit("|", 2)[-2].strip()
+    cc = normalize.load(copy / library.RESULTS_NAME)["cross_check"]
+    assert cc["source_sha256"] == "f" * 64
+    assert crosscheck.render(normalize.load(copy / library.RESULTS_NAME)) == crosscheck.render(
+        normalize.load(copy / library.RESULTS_NAME))
