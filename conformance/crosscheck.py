@@ -10,8 +10,16 @@ from __future__ import annotations
 
 import re
 
-from .normalize import (FAILING, MISSING_NAME, SPECIAL_CASE, TIMEOUT, UNEXPECTED_EXCEPTION, WRONG_DTYPE,
-                        WRONG_VALUE, elementwise_name)
+from .normalize import (
+    FAILING,
+    MISSING_NAME,
+    SPECIAL_CASE,
+    TIMEOUT,
+    UNEXPECTED_EXCEPTION,
+    WRONG_DTYPE,
+    WRONG_VALUE,
+    elementwise_name,
+)
 
 _REFUSED = re.compile(r"PromotionError: (?:[\w.]+: )?([^\n]*)")
 _NO_KERNEL = re.compile(r"not implemented for '(\w+)'|not supported for (\w+)")

@@ -11,7 +11,14 @@ from collections.abc import Callable
 
 from . import crosscheck, reproduce
 from .normalize import FAILING, KINDS, TIMEOUT, WRONG_DTYPE
-from .render import Group, _dtype_category, _group_section, _short, group_key, group_title
+from .render import (
+    Group,
+    _dtype_category,
+    _group_section,
+    _short,
+    group_key,
+    group_title,
+)
 
 MAX_SKIP_REASONS = 15
 
@@ -41,7 +48,7 @@ def library_group_key(entry: dict, policy) -> tuple:
 
 
 def library_group_title(key: tuple, policy) -> str:
-    kind, what = key
+    what = key[1]
     if what.startswith("predicted:"):
         return f"Type promotion predicted by policy `{policy}`: {what[len('predicted:'):]}"
     if what.startswith("unpredicted:"):
@@ -275,6 +282,7 @@ def render_index(all_results: list) -> str:
 
 def write_index(reports_dir):
     from pathlib import Path
+
     from . import library, normalize
     reports_dir = Path(reports_dir)
     all_results = []

@@ -20,7 +20,7 @@ PACKAGE = "array_api_promo"
 
 
 def python_version() -> str:
-    return "%s.%s" % platform.python_version_tuple()[:2]
+    return ".".join(platform.python_version_tuple()[:2])
 
 
 def source_hash(package_dir: Path = REPO_ROOT / PACKAGE) -> str:
@@ -40,7 +40,7 @@ def package_version() -> str:
         return version(PACKAGE)
     except PackageNotFoundError:  # run from a checkout that is not installed
         import re
-        m = re.search(r'^version = "([^"]+)"', (REPO_ROOT / "pyproject.toml").read_text(), re.M)
+        m = re.search(r'^version = "([^"]+)"', (REPO_ROOT / "pyproject.toml").read_text(), re.MULTILINE)
         return m.group(1) if m else "unknown"
 
 

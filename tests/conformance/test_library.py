@@ -181,3 +181,11 @@ def test_cross_check_gives_a_reason_for_every_disagreement(report, tmp_path):
     assert cc["source_sha256"] == "f" * 64
     assert crosscheck.render(normalize.load(copy / library.RESULTS_NAME)) == crosscheck.render(
         normalize.load(copy / library.RESULTS_NAME))
+
+
+def test_probe_lets_the_library_declare_its_version(monkeypatch):
+    pytest.importorskip("array_api_strict")
+    monkeypatch.setenv("ARRAY_API_STRICT_API_VERSION", "")  # as the harness' run env would set it
+    info = library.probe("array_api_strict")
+    assert "error" not in info and info["library"] == "array_api_strict" and info["api_version"]
+    assert library.report_label(info).startswith("array_api_strict-")
