@@ -6,9 +6,11 @@ Commands::
     array-api-promo compare P1 P2 [P3 ...] [--check] [--limit N]
     array-api-promo lattice --policy P -o FILE.svg|FILE.png
     array-api-promo policies
+    array-api-promo seeds [--check]
 
 Operands: ``int8`` (or ``nd:int8``) is an n-d array of that dtype, ``0d:float64`` a
-0-d array, and a Python literal (``7``, ``1.5``, ``True``, ``1j``, ``(1-2j)``,
+0-d array (``0d:int64=300`` one holding 300: value-dependent policies such as
+``numpy_legacy`` look at it), and a Python literal (``7``, ``1.5``, ``True``, ``1j``, ``(1-2j)``,
 ``2**63`` is not a literal: write ``9223372036854775808``) a Python scalar.
 Policies are registered names (``array-api-promo policies``) or ``module:attribute``
 naming a :class:`~array_api_promo.promotion.Policy` instance or subclass.
@@ -29,7 +31,7 @@ import sys
 from xml.sax.saxutils import escape
 
 from . import _dtypes as D
-from .promotion import Operand, OperandKind, Policy, available_policies, get_policy, nd, zero_d
+from .promotion import Operand, OperandKind, Policy, ValueOperand, available_policies, get_policy, nd, zero_d
 
 __all__ = ["main", "parse_operand", "load_policy", "hasse_edges", "lattice_svg"]
 
@@ -66,6 +68,12 @@ def parse_operand(text: str):
         if kind in ("nd", "0d"):
             if not rest:
                 raise UsageError(f"malformed operand {text!r}: a dtype must follow {kind}:")
+            name, eq, literal = rest.partition("=")
+            if eq and kind == "0d":
+                value = parse_operand(literal)
+                if isinstance(value, Operand):
+                    raise UsageError(f"malformed operand {text!r}: the value of a 0-d array is a Python literal")
+                return zero_d(_dtype(name), value)
             dtype = _dtype(rest)
             return nd(dtype) if kind == "nd" else zero_d(dtype)
         raise UsageError(f"malformed operand {text!r}: use DTYPE, nd:DTYPE, 0d:DTYPE or a Python literal")
@@ -117,6 +125,8 @@ def load_policy(spec: str) -> Policy:
 
 
 def _label(op) -> str:
+    if isinstance(op, ValueOperand):
+        return f"0d:{op.dtype.name}={op.value!r}"
     if isinstance(op, Operand):
         return f"0d:{op.dtype.name}" if op.kind is OperandKind.ZERO_D else op.dtype.name
     return repr(op)
@@ -184,15 +194,32 @@ def escape_markup(text: str) -> str:
 _COMPARE_SCALARS = (True, 1, 1.5, 1j)
 
 
+# With a value-dependent policy (NumPy 1.x) the values decide: Python scalars at the
+# boundaries where NumPy 1.x's choice changes, and 0-d arrays holding a small value and one
+# that needs their whole dtype.
+_VALUE_SCALARS = (True, 1, -1, 200, 300, -200, 70000, 2**40, 1.5, 1e5, 1e39, 1j, 1e39j)
+_WIDE_VALUES = {"bool": True, "int8": -100, "int16": -1000, "int32": -100000, "int64": -(2**40),
+                "uint8": 200, "uint16": 60000, "uint32": 2**31, "uint64": 2**63, "float16": 1000.0,
+                "float32": 1e5, "float64": 1e300, "complex64": 1e5j, "complex128": 1e300j}
+
+
 def operand_mixes(policies):
     """Every pair of n-d/0-d operands of the dtypes all ``policies`` have, and each with a
-    Python bool/int/float/complex (both orders)."""
+    Python bool/int/float/complex (both orders); where a policy depends on values, the 0-d
+    arrays hold 1 and a value that needs their whole dtype, and the Python scalars span the
+    value classes."""
     common = [d for d in policies[0].dtypes if all(d in p.dtypes for p in policies[1:])]
-    arrays = [nd(d) for d in common] + [zero_d(d) for d in common]
+    if any(p.value_dependent for p in policies):
+        zero = [zero_d(d, v) for d in common for v in dict.fromkeys((True if d.category == 0 else 1,
+                                                                      _WIDE_VALUES.get(d.name, 1)))]
+        scalars = _VALUE_SCALARS
+    else:
+        zero, scalars = [zero_d(d) for d in common], _COMPARE_SCALARS
+    arrays = [nd(d) for d in common] + zero
     for a, b in itertools.product(arrays, repeat=2):
         yield (a, b)
     for a in arrays:
-        for s in _COMPARE_SCALARS:
+        for s in scalars:
             yield (a, s)
             yield (s, a)
 
@@ -478,6 +505,39 @@ def cmd_policies(args) -> int:
     return EXIT_OK
 
 
+# -- seeds -----------------------------------------------------------------------------------
+def cmd_seeds(args) -> int:
+    """The seeds' example tables regenerated from the policies, each cell beside the seed's."""
+    from rich.table import Table
+
+    from ._seed_tables import SEED_POLICIES, SEED_TABLES, evaluate
+
+    console = _console()
+    differ = 0
+    for title, rows in SEED_TABLES.items():
+        table = Table(title=title)
+        table.add_column("expression (as the seed writes it)")
+        for policy in SEED_POLICIES:
+            table.add_column(f"{policy} (seed)")
+        table.add_column("seed's note")
+        for row in rows:
+            cells = []
+            for policy in SEED_POLICIES:
+                stated = row.stated.get(policy)
+                if stated is None:
+                    cells.append("")
+                    continue
+                got = evaluate(row, policy)
+                want = (row.seed_wrong or {}).get(policy, stated)
+                mark = "" if got == want else " [red]≠[/red]"
+                differ += got != want
+                cells.append(f"{escape_markup(got)} ({stated}){mark}")
+            table.add_row(row.expression, *cells, row.note)
+        console.print(table)
+    console.print(f"{differ} cell(s) differ from the seeds" if differ else "every cell matches the seeds")
+    return EXIT_FAIL if differ and args.check else EXIT_OK
+
+
 # -- entry point ---------------------------------------------------------------------------
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line on stderr, exit 2
@@ -514,6 +574,13 @@ def build_parser() -> argparse.ArgumentParser:
     lat.add_argument("--policy", "-p", required=True, metavar="P")
     lat.add_argument("--output", "-o", required=True, metavar="FILE", help="FILE.svg or FILE.png")
     lat.set_defaults(func=cmd_lattice)
+
+    seeds = sub.add_parser("seeds", help="regenerate the seeds' example tables (MEP 3, PyTorch #9515)",
+                           description="Evaluate MegEngine MEP 3's NumPy 1.x / PyTorch example table and the "
+                                       "PyTorch promotion proposal's worked examples under the numpy_legacy and "
+                                       "torch policies, each cell beside what the seed states.")
+    seeds.add_argument("--check", action="store_true", help="exit 1 if a cell differs from the seed")
+    seeds.set_defaults(func=cmd_seeds)
 
     pol = sub.add_parser("policies", help="list the registered policies")
     pol.set_defaults(func=cmd_policies)

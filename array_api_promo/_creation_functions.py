@@ -109,7 +109,7 @@ class CreationFunctions(RuntimeBase):
                 raise ValueError("asarray: copy=False is impossible for a Python sequence")
             if dtype is None:
                 dtype = self._infer_dtype(obj, func)
-            data = _nested_to_numpy(obj, dtype, func)
+            data = _nested_to_numpy(obj, dtype, func, self.policy.create_scalar)
             return Array._new(data, dtype, self, device)
         if hasattr(obj, "__dlpack__"):
             return self.from_dlpack(obj, device=device, copy=copy)
@@ -118,21 +118,8 @@ class CreationFunctions(RuntimeBase):
         raise TypeError(f"asarray: cannot make an array from {describe_value(obj)}")
 
     def _exact_scalar(self, value, dtype, func):
-        """A Python scalar as a 0-d array of ``dtype``; out-of-range values raise."""
-        if dtype.category == D.CATEGORY_BOOL and type(value) is not bool:
-            raise TypeError(f"{func}: a Python {type(value).__name__} cannot make a bool array")
-        if type(value) is complex and dtype.category != D.CATEGORY_COMPLEX:
-            raise TypeError(f"{func}: a Python complex cannot make a {dtype.name} array")
-        if type(value) is float and dtype.category <= D.CATEGORY_INTEGER:
-            raise TypeError(f"{func}: a Python float cannot make a {dtype.name} array")
-        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
-            lo, hi = D.iinfo_bounds(dtype)
-            if not lo <= value <= hi:
-                raise OverflowError(f"{func}: Python int {value} is out of bounds for {dtype.name} [{lo}, {hi}]")
-        try:
-            return np.asarray(value, dtype=dtype.numpy)
-        except OverflowError as exc:
-            raise OverflowError(f"{func}: {value!r} cannot be represented as {dtype.name}: {exc}") from None
+        """A Python scalar as a 0-d array of ``dtype``, by the policy's creation rule."""
+        return self.policy.create_scalar(value, dtype, func)
 
     def _from_numpy(self, data, dtype, device, copy, func):
         if not data.dtype.isnative:  # byte-swapped data: our arrays are native-endian
@@ -347,7 +334,7 @@ def _check_shape(shape, func):
     return shape
 
 
-def _nested_to_numpy(obj, dtype, func):
+def _nested_to_numpy(obj, dtype, func, create):
     def unwrap(o):
         if type(o) is Array:
             return o._data
@@ -358,7 +345,7 @@ def _nested_to_numpy(obj, dtype, func):
     values = unwrap(obj)
     if dtype.category == D.CATEGORY_INTEGER:
         lo, hi = D.iinfo_bounds(dtype)
-        _check_ints(values, lo, hi, dtype, func)
+        _convert_misfits(values, lo, hi, dtype, func, create)
     try:
         data = np.array(values, dtype=dtype.numpy)
     except (OverflowError, ValueError, TypeError) as exc:
@@ -368,13 +355,16 @@ def _nested_to_numpy(obj, dtype, func):
     return data
 
 
-def _check_ints(values, lo, hi, dtype, func):
+def _convert_misfits(values, lo, hi, dtype, func, create):
+    """Elements of nested lists an integer dtype does not take as they are (an int out of
+    range, a float) go through the policy's creation rule ``create``: it raises under the
+    standard, wraps or truncates where the policy's library does."""
     stack = [values]
     while stack:
-        o = stack.pop()
-        if type(o) is list:
-            stack.extend(o)
-        elif type(o) is int and not lo <= o <= hi:
-            raise OverflowError(f"{func}: Python int {o} is out of bounds for {dtype.name} [{lo}, {hi}]")
-        elif type(o) is float:
-            raise TypeError(f"{func}: a Python float cannot go into a {dtype.name} array")
+        items = stack.pop()
+        for i, item in enumerate(items):
+            t = type(item)
+            if t is list:
+                stack.append(item)
+            elif (t is int and not lo <= item <= hi) or t is float:
+                items[i] = create(item, dtype, func)[()]

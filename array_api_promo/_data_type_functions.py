@@ -122,7 +122,9 @@ class DataTypeFunctions(RuntimeBase):
                 key = self._binary_key("result_type", a, b)
                 result = self._result_types.get(key)
                 if result is None:
-                    result = self._result_types[key] = self.policy.result_type(a, b)
+                    result = self.policy.result_type(a, b)
+                    if not (self._by_value and key[3]):  # a 0-d operand's value decides: not cached
+                        self._result_types[key] = result
                 return result
         for x in arrays_and_dtypes:
             t = type(x)

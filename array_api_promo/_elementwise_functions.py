@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._devices import CPU
 from ._dtypes import PY_SCALARS, DType
 from ._runtime import RuntimeBase, describe_value
 from ._special_values import SPECIAL_KERNELS, special_kernel
@@ -30,6 +31,8 @@ _ndarray = np.ndarray
 _asarray = np.asarray
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
 _SCALAR_TYPES = frozenset(PY_SCALARS)  # (a set: the membership test of the hot path hashes once)
+_NUMPY_NUMBERS = (np.number, np.bool_)  # NumPy scalars some policies take as operands
+_NUMBER_OF_CATEGORY = (bool, int, float, complex)  # a 0-d array read as a Python number (Tensor.item())
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
 
@@ -154,13 +157,26 @@ class ElementwiseFunctions(RuntimeBase):
             st = LargeInt  # torch unpacks it as uint64: a different decision
         return (name, x._dtype, st, 0 if self._flat_keys else int(x._data.ndim == 0))
 
-    def _binary_plan(self, key: tuple) -> BinaryPlan:
+    def _binary_plan(self, key: tuple, x1, x2) -> BinaryPlan:
+        """The plan of ``key`` (``x1``, ``x2``: the operands, array first).
+
+        Under a value-dependent policy (``numpy_legacy``) a plan with a 0-d array of another
+        dtype or a Python scalar is cached per value class (``_value_plans``), never under
+        ``key``, so the other policies' lookup stays one dictionary access.
+        """
         name, dt1, dt2, zero_d = key
         first = Operand(_ZERO_D if zero_d & 1 else _ARRAY, dt1)
         if type(dt2) is DType:
             second = Operand(_ZERO_D if zero_d & 2 else _ARRAY, dt2)
         else:  # a Python scalar
             second = Operand(_SCALAR, dt2)
+        plans = self._plans
+        if self._by_value and (zero_d or type(dt2) is not DType):
+            first, second = self._operand(x1), self._operand(x2)
+            plans, key = self._value_plans, (name, first, second)
+            plan = plans.get(key)
+            if plan is not None:
+                return plan
         decision = self.policy.decide(OPS[name], (first, second))
         compute = decision.compute
         kernel = kernel_for(name, compute.numpy)
@@ -173,7 +189,7 @@ class ElementwiseFunctions(RuntimeBase):
                 kernel = _casting(kernel, compute.numpy, 2)
         convert = None if type(dt2) is DType else self.policy.scalar_converter(dt2, compute, name)
         plan = BinaryPlan(kernel, signature, decision.result, decision.result.numpy, convert)
-        self._plans[key] = plan
+        plans[key] = plan
         return plan
 
     def _unary_plan(self, key: tuple) -> UnaryPlan:
@@ -204,7 +220,7 @@ class ElementwiseFunctions(RuntimeBase):
             key = (name, dt1, dt2, 0) if dt1 is dt2 or self._flat_keys else self._binary_key(name, x1, x2)
             plan = self._plans.get(key)
             if plan is None:
-                plan = self._binary_plan(key)
+                plan = self._binary_plan(key, x1, x2)
             run, signature, result, rnp, _ = plan
             if signature is None:
                 out = run(x1._data, x2._data)
@@ -229,7 +245,7 @@ class ElementwiseFunctions(RuntimeBase):
                 key = self._binary_key(name, x, scalar)
             plan = self._plans.get(key)
             if plan is None:
-                plan = self._binary_plan(key)
+                plan = self._binary_plan(key, x, scalar)
             run, signature, result, rnp, convert = plan
             s = convert(scalar)
             if signature is not None:
@@ -265,13 +281,36 @@ class ElementwiseFunctions(RuntimeBase):
         return array
 
     def _bad_operands(self, name, x1, x2, operator):
+        if self.policy.numpy_scalars != "refuse" and (isinstance(x1, _NUMPY_NUMBERS) or isinstance(x2, _NUMPY_NUMBERS)):
+            return self._apply2(name, self._from_numpy_scalar(x1), self._from_numpy_scalar(x2), operator)
         if operator:
             return NotImplemented
         if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
-            raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars")
+            if name in self.policy.scalar_pair_functions:
+                return self._apply_scalar_pair(name, x1, x2)
+            raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars "
+                            f"(policy {self.policy.name!r})")
         bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
         raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(bad)}")
+
+    def _from_numpy_scalar(self, x):
+        """A NumPy scalar as the policy's library takes it: a Python number of its kind, or a
+        0-d array of its dtype (anything else is returned as it is)."""
+        if not isinstance(x, _NUMPY_NUMBERS):
+            return x
+        rule = self.policy.numpy_scalars
+        if rule == "array":
+            return self.asarray(x)
+        return rule[x.dtype.kind](x.item())
+
+    def _apply_scalar_pair(self, name, x1, x2):
+        """``name(x1, x2)`` of two Python scalars, where the policy's library allows it: a 0-d array."""
+        decision = self.policy.decide(OPS[name], (self._operand(x1), self._operand(x2)))
+        compute = decision.compute
+        convert = self.policy.convert_scalar
+        out = kernel_for(name, compute.numpy)(convert(x1, compute, name), convert(x2, compute, name))
+        return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, CPU)
 
     def _inplace(self, name, x1, x2):
         """``x1 <op>= x2``: computed first, stored only if the policy allows the cast back."""
@@ -301,6 +340,12 @@ class ElementwiseFunctions(RuntimeBase):
                 raise TypeError(f"clip: {arg} must be an array, a Python scalar or None, got {type(bound).__name__}")
             operands.append(bound)
         arrays = [o for o in operands if type(o) is Array]
+        if self.policy.clip_number_bounds and len(arrays) < len(operands):
+            if any(a._data.ndim for a in arrays[1:]):
+                raise TypeError(f"clip: an n-d array bound cannot be combined with a Python number bound "
+                                f"(policy {self.policy.name!r} follows torch.clamp's overloads)")
+            operands = [x] + [_NUMBER_OF_CATEGORY[o._dtype.category](o._data.item()) if type(o) is Array else o
+                              for o in operands[1:]]
         device = self._same_device("clip", *arrays)
         sig = tuple(self._operand(o) for o in operands)
         decision = self.policy.decide(OPS["clip"], sig)
@@ -311,7 +356,7 @@ class ElementwiseFunctions(RuntimeBase):
             if type(o) is Array:
                 bounds.append(o._data if o._dtype is compute else o._data.astype(compute.numpy))
             else:
-                bounds.append(self._clip_scalar(o, compute))
+                bounds.append(self.policy.convert_bound(o, compute))
         lo = bounds.pop(0) if min is not None else None
         hi = bounds.pop(0) if max is not None else None
         out = data
@@ -323,13 +368,6 @@ class ElementwiseFunctions(RuntimeBase):
         if out is data or out is x._data:
             out = out.copy()
         return Array._new(out, decision.result, self, device)
-
-    def _clip_scalar(self, value, dtype):
-        if dtype.category == D.CATEGORY_INTEGER and type(value) is int:
-            # An out-of-range integer bound clips nothing (or everything) rather than wrapping.
-            lo, hi = np.iinfo(dtype.numpy).min, np.iinfo(dtype.numpy).max
-            value = lo if value < lo else hi if value > hi else value
-        return self.policy.convert_scalar(value, dtype, "clip")
 
     def where(self, condition, x1, x2, /):
         condition = self._check_array(condition, "where", "condition")
@@ -344,8 +382,8 @@ class ElementwiseFunctions(RuntimeBase):
                 raise TypeError(f"where: {arg} must be {allowed}, got {type(value).__name__}")
             operands.append(value)
         arrays = [condition] + [o for o in operands if type(o) is Array]
-        if len(arrays) == 1:
-            raise TypeError("where: at least one of x1 and x2 must be an array")
+        if len(arrays) == 1 and "where" not in self.policy.scalar_pair_functions:
+            raise TypeError(f"where: at least one of x1 and x2 must be an array (policy {self.policy.name!r})")
         device = self._same_device("where", *arrays)
         decision = self.policy.decide(OPS["where"], tuple(self._operand(o) for o in operands))
         compute = decision.compute

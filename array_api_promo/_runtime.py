@@ -17,7 +17,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._devices import ALL_DEVICES, CPU, Device
 from ._dtypes import PY_SCALARS, DType
-from .promotion import Operand, OperandKind, scalar_type
+from .promotion import Operand, OperandKind, scalar_type, zero_d_value
 
 __all__ = ["RuntimeBase", "describe_value"]
 
@@ -28,6 +28,8 @@ _SCALAR = OperandKind.SCALAR
 
 class RuntimeBase:
     """Policy, version and the shared argument checks of one namespace."""
+
+    _by_value = False  # the policy's decisions depend on values (see __init__)
 
     def __init__(self, policy, api_version: str):
         self.policy = policy
@@ -43,6 +45,13 @@ class RuntimeBase:
         self._plans: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
         self._flat_keys = not policy.zero_d_matters
+        # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
+        # Python scalar are cached per value class, never under the plain signature key.
+        # (Instance attributes only for them: the others' runtimes stay as they were.)
+        if policy.value_dependent:
+            self._by_value = True
+            self._value_plans: dict = {}
+            self._operand = self._operand_with_value
 
     def __repr__(self) -> str:
         return f"<array_api_promo namespace policy={self.policy.name!r} api_version={self.api_version!r}>"
@@ -107,6 +116,13 @@ class RuntimeBase:
         if type(x) is Array:
             return Operand(_ZERO_D if x._data.ndim == 0 else _ARRAY, x._dtype)
         return Operand(_SCALAR, scalar_type(x))
+
+    def _operand_with_value(self, x):
+        """:meth:`_operand` for a value-dependent policy: 0-d arrays and scalars with their value class."""
+        operand = RuntimeBase._operand(self, x)
+        if operand.kind is _ARRAY:
+            return operand
+        return self.policy.value_operand(operand, zero_d_value(x) if type(x) is Array else x)
 
     def _promote(self, func: str, *args) -> DType:
         """The policy's result dtype of arrays (and scalars) ``args`` for ``func``."""

@@ -62,7 +62,8 @@ def _operands(promotion, dtype_by_name, operands):
             out.append(eval(val, {}))  # literals only
             continue
         dt = dtype_by_name(val)
-        out.append(promotion.nd(dt) if tag == "nd" else promotion.zero_d(dt))
+        # a 0-d array holds 1: value-dependent policies (numpy_legacy) look at it
+        out.append(promotion.nd(dt) if tag == "nd" else promotion.zero_d(dt, True if val == "bool" else 1))
     return out
 
 
@@ -93,7 +94,8 @@ def render_engine_part() -> list:
     policies = [promotion.get_policy(n) for n in names]
     lines = [
         "Generated from `array_api_promo.promotion` (every built-in policy), not from the suite. "
-        "Operands: *array* has ndim > 0, *0-d* is a 0-d array, `literal` is a Python scalar. "
+        "Operands: *array* has ndim > 0, *0-d* is a 0-d array (holding 1, which only the "
+        "value-based `numpy_legacy` policy looks at), `literal` is a Python scalar. "
         "A cell is the result dtype, or the exception raised. "
         "**Bold**: differs from what the standard requires. "
         "*Italic*: the standard leaves the case unspecified and the policy defines it.",

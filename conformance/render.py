@@ -361,6 +361,14 @@ def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
     return lines
 
 
+KERNELS_NOTE = (
+    "A policy describes promotion and the conversion of Python scalars, not kernels: where torch 2.13 "
+    "simply lacks a kernel (no CPU `add` for uint16/uint32/uint64, no `div` for complex32), the `torch` "
+    "policy gives the dtype torch's promotion gives and computes it (NumPy has the kernel); that is "
+    "not in scope and not listed as a deviation."
+)
+
+
 def render(results: list, *, execute: Callable = reproduce.execute, engine_part: Callable = None) -> str:
     """The full DEVIATIONS.md text for ``results``."""
     if engine_part is None:
@@ -395,7 +403,7 @@ def render(results: list, *, execute: Callable = reproduce.execute, engine_part:
                   "under an intentional policy is explained by its rules._", ""]
     for i, g in enumerate(defects, 1):
         lines += _group_section(i, g, outputs)
-    lines += ["## Part 3: Promotion rules compared with the standard", ""]
+    lines += ["## Part 3: Promotion rules compared with the standard", "", KERNELS_NOTE, ""]
     lines += engine_part()
     text = "\n".join(lines).rstrip() + "\n"
     return text

@@ -193,3 +193,20 @@ def test_live_strict_arrays_and_scalars(strict):
                 bad.append(f"{marker.__name__}({d.name}) + {s!r}: strict raises "
                            f"{want.__name__}, policy {got}")
     assert not bad, "\n".join(bad)
+
+
+def test_result_type_refuses_ints_no_float_holds_as_the_operators_do():
+    """``result_type(float64 array, 10**400)`` raises like ``float64 array + 10**400``
+    (array-api-strict raises in both); an int a float holds (``2**200``) is fine."""
+    import array_api_promo as xp
+
+    b = xp.asarray([1.0], dtype=xp.float64)
+    for value in (10**400, -(10**400), 2**1024):
+        with pytest.raises(OverflowError, match=r"too large to convert to float64 \(policy 'array_api'\)"):
+            xp.result_type(b, value)
+        with pytest.raises(OverflowError, match="too large to convert to float64"):
+            b + value
+    with pytest.raises(OverflowError, match="complex64"):
+        xp.result_type(xp.complex64, 10**400)
+    assert xp.result_type(xp.float32, 2**200) == xp.float32
+    assert xp.result_type(b, 2**1024 - 2**971) == xp.float64  # the largest int float() takes

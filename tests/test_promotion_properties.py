@@ -92,6 +92,9 @@ def test_commutative(pol, data):
 @given(data=st.data())
 def test_commutative_with_two_arrays_and_a_scalar(pol, data):
     """Two arrays and one Python scalar: the order of the operands is irrelevant."""
+    if pol.value_dependent:
+        pytest.skip("NumPy 1.x folds value-based promotion left to right: np.result_type(bool, "
+                    "int8, 0) is int8, np.result_type(0, bool, int8) int16 (tests/test_golden_numpy_legacy.py)")
     a = data.draw(array_operands(pol), label="a")
     b = data.draw(array_operands(pol), label="b")
     s = data.draw(PY_SCALARS, label="s")

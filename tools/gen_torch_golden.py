@@ -52,6 +52,19 @@ Consequences worth a test each:
 * Eager ``+`` has no CPU kernel for uint16/32/64: ``NotImplementedError: "add_stub" not
   implemented for 'UInt64'`` -- NOT a promotion error (records carry "kernel_dtype" =
   the computed dtype); result_type succeeds.  ``|`` works for them.
+* Conversions (the "conversions" section): where a Python scalar is converted rather
+  than promoted, torch checks it (c10::checked_convert) in torch.where, torch.clamp and
+  torch.full -- where(uint8, 1000), where(int32, 2**40), where(float32, 1e300) raise
+  "value cannot be converted to type ... without overflow" -- except that a negative int
+  wraps into an unsigned type down to -max (where(uint8, -1) holds 255, -256 raises) and
+  float16/bfloat16 take any float (inf); operands of + never are.  torch.asarray checks
+  ints the same way (asarray(-1, uint8) is 255, asarray(1000, int8) raises), truncates
+  floats into integer dtypes (1.5 -> 1), rounds floats into floating dtypes unchecked
+  (asarray(1e300, float32) is inf while full raises), and takes uint64 only from
+  non-negative ints.  torch.add/sub/mul/true_divide/floor_divide/where take two Python
+  scalars (a 0-d result of the wrapped numbers' promotion); remainder/pow do not.
+  torch.clamp(x, lo, hi) with a Python-number bound binds the Scalar overload, turning
+  a 0-d tensor bound into a number too (clamp(bool, 0-d float64, True) is float32).
 * Three operands (torch.addcmul(a, b, c)): left-to-right fold is order dependent:
   addcmul(nd:uint16, nd:float16, nd:int8) -> float16, but addcmul(nd:uint16, nd:int8,
   nd:float16) raises "attempted to promote UInt16 and Char".
@@ -103,6 +116,80 @@ SCALAR_VALUE_LITERALS = [
     "18446744073709551615", "18446744073709551616", "100000.0", "1e39", "1.5", "True",
 ]
 SCALAR_VALUE_0D_DTYPES = ["uint8", "int8", "int64", "float16", "bfloat16"]
+
+# Conversions (issue 9): where a Python scalar is *converted* to a dtype, not promoted.
+CONVERSION_LITERALS = [
+    "True", "False", "0", "1", "-1", "127", "128", "200", "-129", "255", "256", "-255",
+    "-256", "1000", "32768", "-32769", "65535", "65536", "2147483648", "1099511627776",
+    "9223372036854775807", "9223372036854775808", "-9223372036854775808",
+    "-9223372036854775809", "18446744073709551615", "18446744073709551616",
+    "1.5", "-1.5", "-0.0", "100000.0", "1e39", "1e300", "inf", "nan", "1j", "(1.5-2j)", "1e300j",
+]
+# torch functions that take two Python scalars (the array API name -> torch callable)
+SCALAR_PAIR_FUNCTIONS = {
+    "add": "torch.add", "subtract": "torch.sub", "multiply": "torch.mul",
+    "divide": "torch.true_divide", "floor_divide": "torch.floor_divide",
+    "remainder": "torch.remainder", "pow": "torch.pow", "where": "torch.where(cond, x1, x2)",
+}
+SCALAR_PAIR_LITERALS = ["True", "1", "-3", "1.5", "1j", "9223372036854775808"]
+# clamp bounds: None, Python scalars and 0-d tensors
+CLAMP_BOUNDS = ["None", "py:0", "py:True", "py:1.5", "py:1000", "py:-1", "0d:float64",
+                "0d:bfloat16", "0d:int64", "0d:bool", "0d:uint8", "0d:float16"]
+_SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
+
+
+def literal(text: str):
+    return _SPECIAL_FLOATS[text] if text in _SPECIAL_FLOATS else ast.literal_eval(text)
+
+
+def conversion_cases(torch, default):
+    """torch.asarray/torch.full of every literal into every dtype, torch.where and
+    torch.clamp with Python scalars, and torch functions called with two Python scalars."""
+    cond = torch.tensor([True, False])
+    out = {"creation": [], "where": [], "clamp": [], "scalar_pairs": []}
+    for dn in DTYPE_NAMES + [None]:
+        dt = None if dn is None else getattr(torch, dn)
+        for lit in CONVERSION_LITERALS:
+            v = literal(lit)
+            out["creation"].append({
+                "default_dtype": default, "dtype": dn, "scalar": f"py:{lit}",
+                "asarray": values_or_error(lambda: torch.asarray(v, dtype=dt)),
+                "full": values_or_error(lambda: torch.full((1,), v, dtype=dt)),
+            })
+    for dn in DTYPE_NAMES:
+        x = torch.ones(2, dtype=getattr(torch, dn))
+        for lit in CONVERSION_LITERALS:
+            v = literal(lit)
+            out["where"].append({
+                "default_dtype": default, "operands": [f"nd:{dn}", f"py:{lit}"],
+                "result": values_or_error(lambda: torch.where(cond, x, v)),
+            })
+            out["where"].append({
+                "default_dtype": default, "operands": [f"py:{lit}", f"nd:{dn}"],
+                "result": values_or_error(lambda: torch.where(cond, v, x)),
+            })
+    for kind in ("nd", "0d"):
+        for dn in DTYPE_NAMES:
+            x = make_operand(torch, f"{kind}:{dn}")
+            for lo, hi in itertools.product(CLAMP_BOUNDS, repeat=2):
+                if lo == hi == "None":
+                    continue
+                a, b = (None if s == "None" else make_operand(torch, s) for s in (lo, hi))
+                out["clamp"].append({
+                    "default_dtype": default, "operands": [f"{kind}:{dn}", lo, hi],
+                    "result": values_or_error(lambda: torch.clamp(x, a, b)),
+                })
+    for name, call in SCALAR_PAIR_FUNCTIONS.items():
+        fn = (lambda a, b: torch.where(cond, a, b)) if name == "where" else eval(call)  # noqa: S307
+        for la, lb in itertools.product(SCALAR_PAIR_LITERALS, repeat=2):
+            a, b = literal(la), literal(lb)
+            out["scalar_pairs"].append({
+                "default_dtype": default, "op": name, "call": call,
+                "operands": [f"py:{la}", f"py:{lb}"],
+                "result": values_or_error(lambda: fn(a, b)),
+            })
+    return out
+
 
 # torch's ScalarType names (as they appear in error messages) -> our names
 SCALARTYPE_NAMES = {
@@ -197,8 +284,11 @@ def main(argv=None) -> int:
     cases = []
     three = []
     scalar_values = []
+    conversions = {"creation": [], "where": [], "clamp": [], "scalar_pairs": []}
     for default in ("float32", "float64"):
         torch.set_default_dtype(getattr(torch, default))
+        for section, records in conversion_cases(torch, default).items():
+            conversions[section].extend(records)
         for sa, sb in itertools.product(operands, repeat=2):
             a, b = make_operand(torch, sa), make_operand(torch, sb)
             any_tensor = isinstance(a, torch.Tensor) or isinstance(b, torch.Tensor)
@@ -266,13 +356,23 @@ def main(argv=None) -> int:
                                "integer dtypes); floats as JSON numbers, infinities as "
                                "'inf'/'-inf', complex as [re, im]"),
         "scalar_values": scalar_values,
+        "conversions_note": (
+            "where a Python scalar is converted, not promoted: creation (torch.asarray(s, "
+            "dtype=d) and torch.full((1,), s, dtype=d); dtype null = no dtype), "
+            "torch.where(cond, x, s) and (cond, s, x) with cond = [True, False], "
+            "torch.clamp(x, lo, hi) with Python-scalar and 0-d bounds, and torch functions "
+            "called with two Python scalars; literals also 'inf'/'nan'; results are "
+            "{'dtype', 'values'} or an error record"),
+        "conversion_literals": CONVERSION_LITERALS,
+        "conversions": conversions,
     }
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as fh:
         json.dump(doc, fh, sort_keys=True, indent=1)
         fh.write("\n")
     print(f"wrote {args.out}: {len(cases)} pair cases, {len(three)} three-operand "
-          f"cases, {len(scalar_values)} scalar-value cases")
+          f"cases, {len(scalar_values)} scalar-value cases, conversions: "
+          f"{ {k: len(v) for k, v in conversions.items()} }")
     return 0
 
 

@@ -31,6 +31,7 @@ from ._ops import OPS, Domain, OpSpec, ResultKind
 __all__ = [
     "OperandKind",
     "Operand",
+    "ValueOperand",
     "nd",
     "zero_d",
     "Decision",
@@ -72,14 +73,37 @@ class Operand(NamedTuple):
         return f"{prefix}{self.dtype.name} array"
 
 
+class ValueOperand(NamedTuple):
+    """A 0-d array or Python scalar together with its value, for value-dependent policies.
+
+    Given by a user (``zero_d(int64, 300)``), ``value`` is the value itself; in a
+    signature a value-dependent policy builds (:meth:`Policy.value_operand`) it is the
+    policy's hashable *class* of the value (NumPy 1.x: the minimal dtype), so decisions
+    stay cached per class rather than per value.
+    """
+
+    kind: OperandKind
+    dtype: object
+    value: object
+
+    def __str__(self) -> str:
+        return f"{Operand(self.kind, self.dtype)} ({self.value!r})"
+
+
 def nd(dtype: DType) -> Operand:
     """An operand standing for an array with ``ndim > 0`` of ``dtype``."""
     return Operand(OperandKind.ARRAY, _check_dtype(dtype))
 
 
-def zero_d(dtype: DType) -> Operand:
-    """An operand standing for a 0-d array of ``dtype``."""
-    return Operand(OperandKind.ZERO_D, _check_dtype(dtype))
+_NO_VALUE = object()
+
+
+def zero_d(dtype: DType, value=_NO_VALUE):
+    """An operand standing for a 0-d array of ``dtype`` (holding ``value``, if given:
+    only value-dependent policies such as ``numpy_legacy`` look at it)."""
+    if value is _NO_VALUE:
+        return Operand(OperandKind.ZERO_D, _check_dtype(dtype))
+    return ValueOperand(OperandKind.ZERO_D, _check_dtype(dtype), value)
 
 
 def _check_dtype(dtype) -> DType:
@@ -98,6 +122,16 @@ class LargeInt(int):
 
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
+# The least int float() refuses: 2**1024 - 2**970 rounds to 2**1024, beyond float64.
+_FLOAT_INT_END = 2**1024 - 2**970
+
+
+def int_text(value) -> str:
+    """A Python number for an error message: a huge int by its size, not 400 digits."""
+    if type(value) is int and abs(value) >= 10**30:
+        text = str(value)
+        return f"{text[:8]}... ({len(text.lstrip('-'))} digits)"
+    return repr(value)
 
 
 def scalar_type(value) -> type:
@@ -117,6 +151,8 @@ def classify(x) -> tuple[Operand, object]:
     t = type(x)
     if t is Operand:
         return x, None
+    if t is ValueOperand:
+        return Operand(x.kind, x.dtype), x.value
     if t is DType:
         return Operand(OperandKind.ARRAY, x), None
     if t in D.PY_SCALARS:
@@ -136,6 +172,14 @@ def classify(x) -> tuple[Operand, object]:
         f"{x!r} ({t.__name__}) is not an operand: expected an array, a dtype or a "
         "Python bool, int, float or complex"
     )
+
+
+def zero_d_value(x):
+    """The value of a 0-d array (a NumPy scalar), or ``None`` for a marker or unknown type."""
+    data = getattr(x, "_data", None)
+    if type(data) is np.ndarray and data.ndim == 0:
+        return data[()]
+    return None
 
 
 class Decision(NamedTuple):
@@ -204,11 +248,35 @@ class Policy:
     #: Whether a 0-d array promotes differently from an n-d array of its dtype
     #: (PyTorch's 0-d slot); where not, decisions are cached without that flag.
     zero_d_matters: bool = True
+    #: Whether decisions depend on the *values* of 0-d arrays and Python scalars, not only
+    #: on kinds and dtypes (NumPy 1.x's value-based casting).  Value-independent policies
+    #: keep one cached plan per signature; a value-dependent one gets signatures whose
+    #: 0-d and scalar operands carry :meth:`value_operand`'s class of their value.
+    value_dependent: bool = False
+    #: Elementwise functions that take two Python scalars (a 0-d result of their promoted
+    #: dtype); the standard requires an array, so none by default.
+    scalar_pair_functions: frozenset = frozenset()
+    #: Whether ``clip`` with a Python-number bound reads its 0-d array bounds as numbers
+    #: too (``torch.clamp``'s Scalar overload); an n-d bound then cannot mix with a number.
+    clip_number_bounds: bool = False
+    #: How a NumPy scalar (``np.float64(1.5)``, ``np.int8(3)``) enters an operation:
+    #: ``"refuse"`` (the standard knows no such operand), ``"array"`` (a 0-d array of its
+    #: dtype, as NumPy does) or a mapping from its NumPy kind character to the Python type
+    #: it counts as (torch reads it as a Python number).
+    numpy_scalars = "refuse"
 
     def __init__(self):
         self._result_cache: dict = {}
         self._decision_cache: dict = {}
         self._dtype_set = frozenset(self.dtypes)
+        if self.value_dependent:
+            self.signature = self._signature_with_values
+
+    def value_operand(self, operand: Operand, value):
+        """``operand`` (a 0-d array or Python scalar) holding ``value``, as a hashable
+        operand for signatures (value-dependent policies only; ``value`` is ``None``
+        when unknown, e.g. a bare ``zero_d(dtype)`` marker)."""
+        return operand
 
     def __repr__(self) -> str:
         return f"<promotion policy {self.name!r}>"
@@ -229,6 +297,22 @@ class Policy:
             if operand.kind is OperandKind.SCALAR:
                 self.check_scalar_value(value, "result_type")
                 scalars.append(value)
+        return tuple(sig), scalars
+
+    def _signature_with_values(self, operands):
+        """:meth:`signature` of a value-dependent policy: 0-d arrays and scalars with their values."""
+        sig, scalars = [], []
+        for x in operands:
+            operand, value = classify(x)
+            kind = operand.kind
+            if kind is not OperandKind.SCALAR and operand.dtype not in self._dtype_set:
+                raise TypeError(f"dtype {operand.dtype.name} does not exist under policy {self.name!r}")
+            if kind is OperandKind.SCALAR:
+                self.check_scalar_value(value, "result_type")
+                scalars.append(value)
+            elif kind is OperandKind.ZERO_D and value is None:
+                value = zero_d_value(x)
+            sig.append(operand if kind is OperandKind.ARRAY else self.value_operand(operand, value))
         return tuple(sig), scalars
 
     def resolve(self, signature: tuple[Operand, ...], op: str = "result_type") -> DType:
@@ -286,9 +370,17 @@ class Policy:
         """Raise if the Python scalar ``value`` cannot be an operand at all (before promotion)."""
 
     def check_scalar(self, value, dtype: DType, op: str) -> None:
-        """Raise if the Python scalar ``value`` cannot become a ``dtype`` value."""
-        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+        """Raise if the Python scalar ``value`` cannot become a ``dtype`` value: an int
+        outside an integer dtype's bounds, or too large for any float (``10**400``)."""
+        if type(value) is not int:
+            return
+        if dtype.category == D.CATEGORY_INTEGER:
             self.check_int_range(value, dtype, op)
+        elif dtype.category >= D.CATEGORY_FLOATING and not -_FLOAT_INT_END < value < _FLOAT_INT_END:
+            raise OverflowError(
+                f"{op}: Python int {int_text(value)} is too large to convert to {dtype.name} "
+                f"(policy {self.name!r})"
+            )
 
     # The one range check and the one wrap-around of Python ints (each policy decides which applies).
     @staticmethod
@@ -304,7 +396,7 @@ class Policy:
 
     def out_of_range_message(self, value: int, dtype: DType, op: str) -> str:
         lo, hi = _INT_BOUNDS[dtype]
-        return f"{op}: Python int {value} is out of bounds for {dtype.name} [{lo}, {hi}] (policy {self.name!r})"
+        return f"{op}: Python int {int_text(value)} is out of bounds for {dtype.name} [{lo}, {hi}] (policy {self.name!r})"
 
     @staticmethod
     def wrap_int(value: int, dtype: DType) -> int:
@@ -319,6 +411,36 @@ class Policy:
             with np.errstate(over="ignore"):  # a float beyond the dtype's range rounds to inf (IEEE)
                 return np.asarray(value, dtype=dtype.numpy)
         except OverflowError as exc:  # e.g. a huge int into float
+            raise OverflowError(f"{op}: {int_text(value)} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}") from None
+
+    def convert_bound(self, value, dtype: DType):
+        """A Python scalar bound of ``clip`` as a 0-d ``dtype`` array: an integer beyond the
+        dtype's range saturates (it clips nothing, or everything) instead of wrapping."""
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = _INT_BOUNDS[dtype]
+            value = lo if value < lo else min(value, hi)
+        return self.convert_scalar(value, dtype, "clip")
+
+    def create_scalar(self, value, dtype: DType, op: str = "asarray"):
+        """A 0-d NumPy array of ``dtype`` made from the Python scalar ``value`` by a creation
+        function (``asarray(value, dtype=...)``, ``full``'s ``fill_value``).
+
+        The standard's rule: the value must be of the dtype's kind (a bool for bool, no
+        float into an integer dtype, no complex into a real one) and in its range.
+        """
+        t = type(value)
+        category = dtype.category
+        if category == D.CATEGORY_BOOL and t is not bool:
+            raise TypeError(f"{op}: a Python {t.__name__} cannot make a bool array (policy {self.name!r})")
+        if t is complex and category != D.CATEGORY_COMPLEX:
+            raise TypeError(f"{op}: a Python complex cannot make a {dtype.name} array (policy {self.name!r})")
+        if t is float and category <= D.CATEGORY_INTEGER:
+            raise TypeError(f"{op}: a Python float cannot make a {dtype.name} array (policy {self.name!r})")
+        if t is int and category == D.CATEGORY_INTEGER:
+            self.check_int_range(value, dtype, op)
+        try:
+            return np.asarray(value, dtype=dtype.numpy)
+        except OverflowError as exc:
             raise OverflowError(f"{op}: {value!r} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}") from None
 
     def scalar_converter(self, scalar_type: type, dtype: DType, op: str):

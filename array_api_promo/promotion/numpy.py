@@ -142,6 +142,7 @@ class NumPyPolicy(Policy):
 
     name = "numpy"
     zero_d_matters = False  # NEP 50: 0-d arrays are strong, like n-d arrays
+    numpy_scalars = "array"  # a NumPy scalar is a (strong) 0-d array of its dtype
     dtypes = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16)
     table = NUMPY_TABLE
     default_int = i8

@@ -11,13 +11,19 @@ Everything torch-specific lives in this module:
   (``combine_categories``): a lower-priority operand joins only when its
   category is higher;
 * the operation rules (``_decide``, ``inplace_result``,
-  ``accumulation_dtype``) and Python scalar conversion (wrap-around).
+  ``accumulation_dtype``);
+* Python scalar conversion, by where the scalar goes: an operand wraps (integers) or
+  rounds (floats) unchecked, ``where``/``clip``/``full`` use ``checked_convert``,
+  ``asarray`` follows ``torch.asarray``; two-scalar calls, ``clamp``'s number bounds
+  and NumPy scalars (Python numbers to torch's argument parser).
 
 The tests compare this module against golden tables generated from real
 torch 2.13.0 (``tools/gen_torch_golden.py``).
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 
@@ -35,6 +41,7 @@ from ._policy import (
     Policy,
     PromotionError,
     _describe,
+    int_text,
 )
 
 __all__ = ["TorchPolicy", "TORCH_TABLE", "complex32"]
@@ -78,6 +85,12 @@ _BAREBONES_UNSIGNED = frozenset({D.uint16, D.uint32, D.uint64})
 _TO_COMPLEX = {f2: c2, bf: c4, f4: c4, f8: c8}
 # Python scalars as torch wraps them; an int in [2**63, 2**64) unpacks as uint64.
 _WRAPPED_TYPE = {bool: b1, int: i8, LargeInt: D.uint64, float: f8, complex: c8}
+# The Python ints torch unpacks at all (int64 or uint64); others raise OverflowError.
+_UNPACKABLE = (-(2**63), 2**64)
+# Operations that convert a Python scalar with c10::checked_convert (an error, not a wrap).
+_CHECKED_OPS = frozenset({"where", "clip"})
+# checked_convert lets any double into Half and BFloat16 (rounding to inf).
+_UNCHECKED_FLOATS = frozenset({f2, bf})
 
 
 def torch_name(dtype: DType) -> str:
@@ -95,6 +108,14 @@ class TorchPolicy(Policy):
     default_uint = D.int64  # torch accumulates every integer type in int64
     default_index = D.int64
     storage_substitutions = {"complex32": D.complex64}
+    # torch.add/sub/mul/true_divide/floor_divide/where take two Python numbers
+    # (torch.remainder and torch.pow do not)
+    scalar_pair_functions = frozenset({"add", "subtract", "multiply", "divide", "floor_divide", "where"})
+    clip_number_bounds = True  # clamp(Tensor, Scalar?, Scalar?) binds a 0-d bound as a number
+    # A NumPy scalar is a wrapped number of the Python type torch's argument parser reads it
+    # as: np.int64(3) by __index__, np.float64 (a float subclass), and np.bool_ -- no bool
+    # subclass -- by __float__: float32 + np.True_ is float32, int8 + np.True_ too.
+    numpy_scalars = {"b": float, "i": int, "u": int, "f": float, "c": complex}
 
     def __init__(self, default_dtype: DType = D.float32):
         if default_dtype not in (D.float32, D.float64):
@@ -189,19 +210,38 @@ class TorchPolicy(Policy):
         return result
 
     # -- Python scalars ----------------------------------------------------------
+    # Three conversions, by where the scalar goes (tests/data/torch_2.13.0_promotion.json,
+    # "conversions"):
+    # * an operand of an elementwise operation: wrap-around for integers, IEEE rounding
+    #   (inf) for floats -- the wrapped number is cast, never checked;
+    # * ``where``/``clip`` and ``full``: ``c10::checked_convert`` (``_checked``);
+    # * ``asarray`` (``torch.asarray``/``torch.tensor``): ``_created``.
     def check_scalar(self, value, dtype, op):
         self.check_scalar_value(value, op)
 
     def check_scalar_value(self, value, op):
         # torch unpacks a Python int into int64 (or uint64 when it only fits there).
-        if type(value) is int and not -(2**63) <= value < 2**64:
+        if type(value) is int and not _UNPACKABLE[0] <= value < _UNPACKABLE[1]:
             raise OverflowError(
-                f"{op}: Python int {value} is too large for torch to unpack (it must fit "
-                f"int64 or uint64) (policy {self.name!r})"
+                f"{op}: Python int {int_text(value)} is too large for torch to unpack (it must "
+                f"fit int64 or uint64) (policy {self.name!r})"
             )
 
+    def scalar_converter(self, scalar_type, dtype, op):
+        # An int in an integer dtype's range is unpackable (and LargeInt is by construction);
+        # into a floating dtype it must also be unpackable, or convert_scalar raises.
+        if scalar_type is not int or dtype.category <= D.CATEGORY_INTEGER:
+            return super().scalar_converter(scalar_type, dtype, op)
+        make, convert = dtype.numpy.type, self.convert_scalar
+        fmax = float(D.finfo_of(dtype).max)
+        lo, hi = max(-fmax, _UNPACKABLE[0]), min(fmax, _UNPACKABLE[1] - 1)
+        return lambda value: make(value) if lo <= value <= hi else convert(value, dtype, op)
+
     def convert_scalar(self, value, dtype, op="asarray"):
-        """Wrap-around for integers, IEEE rounding (``inf``) for floats, as torch casts."""
+        """An operand's wrap-around (integers) and IEEE rounding (floats); ``where``
+        and ``clip`` convert with ``checked_convert``."""
+        if op in _CHECKED_OPS:
+            return self._checked(value, dtype, op)
         self.check_scalar(value, dtype, op)
         if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
             value = self.wrap_int(value, dtype)
@@ -209,6 +249,80 @@ class TorchPolicy(Policy):
             if type(value) is int and dtype.category >= D.CATEGORY_FLOATING:
                 value = float(value)
             return np.asarray(value, dtype=dtype.numpy)
+
+    def convert_bound(self, value, dtype):
+        return self._checked(value, dtype, "clip")
+
+    def create_scalar(self, value, dtype, op="asarray"):
+        if op == "asarray":
+            return self._created(value, dtype, op)
+        return self._checked(value, dtype, op)
+
+    def _overflow(self, value, dtype, op):
+        return OverflowError(
+            f"{op}: value {int_text(value)} cannot be converted to {dtype.name} without overflow "
+            f"(torch checks this conversion) (policy {self.name!r})"
+        )
+
+    def _checked(self, value, dtype, op):
+        """``c10::checked_convert``: the value must fit the dtype, except that a negative
+        int wraps into an unsigned type down to -max, and half precision takes any float."""
+        self.check_scalar_value(value, op)
+        t = type(value)
+        category = dtype.category
+        if category == D.CATEGORY_BOOL:
+            return np.asarray(bool(value))
+        if t is complex and category != D.CATEGORY_COMPLEX:
+            raise TypeError(
+                f"{op}: a Python complex cannot be converted to {dtype.name} (policy {self.name!r})"
+            )
+        if category == D.CATEGORY_INTEGER:
+            return self._to_integer(value, dtype, op)
+        if dtype not in _UNCHECKED_FLOATS:
+            limit = float(D.finfo_of(dtype).max)
+            parts = (value.real, value.imag) if t is complex else (float(value),)
+            if any(math.isfinite(p) and abs(p) > limit for p in parts):
+                raise self._overflow(value, dtype, op)
+        return self.convert_scalar(value, dtype, "asarray")
+
+    def _to_integer(self, value, dtype, op):
+        lo, hi = D.iinfo_bounds(dtype)
+        if type(value) is float:
+            if not (math.isfinite(value) and lo <= value <= hi):  # lo: -0.0 fits unsigned
+                raise self._overflow(value, dtype, op)
+            return np.asarray(int(value), dtype=dtype.numpy)  # truncation toward zero
+        low = -hi if lo == 0 else lo  # unsigned: two's complement down to -max
+        if not low <= value <= hi:
+            raise self._overflow(value, dtype, op)
+        return np.asarray(self.wrap_int(value, dtype), dtype=dtype.numpy)
+
+    def _created(self, value, dtype, op):
+        """``torch.asarray(value, dtype=...)``: integers are checked (Python ints are unpacked
+        as int64, uint64 only for a uint64 dtype, which takes no negative int or float);
+        floats and complex into floating dtypes round to inf unchecked."""
+        t = type(value)
+        category = dtype.category
+        if category == D.CATEGORY_BOOL:
+            return np.asarray(bool(value))
+        if t is complex and category != D.CATEGORY_COMPLEX:
+            raise TypeError(f"{op}: a Python complex cannot make a {dtype.name} array (policy {self.name!r})")
+        if category == D.CATEGORY_INTEGER:
+            if dtype is D.uint64:  # the value is unpacked as an unsigned 64-bit int
+                if t is float:
+                    raise TypeError(f"{op}: torch makes a uint64 array of a Python int, not of "
+                                    f"float {value!r} (policy {self.name!r})")
+                if value < 0:
+                    raise OverflowError(f"{op}: a negative Python int ({int_text(value)}) cannot "
+                                        f"make a uint64 array (policy {self.name!r})")
+            elif t is int and not _UNPACKABLE[0] <= value < 2**63:
+                raise self._overflow(value, dtype, op)
+            return self._to_integer(value, dtype, op)
+        if t is int:
+            try:
+                value = float(value)
+            except OverflowError:
+                raise self._overflow(value, dtype, op) from None
+        return self.convert_scalar(value, dtype, op)
 
     # -- operation rules -----------------------------------------------------------
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
