@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from . import reproduce
 from .normalize import (
     FAILING,
     MISSING_NAME,
@@ -19,6 +20,7 @@ from .normalize import (
     WRONG_DTYPE,
     WRONG_VALUE,
     elementwise_name,
+    spec_function,
 )
 
 _REFUSED = re.compile(r"PromotionError: (?:[\w.]+: )?([^\n]*)")
@@ -30,6 +32,8 @@ def _side(e: dict | None) -> dict | None:
     if e is None or e["outcome"] not in FAILING:
         return None
     out = {"kind": e.get("kind"), "message": (e.get("message") or "").splitlines()[0][:200]}
+    if (e.get("dtype") or {}).get("got"):
+        out["got"] = e["dtype"]["got"]
     attr = e.get("attribution")
     if attr:
         out["rule"] = attr.get("rule")
@@ -37,8 +41,17 @@ def _side(e: dict | None) -> dict | None:
     return out
 
 
-def snapshot(ours: dict, theirs: dict) -> dict:
-    """The cross-check data to store in the library's results (``theirs``)."""
+def replay_snippet(module: str, code: str):
+    """Our failing call, run against the real library: its result's dtype, or its error."""
+    snippet = reproduce.failing_code_snippet(module, code)
+    if snippet is None:
+        return None
+    return snippet.replace("print(repr(out))", "print(getattr(out, 'dtype', out))")
+
+
+def snapshot(ours: dict, theirs: dict, execute=reproduce.execute) -> dict:
+    """The cross-check data to store in the library's results (``theirs``). Each failing call
+    of ours that the library passed is replayed against the library (``execute``)."""
     ours_by_id = {e["nodeid"]: e for e in ours["tests"]}
     theirs_by_id = {e["nodeid"]: e for e in theirs["tests"]}
     rows = {}
@@ -49,6 +62,16 @@ def snapshot(ours: dict, theirs: dict) -> dict:
         rows[nid] = {"ours": _side(o), "theirs": _side(t),
                      "ours_outcome": o["outcome"] if o else "not run",
                      "theirs_outcome": t["outcome"] if t else "not run"}
+    replays = {}
+    for nid, row in rows.items():
+        code = ours_by_id[nid].get("failing_code") if row["ours"] and not row["theirs"] else None
+        snippet = replay_snippet(theirs["module"], code) if code else None
+        if snippet:
+            replays[nid] = snippet
+    outputs = execute(list(replays.values())) if replays else []
+    for (nid, snippet), out in zip(replays.items(), outputs):
+        rows[nid]["replay"] = {"code": snippet.splitlines()[-2].removeprefix("out = "),
+                               "output": (out.strip().splitlines() or [""])[-1][:200]}
     pkg = ours.get("package") or {}
     return {"policy": ours["policy"], "api_version": ours["api_version"],
             "max_examples": ours["hypothesis"]["max_examples"],
@@ -64,7 +87,10 @@ def reason(nodeid: str, row: dict, cc: dict, theirs_examples: int) -> str:
     o, t = row["ours"], row["theirs"]
     if (o is None) == (t is None) and (o is None or o["kind"] == t["kind"]):
         return ""
-    fn = elementwise_name(nodeid.split("[")[-1].split("(")[0]) if "[" in nodeid else ""
+    fn = elementwise_name(spec_function(nodeid))
+    if o and t and _NO_KERNEL.search(t["message"]):
+        return (f"both fail: ours {o['kind']} (the policy's rule); the real library stops earlier, it has no "
+                f"kernel for the drawn dtype (`{t['message'][:80]}`)")
     if o and t:
         return (f"both fail, differently: ours {o['kind']}, real {t['kind']} (our namespace computes with "
                 "NumPy kernels; only the dtypes follow the policy)")
@@ -92,6 +118,22 @@ def reason(nodeid: str, row: dict, cc: dict, theirs_examples: int) -> str:
         return f"the real library raises where ours does not: {t['message']}"
     # our namespace under the policy fails, the real library passes
     kind = o["kind"]
+    replay = row.get("replay")
+    if replay:
+        out = replay["output"]
+        shown = f"our failing call on the real library gives `{out}`"
+        if re.match(r"(AttributeError|NameError|SyntaxError)\b", out):
+            return f"{shown}: the suite's printed call cannot be replayed as is; not compared"
+        if re.match(r"\w*(Error|Exception)\b", out):
+            return (f"{shown}: it fails there too; the real run ({theirs_examples} examples, ours "
+                    f"{cc['max_examples']}) did not draw these operands")
+        if o.get("got") and out.endswith(o["got"]):
+            return (f"{shown}, the dtype our policy gives: the real run ({theirs_examples} examples, ours "
+                    f"{cc['max_examples']}) did not draw these operands")
+        if fn and not _is_operator(nodeid):
+            return (f"{shown}: array-api-compat wraps `{fn}` (its `_fix_promotion` casts 0-d operands to "
+                    "the standard's `result_type` first), hiding torch's own rule")
+        return f"{shown}, not what our policy gives ({o.get('got') or o['kind']})"
     refused = _REFUSED.search(o["message"])
     if kind == WRONG_DTYPE and fn and not _is_operator(nodeid):
         return (f"array-api-compat wraps `{fn}`: its `_fix_promotion` casts 0-d operands to the "
