@@ -79,7 +79,8 @@ class Array:
     """
 
     __slots__ = ("_data", "_dtype", "_runtime", "_device", "__weakref__")
-    # NumPy defers to our operators instead of treating us as an object scalar.
+    # NumPy defers to our operators instead of treating us as an object scalar; the
+    # operator refuses a NumPy operand in our words (ElementwiseFunctions._bad_operands).
     __array_ufunc__ = None
     __array_priority__ = 1000
 
@@ -133,7 +134,7 @@ class Array:
 
     def __array_namespace__(self, /, *, api_version: str | None = None):
         runtime = self._runtime
-        if api_version is None or api_version == runtime.api_version:
+        if api_version is None or (type(api_version) is str and api_version == runtime.api_version):
             return runtime.module
         return runtime.namespace_at(api_version)
 
@@ -156,11 +157,18 @@ class Array:
     __str__ = __repr__
 
     def __array__(self, dtype=None, copy=None):
+        if copy is not None and type(copy) is not bool:
+            raise TypeError(f"__array__: copy must be True, False or None, got {type(copy).__name__}")
         # CPU conversion for NumPy-only code paths of consumers.
         if self._device is not CPU:
             raise RuntimeError(f"__array__: the array is on {self._device.name}; call to_device(CPU) first")
         data = self._data
-        if dtype is not None and np.dtype(dtype) != data.dtype:
+        if dtype is not None:
+            try:
+                dtype = np.dtype(dtype)
+            except (TypeError, ValueError):
+                raise TypeError(f"__array__: dtype must be a NumPy dtype or None, got {type(dtype).__name__}") from None
+        if dtype is not None and dtype != data.dtype:
             if copy is False:
                 raise ValueError("__array__: a dtype change needs a copy, but copy=False")
             return data.astype(dtype)
@@ -206,10 +214,16 @@ class Array:
     def __dlpack__(self, /, *, stream=None, max_version=None, dl_device=None, copy=None):
         if stream is not None:
             raise BufferError("__dlpack__: stream must be None for host arrays")
-        if dl_device is not None and tuple(dl_device) != (1, 0):
+        if dl_device is not None and not (
+            type(dl_device) is tuple and len(dl_device) == 2 and all(isinstance(v, int) for v in dl_device)
+        ):
+            raise TypeError(f"__dlpack__: dl_device must be None or a (device type, device id) tuple, got {dl_device!r}")
+        if dl_device is not None and dl_device != (1, 0):
             raise BufferError(f"__dlpack__: cannot export to device {dl_device}; only the CPU (1, 0) is supported")
         kwargs = {}
         if max_version is not None:
+            if type(max_version) is not tuple or len(max_version) != 2 or not all(type(v) is int for v in max_version):
+                raise TypeError(f"__dlpack__: max_version must be None or a tuple of two ints, got {max_version!r}")
             kwargs["max_version"] = max_version
         if copy is not None:
             kwargs["copy"] = copy
@@ -217,7 +231,10 @@ class Array:
         if copy is True:
             data = data.copy()
             kwargs.pop("copy")
-        return data.__dlpack__(**kwargs)
+        try:
+            return data.__dlpack__(**kwargs)
+        except (BufferError, TypeError, ValueError) as exc:  # e.g. bool before DLPack 1.0
+            raise type(exc)(f"__dlpack__: {exc}") from None
 
     def __dlpack_device__(self):
         return (1, 0)  # kDLCPU: every device of this package keeps host memory
@@ -226,7 +243,14 @@ class Array:
     def __getitem__(self, key, /):
         tk = type(key)
         if tk is slice or tk is int:
-            data = self._data[key]
+            try:
+                data = self._data[key]
+            except (IndexError, ValueError, OverflowError):  # out of bounds, x[::0], x[2**70]
+                if tk is int and self._data.ndim:
+                    raise IndexError(
+                        f"__getitem__: index {key} is out of bounds for axis 0 with size {self._data.shape[0]}"
+                    ) from None
+                return self._runtime._getitem(self, key)  # worded by the namespace's path
             if type(data) is not _ndarray:  # one element of a 1-d array: a new 0-d array
                 data = np.asarray(data)
             array = _new_object(Array)
@@ -242,12 +266,12 @@ class Array:
 
     def __iter__(self):
         if self._data.ndim == 0:
-            raise TypeError("iteration over a 0-d array")
+            raise TypeError("__iter__: iteration over a 0-d array is not defined")
         return (self[i] for i in range(self._data.shape[0]))
 
     def __len__(self) -> int:
         if self._data.ndim == 0:
-            raise TypeError("len() of a 0-d array")
+            raise TypeError("__len__: len() of a 0-d array is not defined")
         return self._data.shape[0]
 
     # -- operators (the standard's names; dunder -> elementwise function) --------------------

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
-from ._runtime import RuntimeBase, describe_value
+from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
 
 __all__ = ["CreationFunctions"]
 
@@ -79,28 +81,19 @@ class CreationFunctions(RuntimeBase):
             dtype = self._check_dtype(dtype, func)
         if device is not None:
             device = self._check_device(device, func)
-        if copy not in (None, True, False):
+        if not is_one_of(copy, (None, True, False)):
             raise TypeError(f"asarray: copy must be True, False or None, got {copy!r}")
         t = type(obj)
         if t is Array:
-            if obj._runtime is not self:
-                self._check_array(obj, func, "obj")
-            target = obj._device if device is None else device
-            if dtype is None or dtype is obj._dtype:
-                if copy or target is not obj._device:
-                    if copy is False:
-                        raise ValueError("asarray: copy=False but a copy is needed to change device")
-                    return Array._new(obj._data.copy(), obj._dtype, self, target)
-                return obj if obj._runtime is self else Array._new(obj._data, obj._dtype, self, target)
-            if copy is False:
-                raise ValueError(f"asarray: copy=False but converting {obj._dtype.name} to {dtype.name} needs a copy")
-            return Array._new(obj._data.astype(dtype.numpy), dtype, self, target)
+            return self._from_array(obj, dtype, device, copy, func)
         device = CPU if device is None else device
         if t in D.PY_SCALARS:
             if copy is False:
                 raise ValueError("asarray: copy=False is impossible for a Python scalar")
             dtype = self._default_dtype_of_scalar(obj) if dtype is None else dtype
             return Array._new(self._exact_scalar(obj, dtype, func), dtype, self, device)
+        if isinstance(obj, type):  # np.float64 the class has __array__, but is no array
+            raise TypeError(f"asarray: cannot make an array from the type {obj.__name__}; pass a value")
         if t is np.ndarray or (t is not list and t is not tuple and _has_buffer(obj)):
             data = np.asarray(obj) if t is not np.ndarray else obj
             return self._from_numpy(data, dtype, device, copy, func)
@@ -117,6 +110,21 @@ class CreationFunctions(RuntimeBase):
             return self._from_numpy(np.asarray(obj), dtype, device, copy, func)
         raise TypeError(f"asarray: cannot make an array from {describe_value(obj)}")
 
+    def _from_array(self, obj, dtype, device, copy, func):
+        """``obj`` (an array) in this namespace, on ``device`` and of ``dtype``: itself when nothing changes."""
+        if obj._runtime is not self:
+            self._check_array(obj, func, "obj")
+        target = obj._device if device is None else device
+        if dtype is None or dtype is obj._dtype:
+            if copy or target is not obj._device:
+                if copy is False:
+                    raise ValueError(f"{func}: copy=False but a copy is needed to change device")
+                return Array._new(obj._data.copy(), obj._dtype, self, target)
+            return obj if obj._runtime is self else Array._new(obj._data, obj._dtype, self, target)
+        if copy is False:
+            raise ValueError(f"{func}: copy=False but converting {obj._dtype.name} to {dtype.name} needs a copy")
+        return Array._new(obj._data.astype(dtype.numpy), dtype, self, target)
+
     def _exact_scalar(self, value, dtype, func):
         """A Python scalar as a 0-d array of ``dtype``, by the policy's creation rule."""
         return self.policy.create_scalar(value, dtype, func)
@@ -131,6 +139,8 @@ class CreationFunctions(RuntimeBase):
             source = D.dtype_of_numpy(data.dtype)
         except TypeError:
             source = None
+        if data.dtype.kind not in "biufc":  # objects, strings, records, dates: nothing to convert
+            raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
         if dtype is None:
             if source is None or source not in self._dtype_set:
                 raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
@@ -152,11 +162,13 @@ class CreationFunctions(RuntimeBase):
             if fill_value._data.ndim != 0:
                 raise ValueError(f"{func}: fill_value must be a scalar or a 0-d array, got shape {fill_value.shape}")
             dtype = fill_value._dtype if dtype is None else self._check_dtype(dtype, func)
+            check_fits(shape, dtype.numpy.itemsize, func)
             return Array._new(np.full(shape, fill_value._data, dtype=dtype.numpy), dtype, self, device)
         if type(fill_value) not in D.PY_SCALARS:
             raise TypeError(f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}")
         dtype = self._default_dtype_of_scalar(fill_value) if dtype is None else self._check_dtype(dtype, func)
         value = self._exact_scalar(fill_value, dtype, func)
+        check_fits(shape, dtype.numpy.itemsize, func)
         return Array._new(np.full(shape, value, dtype=dtype.numpy), dtype, self, device)
 
     def full(self, shape, fill_value, *, dtype=None, device=None):
@@ -166,6 +178,7 @@ class CreationFunctions(RuntimeBase):
         shape = _check_shape(shape, func)
         dtype = self.policy.default_float if dtype is None else self._check_dtype(dtype, func)
         device = self._check_device(device, func)
+        check_fits(shape, dtype.numpy.itemsize, func)
         return Array._new(maker(shape, dtype=dtype.numpy), dtype, self, device)
 
     def zeros(self, shape, *, dtype=None, device=None):
@@ -220,12 +233,21 @@ class CreationFunctions(RuntimeBase):
             dtype = self._check_dtype(dtype, func)
         if dtype.category == D.CATEGORY_BOOL:
             raise TypeError("arange: dtype must be numeric, got bool")
-        data = np.arange(start, stop, step, dtype=dtype.numpy)
         # The standard: the length is ceil((stop - start) / step), which NumPy
         # can overshoot by one with floating steps.
-        import math
-
-        n = max(0, math.ceil((stop - start) / step))
+        if all(type(v) is not float for v in (start, stop, step)):
+            n = max(0, -((start - stop) // step))  # exact for any Python int
+        else:
+            if not all(math.isfinite(v) for v in (start, stop, step)):
+                raise ValueError(f"arange: start, stop and step must be finite, got {start}, {stop}, {step}")
+            n = max(0, math.ceil((stop - start) / step))
+        check_fits((n,), dtype.numpy.itemsize, func)
+        if n and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = D.iinfo_bounds(dtype)
+            last = start + (n - 1) * step
+            if not (lo <= start <= hi and lo <= last <= hi):
+                raise OverflowError(f"arange: values from {start} to {last} do not fit in {dtype.name} [{lo}, {hi}]")
+        data = np.arange(start, stop, step, dtype=dtype.numpy)
         if data.shape[0] > n:
             data = data[:n]
         return Array._new(data, dtype, self, device)
@@ -234,6 +256,8 @@ class CreationFunctions(RuntimeBase):
         func = "linspace"
         if type(num) is not int or num < 0:
             raise ValueError(f"linspace: num must be a non-negative int, got {num!r}")
+        if type(endpoint) is not bool:
+            raise TypeError(f"linspace: endpoint must be a bool, got {type(endpoint).__name__}")
         for value, arg in ((start, "start"), (stop, "stop")):
             if type(value) not in (int, float, complex):
                 raise TypeError(f"linspace: {arg} must be a Python int, float or complex, got {type(value).__name__}")
@@ -247,6 +271,7 @@ class CreationFunctions(RuntimeBase):
             raise TypeError(f"linspace: dtype must be floating-point, got {dtype.name}")
         if dtype.category != D.CATEGORY_COMPLEX and (type(start) is complex or type(stop) is complex):
             raise TypeError(f"linspace: complex start or stop needs a complex dtype, got {dtype.name}")
+        check_fits((num,), dtype.numpy.itemsize, func)
         data = np.linspace(start, stop, num, dtype=dtype.numpy, endpoint=endpoint)
         return Array._new(data, dtype, self, device)
 
@@ -259,6 +284,7 @@ class CreationFunctions(RuntimeBase):
             raise ValueError("eye: n_rows and n_cols must be non-negative")
         dtype = self.policy.default_float if dtype is None else self._check_dtype(dtype, func)
         device = self._check_device(device, func)
+        check_fits((n_rows, n_rows if n_cols is None else n_cols), dtype.numpy.itemsize, func)
         return Array._new(np.eye(n_rows, n_cols, k=k, dtype=dtype.numpy), dtype, self, device)
 
     def _triangle(self, x, k, numpy_func, func):
@@ -276,7 +302,7 @@ class CreationFunctions(RuntimeBase):
         return self._triangle(x, k, np.triu, "triu")
 
     def meshgrid(self, *arrays, indexing="xy"):
-        if indexing not in ("xy", "ij"):
+        if not is_one_of(indexing, ("xy", "ij")):
             raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
         arrays = [self._check_array(a, "meshgrid", "arrays") for a in arrays]
         # A list until 2024.12, a tuple since 2025.12.
@@ -297,15 +323,20 @@ class CreationFunctions(RuntimeBase):
         if device is not None:
             device = self._check_device(device, "from_dlpack")
         if type(x) is Array:
-            return self.asarray(x, device=device, copy=copy)
+            if not is_one_of(copy, (None, True, False)):
+                raise TypeError(f"from_dlpack: copy must be True, False or None, got {copy!r}")
+            return self._from_array(x, None, device, copy, "from_dlpack")
         if not hasattr(x, "__dlpack__"):
             raise TypeError(f"from_dlpack: {type(x).__name__} does not support DLPack (no __dlpack__)")
         try:
-            data = np.from_dlpack(x, copy=copy) if copy is not None else np.from_dlpack(x)
-        except TypeError:
-            data = np.from_dlpack(x)
-            if copy:
-                data = data.copy()
+            try:
+                data = np.from_dlpack(x, copy=copy) if copy is not None else np.from_dlpack(x)
+            except TypeError:
+                data = np.from_dlpack(x)
+                if copy:
+                    data = data.copy()
+        except (BufferError, TypeError, ValueError) as exc:  # the producer's or NumPy's refusal
+            raise type(exc)(f"from_dlpack: cannot import {type(x).__name__}: {exc}") from None
         if data.dtype.name == "bfloat16" or data.dtype.kind == "V":
             raise TypeError(f"from_dlpack: dtype {data.dtype} is not supported through DLPack")
         return self._from_numpy(data, None, device or CPU, False if copy is None else None, "from_dlpack")

@@ -21,7 +21,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
 from ._dtypes import PY_SCALARS, DType
-from ._runtime import RuntimeBase, describe_value
+from ._runtime import RuntimeBase, check_fits, describe_value
 from ._special_values import SPECIAL_KERNELS, special_kernel
 from .promotion import OPS, LargeInt, Operand, OperandKind
 
@@ -56,6 +56,11 @@ def _imag(x):
     return np.imag(x).copy() if x.dtype.kind == "c" else np.zeros_like(x)
 
 
+def _sign(x):
+    # The sign of a bool is itself (torch.sign on bool); NumPy has no bool loop.
+    return x.copy() if x.dtype.kind == "b" else np.sign(x)
+
+
 def _round(x):
     if x.dtype.kind in "biu":
         return x.copy()
@@ -73,7 +78,7 @@ KERNELS = {
     "isinf": np.isinf, "isnan": np.isnan, "log": np.log, "log1p": np.log1p,
     "log2": np.log2, "log10": np.log10, "logical_not": np.logical_not,
     "negative": np.negative, "positive": np.positive, "real": _real,
-    "reciprocal": np.reciprocal, "round": _round, "sign": np.sign, "signbit": np.signbit,
+    "reciprocal": np.reciprocal, "round": _round, "sign": _sign, "signbit": np.signbit,
     "sin": np.sin, "sinh": np.sinh, "sqrt": np.sqrt, "square": np.square, "tan": np.tan,
     "tanh": np.tanh, "trunc": _keep_integers(np.trunc),
     "add": np.add, "atan2": np.arctan2, "bitwise_and": np.bitwise_and,
@@ -96,7 +101,28 @@ KERNELS.update(SPECIAL_KERNELS)
 
 def kernel_for(name, numpy_dtype):
     """The kernel of ``name`` computing in ``numpy_dtype``: NumPy's, unless the standard's special cases need a fix-up."""
+    if name in _COMPLEX_KERNELS and np.dtype(numpy_dtype).kind == "c":
+        return _COMPLEX_KERNELS[name]
     return special_kernel(name, numpy_dtype) or RAW_KERNELS[name]
+
+
+def _logaddexp_complex(x1, x2):
+    """torch's complex logaddexp (NumPy has none): log1p(exp(min - max)) + max by real part,
+    with torch's cases for NaN and equal infinite real parts (ATen's _log_add_exp_helper)."""
+    x1, x2 = np.broadcast_arrays(np.asarray(x1), np.asarray(x2))
+    swap = x1.real < x2.real
+    hi = np.where(swap, x2, x1)
+    lo = np.where(swap, x1, x2)
+    with np.errstate(all="ignore"):
+        out = np.log1p(np.exp(lo - hi)) + hi
+        equal_inf = np.isinf(lo.real) & (lo.real == hi.real)
+        out = np.where(equal_inf & (lo.real < 0), lo, out)
+        out = np.where(equal_inf & (lo.real > 0), np.log(np.exp(lo) + np.exp(hi)), out)
+        return np.where(np.isnan(lo.real) | np.isnan(lo.imag), complex(np.nan, np.nan), out)
+
+
+# Kernels NumPy lacks for complex input (a policy may allow them: torch has complex logaddexp).
+_COMPLEX_KERNELS = {"logaddexp": _logaddexp_complex}
 
 UNARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 1)
 BINARY_NAMES = tuple(
@@ -104,6 +130,25 @@ BINARY_NAMES = tuple(
 )
 _new_object = object.__new__
 _ufunc = np.ufunc
+# The Python type a NumPy scalar converts to, by NumPy dtype kind.
+_PY_CONVERTER = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
+
+
+def _check_broadcast(name, shape1, shape2):
+    """A ``ValueError`` in our words when two shapes do not broadcast (else return: the error was another)."""
+    try:
+        np.broadcast_shapes(shape1, shape2)
+    except ValueError:
+        raise ValueError(
+            f"{name}: shapes {shape1} and {shape2} do not broadcast (each dimension must match or be 1); "
+            "reshape or expand_dims one of the operands"
+        ) from None
+
+
+def _describe_numpy(value) -> str:
+    if isinstance(value, np.generic):
+        return f"a NumPy scalar ({type(value).__name__} {value!r})"
+    return f"a NumPy ndarray (dtype {value.dtype}, shape {value.shape})"
 
 
 class BinaryPlan(NamedTuple):
@@ -222,10 +267,17 @@ class ElementwiseFunctions(RuntimeBase):
             if plan is None:
                 plan = self._binary_plan(key, x1, x2)
             run, signature, result, rnp, _ = plan
-            if signature is None:
-                out = run(x1._data, x2._data)
-            else:
-                out = run(x1._data, x2._data, signature=signature, casting="unsafe")
+            try:
+                if signature is None:
+                    out = run(x1._data, x2._data)
+                else:
+                    out = run(x1._data, x2._data, signature=signature, casting="unsafe")
+            except ValueError:
+                _check_broadcast(name, x1._data.shape, x2._data.shape)
+                raise
+            except MemoryError:  # two broadcast operands whose result cannot fit
+                check_fits(np.broadcast_shapes(x1._data.shape, x2._data.shape), rnp.itemsize, name)
+                raise
         else:
             if t1 is Array and t2 in _SCALAR_TYPES:
                 x, scalar, reflected = x1, x2, False
@@ -281,8 +333,18 @@ class ElementwiseFunctions(RuntimeBase):
         return array
 
     def _bad_operands(self, name, x1, x2, operator):
+        """Operands that are neither our arrays nor Python scalars.
+
+        NumPy scalars go by the policy's rule (``numpy_legacy`` takes them); other
+        NumPy operands are refused here in our words, on either side of an operator:
+        returning NotImplemented would let NumPy answer in its own ("Concatenation
+        operation") or, for ``==``, give a silent ``False``. Other types get
+        NotImplemented from an operator, so that Python (or the other type's
+        reflected method) decides.
+        """
         if self.policy.numpy_scalars != "refuse" and (isinstance(x1, _NUMPY_NUMBERS) or isinstance(x2, _NUMPY_NUMBERS)):
             return self._apply2(name, self._from_numpy_scalar(x1), self._from_numpy_scalar(x2), operator)
+        self._refuse_numpy_operands(name, (x1, x2))
         if operator:
             return NotImplemented
         if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
@@ -293,6 +355,21 @@ class ElementwiseFunctions(RuntimeBase):
         bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
         raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(bad)}")
+
+    def _refuse_numpy_operands(self, name, operands):
+        """A ``TypeError`` in our words if one of ``operands`` is a NumPy array or scalar.
+
+        ``x + np.float64(2)``, ``np.ones(1) + x``, ``x == np.ones(3)`` (NumPy defers to
+        our reflected operators: ``Array.__array_ufunc__ = None``).
+        """
+        for i, bad in enumerate(operands):
+            if isinstance(bad, (_ndarray, np.generic)):
+                raise TypeError(
+                    f"{name}: x{i + 1} is {_describe_numpy(bad)}, not an array of {self.label}; "
+                    + (f"convert it with {_PY_CONVERTER[bad.dtype.kind]}() or wrap it with asarray()"
+                       if isinstance(bad, np.generic) and bad.dtype.kind in _PY_CONVERTER
+                       else "wrap it with asarray() first")
+                )
 
     def _from_numpy_scalar(self, x):
         """A NumPy scalar as the policy's library takes it: a Python number of its kind, or a
@@ -392,7 +469,11 @@ class ElementwiseFunctions(RuntimeBase):
             else self.policy.convert_scalar(o, compute, "where")
             for o in operands
         ]
-        out = np.where(condition._data, values[0], values[1])
+        try:
+            out = np.where(condition._data, values[0], values[1])
+        except ValueError:
+            shapes = [condition._data.shape] + [v.shape for v in values]
+            raise ValueError(f"where: shapes {', '.join(map(str, shapes))} do not broadcast") from None
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, device)
 
 

@@ -14,7 +14,7 @@ import operator
 import numpy as np
 
 from ._array import Array
-from ._runtime import RuntimeBase
+from ._runtime import RuntimeBase, check_fits, is_one_of
 
 __all__ = ["FFTFunctions"]
 
@@ -22,7 +22,7 @@ _NORMS = ("backward", "ortho", "forward")
 
 
 def _check_norm(norm, func):
-    if norm not in _NORMS or type(norm) is not str:
+    if not is_one_of(norm, _NORMS):
         raise ValueError(f"{func}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
 
 
@@ -61,6 +61,8 @@ class FFTFunctions(RuntimeBase):
                 raise ValueError(f"{func}: axis {axis} of size {data.shape[axis]} gives an empty output; pass n")
         elif data.shape[axis] < 1:
             raise ValueError(f"{func}: axis {axis} has size 0; pass a positive n")
+        if n is not None:
+            check_fits(data.shape[:axis] + (n,) + data.shape[axis + 1:], 16, func)
         with np.errstate(all="ignore"):
             out = kernel(data, n=n, axis=axis, norm=norm)
         return self._fft_result(out, result, x._device)
@@ -100,8 +102,14 @@ class FFTFunctions(RuntimeBase):
                     raise ValueError(f"{func}: sizes in s must be positive (or -1), got {s!r}")
                 sizes.append(size)
             s = tuple(sizes)
+            shape = list(data.shape)
+            for size, axis in zip(s, axes):
+                shape[axis] = size
+            check_fits(tuple(shape), 16, func)
         elif any(data.shape[a] == 0 for a in axes):
             raise ValueError(f"{func}: a transformed axis has size 0 (shape {data.shape}); pass s")
+        elif op == "irfftn" and data.shape[axes[-1]] == 1:
+            raise ValueError(f"{func}: last axis of size 1 gives an empty output; pass s")
         with np.errstate(all="ignore"):
             out = kernel(data, s=s, axes=axes, norm=norm)
         return self._fft_result(out, result, x._device)
@@ -165,6 +173,7 @@ class FFTFunctions(RuntimeBase):
         result = self.policy.function_dtype(op, dtype).result
         device = self._check_device(device, func)
         kernel = np.fft.fftfreq if op == "fftfreq" else np.fft.rfftfreq
+        check_fits((n,), 8, func)
         out = kernel(n, d=float(d))
         return Array._new(np.asarray(out, dtype=result.numpy), result, self, device)
 

@@ -151,7 +151,7 @@ class IndexingFunctions(RuntimeBase):
             out = data[np_key]
         except IndexError as exc:
             raise IndexError(f"{func}: {exc} (x has shape {data.shape})") from None
-        except (TypeError, ValueError) as exc:
+        except (TypeError, ValueError, OverflowError) as exc:
             raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
         if type(out) is not _ndarray:
             # A single element: a new 0-d array (never a NumPy scalar).

@@ -18,7 +18,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase
+from ._runtime import RuntimeBase, is_one_of
 
 __all__ = [
     "LinearAlgebraFunctions",
@@ -330,7 +330,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.matrix_norm"
         if type(keepdims) is not bool:
             raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
-        if ord not in ("fro", "nuc", 1, 2, -1, -2, _INF, -_INF) or type(ord) is bool:
+        if not is_one_of(ord, ("fro", "nuc", 1, 2, -1, -2, _INF, -_INF)):
             raise ValueError(f"{func}: ord must be 'fro', 'nuc', 1, 2, -1, -2, inf or -inf, got {ord!r}")
         x, dtype, data = self._linalg_input(x, func)
         result = _real_of(dtype)
@@ -367,6 +367,13 @@ class LinearAlgebraFunctions(RuntimeBase):
                 raise ValueError(
                     f"{func}: x and rtol are on different devices ({device.name} and {rtol._device.name})"
                 )
+            stack = tuple(shape[:-2])
+            try:
+                fits = np.broadcast_shapes(rtol._data.shape, stack) == stack
+            except ValueError:
+                fits = False
+            if not fits:
+                raise ValueError(f"{func}: rtol of shape {rtol._data.shape} does not broadcast to the stack shape {stack}")
             return rtol._data
         if type(rtol) in (int, float):
             return np.asarray(float(rtol))
@@ -399,7 +406,7 @@ class LinearAlgebraFunctions(RuntimeBase):
     def linalg_qr(self, x, /, *, mode="reduced"):
         """QR decomposition (``mode`` 'reduced' or 'complete')."""
         func = "linalg.qr"
-        if mode not in ("reduced", "complete"):
+        if not is_one_of(mode, ("reduced", "complete")):
             raise ValueError(f"{func}: mode must be 'reduced' or 'complete', got {mode!r}")
         x, dtype, data = self._linalg_input(x, func)
         q, r = self._lapack(func, np.linalg.qr, data, mode=mode)

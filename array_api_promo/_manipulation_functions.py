@@ -16,7 +16,8 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase, describe_value
+from ._info import _MAX_DIMENSIONS as _MAX_DIMS
+from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
 from .promotion import Operand, OperandKind
 
 __all__ = ["ManipulationFunctions"]
@@ -133,6 +134,7 @@ class ManipulationFunctions(RuntimeBase):
             raise ValueError(f"{func}: shape {shape} has a negative size")
         if len(shape) < data.ndim or _broadcast_shapes((data.shape, shape), func) != shape:
             raise ValueError(f"{func}: cannot broadcast an array of shape {data.shape} to shape {shape}")
+        check_fits(shape, data.itemsize, func, view=True)
         return Array._new(np.broadcast_to(data, shape), x._dtype, self, x._device)
 
     def broadcast_shapes(self, *shapes):
@@ -192,7 +194,8 @@ class ManipulationFunctions(RuntimeBase):
         if axis:
             data = np.moveaxis(data, axis, 0)
         dtype, device = x._dtype, x._device
-        return tuple(Array._new(d, dtype, self, device) for d in data)
+        # Iterating a 1-d array gives NumPy scalars: index instead, keeping 0-d arrays.
+        return tuple(Array._new(data[i, ...], dtype, self, device) for i in range(data.shape[0]))
 
     # -- shape changes (views) ------------------------------------------------------------------
     def expand_dims(self, x, /, axis):
@@ -237,7 +240,7 @@ class ManipulationFunctions(RuntimeBase):
         func = "reshape"
         x = self._check_array(x, func)
         shape = _as_shape(shape, func)
-        if copy not in (None, True, False):
+        if not is_one_of(copy, (None, True, False)):
             raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
         data = x._data
         unknown = 0
@@ -365,6 +368,8 @@ class ManipulationFunctions(RuntimeBase):
             r = _as_int(repeats, func, "repeats (an int or an integer array)")
             if r < 0:
                 raise ValueError(f"{func}: repeats must be non-negative, got {r}")
+        length = n * r if type(r) is int else sum(int(v) for v in r)
+        check_fits(data.shape[:axis] + (length,) + data.shape[axis + 1:], data.itemsize, func)
         return Array._new(np.repeat(data, r, axis=axis), x._dtype, self, x._device)
 
     def tile(self, x, repetitions, /):
@@ -376,7 +381,16 @@ class ManipulationFunctions(RuntimeBase):
         if any(r < 0 for r in reps):
             raise ValueError(f"{func}: repetitions must be non-negative, got {reps}")
         data = x._data
-        out = np.tile(data, reps)
+        ndim = max(len(reps), data.ndim)
+        if ndim > _MAX_DIMS:
+            raise ValueError(f"{func}: the result would have {ndim} dimensions, more than NumPy's {_MAX_DIMS}")
+        padded = (1,) * (ndim - data.ndim) + data.shape
+        shape = tuple(s * r for s, r in zip(padded, (1,) * (ndim - len(reps)) + reps))
+        check_fits(shape, data.itemsize, func)
+        if 0 in shape:  # np.tile repeats axis by axis: (2**40, 2**40, 0) would allocate on the way
+            out = np.empty(shape, dtype=data.dtype)
+        else:
+            out = np.tile(data, reps)
         if np.shares_memory(out, data):  # np.tile copies today; keep it so
             out = out.copy()
         return Array._new(out, x._dtype, self, x._device)

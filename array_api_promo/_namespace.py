@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import math
 import sys
+import threading
 import types
+import weakref
 
 from . import _dtypes as D
 from ._array import Array
@@ -67,6 +69,10 @@ class Runtime(*_MIXINS):
 
     def namespace_at(self, api_version: str) -> types.ModuleType:
         """The namespace of this runtime's policy at another ``api_version`` (``__array_namespace__``)."""
+        if type(api_version) is not str or api_version not in API_VERSIONS:
+            raise ValueError(
+                f"__array_namespace__: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}"
+            )
         return namespace(self.policy, api_version)
 
     def reduce_array(self, x) -> tuple:
@@ -118,7 +124,8 @@ def _populate(module: types.ModuleType, runtime: Runtime) -> None:
             setattr(ext_module, name, func)
         ext_module.__all__ = sorted(sub[ext])
         setattr(module, ext, ext_module)
-        sys.modules.setdefault(ext_module.__name__, ext_module)
+        if sys.modules.get(module.__name__) is module:  # importable: array_api_promo.linalg ...
+            sys.modules.setdefault(ext_module.__name__, ext_module)
         names.append(ext)
     module.__array_api_version__ = version
     module.Device = Device
@@ -127,7 +134,27 @@ def _populate(module: types.ModuleType, runtime: Runtime) -> None:
     runtime.module = module
 
 
+# Namespaces of the package's own policies live as long as the process; those of
+# user-written policies only as long as something uses them (the module, its
+# functions or arrays), so a program that makes thousands of policies (a
+# parametrized test suite) does not keep every namespace it ever made.
 _NAMESPACES: dict = {}
+_USER_NAMESPACES: weakref.WeakValueDictionary = weakref.WeakValueDictionary()
+
+
+def _is_builtin(policy) -> bool:
+    """Whether ``policy`` is one the package itself made (a registered built-in or a torch default-dtype variant)."""
+    if not type(policy).__module__.startswith("array_api_promo."):
+        return False
+    from .promotion import _policy
+    from .promotion import torch as torch_rules
+
+    return _policy._REGISTRY.get(policy.name) is policy or policy in torch_rules._POLICIES.values()
+
+
+def _cached(key):
+    module = _NAMESPACES.get(key)
+    return module if module is not None else _USER_NAMESPACES.get(key)
 
 
 def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> types.ModuleType:
@@ -137,18 +164,29 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
     package itself is the ``array_api`` namespace at 2025.12 and
     ``array_api_promo.torch`` the ``torch`` one.
     """
-    policy = get_policy(policy)
-    if api_version not in API_VERSIONS:
+    try:
+        policy = get_policy(policy)
+    except (TypeError, ValueError) as exc:
+        raise type(exc)(f"namespace: {exc}") from None
+    if type(api_version) is not str or api_version not in API_VERSIONS:
         raise ValueError(
             f"namespace: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}"
         )
-    module = _NAMESPACES.get((policy, api_version))
-    if module is None:
-        # The package and ``array_api_promo.torch`` registered themselves on import.
-        name = f"array_api_promo[{policy.name},{api_version}]"
-        module = types.ModuleType(name, f"Array API namespace: policy {policy.name!r}, version {api_version}.")
-        bind(module, policy, api_version)
+    key = (policy, api_version)
+    module = _cached(key)
+    if module is not None:
+        return module
+    # The package and ``array_api_promo.torch`` registered themselves on import.
+    with _CREATING:  # threads asking at once get one module
+        module = _cached(key)
+        if module is None:
+            name = f"array_api_promo[{policy.name},{api_version}]"
+            module = types.ModuleType(name, f"Array API namespace: policy {policy.name!r}, version {api_version}.")
+            bind(module, policy, api_version)
     return module
+
+
+_CREATING = threading.Lock()
 
 
 def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSION, *, canonical: bool = True) -> Runtime:
@@ -162,7 +200,8 @@ def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSIO
     runtime = Runtime(policy, api_version)
     _populate(module, runtime)
     if canonical:
-        _NAMESPACES[(policy, api_version)] = module
+        cache = _NAMESPACES if _is_builtin(policy) else _USER_NAMESPACES
+        cache[(policy, api_version)] = module
     return runtime
 
 

@@ -11,7 +11,15 @@ construction; the plan caches fill as signatures are met.
 
 from __future__ import annotations
 
+import os
+import sys
+
 import numpy as np
+
+try:
+    import resource
+except ImportError:  # Windows
+    resource = None
 
 from . import _dtypes as D
 from ._array import Array
@@ -145,6 +153,81 @@ class RuntimeBase:
                 raise ValueError(f"{func}: repeated axis in {axis}")
             return axes
         return (self._normalize_axis(axis, ndim, func),)
+
+
+def is_one_of(value, choices) -> bool:
+    """``value in choices`` without ``==`` on foreign types: a NumPy array (ambiguous truth),
+    ``1`` for ``True`` or ``np.bool_(True)`` for ``True`` are not one of them."""
+    t = type(value)
+    for c in choices:
+        if value is c:
+            return True
+        tc = type(c)
+        if (t is tc or (t in (int, float) and tc in (int, float))) and value == c:
+            return True
+    return False
+
+
+# -- memory: a shape that cannot fit is refused up front, in our words ------------------------
+_SMALL_BYTES = 1 << 26  # below this, no shape is worth a look at the machine's limits
+
+
+def _physical_memory() -> int:
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (AttributeError, ValueError, OSError):  # not a POSIX system: only the address space bounds it
+        return sys.maxsize
+
+
+_PHYSICAL_MEMORY = _physical_memory()
+
+
+def memory_ceiling() -> int:
+    """The most bytes one array may take: the machine's memory, or the process's limit if lower."""
+    ceiling = _PHYSICAL_MEMORY
+    if resource is not None:
+        for limit in (resource.RLIMIT_AS, resource.RLIMIT_DATA):
+            soft = resource.getrlimit(limit)[0]
+            if soft != resource.RLIM_INFINITY and soft < ceiling:
+                ceiling = soft
+    return ceiling
+
+
+def check_fits(shape: tuple, itemsize: int, func: str, what: str = "the result", *, view: bool = False) -> None:
+    """Raise a ``ValueError`` naming ``func`` if an array of ``shape`` cannot fit in memory.
+
+    NumPy would raise its own ``ValueError`` ("array is too big") for a size
+    beyond its index range, or a ``MemoryError`` after trying; neither names the
+    function, and the attempt may take the machine's memory with it.  A ``view``
+    (``broadcast_to``) takes no memory: only NumPy's index range bounds it.
+    """
+    n = nonzero = 1
+    for dim in shape:
+        n *= dim
+        nonzero *= dim or 1
+    if nonzero > sys.maxsize:  # NumPy refuses even an empty (2**40, 2**40, 0)
+        raise ValueError(
+            f"{func}: {what} of shape {tuple(shape)} spans {nonzero:.3g} elements, more than NumPy can index; "
+            "use a smaller shape"
+        )
+    if view:
+        return
+    nbytes = n * itemsize
+    if nbytes <= _SMALL_BYTES:
+        return
+    ceiling = memory_ceiling()
+    if nbytes > ceiling or n > sys.maxsize:
+        raise ValueError(
+            f"{func}: {what} of shape {tuple(shape)} would take {_human_bytes(nbytes)}, more than "
+            f"the {_human_bytes(ceiling)} this process can hold; use a smaller shape or dtype"
+        )
+
+
+def _human_bytes(n: int) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
+        if n < 1024 or unit == "EiB":
+            return f"{n:,} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}" if n < 1e6 else f"{n:.3g} {unit}"
+        n /= 1024
 
 
 def _dtype_in_version(dtype: DType, api_version: str) -> bool:

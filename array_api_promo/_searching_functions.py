@@ -11,7 +11,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase, describe_value
+from ._runtime import RuntimeBase, describe_value, is_one_of
 
 __all__ = ["SearchingFunctions"]
 
@@ -96,7 +96,7 @@ class SearchingFunctions(RuntimeBase):
         else:
             allowed = "an array, an int or a float" if self.api_version >= "2025.12" else "an array"
             raise TypeError(f"{func}: x2 must be {allowed}, got {describe_value(x2)}")
-        if side not in ("left", "right"):
+        if not is_one_of(side, ("left", "right")):
             raise ValueError(f"{func}: side must be 'left' or 'right', got {side!r}")
         d1 = x1._data
         if d1.ndim != 1:

@@ -466,6 +466,8 @@ class Policy:
                 make(value) if -limit <= value.real <= limit and -limit <= value.imag <= limit
                 else convert(value, dtype, op)
             )
+        if scalar_type is not float:  # an int: ml_dtypes' bfloat16 takes no Python int beyond C long
+            return lambda value: make(float(value)) if -limit <= value <= limit else convert(value, dtype, op)
         return lambda value: make(value) if -limit <= value <= limit else convert(value, dtype, op)
 
     # -- (c) operation rules ----------------------------------------------------

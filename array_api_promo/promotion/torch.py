@@ -442,7 +442,8 @@ _TORCH_REFUSES: dict[str, tuple] = {
     "imag": (_B, _I, _F),      # "imag is not implemented for tensors with non-complex dtypes."
     "sign": (_X,),             # torch.sign refuses complex (torch.sgn is the complex one)
     "signbit": (_X,),
-    "logaddexp": (),           # torch has complex logaddexp
+    "logaddexp": (_B, _I),     # torch has complex logaddexp, but "logaddexp_cpu" not implemented for 'Int'
+    "nextafter": (_B, _I, _X), # "nextafter_cpu" not implemented for 'Int' (nor has NumPy an integer loop)
 }
 # Ops whose operands must already share one dtype (no promotion at all).
 _SAME_DTYPE_OPS = {
