@@ -31,10 +31,14 @@ from ._statistical_functions import StatisticalFunctions
 from ._utility_functions import UtilityFunctions
 from .promotion import get_policy
 
-__all__ = ["namespace", "Runtime", "API_VERSIONS", "DEFAULT_API_VERSION", "ADDED_IN"]
+__all__ = ["namespace", "Runtime", "API_VERSIONS", "DEFAULT_API_VERSION", "ADDED_IN", "POLICY_MODULES"]
 
 API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 DEFAULT_API_VERSION = "2025.12"
+
+# Built-in policy -> the importable module bound to it at DEFAULT_API_VERSION (for tools
+# that take a module name, such as the upstream suite's ARRAY_API_TESTS_MODULE).
+POLICY_MODULES = {"array_api": "array_api_promo", "torch": "array_api_promo.torch"}
 
 # Public names introduced after 2021.12 (from the standard's stubs of each version).
 ADDED_IN = {

@@ -20,15 +20,9 @@ RESULTS_DIR = PACKAGE_DIR / "results"
 XFAILS_DIR = PACKAGE_DIR / "xfails"
 DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
 
-#: API versions the harness knows about (those of the pinned spec).
-API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
-DEFAULT_API_VERSION = "2025.12"
-
-#: Built-in policy name -> module to hand the suite as ARRAY_API_TESTS_MODULE.
-POLICY_MODULES = {
-    "array_api": "array_api_promo",
-    "torch": "array_api_promo.torch",
-}
+# The package's API versions and its built-in policy -> namespace module map (the
+# module handed to the suite as ARRAY_API_TESTS_MODULE); one home, in the package.
+from array_api_promo._namespace import API_VERSIONS, DEFAULT_API_VERSION, POLICY_MODULES
 
 #: Policies whose failures are *intentional* deviations (documented, not defects).
 #: Anything failing under another policy is a defect.

@@ -65,7 +65,7 @@ class _Progress:
         try:
             self._write("finished")
             self._fh.close()
-        except Exception:
+        except (OSError, ValueError):  # already closed, or the file went away
             pass
 
 

@@ -16,7 +16,7 @@ def _engine():
     try:
         from array_api_promo import promotion
         from array_api_promo._dtypes import dtype_by_name
-    except Exception:
+    except ImportError:
         return None, None
     return promotion, dtype_by_name
 
@@ -24,7 +24,7 @@ def _engine():
 def _policy(promotion, name: str):
     try:
         return promotion.get_policy(name)
-    except Exception:
+    except (TypeError, ValueError):  # not a registered policy name
         return None
 
 
@@ -35,7 +35,7 @@ def _dtype_names(dtype_by_name) -> list:
         try:
             dtype_by_name(n)
             names.append(n)
-        except Exception:
+        except ValueError:  # e.g. bfloat16 without ml_dtypes
             pass
     return names
 
@@ -80,13 +80,13 @@ def attribute(policy_name, entry: dict) -> Optional[dict]:
             kind = "bool" if ins[0] == "bool" else "int" if "int" in ins[0] else \
                 "complex" if "complex" in ins[0] else "float"
             ops.append(_PY[kind])
-    except Exception:
+    except ValueError:  # a dtype name the engine does not know
         return None
     func = detail.get("function", "")
     if func in _REDUCTIONS and len(ins) == 1 and ins[0] not in _PY and hasattr(pol, "accumulation_dtype"):
         try:
             acc = pol.accumulation_dtype(func, dtype_by_name(ins[0]))
-        except Exception:
+        except (TypeError, ValueError):  # unknown dtype, or one the policy cannot accumulate
             return None
         got = detail.get("got")
         explained = acc.name == got
@@ -119,7 +119,7 @@ def _attribute_call(promotion, dtype_by_name, pol, detail, call):
             else:
                 dt = dtype_by_name(o["dtype"])
                 ops.append(promotion.zero_d(dt) if o["rank"] == "0-d" else promotion.nd(dt))
-    except Exception:
+    except ValueError:  # an unparsable literal or unknown dtype name
         return None
     func = call["function"]
     if func.startswith("__i") and func.endswith("__"):
@@ -133,7 +133,7 @@ def _attribute_call(promotion, dtype_by_name, pol, detail, call):
 def _explained(pol, ops, op, got, dtype_by_name):
     try:
         trace = pol.explain(*ops, op=op)
-    except Exception:
+    except (TypeError, ValueError):  # operands explain() cannot take (it reports bad promotions itself)
         return None
     result = getattr(trace.result, "name", None)
     explained = result == got

@@ -12,7 +12,7 @@ from pathlib import Path
 
 from . import (API_VERSIONS, CACHE_DIR, DEFAULT_API_VERSION, DEVIATIONS_MD, INTENTIONAL_POLICIES,
                RESULTS_DIR, XFAILS_DIR)
-from . import normalize, render, runner, spec, suite as suite_mod
+from . import crosscheck, library, normalize, provenance, render, runner, spec, suite as suite_mod
 from .attribution import attribute
 from .xfails import write_xfails
 
@@ -64,9 +64,44 @@ def parse_args(argv=None):
     p.add_argument("--timeout", type=float, default=None, help="seconds allowed per run")
     p.add_argument("--strict", action="store_true",
                    help="exit 1 when a non-intentional policy has failures (defects)")
+    lib = p.add_argument_group(
+        "any array library",
+        "Run the suite against an importable namespace instead of array_api_promo and render its "
+        "report into conformance/reports/<library>-<version>/ (README.md, results.json, xfails.txt, "
+        "skips.txt).")
+    lib.add_argument("--library", action="append", metavar="MODULE",
+                     help="namespace module for ARRAY_API_TESTS_MODULE, e.g. array_api_strict, "
+                          "array_api_compat.torch (repeatable). Without --api-version, the version "
+                          "the library declares")
+    lib.add_argument("--explain-with", metavar="POLICY",
+                     help="replay each wrong-dtype failure through this array_api_promo policy "
+                          "(array_api, torch, module:attr) and group it by the rule that predicts it")
+    lib.add_argument("--out", type=Path, metavar="PATH",
+                     help="report folder (default conformance/reports/<library>-<version>; one --library only)")
+    lib.add_argument("--per-test-timeout", type=float, default=library.DEFAULT_TEST_TIMEOUT, metavar="S",
+                     help=f"seconds per test before pytest-timeout fails it as a timeout (default "
+                          f"{library.DEFAULT_TEST_TIMEOUT:g}; 0 = none)")
+    lib.add_argument("--render-reports", action="store_true",
+                     help="re-render every conformance/reports/*/ from its results.json, and the "
+                          "side-by-side conformance/reports/README.md")
+    lib.add_argument("--rerun-reproducers", action="store_true",
+                     help="with --render-reports: execute the reproducers again against the installed "
+                          "libraries (otherwise their recorded output is used)")
+    lib.add_argument("--cross-check", type=Path, metavar="RESULTS_JSON",
+                     help="compare, test by test, with our results under a policy (e.g. "
+                          "conformance/results/torch-2025.12.json); with --render-reports, applied to the "
+                          "reports explained with that policy")
+    lib.add_argument("--reports-dir", type=Path, default=library.REPORTS_DIR, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
-    args.policy = args.policy or list(DEFAULT_POLICIES)
-    args.api_version = args.api_version or [DEFAULT_API_VERSION]
+    if args.out and len(args.library or []) > 1:
+        p.error("--out takes one --library")
+    library_mode = bool(args.library or args.render_reports)
+    if library_mode:
+        for opt in ("policy", "module_map", "strict", "render_only", "from_raw"):
+            if getattr(args, opt):
+                p.error(f"--{opt.replace('_', '-')} does not apply to --library/--render-reports")
+    args.policy = args.policy or ([] if library_mode else list(DEFAULT_POLICIES))
+    args.api_version = args.api_version or ([] if library_mode else [DEFAULT_API_VERSION])
     mm = {}
     for item in args.module_map:
         name, sep, module = item.partition("=")
@@ -93,7 +128,9 @@ def collect_spec_text(results: dict, spec_dir: Path) -> dict:
 
 
 def finish_results(results: dict, *, spec_dir: Path | None, target: runner.PolicyTarget) -> dict:
-    """Add spec quotes, dtype attributions and the policy env to normalised results."""
+    """Add what produced them (package version, source hash), spec quotes, dtype
+    attributions and the policy env to normalised results."""
+    results["package"] = provenance.package_provenance()
     if target.env:
         results["namespace_env"] = dict(sorted(target.env.items()))
     if spec_dir is not None:
@@ -104,7 +141,7 @@ def finish_results(results: dict, *, spec_dir: Path | None, target: runner.Polic
             engine_policy = runner.load_policy_object(target.policy_env)
             if isinstance(engine_policy, type):
                 engine_policy = engine_policy()
-        except Exception:
+        except (ImportError, AttributeError, TypeError):  # attribution is optional: no policy, no attribution
             engine_policy = None
     for e in results["tests"]:
         a = attribute(engine_policy, e) if engine_policy is not None else None
@@ -135,6 +172,8 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
     console = _console()
     if args.no_clone:
         cloner = None
+    if args.library or args.render_reports:
+        return library_main(args, console, cloner)
 
     if not args.render_only:
         try:
@@ -214,6 +253,89 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
                and any(e["outcome"] in normalize.FAILING for e in r["tests"])]
         if bad:
             return 1
+    return 0
+
+
+def _locate(args, console, cloner):
+    try:
+        info = suite_mod.locate(args.suite, cloner=cloner)
+    except suite_mod.SuiteNotFound as exc:
+        console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True, soft_wrap=True)
+        return None
+    for w in info.warnings:
+        console.print(f"[yellow]warning:[/] {w}", highlight=False)
+    return info
+
+
+def library_main(args, console, cloner) -> int:
+    """``--library``/``--render-reports``: reports for any array library."""
+    from . import library_report
+    if args.render_reports:
+        ours = normalize.load(args.cross_check) if args.cross_check else None
+        for d in library.report_dirs(args.reports_dir):
+            if ours is not None:
+                results = normalize.load(d / library.RESULTS_NAME)
+                if library_report.explain_policy(results) == ours["policy"]:
+                    results["cross_check"] = crosscheck.snapshot(ours, results)
+                    normalize.dump(results, d / library.RESULTS_NAME)
+            if args.rerun_reproducers:
+                results = normalize.load(d / library.RESULTS_NAME)
+                library.write_report(results, d)
+            library.render_dir(d)
+            console.print(f"re-rendered {d / library.REPORT_NAME}", highlight=False)
+        index = library_report.write_index(args.reports_dir)
+        console.print(f"wrote {index}", highlight=False)
+        return 0
+    info = _locate(args, console, cloner)
+    if info is None:
+        return 2
+    timeout_args = library.timeout_args(args.per_test_timeout)
+    if args.per_test_timeout and not timeout_args:
+        console.print("[yellow]warning:[/] pytest-timeout is not installed: no per-test timeout "
+                      "(pip install pytest-timeout)", highlight=False)
+    for module in args.library:
+        lib = library.probe(module)
+        versions = args.api_version or [lib.get("api_version") if lib.get("api_version") in API_VERSIONS
+                                        else DEFAULT_API_VERSION]
+        for version in versions:
+            label = library.report_label(lib)
+            out_dir = args.out or args.reports_dir / label
+            if len(versions) > 1:
+                out_dir = out_dir.with_name(f"{out_dir.name}-api{version}")
+            target = runner.PolicyTarget(label, module)
+            # --tb=native: pytest's own traceback formatter crashes (INTERNALERROR) on some
+            # frames of compiled libraries (tb_lineno None), ending the whole run.
+            extra = ["--continue-on-collection-errors", "--tb=native", *timeout_args, *args.pytest_arg]
+            outcome = runner.run_suite(
+                info, target, version, max_examples=args.max_examples, seed=args.seed,
+                workers=args.workers, work_dir=args.work_dir, progress=not args.no_progress,
+                console=console, extra_args=extra, timeout=args.timeout, shrink=not args.no_shrink)
+            raw = json.loads(outcome.report_path.read_text()) if outcome.report_path.exists() else {}
+            log = outcome.log_path.read_text(errors="replace")
+            tail = normalize.trim(normalize.scrub("\n".join(log.splitlines()[-30:]), [info.path]), 3000)
+            log_tail = None if raw.get("tests") else tail
+            results = normalize.normalise_report(
+                raw, policy=label, module=module, api_version=version, suite_commit=info.suite_commit,
+                spec_commit=info.spec_commit, max_examples=args.max_examples, seed=args.seed,
+                roots=[info.path])
+            results["hypothesis"]["shrink"] = not args.no_shrink
+            if args.pytest_arg:
+                results["pytest_args"] = list(args.pytest_arg)
+            results["spec_text"] = collect_spec_text(results, info.spec_dir)
+            if raw.get("tests") and ("INTERNALERROR" in log or outcome.total > len(raw["tests"])):
+                results["run_incomplete"] = {"collected": outcome.total, "reported": len(raw["tests"]),
+                                             "log_tail": tail}
+            library.finish(results, lib, explain_with=args.explain_with,
+                           timeout=args.per_test_timeout if timeout_args else None, collection_log=log_tail)
+            if args.cross_check:
+                results["cross_check"] = crosscheck.snapshot(normalize.load(args.cross_check), results)
+            library.write_report(results, out_dir)
+            s = results["summary"]
+            console.print(f"{module} @ {version}: {s['passed']} passed, {s['failed']} failed, "
+                          f"{s.get('error', 0)} errors, {s['skipped']} skipped in {outcome.elapsed:.0f} s "
+                          f"-> {out_dir / library.REPORT_NAME}", highlight=False)
+            if out_dir.parent.resolve() == Path(args.reports_dir).resolve():
+                library_report.write_index(args.reports_dir)
     return 0
 
 

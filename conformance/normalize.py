@@ -19,8 +19,9 @@ WRONG_SHAPE = "wrong shape"
 WRONG_VALUE = "wrong value"
 SPECIAL_CASE = "special case"
 UNEXPECTED_EXCEPTION = "unexpected exception"
+TIMEOUT = "timeout"  # killed by pytest-timeout (a hang or a very slow kernel)
 KINDS = (MISSING_NAME, WRONG_SIGNATURE, WRONG_DTYPE, WRONG_SHAPE, WRONG_VALUE,
-         SPECIAL_CASE, UNEXPECTED_EXCEPTION)
+         SPECIAL_CASE, UNEXPECTED_EXCEPTION, TIMEOUT)
 
 FAILING = ("failed", "error")
 MESSAGE_LIMIT = 500
@@ -189,6 +190,7 @@ _MISSING = re.compile(
 )
 _DTYPE = re.compile(r"\.dtype=\w+, but should be|should be (?:the )?default\b[^\n]*dtype|wrong dtype", re.I)
 _SHAPE = re.compile(r"shape=\S.*but should be|wrong shape", re.I)
+_TIMEOUT = re.compile(r"^(?:E\s+)?Failed: Timeout \(?>", re.M)
 _EXC_HEAD = re.compile(r"^(?:E\s+)?(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Exit|Warning))\b")
 
 
@@ -204,8 +206,9 @@ def classify(nodeid: str, outcome: str, message: str) -> Optional[str]:
     """Failure kind of a failed/errored test (None for other outcomes)."""
     if outcome not in FAILING:
         return None
-    _, _, func, _ = split_nodeid(nodeid)
     module = Path(split_nodeid(nodeid)[0]).stem
+    if _TIMEOUT.search(message):
+        return TIMEOUT
     exc = exception_name(message)
     if module == "test_has_names" or _MISSING.search(message) or exc in ("AttributeError", "ImportError",
                                                                          "ModuleNotFoundError"):
@@ -245,7 +248,23 @@ def failing_code(text: str) -> Optional[str]:
     return code if len(code) <= 2000 else None
 
 
-_ARRAY_ARG = re.compile(r"^Array\((?P<data>.*), dtype=(?P<dtype>\w+)(?:, [\w]+=[^,()]*)*\)$", re.S)
+# An array argument as printed by the libraries: ours and array_api_strict
+# (``Array([1], dtype=int8)``, ``Array(1, dtype=array_api_strict.int8)``), NumPy
+# (``array([1, 2], dtype=int8)``) and PyTorch (``tensor([1, 2], dtype=torch.int8)``).
+# NumPy and PyTorch do not print their default dtypes; ``repr_default_dtype`` infers them.
+ARRAY_REPR = re.compile(
+    r"\b(?P<kind>Array|array|tensor)\((?P<data>(?:[^()]|\([^()]*\))*?)(?:, dtype=(?:\w+\.)*(?P<dtype>\w+))?"
+    r"(?:, \w+=[^,()]*)*\)")
+_DEFAULT_FLOAT = {"array": "float64", "tensor": "float32"}
+
+
+def repr_default_dtype(kind: str, data: str) -> str:
+    """The dtype NumPy/PyTorch leave out of an array's repr, from its printed data."""
+    if re.search(r"\b(True|False)\b", data):
+        return "bool"
+    if "j" in data:
+        return "complex128" if kind == "array" else "complex64"
+    return _DEFAULT_FLOAT.get(kind, "float64") if re.search(r"[.e]|inf|nan", data) else "int64"
 
 
 def split_top_level(text: str) -> list:
@@ -278,10 +297,11 @@ def parse_call(code: str) -> Optional[dict]:
     for arg in split_top_level(m.group(2)):
         if arg.startswith("*") or "=" in arg.split("(")[0]:
             continue
-        a = _ARRAY_ARG.match(arg)
+        a = ARRAY_REPR.fullmatch(arg)
         if a:
             rank = "nd" if a.group("data").lstrip().startswith("[") else "0-d"
-            operands.append({"rank": rank, "dtype": a.group("dtype")})
+            dtype = a.group("dtype") or repr_default_dtype(a.group("kind"), a.group("data"))
+            operands.append({"rank": rank, "dtype": dtype})
         elif re.fullmatch(r"-?(\d+\.?\d*(e[-+]?\d+)?j?|True|False|inf|nan)", arg):
             operands.append({"rank": "scalar", "value": arg})
         else:
@@ -428,11 +448,14 @@ def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, s
             entry["spec_case"] = case["raw_case"]
         tests.append(entry)
     tests.sort(key=lambda e: e["nodeid"])
+    collection_errors = [
+        {"nodeid": c.get("nodeid", ""), "message": trim(scrub(c.get("longrepr") or "", roots), 1200)}
+        for c in raw.get("collectors", []) if c.get("outcome") == "failed"]
     summary = {k: 0 for k in ("passed", "failed", "error", "skipped", "xfailed", "xpassed")}
     for e in tests:
         summary[e["outcome"]] = summary.get(e["outcome"], 0) + 1
     summary["total"] = len(tests)
-    return {
+    out = {
         "schema": SCHEMA,
         "policy": policy,
         "module": module,
@@ -445,6 +468,9 @@ def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, s
         "summary": summary,
         "tests": tests,
     }
+    if collection_errors:
+        out["collection_errors"] = sorted(collection_errors, key=lambda c: c["nodeid"])
+    return out
 
 
 def dump(results: dict, path: Path) -> None:

@@ -249,6 +249,8 @@ def _header(results: list) -> list:
     suites = _uniq(x.get("suite_commit") for x in r)
     specs = _uniq(x.get("spec_commit") for x in r)
     nps = _uniq(x.get("numpy") for x in r)
+    sources = _uniq(f"{x['package']['package_version']} (source `{x['package']['source_sha256'][:12]}`)"
+                    for x in r if x.get("package"))
     pys = _uniq(x.get("python") for x in r)
     hyp = _uniq(f"max_examples={x['hypothesis']['max_examples']}, seed={x['hypothesis']['seed']}"
                 + ("" if x["hypothesis"].get("shrink", True) else ", no shrinking") for x in r)
@@ -265,6 +267,7 @@ def _header(results: list) -> list:
         f"- array-api-tests commit: {', '.join('`' + _short(c) + '`' for c in suites)}",
         f"- Array API specification commit: {', '.join('`' + _short(c) + '`' for c in specs)}",
         f"- NumPy {', '.join(nps)}; Python {', '.join(pys)}",
+        f"- Produced by array_api_promo {', '.join(sources) or 'unknown'}",
         f"- Hypothesis: {'; '.join(hyp)}",
     ] + [f"- Partial run of `{x['policy']}` {x['api_version']}: extra pytest arguments "
          f"`{' '.join(x['pytest_args'])}`" for x in r if x.get("pytest_args")] + [

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Optional
 
 from . import REPO_ROOT
-from .normalize import elementwise_name, scrub, split_nodeid, split_top_level
+from .normalize import ARRAY_REPR, elementwise_name, repr_default_dtype, scrub, split_nodeid, split_top_level
 
 EXEC_TIMEOUT = 120
 MAX_OUTPUT_LINES = 40
@@ -103,9 +103,6 @@ def signature_snippet(module: str, spec_function: str, env=None) -> str:
     return f"{head}\nprint(inspect.signature({target}))"
 
 
-_ARRAY_REPR = re.compile(r"\bArray\((?P<data>.*?), dtype=(?P<dtype>\w+)(?:, policy=[\w.]+)?(?:, device=[^)]*)?\)")
-
-
 def failing_code_snippet(module: str, code: str, env=None) -> Optional[str]:
     """Turn the suite's FAILING CODE SNIPPET (``xp.f(Array(...), **kw) with kw = {...}``
     or ``__op__(Array(...), Array(...))``) into a runnable snippet."""
@@ -114,9 +111,14 @@ def failing_code_snippet(module: str, code: str, env=None) -> Optional[str]:
     call, _, bindings = code.partition(" with ")
     call, bindings = call.strip(), bindings.strip()
 
+    def asarray(m):
+        dtype = m.group("dtype") or repr_default_dtype(m.group("kind"), m.group("data"))
+        return f"xp.asarray({m.group('data')}, dtype=xp.{dtype})"
+
     def fix(text):
-        text = _ARRAY_REPR.sub(lambda m: f"xp.asarray({m.group('data')}, dtype=xp.{m.group('dtype')})", text)
-        return re.sub(r"\b(?:array_api_promo|array_api_strict)(?:\[[^\]]*\])?\.(?=[a-z])", "xp.", text)
+        text = ARRAY_REPR.sub(asarray, text)
+        return re.sub(r"\b(?:array_api_promo|array_api_strict|torch|numpy|np)(?:\[[^\]]*\])?\.(?=[a-z])",
+                      "xp.", text)
 
     call, bindings = fix(call), fix(bindings)
     m = re.fullmatch(r"(__\w+__)\((.*)\)", call)
@@ -127,7 +129,7 @@ def failing_code_snippet(module: str, code: str, env=None) -> Optional[str]:
         call = f"{args[0]}.{m.group(1)}({', '.join(args[1:])})"
     if re.match(r"[a-z]\w*\(", call) and not call.startswith("xp."):
         call = "xp." + call  # the suite prints elementwise functions by bare name
-    if "Array(" in call or "Array(" in bindings:
+    if re.search(r"\b(Array|array|tensor)\(", call + bindings):
         return None
     lines = [import_line(module, env)]
     if re.search(r"\b(nan|inf)\b", call + bindings):

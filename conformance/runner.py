@@ -126,7 +126,8 @@ def build_command(suite: SuiteInfo, report_path: Path, *, max_examples: int, see
         "--hypothesis-seed", str(seed),
         "--disable-deadline",
         "--json-report", "--json-report-file", str(report_path),
-        "--json-report-omit", "collectors", "log", "streams", "keywords",
+        # collectors are kept: a module that fails to import is reported, not lost.
+        "--json-report-omit", "log", "streams", "keywords",
         "-q", "-rfE", "--color=no",
     ]
     if workers and workers > 1:

@@ -154,7 +154,7 @@ def locate(
         raise SuiteNotFound(how_to_provide())
     try:
         cloner(cache_dir)
-    except Exception as exc:  # network down, git missing, ...
+    except (OSError, subprocess.SubprocessError) as exc:  # network down, git missing, git failed
         detail = getattr(exc, "stderr", None) or exc
         if isinstance(detail, bytes):
             detail = detail.decode(errors="replace")

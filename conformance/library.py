@@ -1,0 +1,134 @@
+"""``python -m conformance --library MODULE``: the upstream suite run against any
+importable array namespace, rendered as that library's own report under
+``conformance/reports/<library>-<version>/``.
+
+A report folder holds ``results.json`` (the normalised results, the only input
+of the report), ``README.md`` (the report), ``xfails.txt`` (every failing test,
+for the suite's ``--xfails-file``) and ``skips.txt`` (tests that hit the per-test
+timeout, for ``--skips-file``). ``--render-reports`` re-renders every folder from
+its ``results.json`` alone.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from . import PACKAGE_DIR, normalize, runner
+from .attribution import attribute
+
+REPORTS_DIR = PACKAGE_DIR / "reports"
+DEFAULT_TEST_TIMEOUT = 300.0
+RESULTS_NAME = "results.json"
+REPORT_NAME = "README.md"
+
+#: Modules that wrap another library: the report is named after the wrapped one.
+WRAPPER_PREFIX = "array_api_compat."
+
+_PROBE = r"""
+import importlib, json, sys
+name = sys.argv[1]
+out = {"module": name}
+try:
+    mod = importlib.import_module(name)
+except BaseException as exc:  # any import failure is the report's subject, not a crash
+    out["error"] = f"{type(exc).__name__}: {exc}"
+    print(json.dumps(out)); sys.exit(0)
+wrapped = name[len("array_api_compat."):] if name.startswith("array_api_compat.") else name
+top = wrapped.split(".")[0]
+def version(pkg):
+    try:
+        from importlib.metadata import version as v
+        return v(pkg)
+    except ImportError:  # PackageNotFoundError: not an installed distribution, use __version__
+        return getattr(sys.modules.get(pkg) or importlib.import_module(pkg), "__version__", "unknown")
+out["library"] = wrapped
+out["version"] = version(top)
+if wrapped != name:
+    out["wrapper"] = {"module": name, "version": version("array_api_compat")}
+out["api_version"] = getattr(mod, "__array_api_version__", None)
+out["extensions"] = {ext: hasattr(mod, ext) for ext in ("linalg", "fft")}
+print(json.dumps(out))
+"""
+
+
+def probe(module: str) -> dict:
+    """Import ``module`` in a fresh interpreter: its library, version, declared API
+    version and extensions (or the import error)."""
+    env = runner.build_env(runner.PolicyTarget(module, module), "", Path("/dev/null"))
+    for var in ("ARRAY_API_TESTS_VERSION", "ARRAY_API_STRICT_API_VERSION"):  # let it declare its own
+        env.pop(var, None)
+    proc = subprocess.run([sys.executable, "-c", _PROBE, module], capture_output=True, text=True,
+                          env=env, timeout=300, check=False)
+    try:
+        return json.loads(proc.stdout.strip().splitlines()[-1])
+    except (IndexError, ValueError):
+        return {"module": module, "error": (proc.stderr.strip().splitlines() or ["no output"])[-1]}
+
+
+def report_label(info: dict) -> str:
+    """``torch-2.13``, ``array_api_strict-2.6``, ``jax.numpy-0.10``: the report folder name."""
+    name = info.get("library") or info["module"]
+    version = normalize.major_minor(re.sub(r"[+].*", "", str(info.get("version", "unknown"))))
+    return runner.policy_label(f"{name}-{version}")
+
+
+def finish(results: dict, info: dict, *, explain_with: str | None, timeout: float | None,
+           collection_log: str | None = None) -> dict:
+    """Library facts, the timeout, and (with ``explain_with``) each wrong-dtype failure
+    replayed through that promotion policy."""
+    results["library"] = {k: info[k] for k in ("module", "library", "version", "wrapper", "api_version",
+                                                "extensions", "error") if info.get(k) is not None}
+    if timeout:
+        results["per_test_timeout"] = timeout
+    if collection_log and not results["tests"]:
+        results.setdefault("collection_errors", []).append(
+            {"nodeid": "(session)", "message": collection_log})
+    if explain_with:
+        from . import provenance
+        results["explained_with"] = {"policy": explain_with, **provenance.package_provenance()}
+        for e in results["tests"]:
+            a = attribute(explain_with, e)
+            if a:
+                e["attribution"] = a
+    return results
+
+
+def write_report(results: dict, out_dir: Path, *, execute=None) -> Path:
+    """Run the reproducers against the library, then write results.json, README.md,
+    xfails.txt and skips.txt into ``out_dir``."""
+    from . import library_report
+    library_report.record_reproducers(results, **({} if execute is None else {"execute": execute}))
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    normalize.dump(results, out_dir / RESULTS_NAME)
+    render_dir(out_dir)
+    return out_dir
+
+
+def render_dir(out_dir: Path) -> str:
+    """Re-render a report folder from its results.json (no library needed)."""
+    from . import library_report
+    out_dir = Path(out_dir)
+    results = normalize.load(out_dir / RESULTS_NAME)
+    text = library_report.render(results)
+    (out_dir / REPORT_NAME).write_text(text, encoding="utf-8")
+    (out_dir / "xfails.txt").write_text(library_report.xfails_text(results), encoding="utf-8")
+    (out_dir / "skips.txt").write_text(library_report.skips_text(results), encoding="utf-8")
+    return text
+
+
+def timeout_args(seconds: float | None) -> list:
+    """pytest-timeout's options (signal method: the test fails, the run goes on); none
+    when it is not installed."""
+    import importlib.util
+    if not seconds or importlib.util.find_spec("pytest_timeout") is None:
+        return []
+    return ["--timeout", f"{seconds:g}", "--timeout-method", "signal"]
+
+
+def report_dirs(reports_dir: Path = REPORTS_DIR) -> list:
+    return sorted(p.parent for p in Path(reports_dir).glob(f"*/{RESULTS_NAME}"))

@@ -1,0 +1,191 @@
+"""``python -m conformance --library``: the harness run against an arbitrary array
+library (the fake namespace of tests/fixtures/fake_suite; no network, no torch)."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from conformance import cli, library, library_report, normalize
+
+FAKE = Path(__file__).resolve().parents[1] / "fixtures" / "fake_suite"
+MOD = "array_api_tests/test_operators_and_elementwise_functions.py"
+ADD = f"{MOD}::test_add[add(x1, x2)]"
+
+
+def _main(argv, monkeypatch_env):
+    old = {k: os.environ.get(k) for k in monkeypatch_env}
+    os.environ.update(monkeypatch_env)
+    try:
+        return cli.main(argv)
+    finally:
+        for k, v in old.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory):
+    """One --library run of the fake suite, with its hanging and uncollectable extras."""
+    pytest.importorskip("pytest_timeout")
+    tmp = tmp_path_factory.mktemp("library")
+    env = {"PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
+           "FAKE_SUITE_EXTRAS": "1"}
+    rc = _main(["--suite", str(FAKE), "--library", "fake_namespace", "--explain-with", "torch",
+                "--max-examples", "3", "--workers", "1", "--no-progress", "--no-clone",
+                "--per-test-timeout", "3", "--reports-dir", str(tmp / "reports"),
+                "--work-dir", str(tmp / "work")], env)
+    assert rc == 0
+    return tmp / "reports" / "fake_namespace-1.2"
+
+
+def _results(report):
+    return normalize.load(report / library.RESULTS_NAME)
+
+
+def test_report_folder_and_metadata(report):
+    assert sorted(p.name for p in report.iterdir()) == ["README.md", "results.json", "skips.txt", "xfails.txt"]
+    r = _results(report)
+    assert r["library"] == {"module": "fake_namespace", "library": "fake_namespace", "version": "1.2.3",
+                            "api_version": "2025.12", "extensions": {"fft": False, "linalg": False}}
+    assert r["per_test_timeout"] == 3
+    assert r["explained_with"]["policy"] == "torch"
+    assert len(r["explained_with"]["source_sha256"]) == 64
+    text = (report / "README.md").read_text()
+    assert text.startswith("# Array API conformance of `fake_namespace` 1.2.3")
+    assert "`fft` **absent**" in text
+    # every failing test of the run is listed in the report and in xfails.txt (timeouts in skips.txt)
+    failing = [e for e in r["tests"] if e["outcome"] in normalize.FAILING]
+    assert len(failing) == 7
+    xfails = (report / "xfails.txt").read_text()
+    for e in failing:
+        assert f"`{e['nodeid']}`" in text
+        assert (e["nodeid"] in xfails) == (e["kind"] != normalize.TIMEOUT)
+    # the reproducers ran against the library, and their output is kept for re-rendering
+    assert "xp.multiply(xp.asarray([1, 1], dtype=xp.int64)" in text
+    assert any("array([2, 2])" in out for out in r["reproducer_outputs"].values())
+    index = (report.parent / "README.md").read_text()
+    assert "fake_namespace" in index and "| `test_operators_and_elementwise_functions` |" in index
+
+
+def test_timeout_is_reported_not_fatal(report):
+    r = _results(report)
+    sleepy = {e["nodeid"]: e for e in r["tests"]}["array_api_tests/test_extras_hang.py::test_sleepy"]
+    assert (sleepy["outcome"], sleepy["kind"]) == ("failed", "timeout")
+    assert "array_api_tests/test_extras_hang.py::test_sleepy" in (report / "skips.txt").read_text()
+    assert "1 test(s) hit the per-test timeout" in (report / "README.md").read_text()
+    assert r["summary"]["passed"] == 2  # the run went on after the timeout
+
+
+def test_collection_error_is_reported(report):
+    r = _results(report)
+    (err,) = r["collection_errors"]
+    assert err["nodeid"] == "array_api_tests/test_extras_broken.py"
+    assert "definitely_not_an_installed_module" in err["message"]
+    text = (report / "README.md").read_text()
+    assert "## Collection errors" in text and "test_extras_broken.py" in text
+
+
+def test_wrong_dtypes_replayed_through_the_policy(report):
+    pytest.importorskip("array_api_promo.promotion")
+    add = {e["nodeid"]: e for e in _results(report)["tests"]}[ADD]
+    assert add["attribution"]["explained"] is True and add["attribution"]["engine_result"] == "int8"
+    text = (report / "README.md").read_text()
+    assert "Type promotion predicted by policy `torch`:" in text
+    assert "**2 of 2** are predicted" in text
+
+
+def test_report_rerenders_from_results_alone(report, tmp_path):
+    before = {p.name: p.read_bytes() for p in report.iterdir()}
+    copy = tmp_path / report.name
+    copy.mkdir()
+    (copy / library.RESULTS_NAME).write_bytes(before[library.RESULTS_NAME])
+    library.render_dir(copy)
+    assert {p.name: p.read_bytes() for p in copy.iterdir()} == before
+
+
+def test_unimportable_library_gets_a_report(tmp_path):
+    rc = _main(["--suite", str(FAKE), "--library", "no_such_array_library", "--max-examples", "2",
+                "--workers", "1", "--no-progress", "--no-clone", "--per-test-timeout", "0",
+                "--out", str(tmp_path / "out"), "--work-dir", str(tmp_path / "work")], {})
+    assert rc == 0
+    r = _results(tmp_path / "out")
+    assert "ModuleNotFoundError" in r["library"]["error"]
+    assert r["summary"]["total"] == 0 and r["collection_errors"]
+    text = (tmp_path / "out" / "README.md").read_text()
+    assert "**The module could not be imported**" in text and "## Collection errors" in text
+
+
+def test_tensor_and_numpy_reprs_are_parsed():
+    call = normalize.parse_call("xp.add(tensor([1, 2], dtype=torch.int8), tensor(1.))")
+    assert call["operands"] == [{"rank": "nd", "dtype": "int8"}, {"rank": "0-d", "dtype": "float32"}]
+    call = normalize.parse_call("xp.add(array([1., 2.]), array(1, dtype=int8))")
+    assert call["operands"] == [{"rank": "nd", "dtype": "float64"}, {"rank": "0-d", "dtype": "int8"}]
+
+
+def test_report_label():
+    assert library.report_label({"module": "array_api_compat.torch", "library": "torch",
+                                 "version": "2.13.0+cpu"}) == "torch-2.13"
+    assert library.report_label({"module": "array_api_strict", "library": "array_api_strict",
+                                 "version": "2.6.1"}) == "array_api_strict-2.6"
+
+
+def test_committed_reports_rerender_identically(tmp_path):
+    """Each committed report is exactly what its committed results.json renders to."""
+    dirs = library.report_dirs()
+    if not dirs:
+        pytest.skip("no committed library reports")
+    for d in dirs:
+        copy = tmp_path / d.name
+        copy.mkdir()
+        (copy / library.RESULTS_NAME).write_bytes((d / library.RESULTS_NAME).read_bytes())
+        library.render_dir(copy)
+        for name in (library.REPORT_NAME, "xfails.txt", "skips.txt"):
+            assert (copy / name).read_text() == (d / name).read_text(), f"{d.name}/{name} is stale"
+    index = library_report.render_index([dict(normalize.load(d / library.RESULTS_NAME), _folder=d.name)
+                                         for d in dirs], library_report.our_results())
+    assert index == (library.REPORTS_DIR / "README.md").read_text()
+
+
+def test_cross_check_gives_a_reason_for_every_disagreement(report, tmp_path):
+    """--render-reports --cross-check: our results under a policy against the library's."""
+    from conformance import crosscheck
+    theirs = _results(report)
+    ours = json.loads(json.dumps(theirs))
+    ours.update(policy="torch", package={"source_sha256": "f" * 64})
+    by_id = {e["nodeid"]: e for e in ours["tests"]}
+    by_id[f"{MOD}::test_multiply"].update(outcome="passed")          # only the library fails
+    by_id[f"{MOD}::test_add_values"].update(outcome="failed", kind="wrong dtype",  # only ours
+                                            message="out.dtype=int8, but should be int64")
+    results_file = tmp_path / "torch-2025.12.json"
+    normalize.dump(ours, results_file)
+    copy = tmp_path / "reports" / report.name
+    copy.mkdir(parents=True)
+    (copy / library.RESULTS_NAME).write_bytes((report / library.RESULTS_NAME).read_bytes())
+    assert cli.main(["--render-reports", "--reports-dir", str(tmp_path / "reports"),
+                     "--cross-check", str(results_file)]) == 0
+    text = (copy / "README.md").read_text()
+    assert "## Cross-check: policy `torch` against real fake_namespace" in text
+    rows = [ln for ln in text.splitlines() if ln.startswith("| `test_")]
+    mult = next(ln for ln in rows if "test_multiply`" in ln)
+    assert "| passed | wrong value |" in mult and "kernel" in mult
+    assert next(ln for ln in rows if "test_add_values" in ln).endswith(" |")
+    for ln in rows:  # every row: agree, or a reason
+        assert ln.rsplit("|", 2)[-2].strip()
+    cc = normalize.load(copy / library.RESULTS_NAME)["cross_check"]
+    assert cc["source_sha256"] == "f" * 64
+    assert crosscheck.render(normalize.load(copy / library.RESULTS_NAME)) == crosscheck.render(
+        normalize.load(copy / library.RESULTS_NAME))
+
+
+def test_probe_lets_the_library_declare_its_version(monkeypatch):
+    pytest.importorskip("array_api_strict")
+    monkeypatch.setenv("ARRAY_API_STRICT_API_VERSION", "")  # as the harness' run env would set it
+    info = library.probe("array_api_strict")
+    assert "error" not in info and info["library"] == "array_api_strict" and info["api_version"]
+    assert library.report_label(info).startswith("array_api_strict-")

@@ -1,0 +1,40 @@
+"""Results record what produced them; the committed ones must come from this source."""
+
+from __future__ import annotations
+
+import shutil
+
+import pytest
+
+from conformance import REPO_ROOT, RESULTS_DIR, normalize, provenance
+
+
+def test_source_hash_ignores_layout_and_comments(tmp_path):
+    pkg = tmp_path / "pkg"
+    shutil.copytree(REPO_ROOT / "array_api_promo", pkg, ignore=shutil.ignore_patterns("__pycache__"))
+    before = provenance.source_hash(pkg)
+    assert before == provenance.source_hash(REPO_ROOT / "array_api_promo")
+    target = pkg / "_namespace.py"
+    text = target.read_text()
+    target.write_text("# a comment\n\n" + text.replace("\n\ndef ", "\n\n\n# a comment\ndef ").replace("(policy=", "( policy =") + "\n# trailing comment\n")
+    assert provenance.source_hash(pkg) == before
+    target.write_text(text.replace('DEFAULT_API_VERSION = "2025.12"', 'DEFAULT_API_VERSION = "2024.12"'))
+    assert provenance.source_hash(pkg) != before
+
+
+def test_committed_results_come_from_this_source():
+    """Fails when array_api_promo changed after conformance/results/*.json were produced:
+    regenerate them (and DEVIATIONS.md) with `python -m conformance`."""
+    current = provenance.source_hash()
+    results = {p.name: normalize.load(p) for p in sorted(RESULTS_DIR.glob("*.json"))}
+    assert results
+    for name, r in results.items():
+        produced = r.get("package")
+        assert produced, f"{name} does not record what produced it: regenerate it"
+        if produced["source_python"] != provenance.python_version():
+            pytest.skip(f"{name} was hashed under Python {produced['source_python']}; ast.dump differs "
+                        f"under {provenance.python_version()}")
+        assert produced["source_sha256"] == current, (
+            f"{name} was produced by array_api_promo source {produced['source_sha256'][:12]}, the "
+            f"package is now {current[:12]}: regenerate with `python -m conformance`")
+        assert produced["package_version"] == provenance.package_version()
