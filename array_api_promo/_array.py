@@ -205,7 +205,9 @@ class Array:
     @property
     def T(self) -> Array:
         if self._data.ndim != 2:
-            raise ValueError(f"T: x.T requires a two-dimensional array, got {self._data.ndim} dimensions; use permute_dims() or matrix_transpose()")
+            raise ValueError(
+                f"T: x.T requires a two-dimensional array, got {self._data.ndim} dimensions; use permute_dims() or matrix_transpose()"
+            )
         return Array._new(self._data.T, self._dtype, self._runtime, self._device)
 
     @property
@@ -299,7 +301,9 @@ class Array:
         if dl_device is not None and not (
             type(dl_device) is tuple and len(dl_device) == 2 and all(isinstance(v, int) for v in dl_device)
         ):
-            raise TypeError(f"__dlpack__: dl_device must be None or a (device type, device id) tuple, got {dl_device!r}")
+            raise TypeError(
+                f"__dlpack__: dl_device must be None or a (device type, device id) tuple, got {dl_device!r}"
+            )
         if dl_device is not None and dl_device != (1, 0):
             raise BufferError(f"__dlpack__: cannot export to device {dl_device}; only the CPU (1, 0) is supported")
         kwargs = {}
@@ -342,8 +346,11 @@ class Array:
             array._device = self._device
             return array
         if (
-            tk is Array and key._dtype is bool_ and key._runtime is self._runtime
-            and key._device is self._device and key._data.shape == self._data.shape
+            tk is Array
+            and key._dtype is bool_
+            and key._runtime is self._runtime
+            and key._device is self._device
+            and key._data.shape == self._data.shape
         ):  # a mask of x's own shape: nothing to check but what was just checked
             array = _new_object(Array)
             array._data = self._data[key._data]

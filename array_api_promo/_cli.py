@@ -155,8 +155,7 @@ def _term_width() -> int:
 # -- result-type -------------------------------------------------------------------------
 def cmd_result_type(args) -> int:
     operands = [parse_operand(t) for t in args.operands]
-    policies = [load_policy(p) for p in args.policy] if args.policy else [
-        get_policy(n) for n in available_policies()]
+    policies = [load_policy(p) for p in args.policy] if args.policy else [get_policy(n) for n in available_policies()]
     failed = False
     if args.explain:
         for pol in policies:
@@ -198,9 +197,22 @@ _COMPARE_SCALARS = (True, 1, 1.5, 1j)
 # boundaries where NumPy 1.x's choice changes, and 0-d arrays holding a small value and one
 # that needs their whole dtype.
 _VALUE_SCALARS = (True, 1, -1, 200, 300, -200, 70000, 2**40, 1.5, 1e5, 1e39, 1j, 1e39j)
-_WIDE_VALUES = {"bool": True, "int8": -100, "int16": -1000, "int32": -100000, "int64": -(2**40),
-                "uint8": 200, "uint16": 60000, "uint32": 2**31, "uint64": 2**63, "float16": 1000.0,
-                "float32": 1e5, "float64": 1e300, "complex64": 1e5j, "complex128": 1e300j}
+_WIDE_VALUES = {
+    "bool": True,
+    "int8": -100,
+    "int16": -1000,
+    "int32": -100000,
+    "int64": -(2**40),
+    "uint8": 200,
+    "uint16": 60000,
+    "uint32": 2**31,
+    "uint64": 2**63,
+    "float16": 1000.0,
+    "float32": 1e5,
+    "float64": 1e300,
+    "complex64": 1e5j,
+    "complex128": 1e300j,
+}
 
 
 def operand_mixes(policies):
@@ -210,8 +222,11 @@ def operand_mixes(policies):
     value classes."""
     common = [d for d in policies[0].dtypes if all(d in p.dtypes for p in policies[1:])]
     if any(p.value_dependent for p in policies):
-        zero = [zero_d(d, v) for d in common for v in dict.fromkeys((True if d.category == 0 else 1,
-                                                                      _WIDE_VALUES.get(d.name, 1)))]
+        zero = [
+            zero_d(d, v)
+            for d in common
+            for v in dict.fromkeys((True if d.category == 0 else 1, _WIDE_VALUES.get(d.name, 1)))
+        ]
         scalars = _VALUE_SCALARS
     else:
         zero, scalars = [zero_d(d) for d in common], _COMPARE_SCALARS
@@ -267,11 +282,20 @@ def _short(err: str, width: int = 60) -> str:
 
 # -- lattice -----------------------------------------------------------------------------
 _KIND_LANES = (D.BOOL, D.UNSIGNED_INTEGER, D.SIGNED_INTEGER, D.REAL_FLOATING, D.COMPLEX_FLOATING)
-_KIND_TITLES = {D.BOOL: "boolean", D.UNSIGNED_INTEGER: "unsigned integer",
-                D.SIGNED_INTEGER: "signed integer", D.REAL_FLOATING: "real floating",
-                D.COMPLEX_FLOATING: "complex floating"}
-_KIND_COLOURS = {D.BOOL: "#f2f2f2", D.UNSIGNED_INTEGER: "#e3f0fb", D.SIGNED_INTEGER: "#e6f5e6",
-                 D.REAL_FLOATING: "#fdf0dc", D.COMPLEX_FLOATING: "#f5e6f5"}
+_KIND_TITLES = {
+    D.BOOL: "boolean",
+    D.UNSIGNED_INTEGER: "unsigned integer",
+    D.SIGNED_INTEGER: "signed integer",
+    D.REAL_FLOATING: "real floating",
+    D.COMPLEX_FLOATING: "complex floating",
+}
+_KIND_COLOURS = {
+    D.BOOL: "#f2f2f2",
+    D.UNSIGNED_INTEGER: "#e3f0fb",
+    D.SIGNED_INTEGER: "#e6f5e6",
+    D.REAL_FLOATING: "#fdf0dc",
+    D.COMPLEX_FLOATING: "#f5e6f5",
+}
 
 
 def promotes_to(policy: Policy, a, b) -> bool:
@@ -379,9 +403,9 @@ def lattice_svg(policy: Policy) -> str:
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0f}" height="{height:.0f}" '
         f'viewBox="0 0 {width:.0f} {height:.0f}" font-family="Helvetica, Arial, sans-serif">',
         f"<title>Promotion lattice of policy {escape(policy.name)}</title>",
-        "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"7\" "
-        "markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M 0 0 L 10 5 L 0 10 z\" "
-        "fill=\"#444\"/></marker></defs>",
+        '<defs><marker id="arrow" viewBox="0 0 10 10" refX="10" refY="5" markerWidth="7" '
+        'markerHeight="7" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" '
+        'fill="#444"/></marker></defs>',
         f'<rect x="0" y="0" width="{width:.0f}" height="{height:.0f}" fill="white"/>',
         f'<text x="{margin}" y="{margin + 8}" font-size="18" font-weight="bold">'
         f"Type promotion lattice: policy {escape(policy.name)}</text>",
@@ -391,26 +415,34 @@ def lattice_svg(policy: Policy) -> str:
     ]
     for bits in widths:
         x = margin + 120 + col[bits] * (node_w + 70) + node_w / 2
-        out.append(f'<text x="{x:.1f}" y="{margin + 46}" font-size="11" fill="#777" '
-                   f'text-anchor="middle">{bits}-bit</text>')
+        out.append(
+            f'<text x="{x:.1f}" y="{margin + 46}" font-size="11" fill="#777" text-anchor="middle">{bits}-bit</text>'
+        )
     for kind, y, h in boxes:
-        out.append(f'<g class="kind" data-kind="{escape(kind)}">'
-                   f'<rect x="{margin / 2:.1f}" y="{y:.1f}" width="{width - margin:.1f}" height="{h:.1f}" '
-                   f'rx="10" fill="{_KIND_COLOURS[kind]}" stroke="#bbb"/>'
-                   f'<text x="{margin:.1f}" y="{y + h / 2 + 4:.1f}" font-size="12" fill="#333">'
-                   f"{escape(_KIND_TITLES[kind])}</text></g>")
+        out.append(
+            f'<g class="kind" data-kind="{escape(kind)}">'
+            f'<rect x="{margin / 2:.1f}" y="{y:.1f}" width="{width - margin:.1f}" height="{h:.1f}" '
+            f'rx="10" fill="{_KIND_COLOURS[kind]}" stroke="#bbb"/>'
+            f'<text x="{margin:.1f}" y="{y + h / 2 + 4:.1f}" font-size="12" fill="#333">'
+            f"{escape(_KIND_TITLES[kind])}</text></g>"
+        )
     for a, b, (sx, sy), (ex, ey), ctrl in _edge_geometry(pos, edges, node_w, node_h):
         path = f"M {sx:.1f} {sy:.1f} " + (
-            f"Q {ctrl[0]:.1f} {ctrl[1]:.1f} {ex:.1f} {ey:.1f}" if ctrl else f"L {ex:.1f} {ey:.1f}")
-        out.append(f'<path class="edge" data-from="{a.name}" data-to="{b.name}" d="{path}" '
-                   f'fill="none" stroke="#444" stroke-width="1.4" marker-end="url(#arrow)"/>')
+            f"Q {ctrl[0]:.1f} {ctrl[1]:.1f} {ex:.1f} {ey:.1f}" if ctrl else f"L {ex:.1f} {ey:.1f}"
+        )
+        out.append(
+            f'<path class="edge" data-from="{a.name}" data-to="{b.name}" d="{path}" '
+            f'fill="none" stroke="#444" stroke-width="1.4" marker-end="url(#arrow)"/>'
+        )
     for d in dtypes:
         x, y = pos[d]
-        out.append(f'<g class="node" data-dtype="{d.name}">'
-                   f'<rect x="{x - node_w / 2:.1f}" y="{y - node_h / 2:.1f}" width="{node_w}" '
-                   f'height="{node_h}" rx="6" fill="white" stroke="#333" stroke-width="1.2"/>'
-                   f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="14" text-anchor="middle">'
-                   f"{escape(d.name)}</text></g>")
+        out.append(
+            f'<g class="node" data-dtype="{d.name}">'
+            f'<rect x="{x - node_w / 2:.1f}" y="{y - node_h / 2:.1f}" width="{node_w}" '
+            f'height="{node_h}" rx="6" fill="white" stroke="#333" stroke-width="1.2"/>'
+            f'<text x="{x:.1f}" y="{y + 5:.1f}" font-size="14" text-anchor="middle">'
+            f"{escape(d.name)}</text></g>"
+        )
     out.append("</svg>")
     return "\n".join(out) + "\n"
 
@@ -435,11 +467,25 @@ def lattice_png(policy: Policy, path: str) -> None:
     ax.set_xlim(0, width)
     ax.set_ylim(height, 0)
     ax.axis("off")
-    ax.text(margin, margin + 8, f"Type promotion lattice: policy {policy.name}", fontsize=13,
-            fontweight="bold", va="baseline")
+    ax.text(
+        margin,
+        margin + 8,
+        f"Type promotion lattice: policy {policy.name}",
+        fontsize=13,
+        fontweight="bold",
+        va="baseline",
+    )
     for kind, y, h in boxes:
-        ax.add_patch(FancyBboxPatch((margin / 2, y), width - margin, h, boxstyle="round,pad=0,rounding_size=10",
-                                    facecolor=_KIND_COLOURS[kind], edgecolor="#bbbbbb"))
+        ax.add_patch(
+            FancyBboxPatch(
+                (margin / 2, y),
+                width - margin,
+                h,
+                boxstyle="round,pad=0,rounding_size=10",
+                facecolor=_KIND_COLOURS[kind],
+                edgecolor="#bbbbbb",
+            )
+        )
         ax.text(margin, y + h / 2, _KIND_TITLES[kind], fontsize=9, va="center")
     for bits in widths:
         x = margin + 120 + col[bits] * (node_w + 70) + node_w / 2
@@ -453,13 +499,23 @@ def lattice_png(policy: Policy, path: str) -> None:
             chord = math.hypot(dx, dy) or 1.0
             side = ((ctrl[0] - mx) * dy - (ctrl[1] - my) * dx) / chord
             style = f"arc3,rad={side / chord:.3f}"
-        ax.add_patch(FancyArrowPatch(start, end, arrowstyle="-|>", mutation_scale=12,
-                                     connectionstyle=style, color="#444444", linewidth=1.2))
+        ax.add_patch(
+            FancyArrowPatch(
+                start, end, arrowstyle="-|>", mutation_scale=12, connectionstyle=style, color="#444444", linewidth=1.2
+            )
+        )
     for d in dtypes:
         x, y = pos[d]
-        ax.add_patch(FancyBboxPatch((x - node_w / 2, y - node_h / 2), node_w, node_h,
-                                    boxstyle="round,pad=0,rounding_size=6", facecolor="white",
-                                    edgecolor="#333333"))
+        ax.add_patch(
+            FancyBboxPatch(
+                (x - node_w / 2, y - node_h / 2),
+                node_w,
+                node_h,
+                boxstyle="round,pad=0,rounding_size=6",
+                facecolor="white",
+                edgecolor="#333333",
+            )
+        )
         ax.text(x, y, d.name, fontsize=10, ha="center", va="center")
     fig.savefig(path, format="png", dpi=dpi)
     plt.close(fig)
@@ -499,8 +555,11 @@ def cmd_policies(args) -> int:
     table.add_column("defaults (int, float, complex)")
     for n in available_policies():
         p = get_policy(n)
-        table.add_row(n, " ".join(d.name for d in p.dtypes),
-                      f"{p.default_int.name}, {p.default_float.name}, {p.default_complex.name}")
+        table.add_row(
+            n,
+            " ".join(d.name for d in p.dtypes),
+            f"{p.default_int.name}, {p.default_float.name}, {p.default_complex.name}",
+        )
     _console().print(table)
     return EXIT_OK
 
@@ -545,40 +604,63 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="array-api-promo", description="Explore and compare array API type promotion policies.",
-                     epilog="exit codes: 0 ok, 1 the promotion raises / policies disagree (compare --check), "
-                            "2 bad usage or input")
+    parser = _Parser(
+        prog="array-api-promo",
+        description="Explore and compare array API type promotion policies.",
+        epilog="exit codes: 0 ok, 1 the promotion raises / policies disagree (compare --check), 2 bad usage or input",
+    )
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, required=True)
 
-    rt = sub.add_parser("result-type", help="the result dtype of a mix of operands",
-                        description="Print the promoted dtype of OPERANDs under one policy (just the name) "
-                                    "or, without --policy, under every registered policy (a table).")
-    rt.add_argument("operands", nargs="+", metavar="OPERAND",
-                    help="DTYPE or nd:DTYPE (n-d array), 0d:DTYPE (0-d array), or a Python literal (7, 1.5, True, 1j)")
-    rt.add_argument("--policy", "-p", action="append", metavar="P",
-                    help="policy name or module:attribute (repeatable; default: all registered)")
+    rt = sub.add_parser(
+        "result-type",
+        help="the result dtype of a mix of operands",
+        description="Print the promoted dtype of OPERANDs under one policy (just the name) "
+        "or, without --policy, under every registered policy (a table).",
+    )
+    rt.add_argument(
+        "operands",
+        nargs="+",
+        metavar="OPERAND",
+        help="DTYPE or nd:DTYPE (n-d array), 0d:DTYPE (0-d array), or a Python literal (7, 1.5, True, 1j)",
+    )
+    rt.add_argument(
+        "--policy",
+        "-p",
+        action="append",
+        metavar="P",
+        help="policy name or module:attribute (repeatable; default: all registered)",
+    )
     rt.add_argument("--explain", action="store_true", help="print each policy's explanation trace")
     rt.set_defaults(func=cmd_result_type)
 
-    cmp_ = sub.add_parser("compare", help="operand mixes where policies disagree",
-                          description="List every operand mix (pairs of n-d/0-d arrays of the dtypes all policies "
-                                      "have, and each with a Python bool/int/float/complex) where the policies "
-                                      "disagree, including one of them raising.")
+    cmp_ = sub.add_parser(
+        "compare",
+        help="operand mixes where policies disagree",
+        description="List every operand mix (pairs of n-d/0-d arrays of the dtypes all policies "
+        "have, and each with a Python bool/int/float/complex) where the policies "
+        "disagree, including one of them raising.",
+    )
     cmp_.add_argument("policies", nargs="+", metavar="P", help="policy name or module:attribute (two or more)")
     cmp_.add_argument("--check", action="store_true", help="exit 1 if the policies disagree anywhere")
     cmp_.add_argument("--limit", type=int, default=None, metavar="N", help="show at most N rows")
     cmp_.set_defaults(func=cmd_compare)
 
-    lat = sub.add_parser("lattice", help="draw a policy's promotion lattice (SVG, or PNG with matplotlib)",
-                         description="Draw the Hasse diagram of the policy's dtypes under its pairwise promotion.")
+    lat = sub.add_parser(
+        "lattice",
+        help="draw a policy's promotion lattice (SVG, or PNG with matplotlib)",
+        description="Draw the Hasse diagram of the policy's dtypes under its pairwise promotion.",
+    )
     lat.add_argument("--policy", "-p", required=True, metavar="P")
     lat.add_argument("--output", "-o", required=True, metavar="FILE", help="FILE.svg or FILE.png")
     lat.set_defaults(func=cmd_lattice)
 
-    seeds = sub.add_parser("seeds", help="regenerate the seeds' example tables (MEP 3, PyTorch #9515)",
-                           description="Evaluate MegEngine MEP 3's NumPy 1.x / PyTorch example table and the "
-                                       "PyTorch promotion proposal's worked examples under the numpy_legacy and "
-                                       "torch policies, each cell beside what the seed states.")
+    seeds = sub.add_parser(
+        "seeds",
+        help="regenerate the seeds' example tables (MEP 3, PyTorch #9515)",
+        description="Evaluate MegEngine MEP 3's NumPy 1.x / PyTorch example table and the "
+        "PyTorch promotion proposal's worked examples under the numpy_legacy and "
+        "torch policies, each cell beside what the seed states.",
+    )
     seeds.add_argument("--check", action="store_true", help="exit 1 if a cell differs from the seed")
     seeds.set_defaults(func=cmd_seeds)
 

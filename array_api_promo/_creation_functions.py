@@ -80,9 +80,14 @@ class CreationFunctions(RuntimeBase):
                 array._device = CPU
                 return array
         if (
-            type(obj) is list and device is None and copy is not False and obj
-            and (dtype is None or (type(dtype) is D.DType and dtype in self._dtype_set
-                                   and dtype.category >= D.CATEGORY_FLOATING))
+            type(obj) is list
+            and device is None
+            and copy is not False
+            and obj
+            and (
+                dtype is None
+                or (type(dtype) is D.DType and dtype in self._dtype_set and dtype.category >= D.CATEGORY_FLOATING)
+            )
         ):
             # Fast path: a flat list of Python floats into the default or a floating dtype (exactly
             # what the general path below does for it, without walking the list twice).
@@ -181,7 +186,9 @@ class CreationFunctions(RuntimeBase):
             check_fits(shape, dtype.numpy.itemsize, func)
             return Array._new(np.full(shape, fill_value._data, dtype=dtype.numpy), dtype, self, device)
         if type(fill_value) not in D.PY_SCALARS:
-            raise TypeError(f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}")
+            raise TypeError(
+                f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}"
+            )
         dtype = self._default_dtype_of_scalar(fill_value) if dtype is None else self._check_dtype(dtype, func)
         value = self._exact_scalar(fill_value, dtype, func)
         check_fits(shape, dtype.numpy.itemsize, func)
@@ -332,7 +339,9 @@ class CreationFunctions(RuntimeBase):
                 raise ValueError(f"meshgrid: every array must be one-dimensional, got {a._data.ndim} dimensions")
         dtype = arrays[0]._dtype
         if any(a._dtype is not dtype for a in arrays):
-            raise TypeError("meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays))
+            raise TypeError(
+                "meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays)
+            )
         device = self._same_device("meshgrid", *arrays)
         grids = np.meshgrid(*(a._data for a in arrays), indexing=indexing)
         return sequence(Array._new(g.copy(), dtype, self, device) for g in grids)

@@ -82,8 +82,12 @@ class DataTypeFunctions(RuntimeBase):
         real = D.REAL_OF.get(dtype, dtype)
         info = D.finfo_of(dtype)
         return finfo_object(
-            info.bits, float(info.eps), float(info.max), float(info.min),
-            float(info.smallest_normal), real,  # the standard: complex dtypes report their real dtype
+            info.bits,
+            float(info.eps),
+            float(info.max),
+            float(info.min),
+            float(info.smallest_normal),
+            real,  # the standard: complex dtypes report their real dtype
         )
 
     def iinfo(self, type, /):
@@ -107,9 +111,7 @@ class DataTypeFunctions(RuntimeBase):
             try:
                 return dtype.kind in _ISDTYPE_KINDS[kind]
             except KeyError:
-                raise ValueError(
-                    f"isdtype: unknown kind {kind!r}; kinds are {', '.join(_ISDTYPE_KINDS)}"
-                ) from None
+                raise ValueError(f"isdtype: unknown kind {kind!r}; kinds are {', '.join(_ISDTYPE_KINDS)}") from None
         raise TypeError(f"isdtype: kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
 
     def result_type(self, *arrays_and_dtypes):

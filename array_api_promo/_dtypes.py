@@ -88,8 +88,19 @@ complex128 = _make("complex128", np.complex128, COMPLEX_FLOATING, 128)
 bfloat16 = _make("bfloat16", _ml_dtypes.bfloat16, REAL_FLOATING, 16)
 
 STANDARD_DTYPES = (
-    bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64,
-    float32, float64, complex64, complex128,
+    bool_,
+    int8,
+    int16,
+    int32,
+    int64,
+    uint8,
+    uint16,
+    uint32,
+    uint64,
+    float32,
+    float64,
+    complex64,
+    complex128,
 )
 ALL_DTYPES = STANDARD_DTYPES + (float16, bfloat16)
 

@@ -70,27 +70,72 @@ def _round(x):
 # The NumPy kernel of each operation; kernels that need the standard's special
 # cases (which NumPy gets wrong) come from _special_values.
 KERNELS = {
-    "abs": np.absolute, "acos": np.arccos, "acosh": np.arccosh, "asin": np.arcsin,
-    "asinh": np.arcsinh, "atan": np.arctan, "atanh": np.arctanh,
-    "bitwise_invert": np.invert, "ceil": _keep_integers(np.ceil), "conj": np.conjugate,
-    "cos": np.cos, "cosh": np.cosh, "exp": np.exp, "expm1": np.expm1,
-    "floor": _keep_integers(np.floor), "imag": _imag, "isfinite": np.isfinite,
-    "isinf": np.isinf, "isnan": np.isnan, "log": np.log, "log1p": np.log1p,
-    "log2": np.log2, "log10": np.log10, "logical_not": np.logical_not,
-    "negative": np.negative, "positive": np.positive, "real": _real,
-    "reciprocal": np.reciprocal, "round": _round, "sign": _sign, "signbit": np.signbit,
-    "sin": np.sin, "sinh": np.sinh, "sqrt": np.sqrt, "square": np.square, "tan": np.tan,
-    "tanh": np.tanh, "trunc": _keep_integers(np.trunc),
-    "add": np.add, "atan2": np.arctan2, "bitwise_and": np.bitwise_and,
-    "bitwise_left_shift": np.left_shift, "bitwise_or": np.bitwise_or,
-    "bitwise_right_shift": np.right_shift, "bitwise_xor": np.bitwise_xor,
-    "copysign": np.copysign, "divide": np.true_divide, "equal": np.equal,
-    "floor_divide": np.floor_divide, "greater": np.greater, "greater_equal": np.greater_equal,
-    "hypot": np.hypot, "less": np.less, "less_equal": np.less_equal,
-    "logaddexp": np.logaddexp, "logical_and": np.logical_and, "logical_or": np.logical_or,
-    "logical_xor": np.logical_xor, "maximum": np.maximum, "minimum": np.minimum,
-    "multiply": np.multiply, "nextafter": np.nextafter, "not_equal": np.not_equal,
-    "pow": np.power, "remainder": np.remainder, "subtract": np.subtract,
+    "abs": np.absolute,
+    "acos": np.arccos,
+    "acosh": np.arccosh,
+    "asin": np.arcsin,
+    "asinh": np.arcsinh,
+    "atan": np.arctan,
+    "atanh": np.arctanh,
+    "bitwise_invert": np.invert,
+    "ceil": _keep_integers(np.ceil),
+    "conj": np.conjugate,
+    "cos": np.cos,
+    "cosh": np.cosh,
+    "exp": np.exp,
+    "expm1": np.expm1,
+    "floor": _keep_integers(np.floor),
+    "imag": _imag,
+    "isfinite": np.isfinite,
+    "isinf": np.isinf,
+    "isnan": np.isnan,
+    "log": np.log,
+    "log1p": np.log1p,
+    "log2": np.log2,
+    "log10": np.log10,
+    "logical_not": np.logical_not,
+    "negative": np.negative,
+    "positive": np.positive,
+    "real": _real,
+    "reciprocal": np.reciprocal,
+    "round": _round,
+    "sign": _sign,
+    "signbit": np.signbit,
+    "sin": np.sin,
+    "sinh": np.sinh,
+    "sqrt": np.sqrt,
+    "square": np.square,
+    "tan": np.tan,
+    "tanh": np.tanh,
+    "trunc": _keep_integers(np.trunc),
+    "add": np.add,
+    "atan2": np.arctan2,
+    "bitwise_and": np.bitwise_and,
+    "bitwise_left_shift": np.left_shift,
+    "bitwise_or": np.bitwise_or,
+    "bitwise_right_shift": np.right_shift,
+    "bitwise_xor": np.bitwise_xor,
+    "copysign": np.copysign,
+    "divide": np.true_divide,
+    "equal": np.equal,
+    "floor_divide": np.floor_divide,
+    "greater": np.greater,
+    "greater_equal": np.greater_equal,
+    "hypot": np.hypot,
+    "less": np.less,
+    "less_equal": np.less_equal,
+    "logaddexp": np.logaddexp,
+    "logical_and": np.logical_and,
+    "logical_or": np.logical_or,
+    "logical_xor": np.logical_xor,
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "multiply": np.multiply,
+    "nextafter": np.nextafter,
+    "not_equal": np.not_equal,
+    "pow": np.power,
+    "remainder": np.remainder,
+    "subtract": np.subtract,
     "matmul": np.matmul,
 }
 # NumPy's ufuncs; a plan takes the fix-up kernel only for the dtypes that need it.
@@ -125,9 +170,7 @@ def _logaddexp_complex(x1, x2):
 _COMPLEX_KERNELS = {"logaddexp": _logaddexp_complex}
 
 UNARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 1)
-BINARY_NAMES = tuple(
-    n for n, s in OPS.items() if s.arity == 2 and n not in ("result_type", "clip", "where", "matmul")
-)
+BINARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 2 and n not in ("result_type", "clip", "where", "matmul"))
 _new_object = object.__new__
 _ufunc = np.ufunc
 # The Python type a NumPy scalar converts to, by NumPy dtype kind.
@@ -343,8 +386,11 @@ class ElementwiseFunctions(RuntimeBase):
             run, signature, result, rnp, convert = plan
             s = convert(scalar)
             if signature is not None:
-                out = run(s, x._data, signature=signature, casting="unsafe") if reflected else run(
-                    x._data, s, signature=signature, casting="unsafe")
+                out = (
+                    run(s, x._data, signature=signature, casting="unsafe")
+                    if reflected
+                    else run(x._data, s, signature=signature, casting="unsafe")
+                )
             else:
                 out = run(s, x._data) if reflected else run(x._data, s)
         if type(out) is not _ndarray or out.dtype is not rnp:
@@ -392,8 +438,10 @@ class ElementwiseFunctions(RuntimeBase):
         if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
             if name in self.policy.scalar_pair_functions:
                 return self._apply_scalar_pair(name, x1, x2)
-            raise TypeError(f"{name}: at least one of x1 and x2 must be an array, got two Python scalars "
-                            f"(policy {self.policy.name!r})")
+            raise TypeError(
+                f"{name}: at least one of x1 and x2 must be an array, got two Python scalars "
+                f"(policy {self.policy.name!r})"
+            )
         bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
         raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(bad)}")
@@ -408,9 +456,11 @@ class ElementwiseFunctions(RuntimeBase):
             if isinstance(bad, (_ndarray, np.generic)):
                 raise TypeError(
                     f"{name}: x{i + 1} is {_describe_numpy(bad)}, not an array of {self.label}; "
-                    + (f"convert it with {_PY_CONVERTER[bad.dtype.kind]}() or wrap it with asarray()"
-                       if isinstance(bad, np.generic) and bad.dtype.kind in _PY_CONVERTER
-                       else "wrap it with asarray() first")
+                    + (
+                        f"convert it with {_PY_CONVERTER[bad.dtype.kind]}() or wrap it with asarray()"
+                        if isinstance(bad, np.generic) and bad.dtype.kind in _PY_CONVERTER
+                        else "wrap it with asarray() first"
+                    )
                 )
 
     def _from_numpy_scalar(self, x):
@@ -461,10 +511,13 @@ class ElementwiseFunctions(RuntimeBase):
         arrays = [o for o in operands if type(o) is Array]
         if self.policy.clip_number_bounds and len(arrays) < len(operands):
             if any(a._data.ndim for a in arrays[1:]):
-                raise TypeError(f"clip: an n-d array bound cannot be combined with a Python number bound "
-                                f"(policy {self.policy.name!r} follows torch.clamp's overloads)")
-            operands = [x] + [_NUMBER_OF_CATEGORY[o._dtype.category](o._data.item()) if type(o) is Array else o
-                              for o in operands[1:]]
+                raise TypeError(
+                    f"clip: an n-d array bound cannot be combined with a Python number bound "
+                    f"(policy {self.policy.name!r} follows torch.clamp's overloads)"
+                )
+            operands = [x] + [
+                _NUMBER_OF_CATEGORY[o._dtype.category](o._data.item()) if type(o) is Array else o for o in operands[1:]
+            ]
         device = self._same_device("clip", *arrays)
         sig = tuple(self._operand(o) for o in operands)
         decision = self.policy.decide(OPS["clip"], sig)
@@ -507,7 +560,8 @@ class ElementwiseFunctions(RuntimeBase):
         decision = self.policy.decide(OPS["where"], tuple(self._operand(o) for o in operands))
         compute = decision.compute
         values = [
-            (o._data if o._dtype is compute else o._data.astype(compute.numpy)) if type(o) is Array
+            (o._data if o._dtype is compute else o._data.astype(compute.numpy))
+            if type(o) is Array
             else self.policy.convert_scalar(o, compute, "where")
             for o in operands
         ]
@@ -545,8 +599,11 @@ def _make_unary(name):
 def _make_binary(name):
     def func(self, x1, x2, /):
         if (
-            type(x1) is Array and type(x2) is Array
-            and x1._runtime is self and x2._runtime is self and x2._device is x1._device
+            type(x1) is Array
+            and type(x2) is Array
+            and x1._runtime is self
+            and x2._runtime is self
+            and x2._device is x1._device
         ):
             fast = self._fast.get((name, x1._dtype, x2._dtype))  # the fast path (see _binary_plan)
             if fast is None:

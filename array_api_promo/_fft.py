@@ -62,7 +62,7 @@ class FFTFunctions(RuntimeBase):
         elif data.shape[axis] < 1:
             raise ValueError(f"{func}: axis {axis} has size 0; pass a positive n")
         if n is not None:
-            check_fits(data.shape[:axis] + (n,) + data.shape[axis + 1:], 16, func)
+            check_fits(data.shape[:axis] + (n,) + data.shape[axis + 1 :], 16, func)
         with np.errstate(all="ignore"):
             out = kernel(data, n=n, axis=axis, norm=norm)
         return self._fft_result(out, result, x._device)
@@ -198,7 +198,9 @@ class FFTFunctions(RuntimeBase):
             try:
                 axes = tuple(axes)
             except TypeError:
-                raise TypeError(f"{func}: axes must be None, an int or a sequence of ints, got {type(axes).__name__}") from None
+                raise TypeError(
+                    f"{func}: axes must be None, an int or a sequence of ints, got {type(axes).__name__}"
+                ) from None
             axes = tuple(self._normalize_axis(_int_arg(a, func, "axes"), ndim, func) for a in axes)
         out = kernel(x._data, axes=axes) if axes else x._data.copy()
         return Array._new(out, x._dtype, self, x._device)

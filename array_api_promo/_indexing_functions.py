@@ -35,7 +35,6 @@ _NONE = type(None)
 _BASIC = frozenset((int, slice, _ELLIPSIS, _NONE))
 
 
-
 class IndexingFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
@@ -69,8 +68,7 @@ class IndexingFunctions(RuntimeBase):
             return self._array_index(x, k, func, sole=False)[0]
         if t is bool:
             raise IndexError(
-                f"{func}: a Python bool is not an index (a boolean index must be a boolean array of "
-                f"this namespace)"
+                f"{func}: a Python bool is not an index (a boolean index must be a boolean array of this namespace)"
             )
         if t is slice:  # pragma: no cover - handled as basic
             return k
@@ -139,7 +137,7 @@ class IndexingFunctions(RuntimeBase):
                 return self._indexed(x, key, key, func)
         np_key, mask = self._index_key(x, key, func)
         if mask is not None and self._mask_shape_check(data, mask, func):
-            out = np.empty((0,) + data.shape[mask.ndim:], dtype=data.dtype)
+            out = np.empty((0,) + data.shape[mask.ndim :], dtype=data.dtype)
             return Array._new(out, x._dtype, self, x._device)
         return self._indexed(x, np_key, key, func)
 
@@ -185,8 +183,7 @@ class IndexingFunctions(RuntimeBase):
                 self._check_array(value, func, "value")
             if value._device is not x._device:
                 raise ValueError(
-                    f"{func}: value is on {value._device.name} but x is on {x._device.name}; "
-                    "move one with to_device()"
+                    f"{func}: value is on {value._device.name} but x is on {x._device.name}; move one with to_device()"
                 )
             vdtype = value._dtype
             if vdtype is not target:
@@ -281,14 +278,11 @@ class IndexingFunctions(RuntimeBase):
             raise TypeError(f"{func}: axis must be an int, got bool")
         axis = self._normalize_axis(axis, data.ndim, func)
         if idx.ndim != data.ndim:
-            raise ValueError(
-                f"{func}: indices must have as many dimensions as x ({data.ndim}), got shape {idx.shape}"
-            )
+            raise ValueError(f"{func}: indices must have as many dimensions as x ({data.ndim}), got shape {idx.shape}")
         for i, (a, b) in enumerate(zip(data.shape, idx.shape)):
             if i != axis and a != b and a != 1 and b != 1:
                 raise ValueError(
-                    f"{func}: shapes of x {data.shape} and indices {idx.shape} do not broadcast "
-                    f"outside axis {axis}"
+                    f"{func}: shapes of x {data.shape} and indices {idx.shape} do not broadcast outside axis {axis}"
                 )
         if idx.dtype.kind == "u":
             if idx.size and idx.max() > np.iinfo(np.intp).max:

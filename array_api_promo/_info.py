@@ -78,10 +78,7 @@ class Info:
                     raise ValueError(f"dtypes: unknown kind {name!r}; kinds are {', '.join(map(repr, _KINDS))}")
                 kinds.update(_KINDS[name])
         # Only the standard's dtypes: float16/bfloat16 of a policy are extensions.
-        return {
-            d.name: d for d in self._runtime.dtypes
-            if d in _STANDARD and (kinds is None or d.kind in kinds)
-        }
+        return {d.name: d for d in self._runtime.dtypes if d in _STANDARD and (kinds is None or d.kind in kinds)}
 
 
 class InfoFunctions(RuntimeBase):

@@ -185,9 +185,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: operands must have at least one dimension, got shapes {d1.shape} and {d2.shape}")
         axis = self._vector_axis(func, axis, d1.ndim, d2.ndim)
         if d1.shape[axis] != d2.shape[axis]:
-            raise ValueError(
-                f"{func}: the vectors have different sizes along axis {axis}: {d1.shape} and {d2.shape}"
-            )
+            raise ValueError(f"{func}: the vectors have different sizes along axis {axis}: {d1.shape} and {d2.shape}")
         try:
             np.broadcast_shapes(d1.shape, d2.shape)
         except ValueError:
@@ -209,7 +207,9 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: operands must have at least one dimension, got shapes {d1.shape} and {d2.shape}")
         axis = self._vector_axis(func, axis, d1.ndim, d2.ndim)
         if d1.shape[axis] != 3 or d2.shape[axis] != 3:
-            raise ValueError(f"{func}: axis {axis} must have size 3 in both arrays, got shapes {d1.shape} and {d2.shape}")
+            raise ValueError(
+                f"{func}: axis {axis} must have size 3 in both arrays, got shapes {d1.shape} and {d2.shape}"
+            )
         a = np.moveaxis(d1, axis, -1)
         b = np.moveaxis(d2, axis, -1)
         try:
@@ -256,7 +256,9 @@ class LinearAlgebraFunctions(RuntimeBase):
         ctype = D.working_numpy(dtype)
         a = np.broadcast_to(a, batch + a.shape[-2:]).astype(ctype, copy=False)
         if b.ndim == 1:
-            out = self._lapack(func, np.linalg.solve, a, np.broadcast_to(b, batch + b.shape)[..., None].astype(ctype, copy=False))[..., 0]
+            out = self._lapack(
+                func, np.linalg.solve, a, np.broadcast_to(b, batch + b.shape)[..., None].astype(ctype, copy=False)
+            )[..., 0]
         else:
             b = np.broadcast_to(b, batch + b.shape[-2:]).astype(ctype, copy=False)
             out = self._lapack(func, np.linalg.solve, a, b)
@@ -293,9 +295,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.eigh"
         x, dtype, data = self._linalg_input(x, func, square=True)
         w, v = self._lapack(func, np.linalg.eigh, data)
-        return EighResult(
-            self._wrap_result(w, _real_of(dtype), x._device), self._wrap_result(v, dtype, x._device)
-        )
+        return EighResult(self._wrap_result(w, _real_of(dtype), x._device), self._wrap_result(v, dtype, x._device))
 
     def linalg_eigvalsh(self, x, /):
         """Eigenvalues (ascending, real) of Hermitian matrices."""
@@ -334,9 +334,11 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: ord must be 'fro', 'nuc', 1, 2, -1, -2, inf or -inf, got {ord!r}")
         x, dtype, data = self._linalg_input(x, func)
         result = _real_of(dtype)
-        if 0 in data.shape[-2:] and (ord in (2, -2, "nuc") or (ord in (1, -1) and data.shape[-1] == 0) or (
-            ord in (_INF, -_INF) and data.shape[-2] == 0
-        )):
+        if 0 in data.shape[-2:] and (
+            ord in (2, -2, "nuc")
+            or (ord in (1, -1) and data.shape[-1] == 0)
+            or (ord in (_INF, -_INF) and data.shape[-2] == 0)
+        ):
             out = np.zeros(data.shape[:-2] + ((1, 1) if keepdims else ()), dtype=D.working_numpy(result))
             return self._wrap_result(out, result, x._device)
         out = self._lapack(func, np.linalg.norm, data, ord=ord, axis=(-2, -1), keepdims=keepdims)
@@ -363,16 +365,16 @@ class LinearAlgebraFunctions(RuntimeBase):
             if rtol._dtype.category != D.CATEGORY_FLOATING:
                 raise TypeError(f"{func}: rtol must have a real floating-point dtype, got {rtol._dtype.name}")
             if rtol._device is not device:
-                raise ValueError(
-                    f"{func}: x and rtol are on different devices ({device.name} and {rtol._device.name})"
-                )
+                raise ValueError(f"{func}: x and rtol are on different devices ({device.name} and {rtol._device.name})")
             stack = tuple(shape[:-2])
             try:
                 fits = np.broadcast_shapes(rtol._data.shape, stack) == stack
             except ValueError:
                 fits = False
             if not fits:
-                raise ValueError(f"{func}: rtol of shape {rtol._data.shape} does not broadcast to the stack shape {stack}")
+                raise ValueError(
+                    f"{func}: rtol of shape {rtol._data.shape} does not broadcast to the stack shape {stack}"
+                )
             return rtol._data
         if type(rtol) in (int, float):
             return np.asarray(float(rtol))
@@ -489,7 +491,7 @@ class LinearAlgebraFunctions(RuntimeBase):
                 out = np.sqrt(np.sum(a * a, axis=axes, keepdims=keepdims))
             else:
                 p = a.dtype.type(ord)
-                out = np.sum(a ** p, axis=axes, keepdims=keepdims) ** (1 / p)
+                out = np.sum(a**p, axis=axes, keepdims=keepdims) ** (1 / p)
         return self._wrap_result(out, result, x._device)
 
     # -- the main namespace's functions in linalg ----------------------------------------------

@@ -26,7 +26,6 @@ _ARRAY = OperandKind.ARRAY
 _index = operator.index
 
 
-
 def _as_int(value, func: str, what: str) -> int:
     """``value`` as a Python int (anything with ``__index__`` but a bool), else ``TypeError``."""
     if type(value) is int:
@@ -116,7 +115,9 @@ class ManipulationFunctions(RuntimeBase):
         out = tuple(
             Array._new(
                 a._data if a._data.shape == shape else np.broadcast_to(a._data, shape),
-                a._dtype, self, device,
+                a._dtype,
+                self,
+                device,
             )
             for a in arrays
         )
@@ -160,8 +161,7 @@ class ManipulationFunctions(RuntimeBase):
             ndim = datas[0].ndim
             if any(d.ndim != ndim for d in datas):
                 raise ValueError(
-                    f"{func}: arrays must have the same number of dimensions, got "
-                    f"{[d.ndim for d in datas]}"
+                    f"{func}: arrays must have the same number of dimensions, got {[d.ndim for d in datas]}"
                 )
             if ndim == 0:
                 raise ValueError(f"{func}: zero-dimensional arrays cannot be concatenated along an axis; use axis=None")
@@ -169,10 +169,8 @@ class ManipulationFunctions(RuntimeBase):
             shape = datas[0].shape
             for d in datas[1:]:
                 s = d.shape
-                if s[:axis] != shape[:axis] or s[axis + 1:] != shape[axis + 1:]:
-                    raise ValueError(
-                        f"{func}: array shapes {[d.shape for d in datas]} differ outside axis {axis}"
-                    )
+                if s[:axis] != shape[:axis] or s[axis + 1 :] != shape[axis + 1 :]:
+                    raise ValueError(f"{func}: array shapes {[d.shape for d in datas]} differ outside axis {axis}")
             out = np.concatenate(datas, axis=axis)
         return Array._new(out, dtype, self, device)
 
@@ -214,8 +212,7 @@ class ManipulationFunctions(RuntimeBase):
         for a in axes:
             if not -m <= a < m:
                 raise IndexError(
-                    f"{func}: axis {a} is out of bounds for the {m}-dimensional result "
-                    f"(x has {data.ndim} dimensions)"
+                    f"{func}: axis {a} is out of bounds for the {m}-dimensional result (x has {data.ndim} dimensions)"
                 )
             positions.append(a % m)
         if len(set(positions)) != len(positions):
@@ -232,7 +229,9 @@ class ManipulationFunctions(RuntimeBase):
         shape = data.shape
         for a in axes:
             if shape[a] != 1:
-                raise ValueError(f"{func}: cannot squeeze axis {a} of size {shape[a]} (shape {shape}); only size-1 axes")
+                raise ValueError(
+                    f"{func}: cannot squeeze axis {a} of size {shape[a]} (shape {shape}); only size-1 axes"
+                )
         new_shape = tuple(s for i, s in enumerate(shape) if i not in axes)
         return Array._new(data.reshape(new_shape), x._dtype, self, x._device)
 
@@ -369,7 +368,7 @@ class ManipulationFunctions(RuntimeBase):
             if r < 0:
                 raise ValueError(f"{func}: repeats must be non-negative, got {r}")
         length = n * r if type(r) is int else sum(int(v) for v in r)
-        check_fits(data.shape[:axis] + (length,) + data.shape[axis + 1:], data.itemsize, func)
+        check_fits(data.shape[:axis] + (length,) + data.shape[axis + 1 :], data.itemsize, func)
         return Array._new(np.repeat(data, r, axis=axis), x._dtype, self, x._device)
 
     def tile(self, x, repetitions, /):

@@ -42,12 +42,23 @@ POLICY_MODULES = {"array_api": "array_api_promo", "torch": "array_api_promo.torc
 
 # Public names introduced after 2021.12 (from the standard's stubs of each version).
 ADDED_IN = {
+    **dict.fromkeys(["conj", "imag", "real", "isdtype", "take", "complex64", "complex128", "fft"], "2022.12"),
     **dict.fromkeys(
-        ["conj", "imag", "real", "isdtype", "take", "complex64", "complex128", "fft"], "2022.12"
-    ),
-    **dict.fromkeys(
-        ["__array_namespace_info__", "clip", "copysign", "cumulative_sum", "hypot", "maximum",
-         "minimum", "moveaxis", "repeat", "searchsorted", "signbit", "tile", "unstack"],
+        [
+            "__array_namespace_info__",
+            "clip",
+            "copysign",
+            "cumulative_sum",
+            "hypot",
+            "maximum",
+            "minimum",
+            "moveaxis",
+            "repeat",
+            "searchsorted",
+            "signbit",
+            "tile",
+            "unstack",
+        ],
         "2023.12",
     ),
     **dict.fromkeys(
@@ -58,9 +69,19 @@ ADDED_IN = {
 }
 _CONSTANTS = {"e": math.e, "inf": math.inf, "nan": math.nan, "pi": math.pi, "newaxis": None}
 _MIXINS = (
-    CreationFunctions, DataTypeFunctions, ElementwiseFunctions, IndexingFunctions,
-    LinearAlgebraFunctions, ManipulationFunctions, SearchingFunctions, SetFunctions,
-    SortingFunctions, StatisticalFunctions, UtilityFunctions, FFTFunctions, InfoFunctions,
+    CreationFunctions,
+    DataTypeFunctions,
+    ElementwiseFunctions,
+    IndexingFunctions,
+    LinearAlgebraFunctions,
+    ManipulationFunctions,
+    SearchingFunctions,
+    SetFunctions,
+    SortingFunctions,
+    StatisticalFunctions,
+    UtilityFunctions,
+    FFTFunctions,
+    InfoFunctions,
 )
 
 
@@ -168,9 +189,7 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
     except (TypeError, ValueError) as exc:
         raise type(exc)(f"namespace: {exc}") from None
     if type(api_version) is not str or api_version not in API_VERSIONS:
-        raise ValueError(
-            f"namespace: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}"
-        )
+        raise ValueError(f"namespace: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
     key = (policy, api_version)
     module = _cached(key)
     if module is not None:
@@ -188,7 +207,9 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
 _CREATING = threading.Lock()
 
 
-def bind(module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSION, *, canonical: bool = True) -> Runtime:
+def bind(
+    module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSION, *, canonical: bool = True
+) -> Runtime:
     """Make ``module`` a namespace of (policy, version) (used by the package modules).
 
     A canonical module is what ``namespace(policy, api_version)`` returns.

@@ -83,9 +83,7 @@ class RuntimeBase:
             if x._runtime is not self and x._runtime.policy is not self.policy:
                 self._foreign(x, func)
             return x
-        raise TypeError(
-            f"{func}: {arg} must be an array of {self.label}, got {describe_value(x)}"
-        )
+        raise TypeError(f"{func}: {arg} must be an array of {self.label}, got {describe_value(x)}")
 
     def _foreign(self, x: Array, func: str):
         raise TypeError(

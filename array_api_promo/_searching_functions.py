@@ -16,7 +16,6 @@ from ._runtime import RuntimeBase, describe_value, is_one_of
 __all__ = ["SearchingFunctions"]
 
 
-
 class SearchingFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
@@ -44,7 +43,9 @@ class SearchingFunctions(RuntimeBase):
                 raise TypeError(f"{func}: axis must be an int or None, got bool")
             axis = self._normalize_axis(axis, data.ndim, func)
             if data.shape[axis] == 0:
-                raise ValueError(f"{func}: axis {axis} of x (shape {data.shape}) is empty; there is no extreme to locate")
+                raise ValueError(
+                    f"{func}: axis {axis} of x (shape {data.shape}) is empty; there is no extreme to locate"
+                )
             out = kernel(data, axis=axis, keepdims=keepdims)
         return self._index_result(out, x._device)
 

@@ -24,11 +24,11 @@ NUMPY_1X, TORCH = "numpy_legacy", "torch"
 
 
 class SeedRow(NamedTuple):
-    expression: str                       # as the seed writes it
-    build: Callable                       # namespace -> the resulting array
-    stated: dict                          # policy name -> dtype name the seed states
-    note: str = ""                        # the seed's comment, translated where needed
-    seed_wrong: dict | None = None        # policy -> today's library answer, where the seed errs
+    expression: str  # as the seed writes it
+    build: Callable  # namespace -> the resulting array
+    stated: dict  # policy name -> dtype name the seed states
+    note: str = ""  # the seed's comment, translated where needed
+    seed_wrong: dict | None = None  # policy -> today's library answer, where the seed errs
 
 
 def _nd(dtype_name, values=(0, 0, 1)):
@@ -49,51 +49,103 @@ def _add(a, b):
         x = a(ns) if callable(a) else a
         y = b(ns) if callable(b) else b
         return x + y
+
     return build
 
 
 MEP3_EXAMPLES = (
-    SeedRow("ones(int8) + 1", _add(_nd("int8"), 1), {NUMPY_1X: "int8", TORCH: "int8"},
-            "PyTorch: ones(int8) takes part in promotion"),
-    SeedRow("tensor(int8) + 1", _add(_zero_d("int8"), 1), {NUMPY_1X: "int64", TORCH: "int8"},
-            "NumPy: 1 is int64, the smallest type both cast to is int64; PyTorch: the Python "
-            "int ranks below the 0-d tensor"),
-    SeedRow("ones(int8) + tensor(1)", _add(_nd("int8"), _default(1)), {NUMPY_1X: "int8", TORCH: "int8"},
-            "PyTorch: tensor(1) is int64 but does not take part"),
-    SeedRow("tensor(int8) + tensor(1)", _add(_zero_d("int8"), _default(1)), {NUMPY_1X: "int64", TORCH: "int64"},
-            "PyTorch: both 0-d tensors take part"),
-    SeedRow("tensor(int8) + 1.0", _add(_zero_d("int8"), 1.0), {NUMPY_1X: "float64", TORCH: "float32"},
-            "NumPy: 1.0 is float64; PyTorch: the float ranks lower but its category is higher"),
-    SeedRow("scalar(50000) + uint8(array)", _add(50000, _nd("uint8")), {NUMPY_1X: "uint16", TORCH: "uint8"},
-            "summary: NumPy judges a scalar by its value; PyTorch ignores it (uint8 overflows)"),
-    SeedRow("float32 + int32", _add(_nd("float32"), _nd("int32")), {NUMPY_1X: "float64", TORCH: "float32"},
-            "summary: NumPy loses no precision; PyTorch keeps only the highest category exact"),
-    SeedRow("array(int32) + float32", _add(_nd("int32"), _zero_d("float32", 1.0)), {NUMPY_1X: "float64"},
-            "NumPy's scheme: the scalar's kind is higher, promote(float32, int32) = float64"),
-    SeedRow("array(float32) + int32", _add(_nd("float32"), _zero_d("int32", 1)), {NUMPY_1X: "float32"},
-            "NumPy's scheme: only the array's type counts"),
+    SeedRow(
+        "ones(int8) + 1",
+        _add(_nd("int8"), 1),
+        {NUMPY_1X: "int8", TORCH: "int8"},
+        "PyTorch: ones(int8) takes part in promotion",
+    ),
+    SeedRow(
+        "tensor(int8) + 1",
+        _add(_zero_d("int8"), 1),
+        {NUMPY_1X: "int64", TORCH: "int8"},
+        "NumPy: 1 is int64, the smallest type both cast to is int64; PyTorch: the Python "
+        "int ranks below the 0-d tensor",
+    ),
+    SeedRow(
+        "ones(int8) + tensor(1)",
+        _add(_nd("int8"), _default(1)),
+        {NUMPY_1X: "int8", TORCH: "int8"},
+        "PyTorch: tensor(1) is int64 but does not take part",
+    ),
+    SeedRow(
+        "tensor(int8) + tensor(1)",
+        _add(_zero_d("int8"), _default(1)),
+        {NUMPY_1X: "int64", TORCH: "int64"},
+        "PyTorch: both 0-d tensors take part",
+    ),
+    SeedRow(
+        "tensor(int8) + 1.0",
+        _add(_zero_d("int8"), 1.0),
+        {NUMPY_1X: "float64", TORCH: "float32"},
+        "NumPy: 1.0 is float64; PyTorch: the float ranks lower but its category is higher",
+    ),
+    SeedRow(
+        "scalar(50000) + uint8(array)",
+        _add(50000, _nd("uint8")),
+        {NUMPY_1X: "uint16", TORCH: "uint8"},
+        "summary: NumPy judges a scalar by its value; PyTorch ignores it (uint8 overflows)",
+    ),
+    SeedRow(
+        "float32 + int32",
+        _add(_nd("float32"), _nd("int32")),
+        {NUMPY_1X: "float64", TORCH: "float32"},
+        "summary: NumPy loses no precision; PyTorch keeps only the highest category exact",
+    ),
+    SeedRow(
+        "array(int32) + float32",
+        _add(_nd("int32"), _zero_d("float32", 1.0)),
+        {NUMPY_1X: "float64"},
+        "NumPy's scheme: the scalar's kind is higher, promote(float32, int32) = float64",
+    ),
+    SeedRow(
+        "array(float32) + int32",
+        _add(_nd("float32"), _zero_d("int32", 1)),
+        {NUMPY_1X: "float32"},
+        "NumPy's scheme: only the array's type counts",
+    ),
 )
 
 PYTORCH_PROPOSAL_EXAMPLES = (
     SeedRow("randn(3, dtype=float32) * 5", lambda ns: ns.ones(3, dtype=ns.float32) * 5, {TORCH: "float32"}),
     SeedRow("tensor([0, 0, 1], dtype=uint8) + 1", _add(_nd("uint8"), 1), {TORCH: "uint8"}),
-    SeedRow("tensor([0, 0, 1], dtype=uint8) + 1000", _add(_nd("uint8"), 1000), {TORCH: "uint8"},
-            "integer overflow (wraps: 1000 -> 232)"),
-    SeedRow("tensor([0, 0, 1], dtype=uint8) + 5.5", _add(_nd("uint8"), 5.5), {TORCH: "float32"},
-            "the default dtype"),
-    SeedRow("tensor([0, 0, 1], dtype=uint8) + tensor(5.5, dtype=double)",
-            _add(_nd("uint8"), _zero_d("float64", 5.5)), {TORCH: "float64"}),
-    SeedRow("randn(3, dtype=float32) + tensor(5.5, dtype=double)",
-            _add(_nd("float32", (0.5, 1.5, 2.5)), _zero_d("float64", 5.5)), {TORCH: "float32"}),
+    SeedRow(
+        "tensor([0, 0, 1], dtype=uint8) + 1000",
+        _add(_nd("uint8"), 1000),
+        {TORCH: "uint8"},
+        "integer overflow (wraps: 1000 -> 232)",
+    ),
+    SeedRow("tensor([0, 0, 1], dtype=uint8) + 5.5", _add(_nd("uint8"), 5.5), {TORCH: "float32"}, "the default dtype"),
+    SeedRow(
+        "tensor([0, 0, 1], dtype=uint8) + tensor(5.5, dtype=double)",
+        _add(_nd("uint8"), _zero_d("float64", 5.5)),
+        {TORCH: "float64"},
+    ),
+    SeedRow(
+        "randn(3, dtype=float32) + tensor(5.5, dtype=double)",
+        _add(_nd("float32", (0.5, 1.5, 2.5)), _zero_d("float64", 5.5)),
+        {TORCH: "float32"},
+    ),
     SeedRow("tensor(5.5, dtype=float16) + 2.2", _add(_zero_d("float16", 5.5), 2.2), {TORCH: "float16"}),
-    SeedRow("tensor(5.5, dtype=float16) + 100000", _add(_zero_d("float16", 5.5), 100000), {TORCH: "float16"},
-            "inf"),
-    SeedRow("tensor(5.5, dtype=float16) + tensor(100000.0)", _add(_zero_d("float16", 5.5), _default(100000.0)),
-            {TORCH: "float32"}, "the default dtype"),
-    SeedRow("np.array(4.0, dtype=np.float32) + 1", _add(_zero_d("float32", 4.0), 1), {NUMPY_1X: "float64"},
-            "appendix: NumPy up-promotes 0-d arrays"),
-    SeedRow("np.array(0, dtype=np.uint8) + 1", _add(_zero_d("uint8", 0), 1), {NUMPY_1X: "int64"},
-            "appendix"),
+    SeedRow("tensor(5.5, dtype=float16) + 100000", _add(_zero_d("float16", 5.5), 100000), {TORCH: "float16"}, "inf"),
+    SeedRow(
+        "tensor(5.5, dtype=float16) + tensor(100000.0)",
+        _add(_zero_d("float16", 5.5), _default(100000.0)),
+        {TORCH: "float32"},
+        "the default dtype",
+    ),
+    SeedRow(
+        "np.array(4.0, dtype=np.float32) + 1",
+        _add(_zero_d("float32", 4.0), 1),
+        {NUMPY_1X: "float64"},
+        "appendix: NumPy up-promotes 0-d arrays",
+    ),
+    SeedRow("np.array(0, dtype=np.uint8) + 1", _add(_zero_d("uint8", 0), 1), {NUMPY_1X: "int64"}, "appendix"),
 )
 
 SEED_TABLES = {

@@ -110,7 +110,8 @@ class SetFunctions(RuntimeBase):
         device = self._same_device(func, *arrays)
         dtype = self._promote(func, x1, x2)
         d1, d2 = (
-            (v._data if v._dtype is dtype else v._data.astype(dtype.numpy)) if type(v) is Array
+            (v._data if v._dtype is dtype else v._data.astype(dtype.numpy))
+            if type(v) is Array
             else self.policy.convert_scalar(v, dtype, func)
             for v in (x1, x2)
         )

@@ -203,8 +203,7 @@ class StatisticalFunctions(RuntimeBase):
                 shape, xshape = value._data.shape, x._data.shape
                 if len(shape) != ndim or any(s != t for i, (s, t) in enumerate(zip(shape, xshape)) if i != axis):
                     raise ValueError(
-                        f"{func}: {arg} must have the shape of x {xshape} except along axis {axis}, "
-                        f"got {shape}"
+                        f"{func}: {arg} must have the shape of x {xshape} except along axis {axis}, got {shape}"
                     )
             parts.append(value)
         device = self._same_device(func, *parts)

@@ -24,7 +24,9 @@ def _load_policy(spec: str):
     try:
         obj = getattr(_importlib.import_module(module_name), attribute)
     except (ImportError, AttributeError) as exc:
-        raise ImportError(f"ARRAY_API_PROMO_POLICY={spec!r}: cannot load {attribute!r} from {module_name!r}: {exc}") from None
+        raise ImportError(
+            f"ARRAY_API_PROMO_POLICY={spec!r}: cannot load {attribute!r} from {module_name!r}: {exc}"
+        ) from None
     if isinstance(obj, type) and issubclass(obj, _promotion.Policy):
         obj = obj()
     if not isinstance(obj, _promotion.Policy):

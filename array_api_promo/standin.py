@@ -81,8 +81,9 @@ class _Standin:
         self._names: set = set()
 
     # -- flags ---------------------------------------------------------------------------
-    def set_flags(self, *, api_version=None, boolean_indexing=None, data_dependent_shapes=None,
-                  enabled_extensions=None) -> None:
+    def set_flags(
+        self, *, api_version=None, boolean_indexing=None, data_dependent_shapes=None, enabled_extensions=None
+    ) -> None:
         if api_version is not None and api_version not in API_VERSIONS:
             raise ValueError(
                 f"set_array_api_strict_flags: api_version {api_version!r} is not supported by "
@@ -97,8 +98,7 @@ class _Standin:
             unknown = [e for e in enabled_extensions if e not in _EXTENSIONS]
             if unknown:
                 raise ValueError(
-                    f"set_array_api_strict_flags: unknown extensions {unknown}; extensions: "
-                    f"{', '.join(_EXTENSIONS)}"
+                    f"set_array_api_strict_flags: unknown extensions {unknown}; extensions: {', '.join(_EXTENSIONS)}"
                 )
         version = api_version or self.api_version
         changed = version != self.api_version
@@ -145,8 +145,12 @@ class _Standin:
                     setattr(module, name, _without_data_dependent_shapes(name, getattr(module, name)))
         self._names = names
         module.__all__ = sorted(names) + [
-            "Device", "set_array_api_strict_flags", "get_array_api_strict_flags",
-            "reset_array_api_strict_flags", "ArrayAPIStrictFlags", "__array_api_version__",
+            "Device",
+            "set_array_api_strict_flags",
+            "get_array_api_strict_flags",
+            "reset_array_api_strict_flags",
+            "ArrayAPIStrictFlags",
+            "__array_api_version__",
         ]
 
 
@@ -170,8 +174,7 @@ def _without_data_dependent_shapes(name, func):
             if isinstance(repeats, int):
                 return func(*args, **kwargs)
         raise RuntimeError(
-            f"{name}: data-dependent shapes are disabled (set_array_api_strict_flags("
-            "data_dependent_shapes=False))"
+            f"{name}: data-dependent shapes are disabled (set_array_api_strict_flags(data_dependent_shapes=False))"
         )
 
     refuse.__name__ = refuse.__qualname__ = name
@@ -184,8 +187,10 @@ def _env_flags() -> dict:
     flags = {}
     if os.environ.get("ARRAY_API_STRICT_API_VERSION"):
         flags["api_version"] = os.environ["ARRAY_API_STRICT_API_VERSION"]
-    for var, flag in (("ARRAY_API_STRICT_BOOLEAN_INDEXING", "boolean_indexing"),
-                      ("ARRAY_API_STRICT_DATA_DEPENDENT_SHAPES", "data_dependent_shapes")):
+    for var, flag in (
+        ("ARRAY_API_STRICT_BOOLEAN_INDEXING", "boolean_indexing"),
+        ("ARRAY_API_STRICT_DATA_DEPENDENT_SHAPES", "data_dependent_shapes"),
+    ):
         value = os.environ.get(var)
         if value:
             if value.lower() not in ("true", "false"):
@@ -228,11 +233,15 @@ def _flags_context(state: _Standin):
 
         __slots__ = ("kwargs", "old_flags")
 
-        def __init__(self, *, api_version=None, boolean_indexing=None, data_dependent_shapes=None,
-                     enabled_extensions=None):
-            self.kwargs = {"api_version": api_version, "boolean_indexing": boolean_indexing,
-                           "data_dependent_shapes": data_dependent_shapes,
-                           "enabled_extensions": enabled_extensions}
+        def __init__(
+            self, *, api_version=None, boolean_indexing=None, data_dependent_shapes=None, enabled_extensions=None
+        ):
+            self.kwargs = {
+                "api_version": api_version,
+                "boolean_indexing": boolean_indexing,
+                "data_dependent_shapes": data_dependent_shapes,
+                "enabled_extensions": enabled_extensions,
+            }
             self.old_flags = None
 
         def __enter__(self):
@@ -241,8 +250,9 @@ def _flags_context(state: _Standin):
 
         def __exit__(self, *exc):
             api_version, data_dependent_shapes, extensions = self.old_flags
-            state.set_flags(api_version=api_version, data_dependent_shapes=data_dependent_shapes,
-                            enabled_extensions=extensions)
+            state.set_flags(
+                api_version=api_version, data_dependent_shapes=data_dependent_shapes, enabled_extensions=extensions
+            )
 
     return ArrayAPIStrictFlags
 
@@ -254,11 +264,18 @@ def main(argv=None) -> int:
         description="Run a program with `import array_api_strict` giving array_api_promo's namespace "
         "of a policy and API version (in the program and its Python subprocesses).",
     )
-    parser.add_argument("--policy", default="array_api",
-                        help="a registered policy (array_api, torch, numpy, jax, ...) or pkg.mod:ATTR naming a Policy")
-    parser.add_argument("--api-version", choices=API_VERSIONS, default=None,
-                        help="the standard's version (default: $ARRAY_API_STRICT_API_VERSION or 2025.12); "
-                        "the program may change it with set_array_api_strict_flags, as with array-api-strict")
+    parser.add_argument(
+        "--policy",
+        default="array_api",
+        help="a registered policy (array_api, torch, numpy, jax, ...) or pkg.mod:ATTR naming a Policy",
+    )
+    parser.add_argument(
+        "--api-version",
+        choices=API_VERSIONS,
+        default=None,
+        help="the standard's version (default: $ARRAY_API_STRICT_API_VERSION or 2025.12); "
+        "the program may change it with set_array_api_strict_flags, as with array-api-strict",
+    )
     parser.add_argument("command", nargs=argparse.REMAINDER, help="the program and its arguments (after --)")
     args = parser.parse_args(argv)
     command = args.command[1:] if args.command[:1] == ["--"] else args.command

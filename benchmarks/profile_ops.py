@@ -102,8 +102,20 @@ def step_costs(ns, which="xp"):
     a + 1.0
     key = ("add", f64, f64)
     g = dict(
-        a=a, b=b, rt=rt, d1=d1, d2=d2, np=np, Array=Array, f64=f64, key=key,
-        fast=rt._fast, add=np.add, ns=ns, pol=rt.policy, new=object.__new__,
+        a=a,
+        b=b,
+        rt=rt,
+        d1=d1,
+        d2=d2,
+        np=np,
+        Array=Array,
+        f64=f64,
+        key=key,
+        fast=rt._fast,
+        add=np.add,
+        ns=ns,
+        pol=rt.policy,
+        new=object.__new__,
         convert=rt._fast[("add", f64, float)][2],
     )
     rows = [
@@ -138,7 +150,9 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m benchmarks.profile_ops", description=__doc__.split("\n\n")[0])
     p.add_argument("--ns", choices=("xp", "tx"), default="xp")
     p.add_argument("--loop", choices=tuple(LOOPS), help="only run this loop (for py-spy); no report")
-    p.add_argument("--others", action="store_true", help="also cProfile sqrt, result_type, slicing, asarray, sum, astype")
+    p.add_argument(
+        "--others", action="store_true", help="also cProfile sqrt, result_type, slicing, asarray, sum, astype"
+    )
     p.add_argument("-n", type=int, default=300_000, help="loop iterations")
     args = p.parse_args(argv)
 

@@ -188,15 +188,24 @@ def make_cases(quick):
             "reshape",
             "reshape(a, (2, 5))",
             "reshape",
-            {"numpy": "ns.reshape(a, (2, 5))", "strict": "ns.reshape(a, (2, 5))", "xp": "ns.reshape(a, (2, 5))",
-             "tx": "ns.reshape(a, (2, 5))"},
+            {
+                "numpy": "ns.reshape(a, (2, 5))",
+                "strict": "ns.reshape(a, (2, 5))",
+                "xp": "ns.reshape(a, (2, 5))",
+                "tx": "ns.reshape(a, (2, 5))",
+            },
             _small_setup,
         ),
         Case(
             "astype",
             "astype(a, float32)",
             "astype",
-            {"numpy": "a.astype(ns.float32)", "strict": "ns.astype(a, f32)", "xp": "ns.astype(a, f32)", "tx": "ns.astype(a, f32)"},
+            {
+                "numpy": "a.astype(ns.float32)",
+                "strict": "ns.astype(a, f32)",
+                "xp": "ns.astype(a, f32)",
+                "tx": "ns.astype(a, f32)",
+            },
             _small_setup,
         ),
         Case("matmul", f"matmul(m, m)  ({MATRIX}x{MATRIX} f64)", "matmul", "ns.matmul(m, m)", _small_setup),
@@ -206,12 +215,27 @@ def make_cases(quick):
     sizes = [10**5] if quick else [10**6, 10**7]
     for n in sizes:
         label = f"1e{len(str(n)) - 1}"
-        cases.append(Case(f"large_add_{label}", f"a + b  (float32, n={label})", "large", "a + b", _large_setup(n), large=True))
         cases.append(
-            Case(f"large_mixed_{label}", f"a + d  (float32+float64, n={label})", "large mixed", "a + d", _large_setup(n), large=True)
+            Case(f"large_add_{label}", f"a + b  (float32, n={label})", "large", "a + b", _large_setup(n), large=True)
         )
-        cases.append(Case(f"large_sin_{label}", f"sin(a)  (float32, n={label})", "large", "ns.sin(a)", _large_setup(n), large=True))
-        cases.append(Case(f"large_gt_{label}", f"a > b  (float32, n={label})", "large", "a > b", _large_setup(n), large=True))
+        cases.append(
+            Case(
+                f"large_mixed_{label}",
+                f"a + d  (float32+float64, n={label})",
+                "large mixed",
+                "a + d",
+                _large_setup(n),
+                large=True,
+            )
+        )
+        cases.append(
+            Case(
+                f"large_sin_{label}", f"sin(a)  (float32, n={label})", "large", "ns.sin(a)", _large_setup(n), large=True
+            )
+        )
+        cases.append(
+            Case(f"large_gt_{label}", f"a > b  (float32, n={label})", "large", "a > b", _large_setup(n), large=True)
+        )
     return cases
 
 
@@ -253,9 +277,7 @@ def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median)
         for lib in order[k:] + order[:k]:
             samples[lib].append(timers[lib].timeit(numbers[lib]) / numbers[lib])
     times = {lib: (stat(samples[lib]) if lib in samples else None) for lib in case.libs}
-    spread = {
-        lib: (min(s), max(s)) for lib, s in samples.items() if s
-    }
+    spread = {lib: (min(s), max(s)) for lib, s in samples.items() if s}
     return times, errors, spread
 
 
@@ -416,8 +438,16 @@ def print_report(results, checks, meta, console):
     tt.add_column("limit", justify="right")
     tt.add_column("status", no_wrap=True)
     for c in checks:
-        status = "[yellow]n/a[/yellow]" if c["met"] is None else ("[green]met[/green]" if c["met"] else "[red]MISSED[/red]")
-        tt.add_row(escape(c["target"]), c["lib"], "n/a" if c["ratio"] is None else f"{c['ratio']:.3f}×", f"{c['limit']:g}×", status)
+        status = (
+            "[yellow]n/a[/yellow]" if c["met"] is None else ("[green]met[/green]" if c["met"] else "[red]MISSED[/red]")
+        )
+        tt.add_row(
+            escape(c["target"]),
+            c["lib"],
+            "n/a" if c["ratio"] is None else f"{c['ratio']:.3f}×",
+            f"{c['limit']:g}×",
+            status,
+        )
     console.print(tt)
     met = sum(1 for c in checks if c["met"])
     missed = sum(1 for c in checks if c["met"] is False)
@@ -428,14 +458,18 @@ def print_report(results, checks, meta, console):
             f"[yellow]note: load average {load[0]:.1f} on {os.cpu_count()} CPUs while measuring; "
             "ratios are noisy, rerun on a quiet machine[/yellow]"
         )
-    console.print(f"targets: {met} met, {missed} missed, {na} n/a  ({meta['elapsed_s']:.0f} s, {meta['stat']} of {meta['repeats']} interleaved rounds, min_time={meta['min_time_s']}s per sample)")
+    console.print(
+        f"targets: {met} met, {missed} missed, {na} n/a  ({meta['elapsed_s']:.0f} s, {meta['stat']} of {meta['repeats']} interleaved rounds, min_time={meta['min_time_s']}s per sample)"
+    )
 
 
 def _versions(mods):
     out = {"python": sys.version.split()[0], "platform": platform.platform()}
     for lib, mod in mods.items():
         name = {"xp": "array_api_promo", "tx": "array_api_promo.torch"}.get(lib, getattr(mod, "__name__", lib))
-        out[name] = getattr(mod, "__version__", None) or getattr(sys.modules.get("array_api_promo"), "__version__", None)
+        out[name] = getattr(mod, "__version__", None) or getattr(
+            sys.modules.get("array_api_promo"), "__version__", None
+        )
     return out
 
 
@@ -446,7 +480,9 @@ def main(argv=None):
     p.add_argument("--repeats", type=int, default=None, help="interleaved rounds per case (default 15, quick 3)")
     p.add_argument("--min-time", type=float, default=None, help="seconds per sample (default 0.05, quick 0.005)")
     p.add_argument(
-        "--stat", choices=("median", "min"), default="median",
+        "--stat",
+        choices=("median", "min"),
+        default="median",
         help="per-call statistic over the rounds (default median; min is steadier on a loaded machine)",
     )
     p.add_argument("-k", "--filter", default=None, help="only cases whose key contains this substring")
@@ -512,11 +548,19 @@ def main(argv=None):
         meta["import_s"] = imports
         if "numpy" in imports and "array_api_promo" in imports:
             ratio = imports["array_api_promo"] / imports["numpy"]
-            checks.append({"target": f"import array_api_promo ≤ {IMPORT_LIMIT}× import numpy", "lib": "xp",
-                           "limit": IMPORT_LIMIT, "ratio": ratio, "met": bool(ratio <= IMPORT_LIMIT)})
+            checks.append(
+                {
+                    "target": f"import array_api_promo ≤ {IMPORT_LIMIT}× import numpy",
+                    "lib": "xp",
+                    "limit": IMPORT_LIMIT,
+                    "ratio": ratio,
+                    "met": bool(ratio <= IMPORT_LIMIT),
+                }
+            )
             console.print(
                 f"import (best of {3 if args.quick else 15}, -X importtime): numpy {imports['numpy'] * 1e3:.1f} ms, "
-                f"array_api_promo {imports['array_api_promo'] * 1e3:.1f} ms ({ratio:.2f}×)", highlight=False
+                f"array_api_promo {imports['array_api_promo'] * 1e3:.1f} ms ({ratio:.2f}×)",
+                highlight=False,
             )
     print_report(results, checks, meta, console)
     if args.json:

@@ -7,6 +7,10 @@ Run it as ``python -m conformance --help``.
 
 from pathlib import Path
 
+# The package's API versions and its built-in policy -> namespace module map (the
+# module handed to the suite as ARRAY_API_TESTS_MODULE); one home, in the package.
+from array_api_promo._namespace import API_VERSIONS, DEFAULT_API_VERSION, POLICY_MODULES
+
 #: Pinned upstream commits (data-apis/array-api-tests and its array-api submodule).
 SUITE_REPO = "https://github.com/data-apis/array-api-tests"
 SPEC_REPO = "https://github.com/data-apis/array-api"
@@ -20,15 +24,17 @@ RESULTS_DIR = PACKAGE_DIR / "results"
 XFAILS_DIR = PACKAGE_DIR / "xfails"
 DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
 
-# The package's API versions and its built-in policy -> namespace module map (the
-# module handed to the suite as ARRAY_API_TESTS_MODULE); one home, in the package.
-from array_api_promo._namespace import API_VERSIONS, DEFAULT_API_VERSION, POLICY_MODULES
-
 #: Policies whose failures are *intentional* deviations (documented, not defects).
 #: Anything failing under another policy is a defect.
 INTENTIONAL_POLICIES = frozenset({"torch"})
 
 __all__ = [
-    "SUITE_COMMIT", "SPEC_COMMIT", "POLICY_MODULES", "API_VERSIONS",
-    "DEFAULT_API_VERSION", "RESULTS_DIR", "XFAILS_DIR", "DEVIATIONS_MD",
+    "SUITE_COMMIT",
+    "SPEC_COMMIT",
+    "POLICY_MODULES",
+    "API_VERSIONS",
+    "DEFAULT_API_VERSION",
+    "RESULTS_DIR",
+    "XFAILS_DIR",
+    "DEVIATIONS_MD",
 ]

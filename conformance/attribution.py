@@ -4,7 +4,6 @@ through the engine's ``explain``."""
 from __future__ import annotations
 
 import re
-from typing import Optional
 
 from .normalize import WRONG_DTYPE, elementwise_name, split_nodeid
 
@@ -30,8 +29,23 @@ def _policy(promotion, name: str):
 
 def _dtype_names(dtype_by_name) -> list:
     names = []
-    for n in ("bool", "uint8", "uint16", "uint32", "uint64", "int8", "int16", "int32", "int64",
-              "float16", "bfloat16", "float32", "float64", "complex64", "complex128"):
+    for n in (
+        "bool",
+        "uint8",
+        "uint16",
+        "uint32",
+        "uint64",
+        "int8",
+        "int16",
+        "int32",
+        "int64",
+        "float16",
+        "bfloat16",
+        "float32",
+        "float64",
+        "complex64",
+        "complex128",
+    ):
         try:
             dtype_by_name(n)
             names.append(n)
@@ -49,7 +63,7 @@ def generic_rule(text: str, dtype_names) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
-def attribute(policy_name, entry: dict) -> Optional[dict]:
+def attribute(policy_name, entry: dict) -> dict | None:
     """{'trace': str(explain), 'rule': generic rule, 'engine_result': ..., 'explained': bool}."""
     detail = entry.get("dtype")
     if entry.get("kind") != WRONG_DTYPE or not detail:
@@ -77,8 +91,15 @@ def attribute(policy_name, entry: dict) -> Optional[dict]:
             ops.append(promotion.zero_d(dt) if rank == "0-d" else promotion.nd(dt))
         _, _, _, param = split_nodeid(entry["nodeid"])
         if len(ins) == 1 and param and "(x, s)" in param:
-            kind = "bool" if ins[0] == "bool" else "int" if "int" in ins[0] else \
-                "complex" if "complex" in ins[0] else "float"
+            kind = (
+                "bool"
+                if ins[0] == "bool"
+                else "int"
+                if "int" in ins[0]
+                else "complex"
+                if "complex" in ins[0]
+                else "float"
+            )
             ops.append(_PY[kind])
     except ValueError:  # a dtype name the engine does not know
         return None
@@ -90,10 +111,15 @@ def attribute(policy_name, entry: dict) -> Optional[dict]:
             return None
         got = detail.get("got")
         explained = acc.name == got
-        rule = ("accumulation dtype of sum/prod-like reductions" if explained else
-                f"not explained by the policy: its accumulation dtype is {acc.name}, the namespace returned {got}")
-        trace = (f"{func} under policy {getattr(pol, 'name', '?')!r}:\n  operands: {ins[0]} array\n"
-                 f"  - accumulation_dtype({func!r}, {ins[0]}) = {acc.name}\n  => {acc.name}")
+        rule = (
+            "accumulation dtype of sum/prod-like reductions"
+            if explained
+            else f"not explained by the policy: its accumulation dtype is {acc.name}, the namespace returned {got}"
+        )
+        trace = (
+            f"{func} under policy {getattr(pol, 'name', '?')!r}:\n  operands: {ins[0]} array\n"
+            f"  - accumulation_dtype({func!r}, {ins[0]}) = {acc.name}\n  => {acc.name}"
+        )
         return {"trace": trace, "rule": rule, "engine_result": acc.name, "explained": explained}
     op = elementwise_name(func)
     if op not in getattr(promotion, "OPS", {}):
@@ -142,7 +168,9 @@ def _explained(pol, ops, op, got, dtype_by_name):
     if explained:
         rule = generic_rule(steps[-1], names) if steps else "plain table lookup"
     elif trace.error is not None:
-        rule = "policy refuses these operands (" + type(trace.error).__name__ + "), yet the namespace returned " + str(got)
+        rule = (
+            "policy refuses these operands (" + type(trace.error).__name__ + "), yet the namespace returned " + str(got)
+        )
     else:
         rule = f"not explained by the policy: its engine gives {result}, the namespace returned {got}"
     return {"trace": str(trace), "rule": rule, "engine_result": result, "explained": explained}

@@ -10,9 +10,23 @@ import sys
 import time
 from pathlib import Path
 
-from . import (API_VERSIONS, CACHE_DIR, DEFAULT_API_VERSION, DEVIATIONS_MD, INTENTIONAL_POLICIES,
-               RESULTS_DIR, XFAILS_DIR)
-from . import crosscheck, library, normalize, provenance, render, runner, spec, suite as suite_mod
+from . import (
+    API_VERSIONS,
+    CACHE_DIR,
+    DEFAULT_API_VERSION,
+    DEVIATIONS_MD,
+    INTENTIONAL_POLICIES,
+    RESULTS_DIR,
+    XFAILS_DIR,
+    crosscheck,
+    library,
+    normalize,
+    provenance,
+    render,
+    runner,
+    spec,
+    suite as suite_mod,
+)
 from .attribution import attribute
 from .xfails import write_xfails
 
@@ -27,70 +41,138 @@ def parse_args(argv=None):
     p = argparse.ArgumentParser(
         prog="python -m conformance",
         description="Run the upstream array-api-tests suite against array_api_promo per promotion "
-                    "policy and API version; write conformance/results/*.json, "
-                    "conformance/xfails/*.txt and DEVIATIONS.md.")
-    p.add_argument("--suite", metavar="PATH",
-                   help=f"array-api-tests checkout (default: ${suite_mod.ENV_SUITE_DIR}, else a clone "
-                        "in conformance/.cache/array-api-tests)")
-    p.add_argument("--policy", action="append", metavar="NAME",
-                   help="policy to run: array_api, torch, a module path or module:attr "
-                        f"(repeatable; default: {' '.join(DEFAULT_POLICIES)})")
-    p.add_argument("--api-version", action="append", metavar="YYYY.MM",
-                   help=f"API version (repeatable; default {DEFAULT_API_VERSION}; known: {', '.join(API_VERSIONS)})")
-    p.add_argument("--max-examples", type=int, default=DEFAULT_MAX_EXAMPLES,
-                   help=f"Hypothesis max examples per test (default {DEFAULT_MAX_EXAMPLES})")
+        "policy and API version; write conformance/results/*.json, "
+        "conformance/xfails/*.txt and DEVIATIONS.md.",
+    )
+    p.add_argument(
+        "--suite",
+        metavar="PATH",
+        help=f"array-api-tests checkout (default: ${suite_mod.ENV_SUITE_DIR}, else a clone "
+        "in conformance/.cache/array-api-tests)",
+    )
+    p.add_argument(
+        "--policy",
+        action="append",
+        metavar="NAME",
+        help="policy to run: array_api, torch, a module path or module:attr "
+        f"(repeatable; default: {' '.join(DEFAULT_POLICIES)})",
+    )
+    p.add_argument(
+        "--api-version",
+        action="append",
+        metavar="YYYY.MM",
+        help=f"API version (repeatable; default {DEFAULT_API_VERSION}; known: {', '.join(API_VERSIONS)})",
+    )
+    p.add_argument(
+        "--max-examples",
+        type=int,
+        default=DEFAULT_MAX_EXAMPLES,
+        help=f"Hypothesis max examples per test (default {DEFAULT_MAX_EXAMPLES})",
+    )
     p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="Hypothesis seed (default 0)")
-    p.add_argument("--workers", type=int, default=os.cpu_count() or 1,
-                   help="pytest-xdist workers (default: CPU count; 1 = no xdist)")
-    p.add_argument("--render-only", action="store_true",
-                   help="do not run the suite; re-render DEVIATIONS.md (and xfails) from stored results")
-    p.add_argument("--module-map", action="append", default=[], metavar="POLICY=MODULE",
-                   help="override the namespace module for a policy name, e.g. strict=array_api_strict")
-    p.add_argument("--pytest-arg", action="append", default=[], metavar="ARG",
-                   help="extra argument passed to pytest (repeatable), e.g. --pytest-arg=-k --pytest-arg=add")
+    p.add_argument(
+        "--workers",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="pytest-xdist workers (default: CPU count; 1 = no xdist)",
+    )
+    p.add_argument(
+        "--render-only",
+        action="store_true",
+        help="do not run the suite; re-render DEVIATIONS.md (and xfails) from stored results",
+    )
+    p.add_argument(
+        "--module-map",
+        action="append",
+        default=[],
+        metavar="POLICY=MODULE",
+        help="override the namespace module for a policy name, e.g. strict=array_api_strict",
+    )
+    p.add_argument(
+        "--pytest-arg",
+        action="append",
+        default=[],
+        metavar="ARG",
+        help="extra argument passed to pytest (repeatable), e.g. --pytest-arg=-k --pytest-arg=add",
+    )
     p.add_argument("--results-dir", type=Path, default=RESULTS_DIR, help=argparse.SUPPRESS)
     p.add_argument("--xfails-dir", type=Path, default=XFAILS_DIR, help=argparse.SUPPRESS)
     p.add_argument("--output", type=Path, default=DEVIATIONS_MD, help="report path (default DEVIATIONS.md)")
-    p.add_argument("--work-dir", type=Path, default=CACHE_DIR / "runs",
-                   help="raw reports and logs (default conformance/.cache/runs)")
-    p.add_argument("--from-raw", action="store_true",
-                   help="do not run pytest: re-normalise the raw reports of the last runs in --work-dir "
-                        "(after changing the classification or report code)")
+    p.add_argument(
+        "--work-dir",
+        type=Path,
+        default=CACHE_DIR / "runs",
+        help="raw reports and logs (default conformance/.cache/runs)",
+    )
+    p.add_argument(
+        "--from-raw",
+        action="store_true",
+        help="do not run pytest: re-normalise the raw reports of the last runs in --work-dir "
+        "(after changing the classification or report code)",
+    )
     p.add_argument("--no-clone", action="store_true", help="never clone the suite (no network use)")
     p.add_argument("--no-progress", action="store_true", help="no live progress display")
-    p.add_argument("--no-shrink", action="store_true",
-                   help="skip Hypothesis' shrink phase (much faster when many tests fail; "
-                        "failing examples are then not minimal)")
+    p.add_argument(
+        "--no-shrink",
+        action="store_true",
+        help="skip Hypothesis' shrink phase (much faster when many tests fail; failing examples are then not minimal)",
+    )
     p.add_argument("--timeout", type=float, default=None, help="seconds allowed per run")
-    p.add_argument("--strict", action="store_true",
-                   help="exit 1 when a non-intentional policy has failures (defects)")
+    p.add_argument("--strict", action="store_true", help="exit 1 when a non-intentional policy has failures (defects)")
     lib = p.add_argument_group(
         "any array library",
         "Run the suite against an importable namespace instead of array_api_promo and render its "
         "report into conformance/reports/<library>-<version>/ (README.md, results.json, xfails.txt, "
-        "skips.txt).")
-    lib.add_argument("--library", action="append", metavar="MODULE",
-                     help="namespace module for ARRAY_API_TESTS_MODULE, e.g. array_api_strict, "
-                          "array_api_compat.torch (repeatable). Without --api-version, the version "
-                          "the library declares")
-    lib.add_argument("--explain-with", metavar="POLICY",
-                     help="replay each wrong-dtype failure through this array_api_promo policy "
-                          "(array_api, torch, module:attr) and group it by the rule that predicts it")
-    lib.add_argument("--out", type=Path, metavar="PATH",
-                     help="report folder (default conformance/reports/<library>-<version>; one --library only)")
-    lib.add_argument("--per-test-timeout", type=float, default=library.DEFAULT_TEST_TIMEOUT, metavar="S",
-                     help=f"seconds per test before pytest-timeout fails it as a timeout (default "
-                          f"{library.DEFAULT_TEST_TIMEOUT:g}; 0 = none)")
-    lib.add_argument("--render-reports", action="store_true",
-                     help="re-render every conformance/reports/*/ from its results.json, and the "
-                          "side-by-side conformance/reports/README.md")
-    lib.add_argument("--rerun-reproducers", action="store_true",
-                     help="with --render-reports: execute the reproducers again against the installed "
-                          "libraries (otherwise their recorded output is used)")
-    lib.add_argument("--cross-check", type=Path, metavar="RESULTS_JSON",
-                     help="compare, test by test, with our results under a policy (e.g. "
-                          "conformance/results/torch-2025.12.json); with --render-reports, applied to the "
-                          "reports explained with that policy")
+        "skips.txt).",
+    )
+    lib.add_argument(
+        "--library",
+        action="append",
+        metavar="MODULE",
+        help="namespace module for ARRAY_API_TESTS_MODULE, e.g. array_api_strict, "
+        "array_api_compat.torch (repeatable). Without --api-version, the version "
+        "the library declares",
+    )
+    lib.add_argument(
+        "--explain-with",
+        metavar="POLICY",
+        help="replay each wrong-dtype failure through this array_api_promo policy "
+        "(array_api, torch, module:attr) and group it by the rule that predicts it",
+    )
+    lib.add_argument(
+        "--out",
+        type=Path,
+        metavar="PATH",
+        help="report folder (default conformance/reports/<library>-<version>; one --library only)",
+    )
+    lib.add_argument(
+        "--per-test-timeout",
+        type=float,
+        default=library.DEFAULT_TEST_TIMEOUT,
+        metavar="S",
+        help=f"seconds per test before pytest-timeout fails it as a timeout (default "
+        f"{library.DEFAULT_TEST_TIMEOUT:g}; 0 = none)",
+    )
+    lib.add_argument(
+        "--render-reports",
+        action="store_true",
+        help="re-render every conformance/reports/*/ from its results.json, and the "
+        "side-by-side conformance/reports/README.md",
+    )
+    lib.add_argument(
+        "--rerun-reproducers",
+        action="store_true",
+        help="with --render-reports: execute the reproducers again against the installed "
+        "libraries (otherwise their recorded output is used)",
+    )
+    lib.add_argument(
+        "--cross-check",
+        type=Path,
+        metavar="RESULTS_JSON",
+        help="compare, test by test, with our results under a policy (e.g. "
+        "conformance/results/torch-2025.12.json); with --render-reports, applied to the "
+        "reports explained with that policy",
+    )
     lib.add_argument("--reports-dir", type=Path, default=library.REPORTS_DIR, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
     if args.out and len(args.library or []) > 1:
@@ -152,18 +234,27 @@ def finish_results(results: dict, *, spec_dir: Path | None, target: runner.Polic
 
 def _console():
     from rich.console import Console
+
     return Console(stderr=True)
 
 
 def _print_summary(console, results: list) -> None:
     from rich.table import Table
+
     t = Table(title="array-api-tests results")
     for col in ("policy", "API version", "passed", "failed", "errors", "skipped", "total"):
         t.add_column(col, justify="right" if col not in ("policy",) else "left")
     for r in render._sorted_results(results):
         s = r["summary"]
-        t.add_row(r["policy"], r["api_version"], str(s["passed"]), str(s["failed"]),
-                  str(s.get("error", 0)), str(s["skipped"]), str(s["total"]))
+        t.add_row(
+            r["policy"],
+            r["api_version"],
+            str(s["passed"]),
+            str(s["failed"]),
+            str(s.get("error", 0)),
+            str(s["skipped"]),
+            str(s["total"]),
+        )
     console.print(t)
 
 
@@ -195,36 +286,71 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
                 if args.from_raw:
                     # Re-normalise the last raw report (no pytest run), with its run's settings.
                     meta = json.loads(run_meta.read_text())
-                    outcome = runner.RunOutcome(target.label, version, target.module,
-                                                args.work_dir / f"{stem}.report.json",
-                                                args.work_dir / f"{stem}.log", 1, 0.0, 0, 0, 0)
+                    outcome = runner.RunOutcome(
+                        target.label,
+                        version,
+                        target.module,
+                        args.work_dir / f"{stem}.report.json",
+                        args.work_dir / f"{stem}.log",
+                        1,
+                        0.0,
+                        0,
+                        0,
+                        0,
+                    )
                 else:
-                    meta = {"max_examples": args.max_examples, "seed": args.seed,
-                            "shrink": not args.no_shrink, "pytest_args": list(args.pytest_arg)}
+                    meta = {
+                        "max_examples": args.max_examples,
+                        "seed": args.seed,
+                        "shrink": not args.no_shrink,
+                        "pytest_args": list(args.pytest_arg),
+                    }
                     outcome = runner.run_suite(
-                        info, target, version, max_examples=args.max_examples, seed=args.seed,
-                        workers=args.workers, work_dir=args.work_dir, progress=not args.no_progress,
-                        console=console, extra_args=args.pytest_arg, timeout=args.timeout,
-                        shrink=not args.no_shrink)
+                        info,
+                        target,
+                        version,
+                        max_examples=args.max_examples,
+                        seed=args.seed,
+                        workers=args.workers,
+                        work_dir=args.work_dir,
+                        progress=not args.no_progress,
+                        console=console,
+                        extra_args=args.pytest_arg,
+                        timeout=args.timeout,
+                        shrink=not args.no_shrink,
+                    )
                     run_meta.write_text(json.dumps(meta))
                 if not outcome.report_path.exists():
                     tail = outcome.log_path.read_text(errors="replace").splitlines()[-25:]
-                    console.print(f"[bold red]error:[/] pytest produced no report for {target.label} "
-                                  f"@ {version} (exit code {outcome.returncode}). Log tail "
-                                  f"({outcome.log_path}):\n" + "\n".join(tail), highlight=False,
-                                  markup=False)
+                    console.print(
+                        f"[bold red]error:[/] pytest produced no report for {target.label} "
+                        f"@ {version} (exit code {outcome.returncode}). Log tail "
+                        f"({outcome.log_path}):\n" + "\n".join(tail),
+                        highlight=False,
+                        markup=False,
+                    )
                     return 3
                 raw = json.loads(outcome.report_path.read_text())
                 if not raw.get("tests") and outcome.returncode not in (0, 1, 5):
                     tail = outcome.log_path.read_text(errors="replace").splitlines()[-25:]
-                    console.print(f"pytest failed for {target.label} @ {version} (exit code "
-                                  f"{outcome.returncode}); log tail:\n" + "\n".join(tail),
-                                  highlight=False, markup=False)
+                    console.print(
+                        f"pytest failed for {target.label} @ {version} (exit code "
+                        f"{outcome.returncode}); log tail:\n" + "\n".join(tail),
+                        highlight=False,
+                        markup=False,
+                    )
                     return 3
                 results = normalize.normalise_report(
-                    raw, policy=target.label, module=target.module, api_version=version,
-                    suite_commit=info.suite_commit, spec_commit=info.spec_commit,
-                    max_examples=meta["max_examples"], seed=meta["seed"], roots=[info.path])
+                    raw,
+                    policy=target.label,
+                    module=target.module,
+                    api_version=version,
+                    suite_commit=info.suite_commit,
+                    spec_commit=info.spec_commit,
+                    max_examples=meta["max_examples"],
+                    seed=meta["seed"],
+                    roots=[info.path],
+                )
                 results["hypothesis"]["shrink"] = meta["shrink"]
                 if meta["pytest_args"]:
                     results["pytest_args"] = list(meta["pytest_args"])
@@ -232,10 +358,12 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
                 normalize.dump(results, args.results_dir / f"{stem}.json")
                 write_xfails(results, args.xfails_dir / f"{stem}.txt")
                 s = results["summary"]
-                console.print(f"{target.label} @ {version}: {s['passed']} passed, {s['failed']} failed, "
-                              f"{s.get('error', 0)} errors, {s['skipped']} skipped in "
-                              f"{outcome.elapsed:.0f} s -> {args.results_dir / (stem + '.json')}",
-                              highlight=False)
+                console.print(
+                    f"{target.label} @ {version}: {s['passed']} passed, {s['failed']} failed, "
+                    f"{s.get('error', 0)} errors, {s['skipped']} skipped in "
+                    f"{outcome.elapsed:.0f} s -> {args.results_dir / (stem + '.json')}",
+                    highlight=False,
+                )
 
     all_results = normalize.load_all(args.results_dir)
     if args.render_only:
@@ -249,8 +377,11 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
     if all_results:
         _print_summary(console, all_results)
     if args.strict:
-        bad = [r for r in all_results if r["policy"] not in INTENTIONAL_POLICIES
-               and any(e["outcome"] in normalize.FAILING for e in r["tests"])]
+        bad = [
+            r
+            for r in all_results
+            if r["policy"] not in INTENTIONAL_POLICIES and any(e["outcome"] in normalize.FAILING for e in r["tests"])
+        ]
         if bad:
             return 1
     return 0
@@ -270,6 +401,7 @@ def _locate(args, console, cloner):
 def library_main(args, console, cloner) -> int:
     """``--library``/``--render-reports``: reports for any array library."""
     from . import library_report
+
     if args.render_reports:
         ours = normalize.load(args.cross_check) if args.cross_check else None
         for d in library.report_dirs(args.reports_dir):
@@ -291,12 +423,15 @@ def library_main(args, console, cloner) -> int:
         return 2
     timeout_args = library.timeout_args(args.per_test_timeout)
     if args.per_test_timeout and not timeout_args:
-        console.print("[yellow]warning:[/] pytest-timeout is not installed: no per-test timeout "
-                      "(pip install pytest-timeout)", highlight=False)
+        console.print(
+            "[yellow]warning:[/] pytest-timeout is not installed: no per-test timeout (pip install pytest-timeout)",
+            highlight=False,
+        )
     for module in args.library:
         lib = library.probe(module)
-        versions = args.api_version or [lib.get("api_version") if lib.get("api_version") in API_VERSIONS
-                                        else DEFAULT_API_VERSION]
+        versions = args.api_version or [
+            lib.get("api_version") if lib.get("api_version") in API_VERSIONS else DEFAULT_API_VERSION
+        ]
         for version in versions:
             label = library.report_label(lib)
             out_dir = args.out or args.reports_dir / label
@@ -307,33 +442,61 @@ def library_main(args, console, cloner) -> int:
             # frames of compiled libraries (tb_lineno None), ending the whole run.
             extra = ["--continue-on-collection-errors", "--tb=native", *timeout_args, *args.pytest_arg]
             outcome = runner.run_suite(
-                info, target, version, max_examples=args.max_examples, seed=args.seed,
-                workers=args.workers, work_dir=args.work_dir, progress=not args.no_progress,
-                console=console, extra_args=extra, timeout=args.timeout, shrink=not args.no_shrink)
+                info,
+                target,
+                version,
+                max_examples=args.max_examples,
+                seed=args.seed,
+                workers=args.workers,
+                work_dir=args.work_dir,
+                progress=not args.no_progress,
+                console=console,
+                extra_args=extra,
+                timeout=args.timeout,
+                shrink=not args.no_shrink,
+            )
             raw = json.loads(outcome.report_path.read_text()) if outcome.report_path.exists() else {}
             log = outcome.log_path.read_text(errors="replace")
             tail = normalize.trim(normalize.scrub("\n".join(log.splitlines()[-30:]), [info.path]), 3000)
             log_tail = None if raw.get("tests") else tail
             results = normalize.normalise_report(
-                raw, policy=label, module=module, api_version=version, suite_commit=info.suite_commit,
-                spec_commit=info.spec_commit, max_examples=args.max_examples, seed=args.seed,
-                roots=[info.path])
+                raw,
+                policy=label,
+                module=module,
+                api_version=version,
+                suite_commit=info.suite_commit,
+                spec_commit=info.spec_commit,
+                max_examples=args.max_examples,
+                seed=args.seed,
+                roots=[info.path],
+            )
             results["hypothesis"]["shrink"] = not args.no_shrink
             if args.pytest_arg:
                 results["pytest_args"] = list(args.pytest_arg)
             results["spec_text"] = collect_spec_text(results, info.spec_dir)
             if raw.get("tests") and ("INTERNALERROR" in log or outcome.total > len(raw["tests"])):
-                results["run_incomplete"] = {"collected": outcome.total, "reported": len(raw["tests"]),
-                                             "log_tail": tail}
-            library.finish(results, lib, explain_with=args.explain_with,
-                           timeout=args.per_test_timeout if timeout_args else None, collection_log=log_tail)
+                results["run_incomplete"] = {
+                    "collected": outcome.total,
+                    "reported": len(raw["tests"]),
+                    "log_tail": tail,
+                }
+            library.finish(
+                results,
+                lib,
+                explain_with=args.explain_with,
+                timeout=args.per_test_timeout if timeout_args else None,
+                collection_log=log_tail,
+            )
             if args.cross_check:
                 results["cross_check"] = crosscheck.snapshot(normalize.load(args.cross_check), results)
             library.write_report(results, out_dir)
             s = results["summary"]
-            console.print(f"{module} @ {version}: {s['passed']} passed, {s['failed']} failed, "
-                          f"{s.get('error', 0)} errors, {s['skipped']} skipped in {outcome.elapsed:.0f} s "
-                          f"-> {out_dir / library.REPORT_NAME}", highlight=False)
+            console.print(
+                f"{module} @ {version}: {s['passed']} passed, {s['failed']} failed, "
+                f"{s.get('error', 0)} errors, {s['skipped']} skipped in {outcome.elapsed:.0f} s "
+                f"-> {out_dir / library.REPORT_NAME}",
+                highlight=False,
+            )
             if out_dir.parent.resolve() == Path(args.reports_dir).resolve():
                 library_report.write_index(args.reports_dir)
     return 0

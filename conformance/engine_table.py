@@ -88,8 +88,7 @@ def render_engine_part() -> list:
         from array_api_promo import promotion
         from array_api_promo._dtypes import dtype_by_name
     except ImportError as exc:
-        return [f"_The promotion engine could not be imported ({type(exc).__name__}); "
-                "this part is empty._", ""]
+        return [f"_The promotion engine could not be imported ({type(exc).__name__}); this part is empty._", ""]
     names = _policy_order(list(promotion.available_policies()))
     policies = [promotion.get_policy(n) for n in names]
     lines = [
@@ -111,9 +110,12 @@ def render_engine_part() -> list:
             if section is not None:
                 lines.append("")
             section = sec
-            lines += [f"### {sec}", "",
-                      "| Operation | Standard | " + " | ".join(f"`{n}`" for n in names) + " |",
-                      "|---|---|" + "---|" * len(names)]
+            lines += [
+                f"### {sec}",
+                "",
+                "| Operation | Standard | " + " | ".join(f"`{n}`" for n in names) + " |",
+                "|---|---|" + "---|" * len(names),
+            ]
         cells = []
         for pol in policies:
             c = _cell(promotion, pol, ops, op)

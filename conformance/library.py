@@ -61,8 +61,9 @@ def probe(module: str) -> dict:
     env = runner.build_env(runner.PolicyTarget(module, module), "", Path("/dev/null"))
     for var in ("ARRAY_API_TESTS_VERSION", "ARRAY_API_STRICT_API_VERSION"):  # let it declare its own
         env.pop(var, None)
-    proc = subprocess.run([sys.executable, "-c", _PROBE, module], capture_output=True, text=True,
-                          env=env, timeout=300, check=False)
+    proc = subprocess.run(
+        [sys.executable, "-c", _PROBE, module], capture_output=True, text=True, env=env, timeout=300, check=False
+    )
     try:
         return json.loads(proc.stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
@@ -76,19 +77,23 @@ def report_label(info: dict) -> str:
     return runner.policy_label(f"{name}-{version}")
 
 
-def finish(results: dict, info: dict, *, explain_with: str | None, timeout: float | None,
-           collection_log: str | None = None) -> dict:
+def finish(
+    results: dict, info: dict, *, explain_with: str | None, timeout: float | None, collection_log: str | None = None
+) -> dict:
     """Library facts, the timeout, and (with ``explain_with``) each wrong-dtype failure
     replayed through that promotion policy."""
-    results["library"] = {k: info[k] for k in ("module", "library", "version", "wrapper", "api_version",
-                                                "extensions", "error") if info.get(k) is not None}
+    results["library"] = {
+        k: info[k]
+        for k in ("module", "library", "version", "wrapper", "api_version", "extensions", "error")
+        if info.get(k) is not None
+    }
     if timeout:
         results["per_test_timeout"] = timeout
     if collection_log and not results["tests"]:
-        results.setdefault("collection_errors", []).append(
-            {"nodeid": "(session)", "message": collection_log})
+        results.setdefault("collection_errors", []).append({"nodeid": "(session)", "message": collection_log})
     if explain_with:
         from . import provenance
+
         results["explained_with"] = {"policy": explain_with, **provenance.package_provenance()}
         for e in results["tests"]:
             a = attribute(explain_with, e)
@@ -101,6 +106,7 @@ def write_report(results: dict, out_dir: Path, *, execute=None) -> Path:
     """Run the reproducers against the library, then write results.json, README.md,
     xfails.txt and skips.txt into ``out_dir``."""
     from . import library_report
+
     library_report.record_reproducers(results, **({} if execute is None else {"execute": execute}))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -112,6 +118,7 @@ def write_report(results: dict, out_dir: Path, *, execute=None) -> Path:
 def render_dir(out_dir: Path) -> str:
     """Re-render a report folder from its results.json (no library needed)."""
     from . import library_report
+
     out_dir = Path(out_dir)
     results = normalize.load(out_dir / RESULTS_NAME)
     text = library_report.render(results)
@@ -125,6 +132,7 @@ def timeout_args(seconds: float | None) -> list:
     """pytest-timeout's options (signal method: the test fails, the run goes on); none
     when it is not installed."""
     import importlib.util
+
     if not seconds or importlib.util.find_spec("pytest_timeout") is None:
         return []
     return ["--timeout", f"{seconds:g}", "--timeout-method", "signal"]

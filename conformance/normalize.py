@@ -7,7 +7,6 @@ import json
 import platform
 import re
 from pathlib import Path
-from typing import Optional
 
 SCHEMA = 1
 
@@ -20,8 +19,16 @@ WRONG_VALUE = "wrong value"
 SPECIAL_CASE = "special case"
 UNEXPECTED_EXCEPTION = "unexpected exception"
 TIMEOUT = "timeout"  # killed by pytest-timeout (a hang or a very slow kernel)
-KINDS = (MISSING_NAME, WRONG_SIGNATURE, WRONG_DTYPE, WRONG_SHAPE, WRONG_VALUE,
-         SPECIAL_CASE, UNEXPECTED_EXCEPTION, TIMEOUT)
+KINDS = (
+    MISSING_NAME,
+    WRONG_SIGNATURE,
+    WRONG_DTYPE,
+    WRONG_SHAPE,
+    WRONG_VALUE,
+    SPECIAL_CASE,
+    UNEXPECTED_EXCEPTION,
+    TIMEOUT,
+)
 
 FAILING = ("failed", "error")
 MESSAGE_LIMIT = 500
@@ -31,9 +38,7 @@ MESSAGE_LIMIT = 500
 # --------------------------------------------------------------------------
 _HEX = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
 _WORKER = re.compile(r"^\[gw\d+\] .*$", re.M)
-_TIMING = re.compile(
-    r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|seconds|milliseconds)\b(?!\w)"
-)
+_TIMING = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|seconds|milliseconds)\b(?!\w)")
 _ABS_PATH = re.compile(r"(?<![\w.])(?:/[^\s/:'\"()\[\],]+){2,}/?")
 _WS = re.compile(r"[ \t]+\n")
 
@@ -80,25 +85,46 @@ def trim(text: str, limit: int = MESSAGE_LIMIT, cut_noise: bool = False) -> str:
 # spec function from the test id
 # --------------------------------------------------------------------------
 _OP_ALIASES = {
-    "__abs__": "abs", "__add__": "add", "__and__": "bitwise_and", "__eq__": "equal",
-    "__floordiv__": "floor_divide", "__ge__": "greater_equal", "__gt__": "greater",
-    "__invert__": "bitwise_invert", "__le__": "less_equal", "__lshift__": "bitwise_left_shift",
-    "__lt__": "less", "__matmul__": "matmul", "__mod__": "remainder", "__mul__": "multiply",
-    "__ne__": "not_equal", "__neg__": "negative", "__or__": "bitwise_or", "__pos__": "positive",
-    "__pow__": "pow", "__rshift__": "bitwise_right_shift", "__sub__": "subtract",
-    "__truediv__": "divide", "__xor__": "bitwise_xor",
+    "__abs__": "abs",
+    "__add__": "add",
+    "__and__": "bitwise_and",
+    "__eq__": "equal",
+    "__floordiv__": "floor_divide",
+    "__ge__": "greater_equal",
+    "__gt__": "greater",
+    "__invert__": "bitwise_invert",
+    "__le__": "less_equal",
+    "__lshift__": "bitwise_left_shift",
+    "__lt__": "less",
+    "__matmul__": "matmul",
+    "__mod__": "remainder",
+    "__mul__": "multiply",
+    "__ne__": "not_equal",
+    "__neg__": "negative",
+    "__or__": "bitwise_or",
+    "__pos__": "positive",
+    "__pow__": "pow",
+    "__rshift__": "bitwise_right_shift",
+    "__sub__": "subtract",
+    "__truediv__": "divide",
+    "__xor__": "bitwise_xor",
 }
 _CLASS_FUNCS = {
-    "TestResultType": "result_type", "TestBroadcastShapes": "broadcast_shapes",
-    "TestExpandDims": "expand_dims", "TestIsin": "isin",
+    "TestResultType": "result_type",
+    "TestBroadcastShapes": "broadcast_shapes",
+    "TestExpandDims": "expand_dims",
+    "TestIsin": "isin",
     "TestInspection": "__array_namespace_info__",
 }
 _ARRAY_TESTS = {
-    "test_getitem": "array.__getitem__", "test_setitem": "array.__setitem__",
-    "test_getitem_masking": "array.__getitem__", "test_setitem_masking": "array.__setitem__",
+    "test_getitem": "array.__getitem__",
+    "test_setitem": "array.__setitem__",
+    "test_getitem_masking": "array.__getitem__",
+    "test_setitem_masking": "array.__setitem__",
     "test_getitem_arrays_and_ints_1": "array.__getitem__",
     "test_getitem_arrays_and_ints_2": "array.__getitem__",
-    "test_dunder_dlpack": "array.__dlpack__", "test_dlpack_device": "array.__dlpack_device__",
+    "test_dunder_dlpack": "array.__dlpack__",
+    "test_dlpack_device": "array.__dlpack_device__",
     "test_array_namespace_info_dtypes": "__array_namespace_info__().dtypes",
     "test_broadcast_arrays": "broadcast_arrays",
 }
@@ -168,12 +194,11 @@ def spec_function(nodeid: str) -> str:
         return f"fft.{name}"
     if module == "test_linalg":
         if name.startswith("linalg_"):
-            return "linalg." + name[len("linalg_"):]
+            return "linalg." + name[len("linalg_") :]
         if name in {"matmul", "matrix_transpose", "tensordot", "vecdot", "vecdot_conj"}:
             return name.replace("_conj", "")
         return "linalg." + name
-    for suffix in ("_with_scalars", "_zerodim_error", "_append_prepend", "_arrays", "_scalars",
-                   "_dtype", "_tuples"):
+    for suffix in ("_with_scalars", "_zerodim_error", "_append_prepend", "_arrays", "_scalars", "_dtype", "_tuples"):
         if name.endswith(suffix) and module != "test_dlpack":
             name = name[: -len(suffix)]
     if name in ("abs", "negative", "positive", "bitwise_invert") and param:
@@ -194,7 +219,7 @@ _TIMEOUT = re.compile(r"^(?:E\s+)?Failed: Timeout \(?>", re.M)
 _EXC_HEAD = re.compile(r"^(?:E\s+)?(?:[\w.]+\.)?([A-Z]\w*(?:Error|Exception|Exit|Warning))\b")
 
 
-def exception_name(message: str) -> Optional[str]:
+def exception_name(message: str) -> str | None:
     for line in message.splitlines():
         m = _EXC_HEAD.match(line.strip())
         if m:
@@ -202,7 +227,7 @@ def exception_name(message: str) -> Optional[str]:
     return None
 
 
-def classify(nodeid: str, outcome: str, message: str) -> Optional[str]:
+def classify(nodeid: str, outcome: str, message: str) -> str | None:
     """Failure kind of a failed/errored test (None for other outcomes)."""
     if outcome not in FAILING:
         return None
@@ -210,8 +235,11 @@ def classify(nodeid: str, outcome: str, message: str) -> Optional[str]:
     if _TIMEOUT.search(message):
         return TIMEOUT
     exc = exception_name(message)
-    if module == "test_has_names" or _MISSING.search(message) or exc in ("AttributeError", "ImportError",
-                                                                         "ModuleNotFoundError"):
+    if (
+        module == "test_has_names"
+        or _MISSING.search(message)
+        or exc in ("AttributeError", "ImportError", "ModuleNotFoundError")
+    ):
         return MISSING_NAME
     if module == "test_signatures":
         return WRONG_SIGNATURE
@@ -239,7 +267,7 @@ _DRAW = re.compile(r"Draw \d+ \((?P<label>[^)]+)\): (?P<repr>.*)")
 _SNIPPET = re.compile(r"=+ FAILING CODE SNIPPET:\s*\n(?P<code>.*?)\n\s*=+", re.S)
 
 
-def failing_code(text: str) -> Optional[str]:
+def failing_code(text: str) -> str | None:
     """The suite's 'FAILING CODE SNIPPET' (a call with its inputs), if reported."""
     m = _SNIPPET.search(text or "")
     if not m:
@@ -254,7 +282,8 @@ def failing_code(text: str) -> Optional[str]:
 # NumPy and PyTorch do not print their default dtypes; ``repr_default_dtype`` infers them.
 ARRAY_REPR = re.compile(
     r"\b(?P<kind>Array|array|tensor)\((?P<data>(?:[^()]|\([^()]*\))*?)(?:, dtype=(?:\w+\.)*(?P<dtype>\w+))?"
-    r"(?:, \w+=[^,()]*)*\)")
+    r"(?:, \w+=[^,()]*)*\)"
+)
 _DEFAULT_FLOAT = {"array": "float64", "tensor": "float32"}
 
 
@@ -285,7 +314,7 @@ def split_top_level(text: str) -> list:
     return out
 
 
-def parse_call(code: str) -> Optional[dict]:
+def parse_call(code: str) -> dict | None:
     """``xp.f(Array(0., dtype=float64), Array([1.], dtype=float32))`` ->
     {'function': 'f', 'operands': [{'rank': '0-d', 'dtype': 'float64'}, {'rank': 'nd', ...}]};
     Python scalar arguments are {'rank': 'scalar', 'value': '5'}. None if not a plain call."""
@@ -313,7 +342,7 @@ def _balanced(text: str) -> bool:
     return text.count("(") == text.count(")") and text.count("[") == text.count("]")
 
 
-def parse_dtype_failure(message: str) -> Optional[dict]:
+def parse_dtype_failure(message: str) -> dict | None:
     m = _DTYPE_MSG.search(message)
     if not m:
         return None
@@ -389,11 +418,22 @@ def major_minor(version: str) -> str:
     return ".".join(version.split(".")[:2])
 
 
-def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, suite_commit: str,
-                     spec_commit: str, max_examples: int, seed: int, roots=(),
-                     numpy_version: Optional[str] = None) -> dict:
+def normalise_report(
+    raw: dict,
+    *,
+    policy: str,
+    module: str,
+    api_version: str,
+    suite_commit: str,
+    spec_commit: str,
+    max_examples: int,
+    seed: int,
+    roots=(),
+    numpy_version: str | None = None,
+) -> dict:
     if numpy_version is None:
         import numpy
+
         numpy_version = numpy.__version__
     roots = list(roots) + [raw.get("root", "")]
     tests = []
@@ -423,12 +463,10 @@ def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, s
             entry["message"] = trim(msg, cut_noise=True)
             if others:
                 entry["other_failures"] = others
-            draws = [m.group(0) for m in _DRAW.finditer(scrub(longrepr, roots))
-                     if _balanced(m.group("repr"))]
+            draws = [m.group(0) for m in _DRAW.finditer(scrub(longrepr, roots)) if _balanced(m.group("repr"))]
             if draws:
                 entry["example"] = trim("\n".join(draws), 400)
-            code = failing_code(msg) or failing_code(
-                re.sub(r"^E {1,7}", "", scrub(longrepr, roots), flags=re.M))
+            code = failing_code(msg) or failing_code(re.sub(r"^E {1,7}", "", scrub(longrepr, roots), flags=re.M))
             if code:
                 entry["failing_code"] = code
             if kind == WRONG_DTYPE:
@@ -443,14 +481,16 @@ def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, s
                     entry["dtype"] = detail
         elif outcome == "skipped":
             entry["reason"] = trim(scrub(_skip_reason(t), roots), 200)
-        case = (((t.get("metadata") or {}).get("params") or {}).get("case") or {})
+        case = ((t.get("metadata") or {}).get("params") or {}).get("case") or {}
         if isinstance(case, dict) and case.get("raw_case"):
             entry["spec_case"] = case["raw_case"]
         tests.append(entry)
     tests.sort(key=lambda e: e["nodeid"])
     collection_errors = [
         {"nodeid": c.get("nodeid", ""), "message": trim(scrub(c.get("longrepr") or "", roots), 1200)}
-        for c in raw.get("collectors", []) if c.get("outcome") == "failed"]
+        for c in raw.get("collectors", [])
+        if c.get("outcome") == "failed"
+    ]
     summary = {k: 0 for k in ("passed", "failed", "error", "skipped", "xfailed", "xpassed")}
     for e in tests:
         summary[e["outcome"]] = summary.get(e["outcome"], 0) + 1
@@ -463,7 +503,7 @@ def normalise_report(raw: dict, *, policy: str, module: str, api_version: str, s
         "suite_commit": suite_commit,
         "spec_commit": spec_commit,
         "numpy": major_minor(numpy_version),
-        "python": "%d.%d" % tuple(int(x) for x in platform.python_version_tuple()[:2]),
+        "python": ".".join(platform.python_version_tuple()[:2]),
         "hypothesis": {"max_examples": max_examples, "seed": seed},
         "summary": summary,
         "tests": tests,

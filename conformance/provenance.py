@@ -36,15 +36,16 @@ def source_hash(package_dir: Path = REPO_ROOT / PACKAGE) -> str:
 
 def package_version() -> str:
     from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version(PACKAGE)
     except PackageNotFoundError:  # run from a checkout that is not installed
         import re
+
         m = re.search(r'^version = "([^"]+)"', (REPO_ROOT / "pyproject.toml").read_text(), re.MULTILINE)
         return m.group(1) if m else "unknown"
 
 
 def package_provenance() -> dict:
     """{'package_version', 'source_sha256', 'source_python'} for results files."""
-    return {"package_version": package_version(), "source_sha256": source_hash(),
-            "source_python": python_version()}
+    return {"package_version": package_version(), "source_sha256": source_hash(), "source_python": python_version()}

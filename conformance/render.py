@@ -3,16 +3,22 @@ the same results, namespace and engine give the same bytes)."""
 
 from __future__ import annotations
 
-from collections import OrderedDict, defaultdict
-from pathlib import Path
-from typing import Callable, Optional
-
-from . import INTENTIONAL_POLICIES
 import re
+from collections import OrderedDict
+from collections.abc import Callable
+from pathlib import Path
 
-from .normalize import (FAILING, KINDS, MISSING_NAME, SPECIAL_CASE, UNEXPECTED_EXCEPTION, WRONG_DTYPE,
-                        WRONG_SIGNATURE, elementwise_name)
-from . import reproduce
+from . import INTENTIONAL_POLICIES, reproduce
+from .normalize import (
+    FAILING,
+    KINDS,
+    MISSING_NAME,
+    SPECIAL_CASE,
+    UNEXPECTED_EXCEPTION,
+    WRONG_DTYPE,
+    WRONG_SIGNATURE,
+    elementwise_name,
+)
 from .spec import quote
 
 MAX_MESSAGES = 3
@@ -61,8 +67,11 @@ def _dtype_category(entry: dict) -> str:
     d = entry.get("dtype") or {}
     ins = d.get("inputs") or []
     ranks = set((d.get("ranks") or {}).values())
-    if any(i in ("bool", "int", "float", "complex") for i in ins) or "(x, s)" in entry["nodeid"] \
-            or "with_scalars" in entry["nodeid"]:
+    if (
+        any(i in ("bool", "int", "float", "complex") for i in ins)
+        or "(x, s)" in entry["nodeid"]
+        or "with_scalars" in entry["nodeid"]
+    ):
         return "Python scalar operands"
     if "0-d" in ranks:
         return "0-d array operands"
@@ -98,9 +107,11 @@ def group_key(entry: dict):
     return (kind, base)
 
 
-_DTYPE_WORD = re.compile(r"\b(bool|u?int(8|16|32|64)|float(16|32|64)|bfloat16|complex(64|128)|"
-                         r"Byte|Char|Short|Int|Long|UInt16|UInt32|UInt64|Half|BFloat16|Float|Double|"
-                         r"ComplexFloat|ComplexDouble|Bool)\b")
+_DTYPE_WORD = re.compile(
+    r"\b(bool|u?int(8|16|32|64)|float(16|32|64)|bfloat16|complex(64|128)|"
+    r"Byte|Char|Short|Int|Long|UInt16|UInt32|UInt64|Half|BFloat16|Float|Double|"
+    r"ComplexFloat|ComplexDouble|Bool)\b"
+)
 
 
 def _generic(text: str) -> str:
@@ -143,9 +154,11 @@ def build_groups(results: list):
         for e in r["tests"]:
             if e["outcome"] not in FAILING:
                 continue
-            intentional = (r["policy"] in INTENTIONAL_POLICIES
-                           and (r["api_version"], e["nodeid"]) not in failing_default
-                           and policy_explained(e))
+            intentional = (
+                r["policy"] in INTENTIONAL_POLICIES
+                and (r["api_version"], e["nodeid"]) not in failing_default
+                and policy_explained(e)
+            )
             part = parts["intentional" if intentional else "defect"]
             key = group_key(e)
             if key not in part:
@@ -203,14 +216,15 @@ def _spec_text(group: Group) -> list:
 # ---------------------------------------------------------------------------
 # reproducers
 # ---------------------------------------------------------------------------
-def _reproducer(group: Group) -> Optional[str]:
+def _reproducer(group: Group) -> str | None:
     if group.kind == MISSING_NAME:
         r = group.items[0][0]
-        return reproduce.missing_names_snippet(r.get("module", "array_api_promo"),
-                                               sorted({e["spec_function"] for _, e in group.items}),
-                                               r.get("namespace_env"))
-    for r, e in sorted(group.items, key=lambda re_: (len(re_[1].get("failing_code") or "z" * 9999),
-                                                     re_[1]["nodeid"])):
+        return reproduce.missing_names_snippet(
+            r.get("module", "array_api_promo"),
+            sorted({e["spec_function"] for _, e in group.items}),
+            r.get("namespace_env"),
+        )
+    for r, e in sorted(group.items, key=lambda re_: (len(re_[1].get("failing_code") or "z" * 9999), re_[1]["nodeid"])):
         module, env = r.get("module", "array_api_promo"), r.get("namespace_env")
         if group.kind != WRONG_SIGNATURE and e.get("failing_code"):
             code = reproduce.failing_code_snippet(module, e["failing_code"], env)
@@ -235,10 +249,13 @@ def _suite_command(group: Group) -> str:
     r, e = group.items[0]
     env = " ".join(f"{k}={v}" for k, v in sorted((r.get("namespace_env") or {}).items()))
     env = (env + " " if env else "") + (
-        f"ARRAY_API_TESTS_MODULE={r.get('module')} ARRAY_API_TESTS_VERSION={r['api_version']}")
+        f"ARRAY_API_TESTS_MODULE={r.get('module')} ARRAY_API_TESTS_VERSION={r['api_version']}"
+    )
     h = r.get("hypothesis") or {}
-    return (f"{env} pytest '{e['nodeid']}' --max-examples {h.get('max_examples')} "
-            f"--hypothesis-seed {h.get('seed')} --disable-deadline   # from the suite checkout")
+    return (
+        f"{env} pytest '{e['nodeid']}' --max-examples {h.get('max_examples')} "
+        f"--hypothesis-seed {h.get('seed')} --disable-deadline   # from the suite checkout"
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -249,30 +266,44 @@ def _header(results: list) -> list:
     suites = _uniq(x.get("suite_commit") for x in r)
     specs = _uniq(x.get("spec_commit") for x in r)
     nps = _uniq(x.get("numpy") for x in r)
-    sources = _uniq(f"{x['package']['package_version']} (source `{x['package']['source_sha256'][:12]}`)"
-                    for x in r if x.get("package"))
+    sources = _uniq(
+        f"{x['package']['package_version']} (source `{x['package']['source_sha256'][:12]}`)"
+        for x in r
+        if x.get("package")
+    )
     pys = _uniq(x.get("python") for x in r)
-    hyp = _uniq(f"max_examples={x['hypothesis']['max_examples']}, seed={x['hypothesis']['seed']}"
-                + ("" if x["hypothesis"].get("shrink", True) else ", no shrinking") for x in r)
-    return [
-        f"# {TITLE}",
-        "",
-        "<!-- Generated by `python -m conformance` from conformance/results/*.json; do not edit. -->",
-        "",
-        "This documents every deviation from the Python array API standard that the upstream "
-        "test suite (`array-api-tests`) finds in `array_api_promo`, per promotion policy and "
-        "API version, followed by a comparison of each policy's promotion rules with the "
-        "standard's tables.",
-        "",
-        f"- array-api-tests commit: {', '.join('`' + _short(c) + '`' for c in suites)}",
-        f"- Array API specification commit: {', '.join('`' + _short(c) + '`' for c in specs)}",
-        f"- NumPy {', '.join(nps)}; Python {', '.join(pys)}",
-        f"- Produced by array_api_promo {', '.join(sources) or 'unknown'}",
-        f"- Hypothesis: {'; '.join(hyp)}",
-    ] + [f"- Partial run of `{x['policy']}` {x['api_version']}: extra pytest arguments "
-         f"`{' '.join(x['pytest_args'])}`" for x in r if x.get("pytest_args")] + [
-        "",
-    ]
+    hyp = _uniq(
+        f"max_examples={x['hypothesis']['max_examples']}, seed={x['hypothesis']['seed']}"
+        + ("" if x["hypothesis"].get("shrink", True) else ", no shrinking")
+        for x in r
+    )
+    return (
+        [
+            f"# {TITLE}",
+            "",
+            "<!-- Generated by `python -m conformance` from conformance/results/*.json; do not edit. -->",
+            "",
+            "This documents every deviation from the Python array API standard that the upstream "
+            "test suite (`array-api-tests`) finds in `array_api_promo`, per promotion policy and "
+            "API version, followed by a comparison of each policy's promotion rules with the "
+            "standard's tables.",
+            "",
+            f"- array-api-tests commit: {', '.join('`' + _short(c) + '`' for c in suites)}",
+            f"- Array API specification commit: {', '.join('`' + _short(c) + '`' for c in specs)}",
+            f"- NumPy {', '.join(nps)}; Python {', '.join(pys)}",
+            f"- Produced by array_api_promo {', '.join(sources) or 'unknown'}",
+            f"- Hypothesis: {'; '.join(hyp)}",
+        ]
+        + [
+            f"- Partial run of `{x['policy']}` {x['api_version']}: extra pytest arguments "
+            f"`{' '.join(x['pytest_args'])}`"
+            for x in r
+            if x.get("pytest_args")
+        ]
+        + [
+            "",
+        ]
+    )
 
 
 def _module_display(r: dict) -> str:
@@ -284,15 +315,19 @@ def _module_display(r: dict) -> str:
 
 
 def _summary(results: list) -> list:
-    lines = ["## Summary", "",
-             "| Policy | Module | API version | passed | failed | errors | skipped | total |",
-             "|---|---|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        "## Summary",
+        "",
+        "| Policy | Module | API version | passed | failed | errors | skipped | total |",
+        "|---|---|---|---:|---:|---:|---:|---:|",
+    ]
     for r in results:
         s = r["summary"]
-        lines.append(f"| `{r['policy']}` | {_module_display(r)} | {r['api_version']} | {s['passed']} | "
-                     f"{s['failed']} | {s.get('error', 0)} | {s['skipped']} | {s['total']} |")
-    lines += ["", "### Per test module", "",
-              "Each cell: passed / failed (incl. errors) / skipped.", ""]
+        lines.append(
+            f"| `{r['policy']}` | {_module_display(r)} | {r['api_version']} | {s['passed']} | "
+            f"{s['failed']} | {s.get('error', 0)} | {s['skipped']} | {s['total']} |"
+        )
+    lines += ["", "### Per test module", "", "Each cell: passed / failed (incl. errors) / skipped.", ""]
     cols = [f"`{r['policy']}` {r['api_version']}" for r in results]
     lines.append("| Test module | " + " | ".join(cols) + " |")
     lines.append("|---|" + "---|" * len(cols))
@@ -311,13 +346,20 @@ def _summary(results: list) -> list:
 
 
 def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
-    runs = sorted({(r["policy"], r["api_version"]) for r, _ in group.items},
-                  key=lambda pv: (policy_order([p for p, _ in group.items_pv()]).index(pv[0]), pv[1]))
+    runs = sorted(
+        {(r["policy"], r["api_version"]) for r, _ in group.items},
+        key=lambda pv: (policy_order([p for p, _ in group.items_pv()]).index(pv[0]), pv[1]),
+    )
     where = ", ".join(f"`{p}` ({v})" for p, v in runs)
     ids = sorted({e["nodeid"] for _, e in group.items})
-    lines = [f"### {n}. {group.title}", "",
-             f"Failure kind: **{group.kind}** · under {where} · {len(ids)} upstream test(s)", "",
-             "**What the standard stipulates**", ""]
+    lines = [
+        f"### {n}. {group.title}",
+        "",
+        f"Failure kind: **{group.kind}** · under {where} · {len(ids)} upstream test(s)",
+        "",
+        "**What the standard stipulates**",
+        "",
+    ]
     if group.kind == MISSING_NAME:
         names = sorted({e["spec_function"] for _, e in group.items})
         lines += ["The standard specifies these names, which the namespace does not provide:", ""]
@@ -326,8 +368,7 @@ def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
         lines += _spec_text(group)
     lines += ["**What this namespace does**", ""]
     for p, v in runs:
-        msgs = _uniq(e.get("message") for r, e in group.items
-                     if r["policy"] == p and r["api_version"] == v)
+        msgs = _uniq(e.get("message") for r, e in group.items if r["policy"] == p and r["api_version"] == v)
         lines.append(f"Under `{p}` ({v}):")
         lines.append("")
         lines.append("```text")
@@ -344,16 +385,31 @@ def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
     code = _reproducer(group)
     lines += ["**Reproducer**", ""]
     if code:
-        lines += ["```python", code, "```", "", "Output:", "", "```text",
-                  reproducer_output.get(code, "").rstrip() or "(no output)", "```", ""]
+        lines += [
+            "```python",
+            code,
+            "```",
+            "",
+            "Output:",
+            "",
+            "```text",
+            reproducer_output.get(code, "").rstrip() or "(no output)",
+            "```",
+            "",
+        ]
     else:
         examples = _uniq(e.get("example") for _, e in group.items)
-        lines += ["No standalone snippet could be derived; re-run the upstream test:", "",
-                  "```bash", _suite_command(group), "```", ""]
+        lines += [
+            "No standalone snippet could be derived; re-run the upstream test:",
+            "",
+            "```bash",
+            _suite_command(group),
+            "```",
+            "",
+        ]
         if examples:
             lines += ["Falsifying example reported by Hypothesis:", "", "```text", examples[0], "```", ""]
-    lines += ["<details><summary>Upstream tests covered "
-              f"({len(ids)})</summary>", ""]
+    lines += [f"<details><summary>Upstream tests covered ({len(ids)})</summary>", ""]
     for nid in ids:
         tags = sorted({f"{r['policy']} {r['api_version']}" for r, e in group.items if e["nodeid"] == nid})
         lines.append(f"- `{nid}` ({', '.join(tags)})")
@@ -385,22 +441,33 @@ def render(results: list, *, execute: Callable = reproduce.execute, engine_part:
     lines = _header(results) if results else [f"# {TITLE}", "", "_No results yet._", ""]
     if results:
         lines += _summary(results)
-    lines += ["## Part 1: Intentional policy deviations", "",
-              "Failures under policies that deliberately differ from the standard "
-              f"({', '.join('`' + p + '`' for p in sorted(INTENTIONAL_POLICIES))}) that the policy's "
-              "own rules explain (a result dtype its engine gives, or a promotion it refuses), "
-              "grouped by rule. Anything else, and any test that also fails under the standard "
-              "policy, is listed as a defect.", ""]
+    lines += [
+        "## Part 1: Intentional policy deviations",
+        "",
+        "Failures under policies that deliberately differ from the standard "
+        f"({', '.join('`' + p + '`' for p in sorted(INTENTIONAL_POLICIES))}) that the policy's "
+        "own rules explain (a result dtype its engine gives, or a promotion it refuses), "
+        "grouped by rule. Anything else, and any test that also fails under the standard "
+        "policy, is listed as a defect.",
+        "",
+    ]
     if not intentional:
         lines += ["_None._", ""]
     for i, g in enumerate(intentional, 1):
         lines += _group_section(i, g, outputs)
-    lines += ["## Part 2: Defects", "",
-              "Failures under the standard policy (`array_api`), and under any policy where they are "
-              "not explained by an intentional deviation. This part must be empty.", ""]
+    lines += [
+        "## Part 2: Defects",
+        "",
+        "Failures under the standard policy (`array_api`), and under any policy where they are "
+        "not explained by an intentional deviation. This part must be empty.",
+        "",
+    ]
     if not defects:
-        lines += ["_None: no upstream test fails under the standard policy, and every failure "
-                  "under an intentional policy is explained by its rules._", ""]
+        lines += [
+            "_None: no upstream test fails under the standard policy, and every failure "
+            "under an intentional policy is explained by its rules._",
+            "",
+        ]
     for i, g in enumerate(defects, 1):
         lines += _group_section(i, g, outputs)
     lines += ["## Part 3: Promotion rules compared with the standard", "", KERNELS_NOTE, ""]

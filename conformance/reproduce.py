@@ -10,7 +10,6 @@ import re
 import subprocess
 import sys
 from pathlib import Path
-from typing import Optional
 
 from . import REPO_ROOT
 from .normalize import ARRAY_REPR, elementwise_name, repr_default_dtype, scrub, split_nodeid, split_top_level
@@ -21,7 +20,7 @@ MAX_OUTPUT_LINES = 40
 _PY_SCALAR_FOR_KIND = {"bool": "True", "int": "1", "float": "1.0", "complex": "1j"}
 
 
-def import_line(module: str, env: Optional[dict] = None) -> str:
+def import_line(module: str, env: dict | None = None) -> str:
     """Lines that bind ``xp`` to the namespace (setting its environment first)."""
     lines = []
     if env:
@@ -46,7 +45,7 @@ def _dtype_kind(name: str) -> str:
     return "float"
 
 
-def dtype_snippet(module: str, detail: dict, nodeid: str, env=None) -> Optional[str]:
+def dtype_snippet(module: str, detail: dict, nodeid: str, env=None) -> str | None:
     """x1 <func> x2 with the dtypes (and, when known, ranks) of a failing example."""
     func = detail.get("function") or ""
     ins = detail.get("inputs") or []
@@ -103,7 +102,7 @@ def signature_snippet(module: str, spec_function: str, env=None) -> str:
     return f"{head}\nprint(inspect.signature({target}))"
 
 
-def failing_code_snippet(module: str, code: str, env=None) -> Optional[str]:
+def failing_code_snippet(module: str, code: str, env=None) -> str | None:
     """Turn the suite's FAILING CODE SNIPPET (``xp.f(Array(...), **kw) with kw = {...}``
     or ``__op__(Array(...), Array(...))``) into a runnable snippet."""
     if not code:
@@ -117,8 +116,7 @@ def failing_code_snippet(module: str, code: str, env=None) -> Optional[str]:
 
     def fix(text):
         text = ARRAY_REPR.sub(asarray, text)
-        return re.sub(r"\b(?:array_api_promo|array_api_strict|torch|numpy|np)(?:\[[^\]]*\])?\.(?=[a-z])",
-                      "xp.", text)
+        return re.sub(r"\b(?:array_api_promo|array_api_strict|torch|numpy|np)(?:\[[^\]]*\])?\.(?=[a-z])", "xp.", text)
 
     call, bindings = fix(call), fix(bindings)
     m = re.fullmatch(r"(__\w+__)\((.*)\)", call)
@@ -149,26 +147,27 @@ def failing_code_snippet(module: str, code: str, env=None) -> Optional[str]:
 def missing_names_snippet(module: str, names: list, env=None) -> str:
     """Print which of the spec names the namespace lacks."""
     head = import_line(module, env)
-    return (f"{head}\n"
-            f"names = {sorted(names)!r}\n"
-            "def has(name):\n"
-            "    obj = xp.ones((1, 1)) if name.startswith('array.') else xp\n"
-            "    for part in name.removeprefix('array.').split('.'):\n"
-            "        if not hasattr(obj, part):\n"
-            "            return False\n"
-            "        obj = getattr(obj, part)\n"
-            "    return True\n"
-            "print('missing:', ', '.join(n for n in names if not has(n)) or '(none)')")
+    return (
+        f"{head}\n"
+        f"names = {sorted(names)!r}\n"
+        "def has(name):\n"
+        "    obj = xp.ones((1, 1)) if name.startswith('array.') else xp\n"
+        "    for part in name.removeprefix('array.').split('.'):\n"
+        "        if not hasattr(obj, part):\n"
+        "            return False\n"
+        "        obj = getattr(obj, part)\n"
+        "    return True\n"
+        "print('missing:', ', '.join(n for n in names if not has(n)) or '(none)')"
+    )
 
 
 _SPECIAL_VALUE = re.compile(r"Draw \d+ \((?P<label>x\d?_value|x\d?)\): (?P<value>\S+)")
 
 
-def value_snippet(module: str, entry: dict, env=None) -> Optional[str]:
+def value_snippet(module: str, entry: dict, env=None) -> str | None:
     """For special cases / value failures with Hypothesis draws of plain values."""
     func = entry.get("spec_function", "")
-    draws = dict((m.group("label"), m.group("value"))
-                 for m in _SPECIAL_VALUE.finditer(entry.get("example", "")))
+    draws = dict((m.group("label"), m.group("value")) for m in _SPECIAL_VALUE.finditer(entry.get("example", "")))
     if not draws or "." in func:
         return None
     vals = []
@@ -197,7 +196,7 @@ def value_snippet(module: str, entry: dict, env=None) -> Optional[str]:
     return "\n".join(lines)
 
 
-_DRIVER = r'''
+_DRIVER = r"""
 import contextlib, io, json, sys, traceback
 snippets = json.load(sys.stdin)
 outs = []
@@ -210,7 +209,7 @@ for code in snippets:
         buf.write("".join(traceback.format_exception_only(type(exc), exc)).strip().splitlines()[-1] + "\n")
     outs.append(buf.getvalue())
 json.dump(outs, sys.stdout)
-'''
+"""
 
 
 def execute(snippets: list, *, cwd: Path = REPO_ROOT, extra_path=()) -> list:
@@ -223,13 +222,18 @@ def execute(snippets: list, *, cwd: Path = REPO_ROOT, extra_path=()) -> list:
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.pop("ARRAY_API_PROMO_POLICY", None)
     env.pop("ARRAY_API_PROMO_API_VERSION", None)
-    pp = [str(p) for p in extra_path] + [str(REPO_ROOT)] + [
-        p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    pp = [str(p) for p in extra_path] + [str(REPO_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(pp))
     try:
-        proc = subprocess.run([sys.executable, "-c", _DRIVER], input=json.dumps(snippets),
-                              capture_output=True, text=True, cwd=str(cwd), env=env,
-                              timeout=EXEC_TIMEOUT)
+        proc = subprocess.run(
+            [sys.executable, "-c", _DRIVER],
+            input=json.dumps(snippets),
+            capture_output=True,
+            text=True,
+            cwd=str(cwd),
+            env=env,
+            timeout=EXEC_TIMEOUT,
+        )
         outs = json.loads(proc.stdout) if proc.returncode == 0 else None
     except (subprocess.TimeoutExpired, ValueError):
         outs = None

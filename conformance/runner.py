@@ -8,9 +8,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Mapping, Optional
 
 from . import CACHE_DIR, DEFAULT_API_VERSION, POLICY_MODULES, REPO_ROOT
 from .suite import SuiteInfo
@@ -21,10 +21,10 @@ ENV_API_VERSION = "ARRAY_API_PROMO_API_VERSION"
 
 @dataclass(frozen=True)
 class PolicyTarget:
-    label: str            # used in file names and the report
-    module: str           # ARRAY_API_TESTS_MODULE
-    policy_env: Optional[str] = None  # value for $ARRAY_API_PROMO_POLICY, if any
-    version_env: Optional[str] = None  # value for $ARRAY_API_PROMO_API_VERSION, if any
+    label: str  # used in file names and the report
+    module: str  # ARRAY_API_TESTS_MODULE
+    policy_env: str | None = None  # value for $ARRAY_API_PROMO_POLICY, if any
+    version_env: str | None = None  # value for $ARRAY_API_PROMO_API_VERSION, if any
 
     @property
     def env(self) -> dict:
@@ -43,8 +43,9 @@ def policy_label(name: str) -> str:
 FROM_ENV_MODULE = "array_api_promo.from_env"
 
 
-def resolve_policy(name: str, module_map: Mapping[str, str] | None = None,
-                   api_version: str = DEFAULT_API_VERSION) -> PolicyTarget:
+def resolve_policy(
+    name: str, module_map: Mapping[str, str] | None = None, api_version: str = DEFAULT_API_VERSION
+) -> PolicyTarget:
     """Map a policy name to the namespace module the suite should import.
 
     * ``--module-map NAME=MODULE`` entries win (useful for development, e.g.
@@ -72,6 +73,7 @@ def resolve_policy(name: str, module_map: Mapping[str, str] | None = None,
 def load_policy_object(spec: str):
     """The Policy object named by ``pkg.mod:ATTR`` / ``pkg.mod`` (``POLICY``)."""
     import importlib
+
     mod, _, attr = spec.partition(":")
     obj = importlib.import_module(mod)
     for part in (attr or "POLICY").split("."):
@@ -93,8 +95,14 @@ class RunOutcome:
     failed: int
 
 
-def build_env(target: PolicyTarget, version: str, progress_file: Path, base: Mapping[str, str] | None = None,
-              *, shrink: bool = True) -> dict:
+def build_env(
+    target: PolicyTarget,
+    version: str,
+    progress_file: Path,
+    base: Mapping[str, str] | None = None,
+    *,
+    shrink: bool = True,
+) -> dict:
     env = dict(os.environ if base is None else base)
     if shrink:
         env.pop("CONFORMANCE_NO_SHRINK", None)
@@ -115,20 +123,36 @@ def build_env(target: PolicyTarget, version: str, progress_file: Path, base: Map
     return env
 
 
-def build_command(suite: SuiteInfo, report_path: Path, *, max_examples: int, seed: int,
-                  workers: int, extra_args=()) -> list:
+def build_command(
+    suite: SuiteInfo, report_path: Path, *, max_examples: int, seed: int, workers: int, extra_args=()
+) -> list:
     cmd = [
-        sys.executable, "-m", "pytest", str(suite.tests_dir),
-        "--rootdir", str(suite.path),
-        "-p", "conformance._pytest_progress",
-        "-p", "no:cacheprovider",
-        "--max-examples", str(max_examples),
-        "--hypothesis-seed", str(seed),
+        sys.executable,
+        "-m",
+        "pytest",
+        str(suite.tests_dir),
+        "--rootdir",
+        str(suite.path),
+        "-p",
+        "conformance._pytest_progress",
+        "-p",
+        "no:cacheprovider",
+        "--max-examples",
+        str(max_examples),
+        "--hypothesis-seed",
+        str(seed),
         "--disable-deadline",
-        "--json-report", "--json-report-file", str(report_path),
+        "--json-report",
+        "--json-report-file",
+        str(report_path),
         # collectors are kept: a module that fails to import is reported, not lost.
-        "--json-report-omit", "log", "streams", "keywords",
-        "-q", "-rfE", "--color=no",
+        "--json-report-omit",
+        "log",
+        "streams",
+        "keywords",
+        "-q",
+        "-rfE",
+        "--color=no",
     ]
     if workers and workers > 1:
         cmd += ["-n", str(workers)]
@@ -198,8 +222,9 @@ def run_suite(
         if p.exists():
             p.unlink()
     env = build_env(target, version, progress_path, shrink=shrink)
-    cmd = build_command(suite, report_path, max_examples=max_examples, seed=seed,
-                        workers=workers, extra_args=extra_args)
+    cmd = build_command(
+        suite, report_path, max_examples=max_examples, seed=seed, workers=workers, extra_args=extra_args
+    )
     follower = _Follower(progress_path)
     start = time.monotonic()
     # cwd: a scratch dir, so Hypothesis' example database (.hypothesis/) starts empty
@@ -217,15 +242,21 @@ def run_suite(
             raise
         follower.poll()
     return RunOutcome(
-        policy=target.label, version=version, module=target.module, report_path=report_path,
-        log_path=log_path, returncode=proc.returncode, elapsed=time.monotonic() - start,
-        total=follower.total, done=follower.done, failed=follower.failed,
+        policy=target.label,
+        version=version,
+        module=target.module,
+        report_path=report_path,
+        log_path=log_path,
+        returncode=proc.returncode,
+        elapsed=time.monotonic() - start,
+        total=follower.total,
+        done=follower.done,
+        failed=follower.failed,
     )
 
 
 def _follow_live(proc, follower: _Follower, title: str, console, start: float, timeout) -> None:
-    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                               TimeElapsedColumn)
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -240,8 +271,13 @@ def _follow_live(proc, follower: _Follower, title: str, console, start: float, t
         while True:
             rc = proc.poll()
             follower.poll()
-            bar.update(task, total=follower.total or None, completed=follower.done,
-                       failed=follower.failed, skipped=follower.skipped)
+            bar.update(
+                task,
+                total=follower.total or None,
+                completed=follower.done,
+                failed=follower.failed,
+                skipped=follower.skipped,
+            )
             if rc is not None:
                 break
             if timeout is not None and time.monotonic() - start > timeout:

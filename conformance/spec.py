@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import ast
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
-from typing import Optional
 
 from .normalize import elementwise_name
 
@@ -16,7 +15,7 @@ def stubs_dir(spec_dir: Path, version: str) -> Path:
     return Path(spec_dir) / "src" / "array_api_stubs" / ("_" + version.replace(".", "_"))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _docstrings(stub_dir: str) -> dict:
     out = {}
     d = Path(stub_dir)
@@ -46,13 +45,13 @@ def _docstrings(stub_dir: str) -> dict:
     return out
 
 
-def docstring(spec_dir: Path, version: str, name: str) -> Optional[str]:
+def docstring(spec_dir: Path, version: str, name: str) -> str | None:
     docs = _docstrings(str(stubs_dir(spec_dir, version)))
     candidates = [name]
     if name.startswith("__") and not name.startswith("__array_namespace_info__"):
         candidates += ["array." + name, elementwise_name(name)]
     elif name.startswith("array."):
-        candidates += [elementwise_name(name[len("array."):])]
+        candidates += [elementwise_name(name[len("array.") :])]
     for c in candidates:
         if c in docs:
             return docs[c]
@@ -69,11 +68,11 @@ def doc_sections(doc: str) -> dict:
     out["summary"] = doc[: matches[0].start()].strip() if matches else doc.strip()
     for i, m in enumerate(matches):
         end = matches[i + 1].start() if i + 1 < len(matches) else len(doc)
-        out[m.group("title").strip()] = doc[m.end():end].strip()
+        out[m.group("title").strip()] = doc[m.end() : end].strip()
     return out
 
 
-def summary_and_returns(spec_dir: Path, version: str, name: str) -> Optional[str]:
+def summary_and_returns(spec_dir: Path, version: str, name: str) -> str | None:
     doc = docstring(spec_dir, version, name)
     if not doc:
         return None
@@ -95,7 +94,7 @@ def _flatten(text: str) -> str:
     return " ".join(ln.strip() for ln in text.splitlines() if ln.strip())
 
 
-def rst_section(spec_dir: Path, version: str, rst: str, heading: str) -> Optional[str]:
+def rst_section(spec_dir: Path, version: str, rst: str, heading: str) -> str | None:
     """The body of the section titled ``heading`` in ``spec/<version>/API_specification/<rst>``."""
     path = Path(spec_dir) / "spec" / version / "API_specification" / rst
     if not path.is_file():
@@ -104,7 +103,7 @@ def rst_section(spec_dir: Path, version: str, rst: str, heading: str) -> Optiona
     m = re.search(r"^" + re.escape(heading) + r"\n[~=\-^]{3,}\n", text, re.M)
     if not m:
         return None
-    rest = text[m.end():]
+    rest = text[m.end() :]
     nxt = re.search(r"^\S[^\n]*\n[~=\-^]{3,}\n", rest, re.M)
     body = rest[: nxt.start()] if nxt else rest
     return clean_rst(body)
@@ -120,14 +119,18 @@ def clean_rst(text: str) -> str:
                 continue
             skipping = False
         s = line.strip()
-        if s == ".." or s.startswith(".. _") or s.startswith(".. image::") or (
-                s.startswith("..") and not s.startswith(".. note::") and "::" not in s):
+        if (
+            s == ".."
+            or s.startswith(".. _")
+            or s.startswith(".. image::")
+            or (s.startswith("..") and not s.startswith(".. note::") and "::" not in s)
+        ):
             skipping = True
             continue
         if s.startswith(("+-", "+=", "|")):
             continue
         if s.startswith(".. note::"):
-            out.append("**Note:**" + s[len(".. note::"):])
+            out.append("**Note:**" + s[len(".. note::") :])
             continue
         if s.startswith(":target:"):
             continue

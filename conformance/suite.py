@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Optional
 
 from . import CACHE_DIR, SPEC_COMMIT, SPEC_REPO, SUITE_COMMIT, SUITE_REPO
 
@@ -57,13 +57,15 @@ def how_to_provide(target: Path | str = "array-api-tests") -> str:
     )
 
 
-def _git_head(path: Path) -> Optional[str]:
+def _git_head(path: Path) -> str | None:
     if not path.exists():
         return None
     try:
         out = subprocess.run(
             ["git", "-C", str(path), "rev-parse", "HEAD"],
-            capture_output=True, text=True, timeout=30,
+            capture_output=True,
+            text=True,
+            timeout=30,
         )
     except (OSError, subprocess.SubprocessError):
         return None
@@ -71,8 +73,9 @@ def _git_head(path: Path) -> Optional[str]:
         return None
     head = out.stdout.strip()
     # A nested checkout that is not a git repo of its own reports its parent's HEAD.
-    top = subprocess.run(["git", "-C", str(path), "rev-parse", "--show-toplevel"],
-                         capture_output=True, text=True, timeout=30)
+    top = subprocess.run(
+        ["git", "-C", str(path), "rev-parse", "--show-toplevel"], capture_output=True, text=True, timeout=30
+    )
     if top.returncode == 0 and Path(top.stdout.strip()).resolve() != path.resolve():
         return None
     return head
@@ -92,9 +95,7 @@ def verify(path: Path) -> SuiteInfo:
         )
     info = SuiteInfo(path, _git_head(path) or "unknown", _git_head(path / "array-api") or "unknown")
     if not (path / "array-api" / "src" / "array_api_stubs").is_dir():
-        raise SuiteNotFound(
-            f"{path}/array-api (the spec submodule) is missing or empty.\n\n" + how_to_provide(path)
-        )
+        raise SuiteNotFound(f"{path}/array-api (the spec submodule) is missing or empty.\n\n" + how_to_provide(path))
     if info.suite_commit != SUITE_COMMIT:
         info.warnings.append(
             f"suite at {path} is at commit {info.suite_commit[:12]}, pinned is {SUITE_COMMIT[:12]}; "
@@ -116,8 +117,7 @@ def git_clone(dest: Path) -> None:
     tmp.parent.mkdir(parents=True, exist_ok=True)
 
     def run(*args):
-        subprocess.run(["git", *args], check=True, timeout=900,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        subprocess.run(["git", *args], check=True, timeout=900, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
 
     run("clone", "--quiet", SUITE_REPO, str(tmp))
     run("-C", str(tmp), "checkout", "--quiet", SUITE_COMMIT)
@@ -133,11 +133,11 @@ Cloner = Callable[[Path], None]
 
 
 def locate(
-    explicit: Optional[str | Path] = None,
+    explicit: str | Path | None = None,
     *,
-    environ: Optional[dict] = None,
-    cache_dir: Optional[Path] = None,
-    cloner: Optional[Cloner] = git_clone,
+    environ: dict | None = None,
+    cache_dir: Path | None = None,
+    cloner: Cloner | None = git_clone,
 ) -> SuiteInfo:
     """Find the suite: ``explicit`` path, else $ARRAY_API_TESTS_DIR, else the cache
     folder (cloning into it with ``cloner`` when it is empty; ``cloner=None`` or
@@ -159,7 +159,6 @@ def locate(
         if isinstance(detail, bytes):
             detail = detail.decode(errors="replace")
         raise SuiteNotFound(
-            f"Could not clone the suite into {cache_dir} ({str(detail).strip()[:300]}).\n\n"
-            + how_to_provide()
+            f"Could not clone the suite into {cache_dir} ({str(detail).strip()[:300]}).\n\n" + how_to_provide()
         ) from None
     return verify(cache_dir)

@@ -62,7 +62,7 @@ def _cycles(graph):
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == "open":
-                cycles.append(stack[stack.index(nxt):] + [nxt])
+                cycles.append(stack[stack.index(nxt) :] + [nxt])
             elif nxt not in state:
                 visit(nxt)
         stack.pop()
@@ -93,18 +93,48 @@ def test_function_mixins_inherit_the_runtime_base():
 
 def test_missing_ml_dtypes_fails_at_import_with_its_name():
     code = "import sys; sys.modules['ml_dtypes'] = None\nimport array_api_promo.torch"
-    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
-                          cwd=PACKAGE.parent, env={"PYTHONPATH": str(PACKAGE.parent)})
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=PACKAGE.parent,
+        env={"PYTHONPATH": str(PACKAGE.parent)},
+    )
     assert proc.returncode != 0
     assert "ModuleNotFoundError" in proc.stderr and "ml_dtypes" in proc.stderr
 
 
 # -- operators -----------------------------------------------------------------------------------
 OPERATORS = [
-    "__add__", "__radd__", "__iadd__", "__sub__", "__rsub__", "__isub__", "__mul__", "__matmul__",
-    "__truediv__", "__floordiv__", "__mod__", "__pow__", "__and__", "__or__", "__xor__",
-    "__lshift__", "__rshift__", "__rlshift__", "__irshift__", "__eq__", "__ne__", "__lt__",
-    "__le__", "__gt__", "__ge__", "__neg__", "__pos__", "__abs__", "__invert__",
+    "__add__",
+    "__radd__",
+    "__iadd__",
+    "__sub__",
+    "__rsub__",
+    "__isub__",
+    "__mul__",
+    "__matmul__",
+    "__truediv__",
+    "__floordiv__",
+    "__mod__",
+    "__pow__",
+    "__and__",
+    "__or__",
+    "__xor__",
+    "__lshift__",
+    "__rshift__",
+    "__rlshift__",
+    "__irshift__",
+    "__eq__",
+    "__ne__",
+    "__lt__",
+    "__le__",
+    "__gt__",
+    "__ge__",
+    "__neg__",
+    "__pos__",
+    "__abs__",
+    "__invert__",
 ]
 
 

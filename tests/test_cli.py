@@ -16,8 +16,14 @@ SVG_NS = "{http://www.w3.org/2000/svg}"
 
 def run(*args, cwd=None):
     env = dict(os.environ, COLUMNS="200", PYTHONPATH=os.pathsep.join([str(ROOT), str(pathlib.Path(__file__).parent)]))
-    return subprocess.run([sys.executable, "-m", "array_api_promo._cli", *args], capture_output=True,
-                          text=True, env=env, cwd=cwd or ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "array_api_promo._cli", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=cwd or ROOT,
+        timeout=300,
+    )
 
 
 def one_line_error(proc, *needles):
@@ -31,20 +37,23 @@ def one_line_error(proc, *needles):
 
 
 # -- result-type ------------------------------------------------------------------------------
-@pytest.mark.parametrize("policy,operands,expected", [
-    ("numpy", ["int64", "float32"], "float64"),
-    ("numpy", ["uint64", "0d:int64"], "float64"),
-    ("numpy", ["float32", "1.5"], "float32"),
-    ("numpy", ["float32", "1j"], "complex64"),
-    ("numpy", ["bool", "7"], "int64"),
-    ("torch", ["int8", "1.5"], "float32"),
-    ("torch", ["int8", "0d:float64"], "float64"),
-    ("array_api", ["int8", "int16", "7"], "int16"),
-    ("jax", ["uint32", "int32"], "int32"),
-    ("jax_x64", ["uint64", "int64"], "float64"),
-    ("jax", ["int8", "float16"], "float16"),
-    ("jax", ["bool", "True"], "bool"),
-])
+@pytest.mark.parametrize(
+    "policy,operands,expected",
+    [
+        ("numpy", ["int64", "float32"], "float64"),
+        ("numpy", ["uint64", "0d:int64"], "float64"),
+        ("numpy", ["float32", "1.5"], "float32"),
+        ("numpy", ["float32", "1j"], "complex64"),
+        ("numpy", ["bool", "7"], "int64"),
+        ("torch", ["int8", "1.5"], "float32"),
+        ("torch", ["int8", "0d:float64"], "float64"),
+        ("array_api", ["int8", "int16", "7"], "int16"),
+        ("jax", ["uint32", "int32"], "int32"),
+        ("jax_x64", ["uint64", "int64"], "float64"),
+        ("jax", ["int8", "float16"], "float16"),
+        ("jax", ["bool", "True"], "bool"),
+    ],
+)
 def test_result_type_single_policy_prints_the_dtype(policy, operands, expected):
     proc = run("result-type", *operands, "--policy", policy)
     assert proc.returncode == 0, proc.stderr
@@ -93,24 +102,27 @@ def test_result_type_user_policy_by_module_attribute():
     assert proc.stdout.strip() == "float32"
 
 
-@pytest.mark.parametrize("args,needles", [
-    (["result-type", "int9"], ["unknown dtype 'int9'"]),
-    (["result-type", "0d:floot"], ["unknown dtype 'floot'"]),
-    (["result-type", "0d:"], ["malformed operand"]),
-    (["result-type", "xx:int8"], ["malformed operand"]),
-    (["result-type", "1+"], ["malformed operand"]),
-    (["result-type", "[1]"], ["malformed operand", "literal"]),
-    (["result-type", "true"], ["malformed operand", "True and False"]),
-    (["result-type", "int8", "--policy", "nope"], ["unknown policy 'nope'", "numpy"]),
-    (["result-type", "int8", "-p", "no_such_module_x:P"], ["cannot import"]),
-    (["result-type", "int8", "-p", "os:path"], ["not a promotion Policy"]),
-    (["result-type"], ["required"]),
-    (["frobnicate"], ["invalid choice"]),
-    (["compare", "numpy"], ["at least two"]),
-    (["compare", "numpy", "nope"], ["unknown policy"]),
-    (["lattice", "-p", "numpy", "-o", "x.pdf"], [".svg or .png"]),
-    (["lattice", "-o", "x.svg"], ["required"]),
-])
+@pytest.mark.parametrize(
+    "args,needles",
+    [
+        (["result-type", "int9"], ["unknown dtype 'int9'"]),
+        (["result-type", "0d:floot"], ["unknown dtype 'floot'"]),
+        (["result-type", "0d:"], ["malformed operand"]),
+        (["result-type", "xx:int8"], ["malformed operand"]),
+        (["result-type", "1+"], ["malformed operand"]),
+        (["result-type", "[1]"], ["malformed operand", "literal"]),
+        (["result-type", "true"], ["malformed operand", "True and False"]),
+        (["result-type", "int8", "--policy", "nope"], ["unknown policy 'nope'", "numpy"]),
+        (["result-type", "int8", "-p", "no_such_module_x:P"], ["cannot import"]),
+        (["result-type", "int8", "-p", "os:path"], ["not a promotion Policy"]),
+        (["result-type"], ["required"]),
+        (["frobnicate"], ["invalid choice"]),
+        (["compare", "numpy"], ["at least two"]),
+        (["compare", "numpy", "nope"], ["unknown policy"]),
+        (["lattice", "-p", "numpy", "-o", "x.pdf"], [".svg or .png"]),
+        (["lattice", "-o", "x.svg"], ["required"]),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(args, needles):
     one_line_error(run(*args), *needles)
 
@@ -161,8 +173,7 @@ def test_lattice_svg_is_valid(tmp_path, policy):
     from array_api_promo import promotion
 
     assert nodes == {d.name for d in promotion.get_policy(policy).dtypes}
-    edges = {(p.get("data-from"), p.get("data-to")) for p in root.iter(f"{SVG_NS}path")
-             if p.get("class") == "edge"}
+    edges = {(p.get("data-from"), p.get("data-to")) for p in root.iter(f"{SVG_NS}path") if p.get("class") == "edge"}
     assert edges
     if policy == "array_api":
         assert ("int8", "int16") in edges and ("uint8", "int16") in edges
@@ -192,7 +203,8 @@ def test_committed_lattice_pictures_are_current():
     for policy in ("array_api", "numpy", "torch", "jax", "jax_x64"):
         path = ROOT / "docs" / f"lattice-{policy}.svg"
         assert path.read_text() == _cli.lattice_svg(promotion.get_policy(policy)), (
-            f"regenerate: array-api-promo lattice -p {policy} -o {path.relative_to(ROOT)}")
+            f"regenerate: array-api-promo lattice -p {policy} -o {path.relative_to(ROOT)}"
+        )
 
 
 def test_policies_command():

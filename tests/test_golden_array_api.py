@@ -71,8 +71,7 @@ def test_mixed_zero_d_and_nd_follow_the_table():
     for a, b in itertools.product(SPEC[LATEST]["dtypes"], repeat=2):
         want = pairs.get(f"{a},{b}")
         try:
-            got = pol().result_type(promotion.nd(dtype_by_name(a)),
-                                    promotion.zero_d(dtype_by_name(b))).name
+            got = pol().result_type(promotion.nd(dtype_by_name(a)), promotion.zero_d(dtype_by_name(b))).name
         except TypeError:
             got = None
         assert got == want, (a, b)
@@ -97,8 +96,30 @@ def test_three_dtypes_fold_the_table():
 
 
 # -- array_api_strict ---------------------------------------------------------------------
-_SCALARS = [True, False, 0, 1, -1, 127, 128, 255, 256, -129, 2**31, 2**63 - 1, 2**63,
-            2**64 - 1, 2**64, -(2**63) - 1, 1.5, -0.0, float("inf"), 1e308, 1j, 1.5 - 2j]
+_SCALARS = [
+    True,
+    False,
+    0,
+    1,
+    -1,
+    127,
+    128,
+    255,
+    256,
+    -129,
+    2**31,
+    2**63 - 1,
+    2**63,
+    2**64 - 1,
+    2**64,
+    -(2**63) - 1,
+    1.5,
+    -0.0,
+    float("inf"),
+    1e308,
+    1j,
+    1.5 - 2j,
+]
 
 
 @pytest.fixture
@@ -156,8 +177,7 @@ def test_live_strict_dtype_and_scalar(strict):
                 want = _strict_name(xs, xs.result_type(*args))
             except (TypeError, OverflowError, ValueError) as exc:
                 want = _base(exc)
-            p_args = tuple(d if not isinstance(a, (bool, int, float, complex)) else a
-                           for a in args)
+            p_args = tuple(d if not isinstance(a, (bool, int, float, complex)) else a for a in args)
             try:
                 got = pol().result_type(*p_args).name
             except (TypeError, OverflowError) as exc:
@@ -176,11 +196,9 @@ def test_live_strict_arrays_and_scalars(strict):
     bad = []
     for d, s in itertools.product(STANDARD_DTYPES, _SCALARS):
         for shape, marker in (((2,), promotion.nd), ((), promotion.zero_d)):
-            x = xs.zeros(shape, dtype=getattr(xs, d.name)) if d.name != "bool" \
-                else xs.zeros(shape, dtype=xs.bool)
+            x = xs.zeros(shape, dtype=getattr(xs, d.name)) if d.name != "bool" else xs.zeros(shape, dtype=xs.bool)
             try:
-                want = _strict_name(xs, (x + s).dtype) if d.name != "bool" \
-                    else _strict_name(xs, (x & s).dtype)
+                want = _strict_name(xs, (x + s).dtype) if d.name != "bool" else _strict_name(xs, (x & s).dtype)
             except (TypeError, OverflowError, ValueError) as exc:
                 want = _base(exc)
             try:
@@ -190,8 +208,7 @@ def test_live_strict_arrays_and_scalars(strict):
             if isinstance(want, str) and got != want:
                 bad.append(f"{marker.__name__}({d.name}) + {s!r}: strict {want}, policy {got}")
             if not isinstance(want, str) and got is not want:
-                bad.append(f"{marker.__name__}({d.name}) + {s!r}: strict raises "
-                           f"{want.__name__}, policy {got}")
+                bad.append(f"{marker.__name__}({d.name}) + {s!r}: strict raises {want.__name__}, policy {got}")
     assert not bad, "\n".join(bad)
 
 

@@ -124,8 +124,10 @@ def test_live_jax_if_importable():
     pol = promotion.get_policy("jax_x64" if jax.config.jax_enable_x64 else "jax")
     mode = "x64" if jax.config.jax_enable_x64 else "32bit"
     for case in GOLDEN["modes"][mode]["cases"][::41]:
-        a, b = (ast.literal_eval(s[3:]) if s.startswith("py:") else
-                jnp.ones(2 if s.startswith("nd") else (), dtype=s[3:]) for s in case["operands"])
+        a, b = (
+            ast.literal_eval(s[3:]) if s.startswith("py:") else jnp.ones(2 if s.startswith("nd") else (), dtype=s[3:])
+            for s in case["operands"]
+        )
         try:
             got = str(jnp.result_type(a, b))
         except Exception as exc:  # noqa: BLE001

@@ -258,8 +258,7 @@ def test_live_table_is_current():
         assert _np_outcome(lambda: np.add(a, b)) == case["add"], case
 
 
-_LIVE_SCALARS = [0, 7, -3, 255, 256, -(2**31), 2**40, 2**63 - 1, 2**63, 2**64, 0.25, 1e300,
-                 True, False, 2j]
+_LIVE_SCALARS = [0, 7, -3, 255, 256, -(2**31), 2**40, 2**63 - 1, 2**63, 2**64, 0.25, 1e300, True, False, 2j]
 
 
 def test_live_random_triples():

@@ -90,8 +90,9 @@ def mismatch(record, got):
 
 def report(bad, total, what):
     if bad:
-        pytest.fail(f"{len(bad)} of {total} {what} differ from NumPy {GOLDEN['numpy_version']}:\n"
-                    + "\n".join(bad[:60]))
+        pytest.fail(
+            f"{len(bad)} of {total} {what} differ from NumPy {GOLDEN['numpy_version']}:\n" + "\n".join(bad[:60])
+        )
 
 
 def test_metadata():
@@ -188,19 +189,39 @@ def test_ops(section, op):
     report(bad, len(cases), f"{section} {op} cases")
 
 
-_NS_FUNCS = {"where": lambda a, b: NS.where(NS.asarray(True), a, b),
-             "clip": lambda a, b: NS.clip(a, b, None)}
+_NS_FUNCS = {"where": lambda a, b: NS.where(NS.asarray(True), a, b), "clip": lambda a, b: NS.clip(a, b, None)}
 
 
-@pytest.mark.parametrize("op", ["add", "multiply", "divide", "floor_divide", "equal", "less",
-                                "bitwise_and", "bitwise_left_shift", "atan2", "where", "clip",
-                                "maximum", "remainder", "pow", "logical_and"])
+@pytest.mark.parametrize(
+    "op",
+    [
+        "add",
+        "multiply",
+        "divide",
+        "floor_divide",
+        "equal",
+        "less",
+        "bitwise_and",
+        "bitwise_left_shift",
+        "atan2",
+        "where",
+        "clip",
+        "maximum",
+        "remainder",
+        "pow",
+        "logical_and",
+    ],
+)
 def test_namespace_executes_the_tables(op):
     """The namespace itself (plans, value-class cache, scalar conversion) gives NumPy 1.26's dtype."""
     fn = _NS_FUNCS.get(op) or getattr(NS, op)
     bad = []
-    cases = [c for c in _OP_CASES[("binary", op)] if not value_error(c["result"]) and (
-        not c["operands"][1].startswith("nd") or not c["operands"][0].startswith("nd"))]
+    cases = [
+        c
+        for c in _OP_CASES[("binary", op)]
+        if not value_error(c["result"])
+        and (not c["operands"][1].startswith("nd") or not c["operands"][0].startswith("nd"))
+    ]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for case in cases:
@@ -221,7 +242,7 @@ def test_seed_examples():
     assert (u8 + 50000).dtype == NS.uint16
     assert (u8 + 5).dtype == NS.uint8
     z = NS.asarray(1, dtype=NS.int8)
-    assert (z + 1).dtype == NS.int64        # all scalars: by dtype
+    assert (z + 1).dtype == NS.int64  # all scalars: by dtype
     assert (z + 1.0).dtype == NS.float64
     assert (NS.ones(2, dtype=NS.int8) + NS.asarray(200)).dtype == NS.int16  # 0-d by value
     assert (NS.ones(2, dtype=NS.float32) + 1e300).dtype == NS.float64

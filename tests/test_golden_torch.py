@@ -84,8 +84,7 @@ class Expect:
                 self.dtype = "complex64"
         else:
             self.dtype = None
-            self.error = {"RuntimeError": TypeError, "OverflowError": OverflowError}[
-                record["error"]]
+            self.error = {"RuntimeError": TypeError, "OverflowError": OverflowError}[record["error"]]
 
 
 def outcome(fn, *args):
@@ -103,8 +102,10 @@ def mismatch(expect: Expect, got) -> str | None:
         if exc is None:
             return f"torch raises {expect.record['error']}: {expect.record['message']!r}; policy gave {name}"
         if not issubclass(exc, expect.error):
-            return (f"torch raises {expect.record['error']} ({expect.record['message']!r}); policy "
-                    f"raised {exc.__name__}: {msg}")
+            return (
+                f"torch raises {expect.record['error']} ({expect.record['message']!r}); policy "
+                f"raised {exc.__name__}: {msg}"
+            )
         return None
     if exc is not None:
         return f"torch gives {expect.record}; policy raised {exc.__name__}: {msg}"
@@ -117,8 +118,8 @@ def _check_complex32(pol, expect: Expect, counter):
     if expect.complex32:
         subs = getattr(pol, "storage_substitutions", {})
         assert subs.get("complex32") is dtype_by_name("complex64"), (
-            "torch yields complex32 here; the policy must declare "
-            "storage_substitutions['complex32'] -> complex64")
+            "torch yields complex32 here; the policy must declare storage_substitutions['complex32'] -> complex64"
+        )
         counter["complex32"] += 1
 
 
@@ -236,8 +237,12 @@ def test_scalar_values(default):
         tensor = operand(case["tensor"])
         # the value torch stores: from "+" or, where + lacks a kernel, from "| 0"
         rec = case["add"]
-        if isinstance(rec, dict) and "kernel_dtype" in rec and isinstance(case["bitwise_or"], dict) \
-                and "values" in case["bitwise_or"]:
+        if (
+            isinstance(rec, dict)
+            and "kernel_dtype" in rec
+            and isinstance(case["bitwise_or"], dict)
+            and "values" in case["bitwise_or"]
+        ):
             rec = case["bitwise_or"]
         label = f"{default} {case['tensor']} + {case['scalar']}"
         if "error" in rec:
@@ -394,20 +399,53 @@ def _torch_outcome(fn):
         rec = {"error": type(exc).__name__, "message": str(exc).splitlines()[0]}
         if isinstance(exc, NotImplementedError):
             import re
+
             m = re.search(r"not implemented for '(\w+)'", rec["message"])
-            names = {"Bool": "bool", "Byte": "uint8", "Char": "int8", "Short": "int16",
-                     "Int": "int32", "Long": "int64", "UInt16": "uint16", "UInt32": "uint32",
-                     "UInt64": "uint64", "Half": "float16", "BFloat16": "bfloat16",
-                     "Float": "float32", "Double": "float64", "ComplexHalf": "complex32",
-                     "ComplexFloat": "complex64", "ComplexDouble": "complex128"}
+            names = {
+                "Bool": "bool",
+                "Byte": "uint8",
+                "Char": "int8",
+                "Short": "int16",
+                "Int": "int32",
+                "Long": "int64",
+                "UInt16": "uint16",
+                "UInt32": "uint32",
+                "UInt64": "uint64",
+                "Half": "float16",
+                "BFloat16": "bfloat16",
+                "Float": "float32",
+                "Double": "float64",
+                "ComplexHalf": "complex32",
+                "ComplexFloat": "complex64",
+                "ComplexDouble": "complex128",
+            }
             if m and m.group(1) in names:
                 rec["kernel_dtype"] = names[m.group(1)]
         return rec
 
 
-_LIVE_SCALARS = [0, 7, -3, 255, 256, -(2**31), 2**40, 2**63 - 1, 2**63, 2**64 - 1, 2**64,
-                 -(2**63), -(2**63) - 1, 0.25, -2.5e300, float("inf"), True, False, 2j,
-                 -1 + 0.5j]
+_LIVE_SCALARS = [
+    0,
+    7,
+    -3,
+    255,
+    256,
+    -(2**31),
+    2**40,
+    2**63 - 1,
+    2**63,
+    2**64 - 1,
+    2**64,
+    -(2**63),
+    -(2**63) - 1,
+    0.25,
+    -2.5e300,
+    float("inf"),
+    True,
+    False,
+    2j,
+    -1 + 0.5j,
+]
 
 
 @pytest.mark.parametrize("default", DEFAULTS)

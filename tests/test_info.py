@@ -23,8 +23,10 @@ def test_devices_by_version():
 
 def test_default_dtypes_follow_policy():
     assert xp.__array_namespace_info__().default_dtypes() == {
-        "real floating": xp.float64, "complex floating": xp.complex128,
-        "integral": xp.int64, "indexing": xp.int64,
+        "real floating": xp.float64,
+        "complex floating": xp.complex128,
+        "integral": xp.int64,
+        "indexing": xp.int64,
     }
     d = tx.__array_namespace_info__().default_dtypes(device=DEVICE1)
     assert d["real floating"] is tx.float32 and d["complex floating"] is tx.complex64
@@ -48,8 +50,17 @@ def test_dtypes():
 
 def test_devices_accepted_as_values_and_names():
     info = xp.__array_namespace_info__()
-    for device in (None, CPU, DEVICE1, xp.Device("cpu"), xp.Device("CPU_DEVICE"), xp.asarray(1).device,
-                   "cpu", "CPU_DEVICE", "device1"):
+    for device in (
+        None,
+        CPU,
+        DEVICE1,
+        xp.Device("cpu"),
+        xp.Device("CPU_DEVICE"),
+        xp.asarray(1).device,
+        "cpu",
+        "CPU_DEVICE",
+        "device1",
+    ):
         assert list(info.dtypes(device=device, kind="real floating")) == ["float32", "float64"]
         assert info.default_dtypes(device=device)["integral"] is xp.int64
     for device in ("device2", "no_float64", "gpu"):

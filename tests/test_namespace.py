@@ -76,10 +76,16 @@ def test_device_of_a_name_is_the_one_device():
     ones = xp.ones(2, device=a.device)
     assert (a + ones).device is xp.DEVICE1
     for make in (
-        lambda d: xp.zeros(1, device=d), lambda d: xp.full(1, 2.0, device=d), lambda d: xp.arange(2, device=d),
-        lambda d: xp.linspace(0, 1, 3, device=d), lambda d: xp.eye(2, device=d), lambda d: xp.empty(1, device=d),
-        lambda d: xp.zeros_like(a, device=d), lambda d: xp.astype(a, xp.float32, device=d),
-        lambda d: xp.fft.fftfreq(4, device=d), lambda d: a.to_device(d),
+        lambda d: xp.zeros(1, device=d),
+        lambda d: xp.full(1, 2.0, device=d),
+        lambda d: xp.arange(2, device=d),
+        lambda d: xp.linspace(0, 1, 3, device=d),
+        lambda d: xp.eye(2, device=d),
+        lambda d: xp.empty(1, device=d),
+        lambda d: xp.zeros_like(a, device=d),
+        lambda d: xp.astype(a, xp.float32, device=d),
+        lambda d: xp.fft.fftfreq(4, device=d),
+        lambda d: a.to_device(d),
     ):
         assert make(xp.Device("CPU_DEVICE")).device is xp.CPU
         assert make(a.device).device is xp.DEVICE1
@@ -123,7 +129,9 @@ def test_torch_float16_overflow_gives_inf():
 
 def test_array_api_refuses_out_of_range_python_ints():
     u = xp.asarray([0, 1], dtype=xp.uint8)
-    with pytest.raises(OverflowError, match="Python int 1000 is out of bounds for uint8 \\[0, 255\\] \\(policy 'array_api'\\)"):
+    with pytest.raises(
+        OverflowError, match="Python int 1000 is out of bounds for uint8 \\[0, 255\\] \\(policy 'array_api'\\)"
+    ):
         u + 1000
     assert (u + 255).dtype is xp.uint8
 

@@ -35,8 +35,9 @@ POLICY_IDS = [p.name for p in POLICIES]
 
 _INTS = st.one_of(
     st.integers(-300, 300),
-    st.sampled_from([2**7, 2**8, 2**15, 2**16, 2**31, 2**32, 2**63 - 1, 2**63, 2**64 - 1,
-                     2**64, -(2**63), -(2**63) - 1]),
+    st.sampled_from(
+        [2**7, 2**8, 2**15, 2**16, 2**31, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 2**64, -(2**63), -(2**63) - 1]
+    ),
     st.integers(-(2**70), 2**70),
 )
 PY_SCALARS = st.one_of(
@@ -72,8 +73,7 @@ def outcome(pol, *ops):
         return ValueError
 
 
-_SETTINGS = settings(max_examples=400, deadline=None,
-                     suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @pytest.mark.parametrize("pol", POLICIES, ids=POLICY_IDS)
@@ -92,8 +92,10 @@ def test_commutative(pol, data):
 def test_commutative_with_two_arrays_and_a_scalar(pol, data):
     """Two arrays and one Python scalar: the order of the operands is irrelevant."""
     if pol.value_dependent:
-        pytest.skip("NumPy 1.x folds value-based promotion left to right: np.result_type(bool, "
-                    "int8, 0) is int8, np.result_type(0, bool, int8) int16 (tests/test_golden_numpy_legacy.py)")
+        pytest.skip(
+            "NumPy 1.x folds value-based promotion left to right: np.result_type(bool, "
+            "int8, 0) is int8, np.result_type(0, bool, int8) int16 (tests/test_golden_numpy_legacy.py)"
+        )
     a = data.draw(array_operands(pol), label="a")
     b = data.draw(array_operands(pol), label="b")
     s = data.draw(PY_SCALARS, label="s")

@@ -17,8 +17,14 @@ from array_api_promo import namespace
 def test_index_results_use_default_index(ns):
     x = ns.asarray([[3, 1], [1, 3]], dtype=ns.int8)
     index = ns._runtime.policy.default_index
-    for out in (ns.argmax(x), ns.argmin(x, axis=0), ns.count_nonzero(x), ns.argsort(x),
-                *ns.nonzero(x), ns.searchsorted(ns.asarray([1, 2]), ns.asarray([1]))):
+    for out in (
+        ns.argmax(x),
+        ns.argmin(x, axis=0),
+        ns.count_nonzero(x),
+        ns.argsort(x),
+        *ns.nonzero(x),
+        ns.searchsorted(ns.asarray([1, 2]), ns.asarray([1])),
+    ):
         assert out.dtype is index
 
 

@@ -15,8 +15,13 @@ from array_api_promo._seed_tables import SEED_POLICIES, SEED_TABLES, evaluate
 from array_api_promo.promotion import get_policy
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-CELLS = [(title, row, policy) for title, rows in SEED_TABLES.items() for row in rows
-         for policy in SEED_POLICIES if policy in row.stated]
+CELLS = [
+    (title, row, policy)
+    for title, rows in SEED_TABLES.items()
+    for row in rows
+    for policy in SEED_POLICIES
+    if policy in row.stated
+]
 
 
 def test_the_tables_are_complete():
@@ -40,8 +45,9 @@ def test_seeds_command_prints_both_tables_and_checks(capsys):
 
 def _cli(*args):
     env = dict(os.environ, COLUMNS="200", PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "array_api_promo._cli", *args], capture_output=True,
-                          text=True, env=env, cwd=ROOT)
+    return subprocess.run(
+        [sys.executable, "-m", "array_api_promo._cli", *args], capture_output=True, text=True, env=env, cwd=ROOT
+    )
 
 
 def test_migration_table_lists_mixes_whose_dtype_changes_with_values():
@@ -49,8 +55,11 @@ def test_migration_table_lists_mixes_whose_dtype_changes_with_values():
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
     assert any("operand mixes differ" in line for line in lines)
-    rows = {" ".join(line.split("│")[1].split()): [c.strip() for c in line.split("│")[2:4]]
-            for line in lines if line.count("│") >= 4}
+    rows = {
+        " ".join(line.split("│")[1].split()): [c.strip() for c in line.split("│")[2:4]]
+        for line in lines
+        if line.count("│") >= 4
+    }
     assert rows["uint8, 300"] == ["uint16", "OverflowError: Python integer 300 out of bounds for uint8"]
     assert rows["int8, 0d:int64=1"] == ["int8", "int64"]  # NumPy 1.x judged the 0-d value
     assert rows["float32, 0d:float64=1"] == ["float32", "float64"]

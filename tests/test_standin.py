@@ -126,16 +126,20 @@ def _env():
 def _report(stdout: str) -> dict:
     lines = [line for line in stdout.splitlines() if line.startswith("REPORT ")]
     assert lines, stdout
-    return json.loads(lines[-1][len("REPORT "):])
+    return json.loads(lines[-1][len("REPORT ") :])
 
 
 @pytest.mark.parametrize("policy", ["array_api", "torch"])
 def test_consumer_script_under_policy(tmp_path, policy):
     (tmp_path / "consumer.py").write_text(CONSUMER)
     proc = subprocess.run(
-        [sys.executable, "-m", "array_api_promo.standin", "--policy", policy, "--",
-         sys.executable, "consumer.py"],
-        check=False, cwd=tmp_path, env=_env(), capture_output=True, text=True, timeout=120,
+        [sys.executable, "-m", "array_api_promo.standin", "--policy", policy, "--", sys.executable, "consumer.py"],
+        check=False,
+        cwd=tmp_path,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stderr
     assert _report(proc.stdout) == {**COMMON, **EXPECTED[policy]}
@@ -147,11 +151,29 @@ def test_consumer_pytest_suite_import_modes(tmp_path, import_mode):
     (tmp_path / "array_api_strict.py").write_text("raise ImportError('the decoy was imported')\n")
     (tmp_path / "test_consumer.py").write_text(CONSUMER)
     proc = subprocess.run(
-        [sys.executable, "-m", "array_api_promo.standin", "--policy", "torch", "--",
-         sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", f"--import-mode={import_mode}",
-         "test_consumer.py"],
-        check=False, cwd=tmp_path, env={**_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
-        capture_output=True, text=True, timeout=120,
+        [
+            sys.executable,
+            "-m",
+            "array_api_promo.standin",
+            "--policy",
+            "torch",
+            "--",
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-s",
+            "-p",
+            "no:cacheprovider",
+            f"--import-mode={import_mode}",
+            "test_consumer.py",
+        ],
+        check=False,
+        cwd=tmp_path,
+        env={**_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert _report(proc.stdout) == {**COMMON, **EXPECTED["torch"]}
@@ -174,7 +196,9 @@ def test_flags_in_process(monkeypatch):
     ns = make_module("torch", "2024.12")
     assert ns.__name__ == "array_api_strict" and ns.__version__ == MIRRORED_VERSION
     assert ns.get_array_api_strict_flags() == {
-        "api_version": "2024.12", "boolean_indexing": True, "data_dependent_shapes": True,
+        "api_version": "2024.12",
+        "boolean_indexing": True,
+        "data_dependent_shapes": True,
         "enabled_extensions": ("linalg", "fft"),
     }
     assert not hasattr(ns, "isin") and ns.Device("CPU_DEVICE") is xp.CPU

@@ -110,7 +110,9 @@ def mismatch(record, fn, scalar=None):
 
 def report(bad, total, what):
     if bad:
-        pytest.fail(f"{len(bad)} of {total} {what} differ from torch {GOLDEN['torch_version']}:\n" + "\n".join(bad[:40]))
+        pytest.fail(
+            f"{len(bad)} of {total} {what} differ from torch {GOLDEN['torch_version']}:\n" + "\n".join(bad[:40])
+        )
 
 
 @pytest.mark.parametrize("default", DEFAULTS)
@@ -207,8 +209,17 @@ def test_live_conversions_match_the_table():
         assert live[section] == table, section
 
 
-_NUMPY_SCALARS = [np.float64(1.5), np.float32(3.0), np.float16(2.0), np.int64(3), np.int64(300),
-                  np.int16(-2), np.uint8(7), np.bool_(True), np.complex128(1j)]
+_NUMPY_SCALARS = [
+    np.float64(1.5),
+    np.float32(3.0),
+    np.float16(2.0),
+    np.int64(3),
+    np.int64(300),
+    np.int16(-2),
+    np.uint8(7),
+    np.bool_(True),
+    np.complex128(1j),
+]
 
 
 @pytest.mark.parametrize("dtype", ["bool", "int8", "int32", "uint8", "float16", "float32", "float64"])

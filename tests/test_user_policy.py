@@ -11,15 +11,23 @@ class IntToFloat(promotion.ArrayAPIPolicy):
     """The standard's rules, except that integers join floats (int8 + float32 -> float32)."""
 
     name = "int_to_float"
-    table = promotion.PromotionTable.from_lattice({
-        xp.bool: (),
-        xp.int8: (xp.int16,), xp.int16: (xp.int32,), xp.int32: (xp.int64,),
-        xp.int64: (xp.float32,),
-        xp.uint8: (xp.uint16, xp.int16), xp.uint16: (xp.uint32, xp.int32),
-        xp.uint32: (xp.uint64, xp.int64), xp.uint64: (xp.float32,),
-        xp.float32: (xp.float64, xp.complex64), xp.float64: (xp.complex128,),
-        xp.complex64: (xp.complex128,), xp.complex128: (),
-    })
+    table = promotion.PromotionTable.from_lattice(
+        {
+            xp.bool: (),
+            xp.int8: (xp.int16,),
+            xp.int16: (xp.int32,),
+            xp.int32: (xp.int64,),
+            xp.int64: (xp.float32,),
+            xp.uint8: (xp.uint16, xp.int16),
+            xp.uint16: (xp.uint32, xp.int32),
+            xp.uint32: (xp.uint64, xp.int64),
+            xp.uint64: (xp.float32,),
+            xp.float32: (xp.float64, xp.complex64),
+            xp.float64: (xp.complex128,),
+            xp.complex64: (xp.complex128,),
+            xp.complex128: (),
+        }
+    )
 
 
 @pytest.fixture(scope="module")

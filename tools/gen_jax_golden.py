@@ -27,6 +27,7 @@ Surprises pinned by the table (for the ``jax`` / ``jax_x64`` policies):
   never the array's dtype: ``int8 array + 1000`` is int8 holding -24 (wrap-around), while
   ``bool array + 2**40`` raises OverflowError in 32-bit mode.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -42,30 +43,85 @@ GENERATOR = "tools/gen_jax_golden.py"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 DTYPES_X64 = [
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
 ]
 DTYPES_32 = [d for d in DTYPES_X64 if d not in ("int64", "uint64", "float64", "complex128")]
 
 PY_LITERALS = [
-    "True", "False", "0", "1", "-1", "127", "128", "255", "256", "-129", "1000",
-    "2147483647", "2147483648", "-2147483649", "4294967296", "9223372036854775807",
-    "9223372036854775808", "18446744073709551616", "1.5", "-0.0", "1e39", "1e300", "1j",
+    "True",
+    "False",
+    "0",
+    "1",
+    "-1",
+    "127",
+    "128",
+    "255",
+    "256",
+    "-129",
+    "1000",
+    "2147483647",
+    "2147483648",
+    "-2147483649",
+    "4294967296",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551616",
+    "1.5",
+    "-0.0",
+    "1e39",
+    "1e300",
+    "1j",
     "(1.5-2j)",
 ]
 OP_PY_SCALARS = ["True", "1", "1.5", "1j"]
 UNARY = {
-    "abs": "abs", "sqrt": "sqrt", "exp": "exp", "sin": "sin", "log": "log",
-    "negative": "negative", "positive": "positive", "sign": "sign", "floor": "floor",
-    "ceil": "ceil", "trunc": "trunc", "round": "round", "square": "square",
-    "reciprocal": "reciprocal", "real": "real", "imag": "imag", "conj": "conj",
-    "isnan": "isnan", "isfinite": "isfinite", "signbit": "signbit",
-    "logical_not": "logical_not", "bitwise_invert": "bitwise_not",
+    "abs": "abs",
+    "sqrt": "sqrt",
+    "exp": "exp",
+    "sin": "sin",
+    "log": "log",
+    "negative": "negative",
+    "positive": "positive",
+    "sign": "sign",
+    "floor": "floor",
+    "ceil": "ceil",
+    "trunc": "trunc",
+    "round": "round",
+    "square": "square",
+    "reciprocal": "reciprocal",
+    "real": "real",
+    "imag": "imag",
+    "conj": "conj",
+    "isnan": "isnan",
+    "isfinite": "isfinite",
+    "signbit": "signbit",
+    "logical_not": "logical_not",
+    "bitwise_invert": "bitwise_not",
 }
 BINARY = {
-    "subtract": "subtract", "divide": "true_divide", "floor_divide": "floor_divide",
-    "pow": "power", "atan2": "arctan2", "maximum": "maximum", "equal": "equal",
-    "logical_and": "logical_and", "bitwise_and": "bitwise_and",
+    "subtract": "subtract",
+    "divide": "true_divide",
+    "floor_divide": "floor_divide",
+    "pow": "power",
+    "atan2": "arctan2",
+    "maximum": "maximum",
+    "equal": "equal",
+    "logical_and": "logical_and",
+    "bitwise_and": "bitwise_and",
 }
 
 
@@ -108,14 +164,13 @@ def run_mode(x64: bool) -> dict:
             rec["value"] = int(np.asarray(jnp.add(a, b)).reshape(-1)[0])  # wrap-around
         return rec
 
-    operands = ([f"nd:{n}" for n in names] + [f"0d:{n}" for n in names]
-                + [f"py:{lit}" for lit in PY_LITERALS])
+    operands = [f"nd:{n}" for n in names] + [f"0d:{n}" for n in names] + [f"py:{lit}" for lit in PY_LITERALS]
     cases = []
     for sa, sb in itertools.product(operands, repeat=2):
         a, b = make(sa), make(sb)
-        cases.append({"operands": [sa, sb],
-                      "result_type": dtype_of(lambda: jnp.result_type(a, b)),
-                      "add": add_record(a, b)})
+        cases.append(
+            {"operands": [sa, sb], "result_type": dtype_of(lambda: jnp.result_type(a, b)), "add": add_record(a, b)}
+        )
     ops = []
     for name, fn_name in UNARY.items():
         fn = getattr(jnp, fn_name)
@@ -129,8 +184,14 @@ def run_mode(x64: bool) -> dict:
         for sa, sb in pairs:
             a, b = make(sa), make(sb)
             ops.append({"op": name, "operands": [sa, sb], "result": dtype_of(fn, a, b)})
-    return {"x64": x64, "dtypes": names, "cases": cases, "ops": ops,
-            "jax_version": jax.__version__, "jaxlib_version": __import__("jaxlib").__version__}
+    return {
+        "x64": x64,
+        "dtypes": names,
+        "cases": cases,
+        "ops": ops,
+        "jax_version": jax.__version__,
+        "jaxlib_version": __import__("jaxlib").__version__,
+    }
 
 
 def main(argv=None) -> int:
@@ -144,9 +205,16 @@ def main(argv=None) -> int:
     modes = {}
     env = dict(os.environ, JAX_PLATFORMS="cpu")
     env.pop("JAX_ENABLE_X64", None)
-    procs = {mode: subprocess.Popen([sys.executable, os.path.abspath(__file__), "--mode", mode],
-                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-             for mode in ("32", "64")}
+    procs = {
+        mode: subprocess.Popen(
+            [sys.executable, os.path.abspath(__file__), "--mode", mode],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
+        for mode in ("32", "64")
+    }
     for mode, proc in procs.items():
         out, errtext = proc.communicate()
         if proc.returncode:
@@ -164,13 +232,18 @@ def main(argv=None) -> int:
         },
         "py_literals": PY_LITERALS,
         "op_py_scalars": OP_PY_SCALARS,
-        "calls": {"unary": {k: f"jnp.{v}" for k, v in UNARY.items()},
-                  "binary": {k: f"jnp.{v}" for k, v in BINARY.items()}},
-        "result_encoding": ("result_type / op result: a dtype name or {'error', 'message'}; "
-                            "add: {'dtype', 'weak_type'[, 'value' of element 0 for integer "
-                            "results]} or {'error', 'message'}"),
-        "modes": {k: {kk: vv for kk, vv in v.items() if kk not in ("jax_version", "jaxlib_version")}
-                  for k, v in modes.items()},
+        "calls": {
+            "unary": {k: f"jnp.{v}" for k, v in UNARY.items()},
+            "binary": {k: f"jnp.{v}" for k, v in BINARY.items()},
+        },
+        "result_encoding": (
+            "result_type / op result: a dtype name or {'error', 'message'}; "
+            "add: {'dtype', 'weak_type'[, 'value' of element 0 for integer "
+            "results]} or {'error', 'message'}"
+        ),
+        "modes": {
+            k: {kk: vv for kk, vv in v.items() if kk not in ("jax_version", "jaxlib_version")} for k, v in modes.items()
+        },
     }
     with open(args.out, "w") as fh:
         json.dump(doc, fh, sort_keys=True, indent=0)

@@ -35,6 +35,7 @@ Surprises found while writing the ``numpy`` policy (all pinned by the tables):
   comparisons with an out-of-range Python int do not raise (``int8 array == 1000`` is
   False everywhere).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -52,48 +53,133 @@ GENERATOR = "tools/gen_numpy_golden.py"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 DTYPE_NAMES = [
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "float32", "float64", "complex64", "complex128",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
 ]
 CHAR_NAMES = {np.dtype(n).char: n for n in DTYPE_NAMES}
 CHAR_NAMES.update({"q": "int64", "Q": "uint64", "l": "int64", "L": "uint64"})
 
 PY_LITERALS = [
-    "True", "False", "0", "1", "-1", "127", "128", "255", "256", "-129", "1000",
-    "2147483648", "9223372036854775807", "9223372036854775808", "-9223372036854775808",
-    "-9223372036854775809", "18446744073709551615", "18446744073709551616",
-    "1.5", "-0.0", "1e39", "1e300", "1j", "(1.5-2j)",
+    "True",
+    "False",
+    "0",
+    "1",
+    "-1",
+    "127",
+    "128",
+    "255",
+    "256",
+    "-129",
+    "1000",
+    "2147483648",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1.5",
+    "-0.0",
+    "1e39",
+    "1e300",
+    "1j",
+    "(1.5-2j)",
 ]
 OP_PY_SCALARS = ["True", "1", "1000", "1.5", "1j"]
 
 # array API name -> NumPy function
 UNARY = {
-    "abs": "absolute", "acos": "arccos", "acosh": "arccosh", "asin": "arcsin",
-    "asinh": "arcsinh", "atan": "arctan", "atanh": "arctanh", "bitwise_invert": "invert",
-    "ceil": "ceil", "conj": "conjugate", "cos": "cos", "cosh": "cosh", "exp": "exp",
-    "expm1": "expm1", "floor": "floor", "imag": "imag", "isfinite": "isfinite",
-    "isinf": "isinf", "isnan": "isnan", "log": "log", "log1p": "log1p", "log2": "log2",
-    "log10": "log10", "logical_not": "logical_not", "negative": "negative",
-    "positive": "positive", "real": "real", "reciprocal": "reciprocal", "round": "round",
-    "sign": "sign", "signbit": "signbit", "sin": "sin", "sinh": "sinh", "sqrt": "sqrt",
-    "square": "square", "tan": "tan", "tanh": "tanh", "trunc": "trunc",
+    "abs": "absolute",
+    "acos": "arccos",
+    "acosh": "arccosh",
+    "asin": "arcsin",
+    "asinh": "arcsinh",
+    "atan": "arctan",
+    "atanh": "arctanh",
+    "bitwise_invert": "invert",
+    "ceil": "ceil",
+    "conj": "conjugate",
+    "cos": "cos",
+    "cosh": "cosh",
+    "exp": "exp",
+    "expm1": "expm1",
+    "floor": "floor",
+    "imag": "imag",
+    "isfinite": "isfinite",
+    "isinf": "isinf",
+    "isnan": "isnan",
+    "log": "log",
+    "log1p": "log1p",
+    "log2": "log2",
+    "log10": "log10",
+    "logical_not": "logical_not",
+    "negative": "negative",
+    "positive": "positive",
+    "real": "real",
+    "reciprocal": "reciprocal",
+    "round": "round",
+    "sign": "sign",
+    "signbit": "signbit",
+    "sin": "sin",
+    "sinh": "sinh",
+    "sqrt": "sqrt",
+    "square": "square",
+    "tan": "tan",
+    "tanh": "tanh",
+    "trunc": "trunc",
 }
 BINARY = {
-    "add": "add", "atan2": "arctan2", "bitwise_and": "bitwise_and",
-    "bitwise_left_shift": "left_shift", "bitwise_or": "bitwise_or",
-    "bitwise_right_shift": "right_shift", "bitwise_xor": "bitwise_xor",
-    "copysign": "copysign", "divide": "divide", "equal": "equal",
-    "floor_divide": "floor_divide", "greater": "greater", "greater_equal": "greater_equal",
-    "hypot": "hypot", "less": "less", "less_equal": "less_equal", "logaddexp": "logaddexp",
-    "logical_and": "logical_and", "logical_or": "logical_or", "logical_xor": "logical_xor",
-    "maximum": "maximum", "minimum": "minimum", "multiply": "multiply",
-    "nextafter": "nextafter", "not_equal": "not_equal", "pow": "power",
-    "remainder": "remainder", "subtract": "subtract", "matmul": "matmul",
-    "where": "where", "clip": "clip",
+    "add": "add",
+    "atan2": "arctan2",
+    "bitwise_and": "bitwise_and",
+    "bitwise_left_shift": "left_shift",
+    "bitwise_or": "bitwise_or",
+    "bitwise_right_shift": "right_shift",
+    "bitwise_xor": "bitwise_xor",
+    "copysign": "copysign",
+    "divide": "divide",
+    "equal": "equal",
+    "floor_divide": "floor_divide",
+    "greater": "greater",
+    "greater_equal": "greater_equal",
+    "hypot": "hypot",
+    "less": "less",
+    "less_equal": "less_equal",
+    "logaddexp": "logaddexp",
+    "logical_and": "logical_and",
+    "logical_or": "logical_or",
+    "logical_xor": "logical_xor",
+    "maximum": "maximum",
+    "minimum": "minimum",
+    "multiply": "multiply",
+    "nextafter": "nextafter",
+    "not_equal": "not_equal",
+    "pow": "power",
+    "remainder": "remainder",
+    "subtract": "subtract",
+    "matmul": "matmul",
+    "where": "where",
+    "clip": "clip",
 }
 INPLACE = {
-    "add": operator.iadd, "subtract": operator.isub, "multiply": operator.imul,
-    "divide": operator.itruediv, "floor_divide": operator.ifloordiv, "pow": operator.ipow,
+    "add": operator.iadd,
+    "subtract": operator.isub,
+    "multiply": operator.imul,
+    "divide": operator.itruediv,
+    "floor_divide": operator.ifloordiv,
+    "pow": operator.ipow,
     "bitwise_and": operator.iand,
 }
 
@@ -150,21 +236,22 @@ def loops(fn_name: str):
 
 
 def promotion_doc():
-    operands = ([f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{n}" for n in DTYPE_NAMES]
-                + [f"py:{lit}" for lit in PY_LITERALS])
+    operands = (
+        [f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{n}" for n in DTYPE_NAMES] + [f"py:{lit}" for lit in PY_LITERALS]
+    )
     cases = []
     for sa, sb in itertools.product(operands, repeat=2):
         a, b = make_operand(sa), make_operand(sb)
-        cases.append({
-            "operands": [sa, sb],
-            "result_type": outcome(lambda: np.result_type(a, b)),
-            "add": outcome(lambda: np.add(a, b)),
-        })
-    promote = {a: {b: outcome(lambda: np.promote_types(a, b)) for b in DTYPE_NAMES}
-               for a in DTYPE_NAMES}
+        cases.append(
+            {
+                "operands": [sa, sb],
+                "result_type": outcome(lambda: np.result_type(a, b)),
+                "add": outcome(lambda: np.add(a, b)),
+            }
+        )
+    promote = {a: {b: outcome(lambda: np.promote_types(a, b)) for b in DTYPE_NAMES} for a in DTYPE_NAMES}
     safe = {a: {b: bool(np.can_cast(a, b, "safe")) for b in DTYPE_NAMES} for a in DTYPE_NAMES}
-    same_kind = {a: {b: bool(np.can_cast(a, b, "same_kind")) for b in DTYPE_NAMES}
-                 for a in DTYPE_NAMES}
+    same_kind = {a: {b: bool(np.can_cast(a, b, "same_kind")) for b in DTYPE_NAMES} for a in DTYPE_NAMES}
     return {
         "generator": GENERATOR,
         "numpy_version": np.__version__,
@@ -213,9 +300,11 @@ def ops_doc():
         for a in DTYPE_NAMES:
             others = [f"nd:{b}" for b in DTYPE_NAMES] + [f"py:{lit}" for lit in OP_PY_SCALARS]
             for sb in others:
+
                 def run(a=a, sb=sb):
                     x = make_operand(f"nd:{a}").copy()
                     return iop(x, make_operand(sb))
+
                 inplace.append({"op": name, "operands": [f"nd:{a}", sb], "result": outcome(run)})
     return {
         "generator": GENERATOR,
@@ -231,9 +320,22 @@ def ops_doc():
 
 
 def print_table():
-    short = {"bool": "b1", "int8": "i1", "int16": "i2", "int32": "i4", "int64": "i8",
-             "uint8": "u1", "uint16": "u2", "uint32": "u4", "uint64": "u8", "float16": "f2",
-             "float32": "f4", "float64": "f8", "complex64": "c8", "complex128": "c16"}
+    short = {
+        "bool": "b1",
+        "int8": "i1",
+        "int16": "i2",
+        "int32": "i4",
+        "int64": "i8",
+        "uint8": "u1",
+        "uint16": "u2",
+        "uint32": "u4",
+        "uint64": "u8",
+        "float16": "f2",
+        "float32": "f4",
+        "float64": "f8",
+        "complex64": "c8",
+        "complex128": "c16",
+    }
     print(f"# np.promote_types, NumPy {np.__version__} (axes: {' '.join(short[n] for n in DTYPE_NAMES)})")
     for a in DTYPE_NAMES:
         row = ", ".join(short[str(np.promote_types(a, b))] for b in DTYPE_NAMES)

@@ -24,6 +24,7 @@ A result is a dtype name or ``{"error": exception type, "message": first line}``
 ``object`` result (a Python int outside [-2**63, 2**64) becomes an object array in NumPy
 1.x) is recorded as the dtype name ``object``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -47,31 +48,80 @@ from gen_numpy_golden import BINARY as _BINARY, DTYPE_NAMES, UNARY, loops  # noq
 
 BINARY = {name: fn for name, fn in _BINARY.items() if name != "matmul"}  # no Python scalars
 
-_INT_BOUNDARIES = [127, 128, 255, 256, 32767, 32768, 65535, 65536, 2**31 - 1, 2**31,
-                   2**32 - 1, 2**32, 2**63 - 1, 2**63, 2**64 - 1, 2**64]
+_INT_BOUNDARIES = [
+    127,
+    128,
+    255,
+    256,
+    32767,
+    32768,
+    65535,
+    65536,
+    2**31 - 1,
+    2**31,
+    2**32 - 1,
+    2**32,
+    2**63 - 1,
+    2**63,
+    2**64 - 1,
+    2**64,
+]
 PY_LITERALS = (
     ["True", "False", "0", "1", "-1"]
     + [repr(v) for v in _INT_BOUNDARIES]
     + [repr(-v) for v in (128, 129, 32768, 32769, 2**31, 2**31 + 1, 2**63, 2**63 + 1)]
-    + ["1.5", "-0.0", "64999.0", "65000.0", "1e5", "-1e5", "3.3e38", "3.4e38", "1e39", "1e300",
-       "nan", "inf", "-inf"]
+    + ["1.5", "-0.0", "64999.0", "65000.0", "1e5", "-1e5", "3.3e38", "3.4e38", "1e39", "1e300", "nan", "inf", "-inf"]
     + ["1j", "(1.5-2j)", "(70000+1j)", "1e39j", "(3.3e38+0j)"]
 )
 # 0-d arrays of wide dtypes holding small and large values: dtype=literal
 ZERO_D_VALUES = [
-    "int64=1", "int64=-1", "int64=100", "int64=200", "int64=300", "int64=-200", "int64=40000",
-    "int64=70000", "int64=-40000", "int64=3000000000", "int64=-3000000000", "int64=5000000000",
-    "uint64=1", "uint64=200", "uint64=300", "uint64=70000", "uint64=5000000000",
-    "uint64=10000000000000000000", "int32=100", "int32=-100", "int32=300", "uint32=300",
-    "int16=-200", "uint16=200",
-    "float64=1.5", "float64=1e5", "float64=1e39", "float64=nan", "float32=1e5", "float32=1.5",
-    "complex128=1j", "complex128=1e39j", "complex64=(1+1j)", "bool=True",
+    "int64=1",
+    "int64=-1",
+    "int64=100",
+    "int64=200",
+    "int64=300",
+    "int64=-200",
+    "int64=40000",
+    "int64=70000",
+    "int64=-40000",
+    "int64=3000000000",
+    "int64=-3000000000",
+    "int64=5000000000",
+    "uint64=1",
+    "uint64=200",
+    "uint64=300",
+    "uint64=70000",
+    "uint64=5000000000",
+    "uint64=10000000000000000000",
+    "int32=100",
+    "int32=-100",
+    "int32=300",
+    "uint32=300",
+    "int16=-200",
+    "uint16=200",
+    "float64=1.5",
+    "float64=1e5",
+    "float64=1e39",
+    "float64=nan",
+    "float32=1e5",
+    "float32=1.5",
+    "complex128=1j",
+    "complex128=1e39j",
+    "complex64=(1+1j)",
+    "bool=True",
 ]
 # a smaller grid for triples and per-op cases
-OP_PY_SCALARS = ["True", "1", "-1", "200", "300", "70000", "-129", "5000000000", "1.5", "1e5",
-                 "1e39", "1j", "1e39j"]
-OP_ZERO_D = ["int64=1", "int64=300", "int64=-200", "uint64=200", "float64=1.5", "float64=1e39",
-             "complex128=1j", "bool=True"]
+OP_PY_SCALARS = ["True", "1", "-1", "200", "300", "70000", "-129", "5000000000", "1.5", "1e5", "1e39", "1j", "1e39j"]
+OP_ZERO_D = [
+    "int64=1",
+    "int64=300",
+    "int64=-200",
+    "uint64=200",
+    "float64=1.5",
+    "float64=1e39",
+    "complex128=1j",
+    "bool=True",
+]
 
 _SPECIAL_FLOATS = {"nan": float("nan"), "inf": float("inf"), "-inf": float("-inf")}
 
@@ -115,24 +165,25 @@ def outcome(fn, *args):
 
 
 def operands():
-    return ([f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{n}" for n in DTYPE_NAMES]
-            + [f"0d:{v}" for v in ZERO_D_VALUES] + [f"py:{lit}" for lit in PY_LITERALS])
+    return (
+        [f"nd:{n}" for n in DTYPE_NAMES]
+        + [f"0d:{n}" for n in DTYPE_NAMES]
+        + [f"0d:{v}" for v in ZERO_D_VALUES]
+        + [f"py:{lit}" for lit in PY_LITERALS]
+    )
 
 
 def promotion_doc():
     cases = []
     for sa, sb in itertools.product(operands(), repeat=2):
         a, b = make_operand(sa), make_operand(sb)
-        cases.append({"operands": [sa, sb], "result_type": outcome(np.result_type, a, b),
-                      "add": outcome(np.add, a, b)})
-    small = ([f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{v}" for v in OP_ZERO_D]
-             + [f"py:{lit}" for lit in OP_PY_SCALARS])
+        cases.append({"operands": [sa, sb], "result_type": outcome(np.result_type, a, b), "add": outcome(np.add, a, b)})
+    small = [f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{v}" for v in OP_ZERO_D] + [f"py:{lit}" for lit in OP_PY_SCALARS]
     triples = []
     for first in DTYPE_NAMES:
         for sb, sc in itertools.product(small, repeat=2):
             ops = [make_operand(f"nd:{first}"), make_operand(sb), make_operand(sc)]
-            triples.append({"operands": [f"nd:{first}", sb, sc],
-                            "result_type": outcome(np.result_type, *ops)})
+            triples.append({"operands": [f"nd:{first}", sb, sc], "result_type": outcome(np.result_type, *ops)})
     grid = [f"py:{lit}" for lit in PY_LITERALS] + [f"0d:{v}" for v in ZERO_D_VALUES]
     min_scalar = {s: outcome(np.min_scalar_type, make_operand(s)) for s in grid}
     return {
@@ -192,15 +243,18 @@ def main(argv=None) -> int:
     ap.add_argument("--out-dir", default=os.path.join(HERE, "tests", "data"))
     args = ap.parse_args(argv)
     if np.__version__ != REQUIRED_VERSION:
-        sys.exit(f"{GENERATOR}: requires NumPy {REQUIRED_VERSION} (value-based casting), "
-                 f"found {np.__version__}")
+        sys.exit(f"{GENERATOR}: requires NumPy {REQUIRED_VERSION} (value-based casting), found {np.__version__}")
     os.makedirs(args.out_dir, exist_ok=True)
     for suffix, doc in (("promotion", promotion_doc()), ("ops", ops_doc())):
         path = os.path.join(args.out_dir, f"numpy_{np.__version__}_{suffix}.json")
         with open(path, "w") as fh:
             json.dump(doc, fh, sort_keys=True, indent=0)
             fh.write("\n")
-        sizes = {k: len(v) for k, v in doc.items() if isinstance(v, (list, dict)) and k not in ("dtypes", "calls", "operand_syntax")}
+        sizes = {
+            k: len(v)
+            for k, v in doc.items()
+            if isinstance(v, (list, dict)) and k not in ("dtypes", "calls", "operand_syntax")
+        }
         print(f"wrote {path}: {sizes}")
     return 0
 

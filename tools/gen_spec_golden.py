@@ -18,6 +18,7 @@ are mapped via the "where" legends of the same file.  The spec has no table for
 ``bool``; its promotion diagram (and the standard's dtype lattice) makes
 ``bool, bool -> bool``; that single pair is added and listed under "derived_pairs".
 """
+
 from __future__ import annotations
 
 import argparse
@@ -31,9 +32,15 @@ GENERATOR = "tools/gen_spec_golden.py"
 DEFAULT_SPEC_ROOT = str(
     pathlib.Path(os.environ["ARRAY_API_TESTS_DIR"]) / "array-api" / "spec"
     if os.environ.get("ARRAY_API_TESTS_DIR")
-    else pathlib.Path(__file__).resolve().parents[1] / "conformance" / ".cache" / "array-api-tests" / "array-api" / "spec"
+    else pathlib.Path(__file__).resolve().parents[1]
+    / "conformance"
+    / ".cache"
+    / "array-api-tests"
+    / "array-api"
+    / "spec"
 )
 VERSIONS = ["2021.12", "2022.12", "2023.12", "2024.12", "2025.12"]
+
 
 def parse_legend(text: str) -> dict[str, str]:
     """Map abbreviations to dtype names from '-   **i1**: ... (i.e., ``int8``)' lines."""
@@ -94,15 +101,13 @@ def parse_version(spec_root: str, version: str) -> dict:
                 for a, b in ((rname, col), (col, rname)):
                     key = f"{a},{b}"
                     if key in pairs and pairs[key] != res:
-                        raise ValueError(f"{path}: conflicting entries for {key}: "
-                                         f"{pairs[key]} vs {res}")
+                        raise ValueError(f"{path}: conflicting entries for {key}: {pairs[key]} vs {res}")
                     pairs[key] = res
                     sources.setdefault(key, f"table {t_index}")
     derived = {}
     if "bool,bool" not in pairs:
         pairs["bool,bool"] = "bool"
-        derived["bool,bool"] = ("no table in the spec; the promotion diagram/lattice "
-                                "has bool joining only with itself")
+        derived["bool,bool"] = "no table in the spec; the promotion diagram/lattice has bool joining only with itself"
     dtypes = sorted({d for k in pairs for d in k.split(",")}, key=_dtype_order)
     return {
         "source": os.path.relpath(path, os.path.dirname(spec_root.rstrip("/"))),
@@ -113,8 +118,21 @@ def parse_version(spec_root: str, version: str) -> dict:
     }
 
 
-_ORDER = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-          "uint64", "float32", "float64", "complex64", "complex128"]
+_ORDER = [
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
+]
 
 
 def _dtype_order(name: str):
@@ -125,15 +143,20 @@ def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--spec-root", default=DEFAULT_SPEC_ROOT)
     ap.add_argument("--versions", nargs="*", default=VERSIONS)
-    ap.add_argument("--out", default=os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-        "tests", "data", "array_api_spec_promotion.json"))
+    ap.add_argument(
+        "--out",
+        default=os.path.join(
+            os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+            "tests",
+            "data",
+            "array_api_spec_promotion.json",
+        ),
+    )
     args = ap.parse_args(argv)
     versions = {v: parse_version(args.spec_root, v) for v in args.versions}
     doc = {
         "generator": GENERATOR,
-        "note": ("pairs absent from a version's 'pairs' have no promotion in the "
-                 "standard and must raise"),
+        "note": ("pairs absent from a version's 'pairs' have no promotion in the standard and must raise"),
         **versions,
     }
     os.makedirs(os.path.dirname(args.out), exist_ok=True)

@@ -69,6 +69,7 @@ Consequences worth a test each:
   addcmul(nd:uint16, nd:float16, nd:int8) -> float16, but addcmul(nd:uint16, nd:int8,
   nd:float16) raises "attempted to promote UInt16 and Char".
 """
+
 from __future__ import annotations
 
 import argparse
@@ -84,57 +85,159 @@ TORCH_VERSION = "2.13.0"
 GENERATOR = "tools/gen_torch_golden.py"
 
 DTYPE_NAMES = [
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32", "float64", "complex64", "complex128",
+    "bool",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint8",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "bfloat16",
+    "float32",
+    "float64",
+    "complex64",
+    "complex128",
 ]
 
 # Python scalar literals; each is evaluated with ast.literal_eval.
 PY_LITERALS = [
-    "True", "False", "0", "1", "-1", "1000", "-129",
-    "2147483648",              # 2**31
-    "9223372036854775807",     # 2**63 - 1
-    "9223372036854775808",     # 2**63
-    "-9223372036854775808",    # -2**63
-    "-9223372036854775809",    # -2**63 - 1
-    "18446744073709551615",    # 2**64 - 1
-    "18446744073709551616",    # 2**64
-    "1.5", "-0.0", "1e39", "1j", "(1.5-2j)",
+    "True",
+    "False",
+    "0",
+    "1",
+    "-1",
+    "1000",
+    "-129",
+    "2147483648",  # 2**31
+    "9223372036854775807",  # 2**63 - 1
+    "9223372036854775808",  # 2**63
+    "-9223372036854775808",  # -2**63
+    "-9223372036854775809",  # -2**63 - 1
+    "18446744073709551615",  # 2**64 - 1
+    "18446744073709551616",  # 2**64
+    "1.5",
+    "-0.0",
+    "1e39",
+    "1j",
+    "(1.5-2j)",
 ]
 
 THREE_OPERAND_SUBSET = [
-    "nd:int8", "nd:uint8", "nd:int64", "0d:int8", "0d:int64", "0d:float64",
-    "nd:float16", "nd:bfloat16", "nd:float32", "0d:complex128", "nd:bool",
-    "0d:bool", "nd:uint16", "0d:float16",
+    "nd:int8",
+    "nd:uint8",
+    "nd:int64",
+    "0d:int8",
+    "0d:int64",
+    "0d:float64",
+    "nd:float16",
+    "nd:bfloat16",
+    "nd:float32",
+    "0d:complex128",
+    "nd:bool",
+    "0d:bool",
+    "nd:uint16",
+    "0d:float16",
 ]
 
 SCALAR_VALUE_DTYPES = [
-    "uint8", "int8", "int16", "int32", "int64", "uint16", "uint32", "uint64",
-    "float16", "bfloat16", "float32",
+    "uint8",
+    "int8",
+    "int16",
+    "int32",
+    "int64",
+    "uint16",
+    "uint32",
+    "uint64",
+    "float16",
+    "bfloat16",
+    "float32",
 ]
 SCALAR_VALUE_LITERALS = [
-    "1000", "-1", "256", "2147483648", "9223372036854775807", "9223372036854775808",
-    "18446744073709551615", "18446744073709551616", "100000.0", "1e39", "1.5", "True",
+    "1000",
+    "-1",
+    "256",
+    "2147483648",
+    "9223372036854775807",
+    "9223372036854775808",
+    "18446744073709551615",
+    "18446744073709551616",
+    "100000.0",
+    "1e39",
+    "1.5",
+    "True",
 ]
 SCALAR_VALUE_0D_DTYPES = ["uint8", "int8", "int64", "float16", "bfloat16"]
 
 # Conversions (issue 9): where a Python scalar is *converted* to a dtype, not promoted.
 CONVERSION_LITERALS = [
-    "True", "False", "0", "1", "-1", "127", "128", "200", "-129", "255", "256", "-255",
-    "-256", "1000", "32768", "-32769", "65535", "65536", "2147483648", "1099511627776",
-    "9223372036854775807", "9223372036854775808", "-9223372036854775808",
-    "-9223372036854775809", "18446744073709551615", "18446744073709551616",
-    "1.5", "-1.5", "-0.0", "100000.0", "1e39", "1e300", "inf", "nan", "1j", "(1.5-2j)", "1e300j",
+    "True",
+    "False",
+    "0",
+    "1",
+    "-1",
+    "127",
+    "128",
+    "200",
+    "-129",
+    "255",
+    "256",
+    "-255",
+    "-256",
+    "1000",
+    "32768",
+    "-32769",
+    "65535",
+    "65536",
+    "2147483648",
+    "1099511627776",
+    "9223372036854775807",
+    "9223372036854775808",
+    "-9223372036854775808",
+    "-9223372036854775809",
+    "18446744073709551615",
+    "18446744073709551616",
+    "1.5",
+    "-1.5",
+    "-0.0",
+    "100000.0",
+    "1e39",
+    "1e300",
+    "inf",
+    "nan",
+    "1j",
+    "(1.5-2j)",
+    "1e300j",
 ]
 # torch functions that take two Python scalars (the array API name -> torch callable)
 SCALAR_PAIR_FUNCTIONS = {
-    "add": "torch.add", "subtract": "torch.sub", "multiply": "torch.mul",
-    "divide": "torch.true_divide", "floor_divide": "torch.floor_divide",
-    "remainder": "torch.remainder", "pow": "torch.pow", "where": "torch.where(cond, x1, x2)",
+    "add": "torch.add",
+    "subtract": "torch.sub",
+    "multiply": "torch.mul",
+    "divide": "torch.true_divide",
+    "floor_divide": "torch.floor_divide",
+    "remainder": "torch.remainder",
+    "pow": "torch.pow",
+    "where": "torch.where(cond, x1, x2)",
 }
 SCALAR_PAIR_LITERALS = ["True", "1", "-3", "1.5", "1j", "9223372036854775808"]
 # clamp bounds: None, Python scalars and 0-d tensors
-CLAMP_BOUNDS = ["None", "py:0", "py:True", "py:1.5", "py:1000", "py:-1", "0d:float64",
-                "0d:bfloat16", "0d:int64", "0d:bool", "0d:uint8", "0d:float16"]
+CLAMP_BOUNDS = [
+    "None",
+    "py:0",
+    "py:True",
+    "py:1.5",
+    "py:1000",
+    "py:-1",
+    "0d:float64",
+    "0d:bfloat16",
+    "0d:int64",
+    "0d:bool",
+    "0d:uint8",
+    "0d:float16",
+]
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
 
 
@@ -151,23 +254,33 @@ def conversion_cases(torch, default):
         dt = None if dn is None else getattr(torch, dn)
         for lit in CONVERSION_LITERALS:
             v = literal(lit)
-            out["creation"].append({
-                "default_dtype": default, "dtype": dn, "scalar": f"py:{lit}",
-                "asarray": values_or_error(lambda: torch.asarray(v, dtype=dt)),
-                "full": values_or_error(lambda: torch.full((1,), v, dtype=dt)),
-            })
+            out["creation"].append(
+                {
+                    "default_dtype": default,
+                    "dtype": dn,
+                    "scalar": f"py:{lit}",
+                    "asarray": values_or_error(lambda: torch.asarray(v, dtype=dt)),
+                    "full": values_or_error(lambda: torch.full((1,), v, dtype=dt)),
+                }
+            )
     for dn in DTYPE_NAMES:
         x = torch.ones(2, dtype=getattr(torch, dn))
         for lit in CONVERSION_LITERALS:
             v = literal(lit)
-            out["where"].append({
-                "default_dtype": default, "operands": [f"nd:{dn}", f"py:{lit}"],
-                "result": values_or_error(lambda: torch.where(cond, x, v)),
-            })
-            out["where"].append({
-                "default_dtype": default, "operands": [f"py:{lit}", f"nd:{dn}"],
-                "result": values_or_error(lambda: torch.where(cond, v, x)),
-            })
+            out["where"].append(
+                {
+                    "default_dtype": default,
+                    "operands": [f"nd:{dn}", f"py:{lit}"],
+                    "result": values_or_error(lambda: torch.where(cond, x, v)),
+                }
+            )
+            out["where"].append(
+                {
+                    "default_dtype": default,
+                    "operands": [f"py:{lit}", f"nd:{dn}"],
+                    "result": values_or_error(lambda: torch.where(cond, v, x)),
+                }
+            )
     for kind in ("nd", "0d"):
         for dn in DTYPE_NAMES:
             x = make_operand(torch, f"{kind}:{dn}")
@@ -175,28 +288,46 @@ def conversion_cases(torch, default):
                 if lo == hi == "None":
                     continue
                 a, b = (None if s == "None" else make_operand(torch, s) for s in (lo, hi))
-                out["clamp"].append({
-                    "default_dtype": default, "operands": [f"{kind}:{dn}", lo, hi],
-                    "result": values_or_error(lambda: torch.clamp(x, a, b)),
-                })
+                out["clamp"].append(
+                    {
+                        "default_dtype": default,
+                        "operands": [f"{kind}:{dn}", lo, hi],
+                        "result": values_or_error(lambda: torch.clamp(x, a, b)),
+                    }
+                )
     for name, call in SCALAR_PAIR_FUNCTIONS.items():
         fn = (lambda a, b: torch.where(cond, a, b)) if name == "where" else eval(call)  # noqa: S307
         for la, lb in itertools.product(SCALAR_PAIR_LITERALS, repeat=2):
             a, b = literal(la), literal(lb)
-            out["scalar_pairs"].append({
-                "default_dtype": default, "op": name, "call": call,
-                "operands": [f"py:{la}", f"py:{lb}"],
-                "result": values_or_error(lambda: fn(a, b)),
-            })
+            out["scalar_pairs"].append(
+                {
+                    "default_dtype": default,
+                    "op": name,
+                    "call": call,
+                    "operands": [f"py:{la}", f"py:{lb}"],
+                    "result": values_or_error(lambda: fn(a, b)),
+                }
+            )
     return out
 
 
 # torch's ScalarType names (as they appear in error messages) -> our names
 SCALARTYPE_NAMES = {
-    "Bool": "bool", "Byte": "uint8", "Char": "int8", "Short": "int16", "Int": "int32",
-    "Long": "int64", "UInt16": "uint16", "UInt32": "uint32", "UInt64": "uint64",
-    "Half": "float16", "BFloat16": "bfloat16", "Float": "float32", "Double": "float64",
-    "ComplexHalf": "complex32", "ComplexFloat": "complex64",
+    "Bool": "bool",
+    "Byte": "uint8",
+    "Char": "int8",
+    "Short": "int16",
+    "Int": "int32",
+    "Long": "int64",
+    "UInt16": "uint16",
+    "UInt32": "uint32",
+    "UInt64": "uint64",
+    "Half": "float16",
+    "BFloat16": "bfloat16",
+    "Float": "float32",
+    "Double": "float64",
+    "ComplexHalf": "complex32",
+    "ComplexFloat": "complex64",
     "ComplexDouble": "complex128",
 }
 
@@ -271,15 +402,22 @@ def values_or_error(fn) -> object:
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-        "tests", "data", f"torch_{TORCH_VERSION}_promotion.json"))
+    ap.add_argument(
+        "--out",
+        default=os.path.join(
+            os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+            "tests",
+            "data",
+            f"torch_{TORCH_VERSION}_promotion.json",
+        ),
+    )
     args = ap.parse_args(argv)
     torch = _check_torch()
     warnings.simplefilter("ignore")  # ComplexHalf "experimental" UserWarning etc.
 
-    operands = ([f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{n}" for n in DTYPE_NAMES]
-                + [f"py:{lit}" for lit in PY_LITERALS])
+    operands = (
+        [f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{n}" for n in DTYPE_NAMES] + [f"py:{lit}" for lit in PY_LITERALS]
+    )
 
     cases = []
     three = []
@@ -296,38 +434,49 @@ def main(argv=None) -> int:
                 "default_dtype": default,
                 "operands": [sa, sb],
                 "result_type": dtype_or_error(lambda: torch.result_type(a, b)),
-                "add": dtype_or_error((lambda: a + b) if any_tensor
-                                      else (lambda: torch.add(a, b))),
+                "add": dtype_or_error((lambda: a + b) if any_tensor else (lambda: torch.add(a, b))),
                 "add_call": "a + b" if any_tensor else "torch.add(a, b)",
             }
             cases.append(rec)
         for sa, sb, sc in itertools.product(THREE_OPERAND_SUBSET, repeat=3):
             a, b, c = (make_operand(torch, s) for s in (sa, sb, sc))
-            three.append({
-                "default_dtype": default,
-                "operands": [sa, sb, sc],
-                "result": dtype_or_error(lambda: torch.addcmul(a, b, c)),
-            })
+            three.append(
+                {
+                    "default_dtype": default,
+                    "operands": [sa, sb, sc],
+                    "result": dtype_or_error(lambda: torch.addcmul(a, b, c)),
+                }
+            )
         for dn in SCALAR_VALUE_DTYPES:
             for lit in SCALAR_VALUE_LITERALS:
                 s = ast.literal_eval(lit)
                 dt = getattr(torch, dn)
-                scalar_values.append({
-                    "default_dtype": default, "tensor": f"nd:{dn}", "scalar": f"py:{lit}",
-                    "add": values_or_error(lambda: torch.zeros(2, dtype=dt) + s),
-                    "bitwise_or": (values_or_error(lambda: torch.zeros(2, dtype=dt) | s)
-                                   if not dt.is_floating_point else None),
-                })
+                scalar_values.append(
+                    {
+                        "default_dtype": default,
+                        "tensor": f"nd:{dn}",
+                        "scalar": f"py:{lit}",
+                        "add": values_or_error(lambda: torch.zeros(2, dtype=dt) + s),
+                        "bitwise_or": (
+                            values_or_error(lambda: torch.zeros(2, dtype=dt) | s) if not dt.is_floating_point else None
+                        ),
+                    }
+                )
         for dn in SCALAR_VALUE_0D_DTYPES:
             for lit in SCALAR_VALUE_LITERALS:
                 s = ast.literal_eval(lit)
                 dt = getattr(torch, dn)
-                scalar_values.append({
-                    "default_dtype": default, "tensor": f"0d:{dn}", "scalar": f"py:{lit}",
-                    "add": values_or_error(lambda: torch.zeros((), dtype=dt) + s),
-                    "bitwise_or": (values_or_error(lambda: torch.zeros((), dtype=dt) | s)
-                                   if not dt.is_floating_point else None),
-                })
+                scalar_values.append(
+                    {
+                        "default_dtype": default,
+                        "tensor": f"0d:{dn}",
+                        "scalar": f"py:{lit}",
+                        "add": values_or_error(lambda: torch.zeros((), dtype=dt) + s),
+                        "bitwise_or": (
+                            values_or_error(lambda: torch.zeros((), dtype=dt) | s) if not dt.is_floating_point else None
+                        ),
+                    }
+                )
     torch.set_default_dtype(torch.float32)
 
     doc = {
@@ -341,20 +490,26 @@ def main(argv=None) -> int:
             "py:<literal>": "ast.literal_eval(<literal>) (a Python scalar)",
         },
         "py_literals": PY_LITERALS,
-        "result_encoding": ("a dtype name, or {'error': exception type, 'message': first "
-                            "line[, 'kernel_dtype': computed dtype when the error is a "
-                            "missing kernel (NotImplementedError), i.e. promotion itself "
-                            "succeeded]}"),
+        "result_encoding": (
+            "a dtype name, or {'error': exception type, 'message': first "
+            "line[, 'kernel_dtype': computed dtype when the error is a "
+            "missing kernel (NotImplementedError), i.e. promotion itself "
+            "succeeded]}"
+        ),
         "cases": cases,
         "three_operand_op": "torch.addcmul",
-        "three_operand_note": ("torch.addcmul(a, b, c) promotes all three inputs in one "
-                               "TensorIterator (operands folded left to right per "
-                               "category). Only tensors (nd/0d): Python scalars cannot "
-                               "be passed where Tensor is expected."),
+        "three_operand_note": (
+            "torch.addcmul(a, b, c) promotes all three inputs in one "
+            "TensorIterator (operands folded left to right per "
+            "category). Only tensors (nd/0d): Python scalars cannot "
+            "be passed where Tensor is expected."
+        ),
         "three_operand_cases": three,
-        "scalar_values_note": ("values of torch.zeros(shape, dtype=d) + s (and | s for "
-                               "integer dtypes); floats as JSON numbers, infinities as "
-                               "'inf'/'-inf', complex as [re, im]"),
+        "scalar_values_note": (
+            "values of torch.zeros(shape, dtype=d) + s (and | s for "
+            "integer dtypes); floats as JSON numbers, infinities as "
+            "'inf'/'-inf', complex as [re, im]"
+        ),
         "scalar_values": scalar_values,
         "conversions_note": (
             "where a Python scalar is converted, not promoted: creation (torch.asarray(s, "
@@ -362,7 +517,8 @@ def main(argv=None) -> int:
             "torch.where(cond, x, s) and (cond, s, x) with cond = [True, False], "
             "torch.clamp(x, lo, hi) with Python-scalar and 0-d bounds, and torch functions "
             "called with two Python scalars; literals also 'inf'/'nan'; results are "
-            "{'dtype', 'values'} or an error record"),
+            "{'dtype', 'values'} or an error record"
+        ),
         "conversion_literals": CONVERSION_LITERALS,
         "conversions": conversions,
     }
@@ -370,9 +526,11 @@ def main(argv=None) -> int:
     with open(args.out, "w") as fh:
         json.dump(doc, fh, sort_keys=True, indent=1)
         fh.write("\n")
-    print(f"wrote {args.out}: {len(cases)} pair cases, {len(three)} three-operand "
-          f"cases, {len(scalar_values)} scalar-value cases, conversions: "
-          f"{ {k: len(v) for k, v in conversions.items()} }")
+    print(
+        f"wrote {args.out}: {len(cases)} pair cases, {len(three)} three-operand "
+        f"cases, {len(scalar_values)} scalar-value cases, conversions: "
+        f"{ {k: len(v) for k, v in conversions.items()} }"
+    )
     return 0
 
 

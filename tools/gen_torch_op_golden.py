@@ -15,6 +15,7 @@ is a Python scalar (ast.literal_eval).  Binary ops: every ordered pair of nd dty
 nd x py (scalar second, via the torch function) and, for ops with a Python operator,
 py x nd via the reflected operator ("reflected": true).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -41,8 +42,10 @@ PY_SCALARS = ["1", "1.5", "True", "1j"]
 
 def unary_ops(torch):
     """name -> (torch call string, callable(x))"""
+
     def first(t):
         return t[0] if isinstance(t, tuple) else t
+
     return {
         "abs": ("torch.abs(x)", torch.abs),
         "negative": ("torch.neg(x)", torch.neg),
@@ -79,9 +82,11 @@ def unary_ops(torch):
 
 def binary_ops(torch):
     """name -> (torch call string, callable(a, b), reflected python operator or None)"""
+
     def inplace(meth):
         def f(a, b):
             return getattr(a.clone(), meth)(b)
+
         return f
 
     def cond_for(a, b):
@@ -100,8 +105,7 @@ def binary_ops(torch):
         "pow": ("torch.pow(a, b)", torch.pow, operator.pow),
         "atan2": ("torch.atan2(a, b)", torch.atan2, None),
         "bitwise_and": ("torch.bitwise_and(a, b)", torch.bitwise_and, operator.and_),
-        "bitwise_left_shift": ("torch.bitwise_left_shift(a, b)",
-                               torch.bitwise_left_shift, operator.lshift),
+        "bitwise_left_shift": ("torch.bitwise_left_shift(a, b)", torch.bitwise_left_shift, operator.lshift),
         "logical_and": ("torch.logical_and(a, b)", torch.logical_and, None),
         "equal": ("torch.eq(a, b)", torch.eq, operator.eq),
         "less": ("torch.lt(a, b)", torch.lt, operator.lt),
@@ -111,8 +115,11 @@ def binary_ops(torch):
         "hypot": ("torch.hypot(a, b)", torch.hypot, None),
         "logaddexp": ("torch.logaddexp(a, b)", torch.logaddexp, None),
         "nextafter": ("torch.nextafter(a, b)", torch.nextafter, None),
-        "where": ("torch.where(torch.ones(shape, dtype=torch.bool), a, b)",
-                  lambda a, b: torch.where(cond_for(a, b), a, b), None),
+        "where": (
+            "torch.where(torch.ones(shape, dtype=torch.bool), a, b)",
+            lambda a, b: torch.where(cond_for(a, b), a, b),
+            None,
+        ),
         "clip": ("torch.clamp(a, min=b)", lambda a, b: torch.clamp(a, min=b), None),
         "iadd": ("a.clone().add_(b)", inplace("add_"), None),
         "imul": ("a.clone().mul_(b)", inplace("mul_"), None),
@@ -131,9 +138,15 @@ def result_of(fn, *args):
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=os.path.join(
-        os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-        "tests", "data", f"torch_{TORCH_VERSION}_ops.json"))
+    ap.add_argument(
+        "--out",
+        default=os.path.join(
+            os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+            "tests",
+            "data",
+            f"torch_{TORCH_VERSION}_ops.json",
+        ),
+    )
     args = ap.parse_args(argv)
     torch = _check_torch()
     warnings.simplefilter("ignore")
@@ -145,26 +158,42 @@ def main(argv=None) -> int:
         for name, (_call, fn) in uops.items():
             for dn in DTYPE_NAMES:
                 x = torch.ones(2, dtype=getattr(torch, dn))
-                unary.append({"default_dtype": default, "op": name,
-                              "operands": [f"nd:{dn}"], "result": result_of(fn, x)})
+                unary.append(
+                    {"default_dtype": default, "op": name, "operands": [f"nd:{dn}"], "result": result_of(fn, x)}
+                )
         for name, (_call, fn, rop) in bops.items():
             for da, db in itertools.product(DTYPE_NAMES, repeat=2):
                 a = torch.ones(2, dtype=getattr(torch, da))
                 b = torch.ones(2, dtype=getattr(torch, db))
-                binary.append({"default_dtype": default, "op": name,
-                               "operands": [f"nd:{da}", f"nd:{db}"],
-                               "result": result_of(fn, a, b)})
+                binary.append(
+                    {
+                        "default_dtype": default,
+                        "op": name,
+                        "operands": [f"nd:{da}", f"nd:{db}"],
+                        "result": result_of(fn, a, b),
+                    }
+                )
             for dn, lit in itertools.product(DTYPE_NAMES, PY_SCALARS):
                 a = torch.ones(2, dtype=getattr(torch, dn))
                 s = ast.literal_eval(lit)
-                binary.append({"default_dtype": default, "op": name,
-                               "operands": [f"nd:{dn}", f"py:{lit}"],
-                               "result": result_of(fn, a, s)})
+                binary.append(
+                    {
+                        "default_dtype": default,
+                        "op": name,
+                        "operands": [f"nd:{dn}", f"py:{lit}"],
+                        "result": result_of(fn, a, s),
+                    }
+                )
                 if rop is not None:
-                    binary.append({"default_dtype": default, "op": name,
-                                   "operands": [f"py:{lit}", f"nd:{dn}"],
-                                   "reflected": True,
-                                   "result": result_of(rop, s, a)})
+                    binary.append(
+                        {
+                            "default_dtype": default,
+                            "op": name,
+                            "operands": [f"py:{lit}", f"nd:{dn}"],
+                            "reflected": True,
+                            "result": result_of(rop, s, a),
+                        }
+                    )
     torch.set_default_dtype(torch.float32)
 
     doc = {
@@ -174,10 +203,8 @@ def main(argv=None) -> int:
         "py_scalars": PY_SCALARS,
         "unary_calls": {k: v[0] for k, v in uops.items()},
         "binary_calls": {k: v[0] for k, v in bops.items()},
-        "reflected_operators": {k: v[2].__name__ for k, v in bops.items()
-                                if v[2] is not None},
-        "operand_syntax": {"nd:<dtype>": "torch.ones(2, dtype=<dtype>)",
-                           "py:<literal>": "ast.literal_eval(<literal>)"},
+        "reflected_operators": {k: v[2].__name__ for k, v in bops.items() if v[2] is not None},
+        "operand_syntax": {"nd:<dtype>": "torch.ones(2, dtype=<dtype>)", "py:<literal>": "ast.literal_eval(<literal>)"},
         "unary": unary,
         "binary": binary,
     }

@@ -46,12 +46,12 @@ class Domain(enum.Enum):
 class ResultKind(enum.Enum):
     """How the output dtype follows the computation dtype."""
 
-    SAME = "same"                  # result dtype = promoted input dtype
-    FLOAT = "float"                # a floating result: integer/bool input is outside the standard's domain; torch promotes it to the default float (INT_TO_FLOAT)
-    BOOL = "bool"                  # computed in the promoted dtype, result is bool (ALWAYS_BOOL)
-    REAL = "real"                  # complex input gives the real dtype of the same precision (COMPLEX_TO_FLOAT)
+    SAME = "same"  # result dtype = promoted input dtype
+    FLOAT = "float"  # a floating result: integer/bool input is outside the standard's domain; torch promotes it to the default float (INT_TO_FLOAT)
+    BOOL = "bool"  # computed in the promoted dtype, result is bool (ALWAYS_BOOL)
+    REAL = "real"  # complex input gives the real dtype of the same precision (COMPLEX_TO_FLOAT)
     BOOL_TO_LONG = "bool_to_long"  # like SAME, but bool input gives int64 (torch's square)
-    FIRST = "first"                # the first operand's dtype; the others must not change it (the standard's clip)
+    FIRST = "first"  # the first operand's dtype; the others must not change it (the standard's clip)
 
 
 class OpSpec:

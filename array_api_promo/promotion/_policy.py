@@ -49,9 +49,9 @@ __all__ = [
 class OperandKind(enum.IntEnum):
     """Operand priority tiers, highest first (PyTorch's three slots)."""
 
-    ARRAY = 0    # an array with ndim > 0 (or a dtype given to result_type)
-    ZERO_D = 1   # a 0-d array
-    SCALAR = 2   # a Python bool/int/float/complex: a "wrapped number", weakly typed
+    ARRAY = 0  # an array with ndim > 0 (or a dtype given to result_type)
+    ZERO_D = 1  # a 0-d array
+    SCALAR = 2  # a Python bool/int/float/complex: a "wrapped number", weakly typed
 
 
 class Operand(NamedTuple):
@@ -169,8 +169,7 @@ def classify(x) -> tuple[Operand, object]:
     if isinstance(x, np.ndarray):
         raise TypeError("a NumPy ndarray is not an operand; wrap it with asarray()")
     raise TypeError(
-        f"{x!r} ({t.__name__}) is not an operand: expected an array, a dtype or a "
-        "Python bool, int, float or complex"
+        f"{x!r} ({t.__name__}) is not an operand: expected an array, a dtype or a Python bool, int, float or complex"
     )
 
 
@@ -185,8 +184,8 @@ def zero_d_value(x):
 class Decision(NamedTuple):
     """What an operation computes in and returns."""
 
-    compute: DType   # the dtype every operand is converted to
-    result: DType    # the dtype of the returned array
+    compute: DType  # the dtype every operand is converted to
+    result: DType  # the dtype of the returned array
 
 
 class PromotionError(TypeError):
@@ -378,8 +377,7 @@ class Policy:
             self.check_int_range(value, dtype, op)
         elif dtype.category >= D.CATEGORY_FLOATING and not -_FLOAT_INT_END < value < _FLOAT_INT_END:
             raise OverflowError(
-                f"{op}: Python int {int_text(value)} is too large to convert to {dtype.name} "
-                f"(policy {self.name!r})"
+                f"{op}: Python int {int_text(value)} is too large to convert to {dtype.name} (policy {self.name!r})"
             )
 
     # The one range check and the one wrap-around of Python ints (each policy decides which applies).
@@ -396,7 +394,9 @@ class Policy:
 
     def out_of_range_message(self, value: int, dtype: DType, op: str) -> str:
         lo, hi = _INT_BOUNDS[dtype]
-        return f"{op}: Python int {int_text(value)} is out of bounds for {dtype.name} [{lo}, {hi}] (policy {self.name!r})"
+        return (
+            f"{op}: Python int {int_text(value)} is out of bounds for {dtype.name} [{lo}, {hi}] (policy {self.name!r})"
+        )
 
     @staticmethod
     def wrap_int(value: int, dtype: DType) -> int:
@@ -411,7 +411,9 @@ class Policy:
             with np.errstate(over="ignore"):  # a float beyond the dtype's range rounds to inf (IEEE)
                 return np.asarray(value, dtype=dtype.numpy)
         except OverflowError as exc:  # e.g. a huge int into float
-            raise OverflowError(f"{op}: {int_text(value)} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}") from None
+            raise OverflowError(
+                f"{op}: {int_text(value)} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}"
+            ) from None
 
     def convert_bound(self, value, dtype: DType):
         """A Python scalar bound of ``clip`` as a 0-d ``dtype`` array: an integer beyond the
@@ -441,7 +443,9 @@ class Policy:
         try:
             return np.asarray(value, dtype=dtype.numpy)
         except OverflowError as exc:
-            raise OverflowError(f"{op}: {value!r} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}") from None
+            raise OverflowError(
+                f"{op}: {value!r} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}"
+            ) from None
 
     def scalar_converter(self, scalar_type: type, dtype: DType, op: str):
         """A fast ``value -> dtype value`` function for Python scalars of ``scalar_type``.
@@ -463,7 +467,8 @@ class Policy:
         limit = float(D.finfo_of(dtype).max)
         if scalar_type is complex:
             return lambda value: (
-                make(value) if -limit <= value.real <= limit and -limit <= value.imag <= limit
+                make(value)
+                if -limit <= value.real <= limit and -limit <= value.imag <= limit
                 else convert(value, dtype, op)
             )
         if scalar_type is not float:  # an int: ml_dtypes' bfloat16 takes no Python int beyond C long
@@ -629,13 +634,37 @@ class _Kinds(NamedTuple):
 
 _COMPLEX_FLOATING = _Kinds("complex floating-point", frozenset({D.COMPLEX_FLOATING}))
 _FUNCTION_DOMAINS = {
-    **dict.fromkeys(["sum", "prod", "cumulative_sum", "cumulative_prod", "trace", "diff",
-                     "cross", "outer", "tensordot", "vecdot"], Domain.NUMERIC),
+    **dict.fromkeys(
+        ["sum", "prod", "cumulative_sum", "cumulative_prod", "trace", "diff", "cross", "outer", "tensordot", "vecdot"],
+        Domain.NUMERIC,
+    ),
     **dict.fromkeys(["max", "min"], Domain.REAL_VALUED),
     **dict.fromkeys(["std", "var"], Domain.REAL_FLOATING),
-    **dict.fromkeys(["mean", "cholesky", "det", "eig", "eigvals", "eigh", "eigvalsh", "inv",
-                     "matrix_norm", "matrix_power", "matrix_rank", "pinv", "qr", "slogdet",
-                     "solve", "svd", "svdvals", "vector_norm", "fftshift", "ifftshift"], Domain.FLOATING),
+    **dict.fromkeys(
+        [
+            "mean",
+            "cholesky",
+            "det",
+            "eig",
+            "eigvals",
+            "eigh",
+            "eigvalsh",
+            "inv",
+            "matrix_norm",
+            "matrix_power",
+            "matrix_rank",
+            "pinv",
+            "qr",
+            "slogdet",
+            "solve",
+            "svd",
+            "svdvals",
+            "vector_norm",
+            "fftshift",
+            "ifftshift",
+        ],
+        Domain.FLOATING,
+    ),
     **dict.fromkeys(["rfft", "rfftn", "ihfft", "fftfreq", "rfftfreq"], Domain.REAL_FLOATING),
     **dict.fromkeys(["fft", "ifft", "fftn", "ifftn", "irfft", "irfftn", "hfft"], _COMPLEX_FLOATING),
 }

@@ -20,21 +20,23 @@ from ._policy import LargeInt, OperandKind, Policy, PromotionError
 __all__ = ["ArrayAPIPolicy", "ARRAY_API_LATTICE"]
 
 # The standard's promotion diagram: each dtype and its immediate supertypes.
-ARRAY_API_LATTICE = PromotionTable.from_lattice({
-    D.bool_: (),
-    D.int8: (D.int16,),
-    D.int16: (D.int32,),
-    D.int32: (D.int64,),
-    D.int64: (),
-    D.uint8: (D.uint16, D.int16),
-    D.uint16: (D.uint32, D.int32),
-    D.uint32: (D.uint64, D.int64),
-    D.uint64: (),
-    D.float32: (D.float64, D.complex64),
-    D.float64: (D.complex128,),
-    D.complex64: (D.complex128,),
-    D.complex128: (),
-})
+ARRAY_API_LATTICE = PromotionTable.from_lattice(
+    {
+        D.bool_: (),
+        D.int8: (D.int16,),
+        D.int16: (D.int32,),
+        D.int32: (D.int64,),
+        D.int64: (),
+        D.uint8: (D.uint16, D.int16),
+        D.uint16: (D.uint32, D.int32),
+        D.uint32: (D.uint64, D.int64),
+        D.uint64: (),
+        D.float32: (D.float64, D.complex64),
+        D.float64: (D.complex128,),
+        D.complex64: (D.complex128,),
+        D.complex128: (),
+    }
+)
 
 # Which array dtype categories a Python scalar type may meet.
 _SCALAR_PARTNERS = {

@@ -44,15 +44,28 @@ f2, bf, f4, f8, c8, c16 = D.float16, D.bfloat16, D.float32, D.float64, D.complex
 i_, f_, c_ = _WEAK
 
 # jax/_src/dtypes.py, _type_promotion_lattice (jax_numpy_dtype_promotion="standard").
-JAX_LATTICE = PromotionTable.from_lattice({
-    b1: (i_,),
-    i_: (u1, i1),
-    u1: (u2, i2), u2: (u4, i4), u4: (u8, i8), u8: (f_,),
-    i1: (i2,), i2: (i4,), i4: (i8,), i8: (f_,),
-    f_: (bf, f2, c_),
-    bf: (f4,), f2: (f4,), f4: (f8, c8), f8: (c16,),
-    c_: (c8,), c8: (c16,), c16: (),
-})
+JAX_LATTICE = PromotionTable.from_lattice(
+    {
+        b1: (i_,),
+        i_: (u1, i1),
+        u1: (u2, i2),
+        u2: (u4, i4),
+        u4: (u8, i8),
+        u8: (f_,),
+        i1: (i2,),
+        i2: (i4,),
+        i4: (i8,),
+        i8: (f_,),
+        f_: (bf, f2, c_),
+        bf: (f4,),
+        f2: (f4,),
+        f4: (f8, c8),
+        f8: (c16,),
+        c_: (c8,),
+        c8: (c16,),
+        c16: (),
+    }
+)
 
 # Python scalars: bool is a strong bool, the others weak.
 _SCALAR_TYPE = {bool: b1, int: i_, LargeInt: i_, float: f_, complex: c_}
@@ -78,8 +91,11 @@ _JAX_REFUSES: dict[str, tuple] = {
     "minimum": (),
     "logaddexp": (_X,),
     "nextafter": (_X,),
-    "atan2": (),               # jnp.arctan2 accepts complex
-    "negative": (_B,), "sign": (_B,), "subtract": (_B,), "round": (_B,),
+    "atan2": (),  # jnp.arctan2 accepts complex
+    "negative": (_B,),
+    "sign": (_B,),
+    "subtract": (_B,),
+    "round": (_B,),
 }
 # Ops whose bool input computes in the default integer (jnp.square(bool) is int32/int64).
 _BOOL_TO_INT32 = frozenset({"square", "floor_divide", "pow"})
@@ -133,8 +149,7 @@ class JaxPolicy(Policy):
             result = joined
         canonical = self._canonical(result)
         if trace is not None and canonical is not result:
-            why = ("the weak type becomes the default dtype" if result in _WEAK
-                   else "32-bit mode truncates 64-bit types")
+            why = "the weak type becomes the default dtype" if result in _WEAK else "32-bit mode truncates 64-bit types"
             trace.step(f"{why}: {canonical.name}")
         return canonical
 

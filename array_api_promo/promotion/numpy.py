@@ -62,14 +62,18 @@ NUMPY_TABLE = PromotionTable.from_rows(_ORDER, _ROWS)
 
 # NumPy's type numbers (NPY_BOOL=0 ... NPY_CDOUBLE=15, NPY_HALF=23; int64 is NPY_LONG on
 # LP64 platforms): the higher one "knows" the promotion (default_builtin_common_dtype).
-_TYPE_NUM = {b1: 0, i1: 1, u1: 2, i2: 3, u2: 4, i4: 5, u4: 6, i8: 7, u8: 8, f4: 11, f8: 12,
-             c8: 14, c16: 15, f2: 23}
+_TYPE_NUM = {b1: 0, i1: 1, u1: 2, i2: 3, u2: 4, i4: 5, u4: 6, i8: 7, u8: 8, f4: 11, f8: 12, c8: 14, c16: 15, f2: 23}
 
 # -- weak Python scalars (NEP 50) ---------------------------------------------------
 # Kind order of a Python scalar type and of a dtype category: the scalar is weak
 # (takes the array's dtype) when the array's kind is at least the scalar's.
-_SCALAR_KIND = {bool: D.CATEGORY_BOOL, int: D.CATEGORY_INTEGER, LargeInt: D.CATEGORY_INTEGER,
-                float: D.CATEGORY_FLOATING, complex: D.CATEGORY_COMPLEX}
+_SCALAR_KIND = {
+    bool: D.CATEGORY_BOOL,
+    int: D.CATEGORY_INTEGER,
+    LargeInt: D.CATEGORY_INTEGER,
+    float: D.CATEGORY_FLOATING,
+    complex: D.CATEGORY_COMPLEX,
+}
 # ... otherwise it stands for this dtype (the default of its kind):
 _SCALAR_DEFAULT = {bool: b1, int: i8, LargeInt: i8, float: f8, complex: c16}
 # Python complex with a real floating array: complex of at least its precision.
@@ -77,8 +81,22 @@ _COMPLEX_OF = {f2: c8, f4: c8, f8: c16}
 
 # -- ufunc loops ----------------------------------------------------------------------
 # ``np.<ufunc>.types`` restricted to our dtypes ("inputs>output", NumPy type codes).
-_CODES = {"?": b1, "b": i1, "h": i2, "i": i4, "q": i8, "B": u1, "H": u2, "I": u4, "Q": u8,
-          "e": f2, "f": f4, "d": f8, "F": c8, "D": c16}
+_CODES = {
+    "?": b1,
+    "b": i1,
+    "h": i2,
+    "i": i4,
+    "q": i8,
+    "B": u1,
+    "H": u2,
+    "I": u4,
+    "Q": u8,
+    "e": f2,
+    "f": f4,
+    "d": f8,
+    "F": c8,
+    "D": c16,
+}
 _FLOAT = "e>e f>f d>d F>F D>D"
 _ANY_TO_BOOL = "?>? b>? B>? h>? H>? i>? I>? q>? Q>? e>? f>? d>? F>? D>?"
 _INTS = "b>b B>B h>h H>H i>i I>I q>q Q>Q"
@@ -90,9 +108,30 @@ _CMP = "??>? bb>? BB>? hh>? HH>? ii>? II>? qq>? QQ>? qQ>? Qq>? ee>? ff>? dd>? FF
 _LOGICAL2 = "??>? bb>? BB>? hh>? HH>? ii>? II>? qq>? QQ>? ee>? ff>? dd>? FF>? DD>?"
 _LOOP_SPECS = {
     "abs": "?>? " + _INTS + " e>e f>f d>d F>f D>d",
-    **dict.fromkeys(["acos", "acosh", "asin", "asinh", "atan", "atanh", "cos", "cosh", "exp",
-                     "expm1", "log", "log10", "log1p", "log2", "sin", "sinh", "sqrt", "tan",
-                     "tanh"], _FLOAT),
+    **dict.fromkeys(
+        [
+            "acos",
+            "acosh",
+            "asin",
+            "asinh",
+            "atan",
+            "atanh",
+            "cos",
+            "cosh",
+            "exp",
+            "expm1",
+            "log",
+            "log10",
+            "log1p",
+            "log2",
+            "sin",
+            "sinh",
+            "sqrt",
+            "tan",
+            "tanh",
+        ],
+        _FLOAT,
+    ),
     **dict.fromkeys(["ceil", "floor", "trunc"], "?>? " + _INTS + " e>e f>f d>d"),
     **dict.fromkeys(["conj", "negative", "positive", "reciprocal", "sign", "square"], _NUMERIC),
     "bitwise_invert": "?>? " + _INTS,
@@ -125,7 +164,7 @@ _REFUSE_ALL_BOOL = {
     "positive": "positive of a boolean array is not supported",
     "sign": "ufunc 'sign' has no loop for booleans",
     "subtract": "numpy boolean subtract, the `-` operator, is not supported, use the "
-                "bitwise_xor, the `^` operator, or the logical_xor function instead",
+    "bitwise_xor, the `^` operator, or the logical_xor function instead",
 }
 _COMPARISONS = frozenset({"equal", "not_equal", "greater", "greater_equal", "less", "less_equal"})
 # Operations that take an out-of-range Python int without complaint and wrap it modulo
@@ -133,8 +172,7 @@ _COMPARISONS = frozenset({"equal", "not_equal", "greater", "greater_equal", "les
 # 256)`` is False because 256 wraps to 0).
 _WRAPPING = frozenset({"where", "logical_and", "logical_or", "logical_xor"})
 # same_kind casting: kinds in NumPy's order b < u < i < f < c.
-_KIND_ORDER = {D.BOOL: 0, D.UNSIGNED_INTEGER: 1, D.SIGNED_INTEGER: 2, D.REAL_FLOATING: 3,
-               D.COMPLEX_FLOATING: 4}
+_KIND_ORDER = {D.BOOL: 0, D.UNSIGNED_INTEGER: 1, D.SIGNED_INTEGER: 2, D.REAL_FLOATING: 3, D.COMPLEX_FLOATING: 4}
 
 
 class NumPyPolicy(Policy):
@@ -198,8 +236,10 @@ class NumPyPolicy(Policy):
         else:
             default = _SCALAR_DEFAULT[scalar]
             result = self.table.join(dtype, default)
-            why = (f"Python {name} is of a higher kind than {dtype.name}: it stands for "
-                   f"{default.name}, np.promote_types gives {result.name}")
+            why = (
+                f"Python {name} is of a higher kind than {dtype.name}: it stands for "
+                f"{default.name}, np.promote_types gives {result.name}"
+            )
         if trace is not None:
             trace.step(why)
         return result
@@ -237,8 +277,7 @@ class NumPyPolicy(Policy):
         name = spec.name
         inputs = [common if o.kind is OperandKind.SCALAR else o.dtype for o in signature]
         if name in _REFUSE_ALL_BOOL and all(d is b1 for d in inputs):
-            raise PromotionError(f"{name}: {_REFUSE_ALL_BOOL[name]} ({_describe(signature)}) "
-                                 f"(policy {self.name!r})")
+            raise PromotionError(f"{name}: {_REFUSE_ALL_BOOL[name]} ({_describe(signature)}) (policy {self.name!r})")
         if name in ("real", "imag"):
             result = D.REAL_OF.get(common, common)
             return Decision(common, result)

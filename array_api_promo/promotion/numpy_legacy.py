@@ -78,7 +78,7 @@ _PY_DTYPE = {bool: b1, int: i8, LargeInt: u8, float: f8, complex: c16}
 _UNSIGNED_STEPS = ((u1, 2**8 - 1), (u2, 2**16 - 1), (u4, 2**32 - 1), (u8, 2**64 - 1))
 _SIGNED_STEPS = ((i1, -(2**7)), (i2, -(2**15)), (i4, -(2**31)), (i8, -(2**63)))
 _SIGNED_OF = {u1: i1, u2: i2, u4: i4, u8: i8}
-_HALF_LIMIT = 65000.0      # min_scalar_type_num's thresholds, not the types' true maxima
+_HALF_LIMIT = 65000.0  # min_scalar_type_num's thresholds, not the types' true maxima
 _FLOAT_LIMIT = 3.4e38
 _INT_RANGE = (-(2**63), 2**64)  # what np.asarray(python_int) holds without object dtype
 _INT64_MAX = 2**63 - 1
@@ -155,15 +155,37 @@ def _python_value_class(value) -> ValueClass:
 # -- operations ------------------------------------------------------------------------
 # Ufuncs whose NumPy 1.26 type resolver is np.result_type of the inputs (the "uniform"
 # and comparison resolvers); the others search their loops (linear_search_type_resolver).
-_BY_RESULT_TYPE = frozenset({
-    "add", "subtract", "multiply", "maximum", "minimum",
-    "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
-    "logical_and", "logical_or", "logical_xor",
-})
-_BOOL_RESULT = frozenset({
-    "equal", "not_equal", "greater", "greater_equal", "less", "less_equal",
-    "logical_and", "logical_or", "logical_xor",
-})
+_BY_RESULT_TYPE = frozenset(
+    {
+        "add",
+        "subtract",
+        "multiply",
+        "maximum",
+        "minimum",
+        "equal",
+        "not_equal",
+        "greater",
+        "greater_equal",
+        "less",
+        "less_equal",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+    }
+)
+_BOOL_RESULT = frozenset(
+    {
+        "equal",
+        "not_equal",
+        "greater",
+        "greater_equal",
+        "less",
+        "less_equal",
+        "logical_and",
+        "logical_or",
+        "logical_xor",
+    }
+)
 # NumPy 2's loop lists, except that NumPy 1.26's ceil/floor/trunc have floating loops only.
 _LOOPS = {op: _parse_loops(spec) for op, spec in _LOOP_SPECS.items()}
 _LOOPS.update(dict.fromkeys(["ceil", "floor", "trunc"], _parse_loops("e>e f>f d>d")))
@@ -222,8 +244,10 @@ class NumPyLegacyPolicy(NumPyPolicy):
             if None in dtypes:
                 self._object_error(signature)
             if trace is not None:
-                trace.step("no n-d operand of a kind at least the 0-d/scalar ones': values do not count, "
-                           "every operand promotes by its dtype")
+                trace.step(
+                    "no n-d operand of a kind at least the 0-d/scalar ones': values do not count, "
+                    "every operand promotes by its dtype"
+                )
             return super()._resolve(tuple(Operand(OperandKind.ARRAY, d) for d in dtypes), trace)
         result, small = None, False
         for operand, cls in zip(signature, classes):
@@ -260,8 +284,7 @@ class NumPyLegacyPolicy(NumPyPolicy):
         name = spec.name
         dtypes = [self._dtype_of(o, self._value_class(o)) for o in signature]
         if name in _REFUSE_ALL_BOOL and all(d is b1 for d in dtypes):
-            raise PromotionError(f"{name}: {_REFUSE_ALL_BOOL[name]} ({_describe(signature)}) "
-                                 f"(policy {self.name!r})")
+            raise PromotionError(f"{name}: {_REFUSE_ALL_BOOL[name]} ({_describe(signature)}) (policy {self.name!r})")
         if name in ("real", "imag"):
             return Decision(common, D.REAL_OF.get(common, common))
         if name == "round":
@@ -317,7 +340,9 @@ class NumPyLegacyPolicy(NumPyPolicy):
             if not math.isfinite(value):
                 raise ValueError(f"{op}: cannot convert float {value} to integer (policy {self.name!r})")
             if not -(2.0**63) <= value < 2.0**63:
-                raise OverflowError(f"{op}: float {value} is too large to convert to {dtype.name} (policy {self.name!r})")
+                raise OverflowError(
+                    f"{op}: float {value} is too large to convert to {dtype.name} (policy {self.name!r})"
+                )
             value = int(value)  # C's truncation toward zero, then the int rule
         return self.convert_scalar(value, dtype, op)
 
@@ -327,7 +352,8 @@ class NumPyLegacyPolicy(NumPyPolicy):
             warnings.warn(
                 f"{op}: Python int {value} is out of bounds for {dtype.name} and wraps around, "
                 f"as NumPy 1.26 does (policy {self.name!r}); NumPy 2 raises here",
-                DeprecationWarning, stacklevel=3,
+                DeprecationWarning,
+                stacklevel=3,
             )
             value = self.wrap_int(value, dtype)
         with np.errstate(over="ignore"):

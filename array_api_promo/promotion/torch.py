@@ -51,10 +51,22 @@ __all__ = ["TorchPolicy", "TORCH_TABLE", "complex32"]
 complex32 = DType("complex32", np.complex64, D.COMPLEX_FLOATING, 32)
 
 _TORCH_NAMES = {
-    D.bool_: "Bool", D.uint8: "Byte", D.int8: "Char", D.int16: "Short", D.int32: "Int",
-    D.int64: "Long", D.uint16: "UInt16", D.uint32: "UInt32", D.uint64: "UInt64",
-    D.float16: "Half", D.bfloat16: "BFloat16", D.float32: "Float", D.float64: "Double",
-    complex32: "ComplexHalf", D.complex64: "ComplexFloat", D.complex128: "ComplexDouble",
+    D.bool_: "Bool",
+    D.uint8: "Byte",
+    D.int8: "Char",
+    D.int16: "Short",
+    D.int32: "Int",
+    D.int64: "Long",
+    D.uint16: "UInt16",
+    D.uint32: "UInt32",
+    D.uint64: "UInt64",
+    D.float16: "Half",
+    D.bfloat16: "BFloat16",
+    D.float32: "Float",
+    D.float64: "Double",
+    complex32: "ComplexHalf",
+    D.complex64: "ComplexFloat",
+    D.complex128: "ComplexDouble",
 }
 
 u1, i1, i2, i4, i8 = D.uint8, D.int8, D.int16, D.int32, D.int64
@@ -101,8 +113,21 @@ class TorchPolicy(Policy):
     """PyTorch 2.13.0 eager promotion (``torch.result_type`` and TensorIterator)."""
 
     dtypes = (
-        D.bool_, D.uint8, D.int8, D.int16, D.int32, D.int64, D.uint16, D.uint32, D.uint64,
-        D.float16, D.bfloat16, D.float32, D.float64, D.complex64, D.complex128,
+        D.bool_,
+        D.uint8,
+        D.int8,
+        D.int16,
+        D.int32,
+        D.int64,
+        D.uint16,
+        D.uint32,
+        D.uint64,
+        D.float16,
+        D.bfloat16,
+        D.float32,
+        D.float64,
+        D.complex64,
+        D.complex128,
     )
     default_int = D.int64
     default_uint = D.int64  # torch accumulates every integer type in int64
@@ -119,9 +144,7 @@ class TorchPolicy(Policy):
 
     def __init__(self, default_dtype: DType = D.float32):
         if default_dtype not in (D.float32, D.float64):
-            raise ValueError(
-                f"torch policy: default dtype must be float32 or float64, got {default_dtype!r}"
-            )
+            raise ValueError(f"torch policy: default dtype must be float32 or float64, got {default_dtype!r}")
         self.default_float = default_dtype
         self.default_complex = D.COMPLEX_OF[default_dtype]
         self.name = "torch" if default_dtype is D.float32 else "torch(default_dtype=float64)"
@@ -273,9 +296,7 @@ class TorchPolicy(Policy):
         if category == D.CATEGORY_BOOL:
             return np.asarray(bool(value))
         if t is complex and category != D.CATEGORY_COMPLEX:
-            raise TypeError(
-                f"{op}: a Python complex cannot be converted to {dtype.name} (policy {self.name!r})"
-            )
+            raise TypeError(f"{op}: a Python complex cannot be converted to {dtype.name} (policy {self.name!r})")
         if category == D.CATEGORY_INTEGER:
             return self._to_integer(value, dtype, op)
         if dtype not in _UNCHECKED_FLOATS:
@@ -309,11 +330,15 @@ class TorchPolicy(Policy):
         if category == D.CATEGORY_INTEGER:
             if dtype is D.uint64:  # the value is unpacked as an unsigned 64-bit int
                 if t is float:
-                    raise TypeError(f"{op}: torch makes a uint64 array of a Python int, not of "
-                                    f"float {value!r} (policy {self.name!r})")
+                    raise TypeError(
+                        f"{op}: torch makes a uint64 array of a Python int, not of "
+                        f"float {value!r} (policy {self.name!r})"
+                    )
                 if value < 0:
-                    raise OverflowError(f"{op}: a negative Python int ({int_text(value)}) cannot "
-                                        f"make a uint64 array (policy {self.name!r})")
+                    raise OverflowError(
+                        f"{op}: a negative Python int ({int_text(value)}) cannot "
+                        f"make a uint64 array (policy {self.name!r})"
+                    )
             elif t is int and not _UNPACKABLE[0] <= value < 2**63:
                 raise self._overflow(value, dtype, op)
             return self._to_integer(value, dtype, op)
@@ -327,9 +352,7 @@ class TorchPolicy(Policy):
     # -- operation rules -----------------------------------------------------------
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
         refused = _TORCH_REFUSES.get(spec.name, _DEFAULT_REFUSALS.get(spec.domain, ()))
-        if spec.name in _REFUSE_BOOL_OPERAND and any(
-            o.dtype is D.bool_ or o.dtype is bool for o in signature
-        ):
+        if spec.name in _REFUSE_BOOL_OPERAND and any(o.dtype is D.bool_ or o.dtype is bool for o in signature):
             raise PromotionError(
                 f"{spec.name}: torch does not support {_describe(signature)}: "
                 f"{_REFUSE_BOOL_OPERAND[spec.name]} (policy {self.name!r})"
@@ -439,11 +462,11 @@ _DEFAULT_REFUSALS = {
 _TORCH_REFUSES: dict[str, tuple] = {
     "negative": (_B,),
     "positive": (_B,),
-    "imag": (_B, _I, _F),      # "imag is not implemented for tensors with non-complex dtypes."
-    "sign": (_X,),             # torch.sign refuses complex (torch.sgn is the complex one)
+    "imag": (_B, _I, _F),  # "imag is not implemented for tensors with non-complex dtypes."
+    "sign": (_X,),  # torch.sign refuses complex (torch.sgn is the complex one)
     "signbit": (_X,),
-    "logaddexp": (_B, _I),     # torch has complex logaddexp, but "logaddexp_cpu" not implemented for 'Int'
-    "nextafter": (_B, _I, _X), # "nextafter_cpu" not implemented for 'Int' (nor has NumPy an integer loop)
+    "logaddexp": (_B, _I),  # torch has complex logaddexp, but "logaddexp_cpu" not implemented for 'Int'
+    "nextafter": (_B, _I, _X),  # "nextafter_cpu" not implemented for 'Int' (nor has NumPy an integer loop)
 }
 # Ops whose operands must already share one dtype (no promotion at all).
 _SAME_DTYPE_OPS = {
@@ -452,7 +475,7 @@ _SAME_DTYPE_OPS = {
 # Ops that refuse a bool operand even when the promoted dtype is not bool.
 _REFUSE_BOOL_OPERAND = {
     "subtract": "Subtraction, the `-` operator, with a bool tensor is not supported; "
-                "use the `^` or logical_xor() operator instead",
+    "use the `^` or logical_xor() operator instead",
 }
 # Ops whose result kind differs from the standard's in torch.
 _TORCH_RESULT_KIND: dict[str, ResultKind] = {

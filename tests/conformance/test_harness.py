@@ -26,13 +26,34 @@ def run(tmp_path_factory):
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = os.pathsep.join([str(FAKE)] + ([old] if old else []))
     try:
-        rc = cli.main([
-            "--suite", str(FAKE), "--policy", "array_api", "--policy", "torch",
-            "--module-map", "array_api=fake_namespace", "--module-map", "torch=fake_namespace",
-            "--max-examples", "3", "--workers", "1", "--no-progress", "--no-clone",
-            "--results-dir", str(tmp / "results"), "--xfails-dir", str(tmp / "xfails"),
-            "--output", str(tmp / "DEVIATIONS.md"), "--work-dir", str(tmp / "work"),
-        ])
+        rc = cli.main(
+            [
+                "--suite",
+                str(FAKE),
+                "--policy",
+                "array_api",
+                "--policy",
+                "torch",
+                "--module-map",
+                "array_api=fake_namespace",
+                "--module-map",
+                "torch=fake_namespace",
+                "--max-examples",
+                "3",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--no-clone",
+                "--results-dir",
+                str(tmp / "results"),
+                "--xfails-dir",
+                str(tmp / "xfails"),
+                "--output",
+                str(tmp / "DEVIATIONS.md"),
+                "--work-dir",
+                str(tmp / "work"),
+            ]
+        )
     finally:
         if old is None:
             os.environ.pop("PYTHONPATH", None)
@@ -54,24 +75,40 @@ def test_outcomes_and_classification(run):
     tests = _by_id(_results(run))
     assert tests["array_api_tests/test_has_names.py::test_has_names[elementwise-add]"]["outcome"] == "passed"
     missing = tests["array_api_tests/test_has_names.py::test_has_names[elementwise-definitely_missing]"]
-    assert (missing["outcome"], missing["kind"], missing["spec_function"]) == ("failed", "missing name",
-                                                                               "definitely_missing")
+    assert (missing["outcome"], missing["kind"], missing["spec_function"]) == (
+        "failed",
+        "missing name",
+        "definitely_missing",
+    )
     add = tests[ADD]
     assert (add["kind"], add["spec_function"]) == ("wrong dtype", "add")
-    assert add["dtype"] == {"function": "add", "inputs": ["int8", "int64"], "got": "int8",
-                            "expected": "int64", "ranks": {"x1": "nd", "x2": "0-d"}}
+    assert add["dtype"] == {
+        "function": "add",
+        "inputs": ["int8", "int64"],
+        "got": "int8",
+        "expected": "int64",
+        "ranks": {"x1": "nd", "x2": "0-d"},
+    }
     assert tests[f"{MOD}::test_add[__add__(x1, x2)]"]["spec_function"] == "__add__"
     assert tests[f"{MOD}::test_add_values"]["outcome"] == "passed"
     assert tests[f"{MOD}::test_multiply"]["kind"] == "wrong value"
     assert tests[f"{MOD}::test_multiply"]["failing_code"] == (
-        "xp.multiply(Array([1, 1], dtype=int64), Array([1, 1], dtype=int64))")
+        "xp.multiply(Array([1, 1], dtype=int64), Array([1, 1], dtype=int64))"
+    )
     assert tests[f"{MOD}::test_negative"]["kind"] == "unexpected exception"
     err = tests[f"{MOD}::test_positive"]
     assert (err["outcome"], err["kind"]) == ("error", "unexpected exception")
     skip = tests[f"{MOD}::test_remainder"]
     assert (skip["outcome"], skip["reason"]) == ("skipped", "flaky")
-    assert _results(run)["summary"] == {"passed": 2, "failed": 5, "error": 1, "skipped": 1,
-                                        "xfailed": 0, "xpassed": 0, "total": 9}
+    assert _results(run)["summary"] == {
+        "passed": 2,
+        "failed": 5,
+        "error": 1,
+        "skipped": 1,
+        "xfailed": 0,
+        "xpassed": 0,
+        "total": 9,
+    }
 
 
 def test_results_metadata_and_scrubbing(run):
@@ -99,23 +136,45 @@ def test_dtype_failure_attributed_to_policy_rule(run):
 def test_xfails_file(run):
     text = (run / "xfails" / "array_api-2025.12.txt").read_text()
     ids = [ln for ln in text.splitlines() if ln and not ln.startswith("#")]
-    assert sorted(ids) == sorted([
-        "array_api_tests/test_has_names.py::test_has_names[elementwise-definitely_missing]",
-        ADD, f"{MOD}::test_add[__add__(x1, x2)]", f"{MOD}::test_multiply",
-        f"{MOD}::test_negative", f"{MOD}::test_positive",
-    ])
+    assert sorted(ids) == sorted(
+        [
+            "array_api_tests/test_has_names.py::test_has_names[elementwise-definitely_missing]",
+            ADD,
+            f"{MOD}::test_add[__add__(x1, x2)]",
+            f"{MOD}::test_multiply",
+            f"{MOD}::test_negative",
+            f"{MOD}::test_positive",
+        ]
+    )
 
 
 def test_xfails_file_is_accepted_by_the_suite(run, tmp_path):
     """Re-running with the generated xfails file turns every failure into an xfail."""
     import subprocess
     import sys
-    env = dict(os.environ, ARRAY_API_TESTS_MODULE="fake_namespace",
-               PYTHONPATH=os.pathsep.join([str(FAKE), os.environ.get("PYTHONPATH", "")]))
+
+    env = dict(
+        os.environ,
+        ARRAY_API_TESTS_MODULE="fake_namespace",
+        PYTHONPATH=os.pathsep.join([str(FAKE), os.environ.get("PYTHONPATH", "")]),
+    )
     out = subprocess.run(
-        [sys.executable, "-m", "pytest", str(FAKE / "array_api_tests"), "-q", "-p", "no:cacheprovider",
-         "--xfails-file", str(run / "xfails" / "array_api-2025.12.txt")],
-        cwd=tmp_path, env=env, capture_output=True, text=True)
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(FAKE / "array_api_tests"),
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "--xfails-file",
+            str(run / "xfails" / "array_api-2025.12.txt"),
+        ],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 0, out.stdout + out.stderr
     assert "6 xfailed" in out.stdout
 
@@ -131,8 +190,7 @@ def test_report_content(run):
     assert "names = ['definitely_missing']" in md
     assert "```text\nmissing: definitely_missing\n```" in md
     # a reproducer built from the suite's FAILING CODE SNIPPET, and its output
-    assert ("out = xp.multiply(xp.asarray([1, 1], dtype=xp.int64), xp.asarray([1, 1], dtype=xp.int64))"
-            in md)
+    assert "out = xp.multiply(xp.asarray([1, 1], dtype=xp.int64), xp.asarray([1, 1], dtype=xp.int64))" in md
     assert "```text\narray([2, 2])\n```" in md
     assert "out.dtype = dtype('int8')" in md
     # the spec is quoted
@@ -153,8 +211,17 @@ def test_render_only(run, tmp_path):
     old = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = str(FAKE)
     try:
-        rc = cli.main(["--render-only", "--results-dir", str(run / "results"),
-                       "--xfails-dir", str(tmp_path / "x"), "--output", str(tmp_path / "D.md")])
+        rc = cli.main(
+            [
+                "--render-only",
+                "--results-dir",
+                str(run / "results"),
+                "--xfails-dir",
+                str(tmp_path / "x"),
+                "--output",
+                str(tmp_path / "D.md"),
+            ]
+        )
     finally:
         if old is None:
             os.environ.pop("PYTHONPATH", None)
@@ -219,71 +286,123 @@ def test_bad_suite_path(tmp_path):
 # ---------------------------------------------------------------------------
 # units
 # ---------------------------------------------------------------------------
-@pytest.mark.parametrize("nodeid, expected", [
-    ("array_api_tests/test_has_names.py::test_has_names[linalg-cholesky]", "linalg.cholesky"),
-    ("array_api_tests/test_has_names.py::test_has_names[array_method-__abs__]", "array.__abs__"),
-    ("array_api_tests/test_signatures.py::test_func_signature[remainder]", "remainder"),
-    ("array_api_tests/test_signatures.py::test_array_method_signature[__abs__]", "array.__abs__"),
-    ("array_api_tests/test_operators_and_elementwise_functions.py::test_add[__iadd__(x, s)]", "__iadd__"),
-    ("array_api_tests/test_operators_and_elementwise_functions.py::test_binary_with_scalars_real[add]", "add"),
-    ("array_api_tests/test_special_cases.py::test_binary[add(x1_i is NaN or x2_i is NaN) -> NaN]", "add"),
-    ("array_api_tests/test_special_cases.py::test_empty_arrays[mean]", "mean"),
-    ("array_api_tests/test_data_type_functions.py::TestResultType::test_with_scalars", "result_type"),
-    ("array_api_tests/test_linalg.py::test_linalg_matmul", "linalg.matmul"),
-    ("array_api_tests/test_linalg.py::test_matmul", "matmul"),
-    ("array_api_tests/test_linalg.py::test_cholesky", "linalg.cholesky"),
-    ("array_api_tests/test_fft.py::test_fft", "fft.fft"),
-    ("array_api_tests/test_creation_functions.py::test_asarray_scalars", "asarray"),
-    ("array_api_tests/test_array_object.py::test_getitem", "array.__getitem__"),
-    ("array_api_tests/test_array_object.py::test_scalar_casting[__bool__(bool)]", "array.__bool__"),
-])
+@pytest.mark.parametrize(
+    "nodeid, expected",
+    [
+        ("array_api_tests/test_has_names.py::test_has_names[linalg-cholesky]", "linalg.cholesky"),
+        ("array_api_tests/test_has_names.py::test_has_names[array_method-__abs__]", "array.__abs__"),
+        ("array_api_tests/test_signatures.py::test_func_signature[remainder]", "remainder"),
+        ("array_api_tests/test_signatures.py::test_array_method_signature[__abs__]", "array.__abs__"),
+        ("array_api_tests/test_operators_and_elementwise_functions.py::test_add[__iadd__(x, s)]", "__iadd__"),
+        ("array_api_tests/test_operators_and_elementwise_functions.py::test_binary_with_scalars_real[add]", "add"),
+        ("array_api_tests/test_special_cases.py::test_binary[add(x1_i is NaN or x2_i is NaN) -> NaN]", "add"),
+        ("array_api_tests/test_special_cases.py::test_empty_arrays[mean]", "mean"),
+        ("array_api_tests/test_data_type_functions.py::TestResultType::test_with_scalars", "result_type"),
+        ("array_api_tests/test_linalg.py::test_linalg_matmul", "linalg.matmul"),
+        ("array_api_tests/test_linalg.py::test_matmul", "matmul"),
+        ("array_api_tests/test_linalg.py::test_cholesky", "linalg.cholesky"),
+        ("array_api_tests/test_fft.py::test_fft", "fft.fft"),
+        ("array_api_tests/test_creation_functions.py::test_asarray_scalars", "asarray"),
+        ("array_api_tests/test_array_object.py::test_getitem", "array.__getitem__"),
+        ("array_api_tests/test_array_object.py::test_scalar_casting[__bool__(bool)]", "array.__bool__"),
+    ],
+)
 def test_spec_function(nodeid, expected):
     assert normalize.spec_function(nodeid) == expected
 
 
-@pytest.mark.parametrize("nodeid, outcome, message, kind", [
-    ("array_api_tests/test_signatures.py::test_func_signature[add]", "failed", "AssertionError: x", "wrong signature"),
-    ("array_api_tests/test_creation_functions.py::test_ones", "failed",
-     "AssertionError: abs is not defined in array_api_promo", "missing name"),
-    (ADD, "failed", "AssertionError: out.dtype=int8, but should be int16 [add(int8, uint8)]", "wrong dtype"),
-    ("array_api_tests/test_creation_functions.py::test_ones", "failed",
-     "AssertionError: out.dtype=float64, should be default floating-point dtype float32 [ones()]", "wrong dtype"),
-    ("array_api_tests/test_manipulation_functions.py::test_concat", "failed",
-     "AssertionError: out.shape=(2,), but should be (3,) [concat(axis=0)]", "wrong shape"),
-    ("array_api_tests/test_special_cases.py::test_unary[abs(x_i is NaN) -> NaN]", "failed",
-     "AssertionError: out=1.0, but should be NaN [abs()]", "special case"),
-    ("array_api_tests/test_special_cases.py::test_iop[__ifloordiv__(x1_i is +infinity) -> +infinity]", "failed",
-     "AssertionError: x1=Array(nan, dtype=float64), but should be +infinity [__ifloordiv__()]", "special case"),
-    ("array_api_tests/test_statistical_functions.py::test_sum", "failed",
-     "ValueError: axis out of range", "unexpected exception"),
-    ("array_api_tests/test_statistical_functions.py::test_sum", "failed",
-     "AssertionError: Unexpected exception TypeError('x') (expected ...)", "unexpected exception"),
-    ("array_api_tests/test_statistical_functions.py::test_sum", "failed",
-     "AssertionError: out=3, but should be 4 [sum()]", "wrong value"),
-    ("array_api_tests/test_statistical_functions.py::test_sum", "passed", "", None),
-])
+@pytest.mark.parametrize(
+    "nodeid, outcome, message, kind",
+    [
+        (
+            "array_api_tests/test_signatures.py::test_func_signature[add]",
+            "failed",
+            "AssertionError: x",
+            "wrong signature",
+        ),
+        (
+            "array_api_tests/test_creation_functions.py::test_ones",
+            "failed",
+            "AssertionError: abs is not defined in array_api_promo",
+            "missing name",
+        ),
+        (ADD, "failed", "AssertionError: out.dtype=int8, but should be int16 [add(int8, uint8)]", "wrong dtype"),
+        (
+            "array_api_tests/test_creation_functions.py::test_ones",
+            "failed",
+            "AssertionError: out.dtype=float64, should be default floating-point dtype float32 [ones()]",
+            "wrong dtype",
+        ),
+        (
+            "array_api_tests/test_manipulation_functions.py::test_concat",
+            "failed",
+            "AssertionError: out.shape=(2,), but should be (3,) [concat(axis=0)]",
+            "wrong shape",
+        ),
+        (
+            "array_api_tests/test_special_cases.py::test_unary[abs(x_i is NaN) -> NaN]",
+            "failed",
+            "AssertionError: out=1.0, but should be NaN [abs()]",
+            "special case",
+        ),
+        (
+            "array_api_tests/test_special_cases.py::test_iop[__ifloordiv__(x1_i is +infinity) -> +infinity]",
+            "failed",
+            "AssertionError: x1=Array(nan, dtype=float64), but should be +infinity [__ifloordiv__()]",
+            "special case",
+        ),
+        (
+            "array_api_tests/test_statistical_functions.py::test_sum",
+            "failed",
+            "ValueError: axis out of range",
+            "unexpected exception",
+        ),
+        (
+            "array_api_tests/test_statistical_functions.py::test_sum",
+            "failed",
+            "AssertionError: Unexpected exception TypeError('x') (expected ...)",
+            "unexpected exception",
+        ),
+        (
+            "array_api_tests/test_statistical_functions.py::test_sum",
+            "failed",
+            "AssertionError: out=3, but should be 4 [sum()]",
+            "wrong value",
+        ),
+        ("array_api_tests/test_statistical_functions.py::test_sum", "passed", "", None),
+    ],
+)
 def test_classify(nodeid, outcome, message, kind):
     assert normalize.classify(nodeid, outcome, message) == kind
 
 
 def test_failing_code_snippet():
     code = reproduce.failing_code_snippet(
-        "array_api_promo", "xp.prod(Array([nan, 1.], dtype=float32, policy=torch), **kw) with kw = {'axis': 0}")
+        "array_api_promo", "xp.prod(Array([nan, 1.], dtype=float32, policy=torch), **kw) with kw = {'axis': 0}"
+    )
     assert code.splitlines() == [
-        "import array_api_promo as xp", "nan, inf = float('nan'), float('inf')", "kw = {'axis': 0}",
-        "out = xp.prod(xp.asarray([nan, 1.], dtype=xp.float32), **kw)", "print(repr(out))"]
+        "import array_api_promo as xp",
+        "nan, inf = float('nan'), float('inf')",
+        "kw = {'axis': 0}",
+        "out = xp.prod(xp.asarray([nan, 1.], dtype=xp.float32), **kw)",
+        "print(repr(out))",
+    ]
     code = reproduce.failing_code_snippet(
-        "array_api_promo.torch", "__floordiv__(Array(1, dtype=uint16, policy=torch), Array(1, dtype=uint8))")
+        "array_api_promo.torch", "__floordiv__(Array(1, dtype=uint16, policy=torch), Array(1, dtype=uint8))"
+    )
     assert "out = xp.asarray(1, dtype=xp.uint16).__floordiv__(xp.asarray(1, dtype=xp.uint8))" in code
     code = reproduce.failing_code_snippet(
-        "m", "xp.result_type(*dtypes) with dtypes = (array_api_promo.uint8, array_api_promo.uint16)")
+        "m", "xp.result_type(*dtypes) with dtypes = (array_api_promo.uint8, array_api_promo.uint16)"
+    )
     assert "dtypes = (xp.uint8, xp.uint16)" in code
 
 
 def test_scrub():
-    text = ("[gw1] linux -- Python 3.11.7 /home/user/.venv/bin/python\n"
-            "at /home/user/src/array-api-tests/array_api_tests/test_x.py:12 <function f at 0x7f1e7699b920> "
-            "took 812.34ms (deadline 800ms)")
+    text = (
+        "[gw1] linux -- Python 3.11.7 /home/user/.venv/bin/python\n"
+        "at /home/user/src/array-api-tests/array_api_tests/test_x.py:12 <function f at 0x7f1e7699b920> "
+        "took 812.34ms (deadline 800ms)"
+    )
     out = normalize.scrub(text, ["/home/user/src/array-api-tests"])
     assert out == "at array_api_tests/test_x.py:12 <function f at 0x…> took <time> (deadline <time>)"
 
@@ -305,10 +424,12 @@ def test_committed_deviations_md_is_up_to_date():
     if not results:
         pytest.skip("no conformance results committed yet")
     import numpy
+
     if {r["numpy"] for r in results} != {normalize.major_minor(numpy.__version__)}:
         pytest.skip("committed results were produced with another NumPy version")
     expected = render.render(results)
     assert DEVIATIONS_MD.exists(), "DEVIATIONS.md missing: run `python -m conformance --render-only`"
     assert DEVIATIONS_MD.read_text(encoding="utf-8") == expected, (
         "DEVIATIONS.md is not what conformance/results/*.json render to; "
-        "run `python -m conformance --render-only` and commit the result")
+        "run `python -m conformance --render-only` and commit the result"
+    )

@@ -34,12 +34,33 @@ def report(tmp_path_factory):
     """One --library run of the fake suite, with its hanging and uncollectable extras."""
     pytest.importorskip("pytest_timeout")
     tmp = tmp_path_factory.mktemp("library")
-    env = {"PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
-           "FAKE_SUITE_EXTRAS": "1"}
-    rc = _main(["--suite", str(FAKE), "--library", "fake_namespace", "--explain-with", "torch",
-                "--max-examples", "3", "--workers", "1", "--no-progress", "--no-clone",
-                "--per-test-timeout", "3", "--reports-dir", str(tmp / "reports"),
-                "--work-dir", str(tmp / "work")], env)
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
+        "FAKE_SUITE_EXTRAS": "1",
+    }
+    rc = _main(
+        [
+            "--suite",
+            str(FAKE),
+            "--library",
+            "fake_namespace",
+            "--explain-with",
+            "torch",
+            "--max-examples",
+            "3",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--no-clone",
+            "--per-test-timeout",
+            "3",
+            "--reports-dir",
+            str(tmp / "reports"),
+            "--work-dir",
+            str(tmp / "work"),
+        ],
+        env,
+    )
     assert rc == 0
     return tmp / "reports" / "fake_namespace-1.2"
 
@@ -51,8 +72,13 @@ def _results(report):
 def test_report_folder_and_metadata(report):
     assert sorted(p.name for p in report.iterdir()) == ["README.md", "results.json", "skips.txt", "xfails.txt"]
     r = _results(report)
-    assert r["library"] == {"module": "fake_namespace", "library": "fake_namespace", "version": "1.2.3",
-                            "api_version": "2025.12", "extensions": {"fft": False, "linalg": False}}
+    assert r["library"] == {
+        "module": "fake_namespace",
+        "library": "fake_namespace",
+        "version": "1.2.3",
+        "api_version": "2025.12",
+        "extensions": {"fft": False, "linalg": False},
+    }
     assert r["per_test_timeout"] == 3
     assert r["explained_with"]["policy"] == "torch"
     assert len(r["explained_with"]["source_sha256"]) == 64
@@ -110,9 +136,27 @@ def test_report_rerenders_from_results_alone(report, tmp_path):
 
 
 def test_unimportable_library_gets_a_report(tmp_path):
-    rc = _main(["--suite", str(FAKE), "--library", "no_such_array_library", "--max-examples", "2",
-                "--workers", "1", "--no-progress", "--no-clone", "--per-test-timeout", "0",
-                "--out", str(tmp_path / "out"), "--work-dir", str(tmp_path / "work")], {})
+    rc = _main(
+        [
+            "--suite",
+            str(FAKE),
+            "--library",
+            "no_such_array_library",
+            "--max-examples",
+            "2",
+            "--workers",
+            "1",
+            "--no-progress",
+            "--no-clone",
+            "--per-test-timeout",
+            "0",
+            "--out",
+            str(tmp_path / "out"),
+            "--work-dir",
+            str(tmp_path / "work"),
+        ],
+        {},
+    )
     assert rc == 0
     r = _results(tmp_path / "out")
     assert "ModuleNotFoundError" in r["library"]["error"]
@@ -129,10 +173,14 @@ def test_tensor_and_numpy_reprs_are_parsed():
 
 
 def test_report_label():
-    assert library.report_label({"module": "array_api_compat.torch", "library": "torch",
-                                 "version": "2.13.0+cpu"}) == "torch-2.13"
-    assert library.report_label({"module": "array_api_strict", "library": "array_api_strict",
-                                 "version": "2.6.1"}) == "array_api_strict-2.6"
+    assert (
+        library.report_label({"module": "array_api_compat.torch", "library": "torch", "version": "2.13.0+cpu"})
+        == "torch-2.13"
+    )
+    assert (
+        library.report_label({"module": "array_api_strict", "library": "array_api_strict", "version": "2.6.1"})
+        == "array_api_strict-2.6"
+    )
 
 
 def test_committed_reports_rerender_identically(tmp_path):
@@ -147,28 +195,35 @@ def test_committed_reports_rerender_identically(tmp_path):
         library.render_dir(copy)
         for name in (library.REPORT_NAME, "xfails.txt", "skips.txt"):
             assert (copy / name).read_text() == (d / name).read_text(), f"{d.name}/{name} is stale"
-    index = library_report.render_index([dict(normalize.load(d / library.RESULTS_NAME), _folder=d.name)
-                                         for d in dirs], library_report.our_results())
+    index = library_report.render_index(
+        [dict(normalize.load(d / library.RESULTS_NAME), _folder=d.name) for d in dirs], library_report.our_results()
+    )
     assert index == (library.REPORTS_DIR / "README.md").read_text()
 
 
 def test_cross_check_gives_a_reason_for_every_disagreement(report, tmp_path):
     """--render-reports --cross-check: our results under a policy against the library's."""
     from conformance import crosscheck
+
     theirs = _results(report)
     ours = json.loads(json.dumps(theirs))
     ours.update(policy="torch", package={"source_sha256": "f" * 64})
     by_id = {e["nodeid"]: e for e in ours["tests"]}
-    by_id[f"{MOD}::test_multiply"].update(outcome="passed")          # only the library fails
-    by_id[f"{MOD}::test_add_values"].update(outcome="failed", kind="wrong dtype",  # only ours
-                                            message="out.dtype=int8, but should be int64")
+    by_id[f"{MOD}::test_multiply"].update(outcome="passed")  # only the library fails
+    by_id[f"{MOD}::test_add_values"].update(
+        outcome="failed",
+        kind="wrong dtype",  # only ours
+        message="out.dtype=int8, but should be int64",
+    )
     results_file = tmp_path / "torch-2025.12.json"
     normalize.dump(ours, results_file)
     copy = tmp_path / "reports" / report.name
     copy.mkdir(parents=True)
     (copy / library.RESULTS_NAME).write_bytes((report / library.RESULTS_NAME).read_bytes())
-    assert cli.main(["--render-reports", "--reports-dir", str(tmp_path / "reports"),
-                     "--cross-check", str(results_file)]) == 0
+    assert (
+        cli.main(["--render-reports", "--reports-dir", str(tmp_path / "reports"), "--cross-check", str(results_file)])
+        == 0
+    )
     text = (copy / "README.md").read_text()
     assert "## Cross-check: policy `torch` against real fake_namespace" in text
     rows = [ln for ln in text.splitlines() if ln.startswith("| `test_")]
@@ -180,7 +235,8 @@ def test_cross_check_gives_a_reason_for_every_disagreement(report, tmp_path):
     cc = normalize.load(copy / library.RESULTS_NAME)["cross_check"]
     assert cc["source_sha256"] == "f" * 64
     assert crosscheck.render(normalize.load(copy / library.RESULTS_NAME)) == crosscheck.render(
-        normalize.load(copy / library.RESULTS_NAME))
+        normalize.load(copy / library.RESULTS_NAME)
+    )
 
 
 def test_probe_lets_the_library_declare_its_version(monkeypatch):

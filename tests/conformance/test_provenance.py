@@ -16,7 +16,11 @@ def test_source_hash_ignores_layout_and_comments(tmp_path):
     assert before == provenance.source_hash(REPO_ROOT / "array_api_promo")
     target = pkg / "_namespace.py"
     text = target.read_text()
-    target.write_text("# a comment\n\n" + text.replace("\n\ndef ", "\n\n\n# a comment\ndef ").replace("(policy=", "( policy =") + "\n# trailing comment\n")
+    target.write_text(
+        "# a comment\n\n"
+        + text.replace("\n\ndef ", "\n\n\n# a comment\ndef ").replace("(policy=", "( policy =")
+        + "\n# trailing comment\n"
+    )
     assert provenance.source_hash(pkg) == before
     target.write_text(text.replace('DEFAULT_API_VERSION = "2025.12"', 'DEFAULT_API_VERSION = "2024.12"'))
     assert provenance.source_hash(pkg) != before
@@ -32,9 +36,12 @@ def test_committed_results_come_from_this_source():
         produced = r.get("package")
         assert produced, f"{name} does not record what produced it: regenerate it"
         if produced["source_python"] != provenance.python_version():
-            pytest.skip(f"{name} was hashed under Python {produced['source_python']}; ast.dump differs "
-                        f"under {provenance.python_version()}")
+            pytest.skip(
+                f"{name} was hashed under Python {produced['source_python']}; ast.dump differs "
+                f"under {provenance.python_version()}"
+            )
         assert produced["source_sha256"] == current, (
             f"{name} was produced by array_api_promo source {produced['source_sha256'][:12]}, the "
-            f"package is now {current[:12]}: regenerate with `python -m conformance`")
+            f"package is now {current[:12]}: regenerate with `python -m conformance`"
+        )
         assert produced["package_version"] == provenance.package_version()

@@ -118,7 +118,11 @@ CASES = {
     "signal.convolve": (CPU_ONLY, lambda ns, a, k: signal.convolve(a, k), (A, K)),
     "signal.correlate(same)": (CPU_ONLY, lambda ns, a, k: signal.correlate(a, k, mode="same"), (A, K)),
     "signal.convolve2d": (CPU_ONLY, lambda ns, m, k: signal.convolve2d(m, k), (M, M[:2, :2].copy())),
-    "signal.lfilter": (CPU_ONLY, lambda ns, b, a, x: signal.lfilter(b, a, x), (np.array([1.0, 0.5]), np.array([1.0, -0.2]), A)),
+    "signal.lfilter": (
+        CPU_ONLY,
+        lambda ns, b, a, x: signal.lfilter(b, a, x),
+        (np.array([1.0, 0.5]), np.array([1.0, -0.2]), A),
+    ),
     "signal.detrend": (CPU_ONLY, lambda ns, a: signal.detrend(a), (A,)),
     "signal.medfilt": (CPU_ONLY, lambda ns, a: signal.medfilt(a), (A,)),
     "signal.welch": (NUMPY_OUT, lambda ns, a: tuple(signal.welch(a, nperseg=8)), (A,)),
@@ -127,7 +131,11 @@ CASES = {
     "cluster.vq.vq": (CPU_ONLY, lambda ns, m, c: vq.vq(m, c)[0], (M, M[:3].copy())),
     "cluster.vq.kmeans2": (CPU_ONLY, lambda ns, m, c: vq.kmeans2(m, c, minit="matrix", iter=5)[1], (M, M[:3].copy())),
     "cluster.hierarchy.linkage(ward)": (CPU_ONLY, lambda ns, m: hierarchy.linkage(m, "ward"), (M,)),
-    "cluster.hierarchy.fcluster": (CPU_ONLY, lambda ns, m: hierarchy.fcluster(hierarchy.linkage(m, "single"), 3, "maxclust"), (M,)),
+    "cluster.hierarchy.fcluster": (
+        CPU_ONLY,
+        lambda ns, m: hierarchy.fcluster(hierarchy.linkage(m, "single"), 3, "maxclust"),
+        (M,),
+    ),
     # spatial
     "spatial.distance.pdist": (CPU_ONLY, lambda ns, m: distance.pdist(m), (M,)),
     "spatial.distance.cdist": (NUMPY_OUT, lambda ns, m: distance.cdist(m, m), (M,)),

@@ -86,11 +86,13 @@ ESTIMATORS = {
     "Ridge(svd).coef_": (lambda X, y, r: Ridge(solver="svd", alpha=0.5).fit(X, r).coef_, 1e-7),
     "RidgeCV.predict": (lambda X, y, r: RidgeCV(alphas=(0.1, 1.0, 10.0)).fit(X, r).predict(X), 1e-7),
     "RidgeClassifier(svd).decision_function": (
-        lambda X, y, r: RidgeClassifier(solver="svd").fit(X, y).decision_function(X), 1e-7,
+        lambda X, y, r: RidgeClassifier(solver="svd").fit(X, y).decision_function(X),
+        1e-7,
     ),
     "StandardScaler": (lambda X, y, r: StandardScaler().fit_transform(X), 1e-7),
     "StandardScaler.inverse_transform": (
-        lambda X, y, r: (lambda s: s.inverse_transform(s.transform(X)))(StandardScaler().fit(X)), 1e-7,
+        lambda X, y, r: (lambda s: s.inverse_transform(s.transform(X)))(StandardScaler().fit(X)),
+        1e-7,
     ),
     "MinMaxScaler": (lambda X, y, r: MinMaxScaler().fit_transform(X), 1e-7),
     "MaxAbsScaler": (lambda X, y, r: MaxAbsScaler().fit_transform(X), 1e-7),
@@ -101,7 +103,8 @@ ESTIMATORS = {
     "LabelEncoder": (lambda X, y, r: LabelEncoder().fit_transform(y * 3 + 1), 0),
     "GaussianNB.predict_proba": (lambda X, y, r: GaussianNB().fit(X, y).predict_proba(X), 1e-7),
     "LogisticRegression(lbfgs).predict_proba": (
-        lambda X, y, r: LogisticRegression().fit(X, y).predict_proba(X), 1e-5,
+        lambda X, y, r: LogisticRegression().fit(X, y).predict_proba(X),
+        1e-5,
     ),
     "PoissonRegressor(lbfgs).predict": (lambda X, y, r: PoissonRegressor().fit(X, y).predict(X), 1e-5),
     "Nystroem.fit_transform": (lambda X, y, r: Nystroem(n_components=10, random_state=0).fit_transform(X), 1e-7),
@@ -197,8 +200,10 @@ def test_array_metric(name, ns, device):
 
 # ---- consumer limitations: scikit-learn bugs, documented in the README (Real consumers) -----------------
 
+
 @pytest.mark.xfail(
-    raises=TypeError, strict=False,
+    raises=TypeError,
+    strict=False,
     reason="sklearn bug: roc_curve calls xp.diff(fps, 2) with n positional; the standard's "
     "signature is diff(x, /, *, axis=-1, n=1) (array-api-strict refuses it as well)",
 )
@@ -250,5 +255,8 @@ def test_standard_scaler_passes_numpy_floating_point_warnings_through(ns):
     """A deliberate choice: NumPy's RuntimeWarnings (0/0 -> nan) pass through, as with
     array-api-strict. sklearn silences them with np.errstate only for NumPy itself; entering
     np.errstate costs ~3.5 us, more than the whole elementwise call, so the kernels do not."""
-    with pytest.warns(RuntimeWarning, match="invalid value encountered"), sklearn.config_context(array_api_dispatch=True):
+    with (
+        pytest.warns(RuntimeWarning, match="invalid value encountered"),
+        sklearn.config_context(array_api_dispatch=True),
+    ):
         StandardScaler().fit(ns.asarray(X))

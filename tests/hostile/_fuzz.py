@@ -43,28 +43,66 @@ from array_api_promo._dtypes import DType
 
 try:  # arrays and dtypes of another array API library, where installed
     import array_api_strict as strict
+
     _STRICT_ARRAY = type(strict.ones(1))
 except ImportError:  # pragma: no cover
     strict = _STRICT_ARRAY = None
 
 # -- the surface --------------------------------------------------------------------------------
 BINARY_SYMBOLS = {
-    "add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%",
-    "pow": "**", "matmul": "@", "and": "&", "or": "|", "xor": "^", "lshift": "<<", "rshift": ">>",
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "truediv": "/",
+    "floordiv": "//",
+    "mod": "%",
+    "pow": "**",
+    "matmul": "@",
+    "and": "&",
+    "or": "|",
+    "xor": "^",
+    "lshift": "<<",
+    "rshift": ">>",
 }
 # The standard's function behind each operator (its errors name the function).
 OPERATOR_FUNCTIONS = {
-    "add": "add", "sub": "subtract", "mul": "multiply", "truediv": "divide", "floordiv": "floor_divide",
-    "mod": "remainder", "pow": "pow", "matmul": "matmul", "and": "bitwise_and", "or": "bitwise_or",
-    "xor": "bitwise_xor", "lshift": "bitwise_left_shift", "rshift": "bitwise_right_shift",
-    "eq": "equal", "ne": "not_equal", "lt": "less", "le": "less_equal", "gt": "greater", "ge": "greater_equal",
-    "neg": "negative", "pos": "positive", "abs": "abs", "invert": "bitwise_invert",
+    "add": "add",
+    "sub": "subtract",
+    "mul": "multiply",
+    "truediv": "divide",
+    "floordiv": "floor_divide",
+    "mod": "remainder",
+    "pow": "pow",
+    "matmul": "matmul",
+    "and": "bitwise_and",
+    "or": "bitwise_or",
+    "xor": "bitwise_xor",
+    "lshift": "bitwise_left_shift",
+    "rshift": "bitwise_right_shift",
+    "eq": "equal",
+    "ne": "not_equal",
+    "lt": "less",
+    "le": "less_equal",
+    "gt": "greater",
+    "ge": "greater_equal",
+    "neg": "negative",
+    "pos": "positive",
+    "abs": "abs",
+    "invert": "bitwise_invert",
 }
 COMPARISON_SYMBOLS = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 # Members of Array that are not operations (data, the constructor's slot, NumPy's protocol flags).
 _NOT_CALLABLE_MEMBERS = {
-    "__slots__", "__doc__", "__module__", "__weakref__", "__array_priority__",
-    "__array_ufunc__", "__hash__", "__dict__", "__annotations__", "__firstlineno__",
+    "__slots__",
+    "__doc__",
+    "__module__",
+    "__weakref__",
+    "__array_priority__",
+    "__array_ufunc__",
+    "__hash__",
+    "__dict__",
+    "__annotations__",
+    "__firstlineno__",
     "__static_attributes__",
 }
 
@@ -73,10 +111,10 @@ _NOT_CALLABLE_MEMBERS = {
 class Target:
     """One public operation: how to call it and which names its errors may give."""
 
-    key: str            # e.g. "xp.add", "tx.linalg.solve", "xp.Array.__iadd__"
-    kind: str           # "function" | "method" | "property" | "operator"
-    name: str           # the attribute name
-    names: tuple        # words an error message may start with
+    key: str  # e.g. "xp.add", "tx.linalg.solve", "xp.Array.__iadd__"
+    kind: str  # "function" | "method" | "property" | "operator"
+    name: str  # the attribute name
+    names: tuple  # words an error message may start with
     params: tuple = ()  # inspect.Parameter objects (self excluded for methods)
     inplace: bool = False
     symbol: str | None = None
@@ -122,7 +160,9 @@ def surface(ns, prefix: str) -> list[Target]:
     info = ns.__array_namespace_info__()
     for name in sorted(dir(info)):
         if not name.startswith("_") and callable(getattr(info, name)):
-            targets.append(Target(f"{prefix}.info.{name}", "function", f"info.{name}", (name,), _params(getattr(info, name))))
+            targets.append(
+                Target(f"{prefix}.info.{name}", "function", f"info.{name}", (name,), _params(getattr(info, name)))
+            )
     if ns is xp:
         targets.append(Target("namespace", "function", "namespace", ("namespace",), _params(namespace)))
     for name, value in sorted(vars(Array).items()):
@@ -139,8 +179,17 @@ def surface(ns, prefix: str) -> list[Target]:
         symbol = BINARY_SYMBOLS.get(base) or COMPARISON_SYMBOLS.get(bare)
         kind = "operator" if symbol else "method"
         words = _op_words(name) + (value.__name__,) + (("Array",) if name == "__init__" else ())
-        targets.append(Target(key, kind, name, words, _params(value, skip_self=True),
-                              inplace=bare.startswith("i") and base in BINARY_SYMBOLS and bare != base, symbol=symbol))
+        targets.append(
+            Target(
+                key,
+                kind,
+                name,
+                words,
+                _params(value, skip_self=True),
+                inplace=bare.startswith("i") and base in BINARY_SYMBOLS and bare != base,
+                symbol=symbol,
+            )
+        )
     return targets
 
 
@@ -274,7 +323,7 @@ def _hostile_recipes():
     add("object", "slice(1.5)", lambda ns: slice(1.5))
     add("object", "slice(2**70)", lambda ns: slice(None, 2**70, 2**70))
     add("object", "Ellipsis", lambda ns: Ellipsis)
-    add("object", "lambda", lambda ns: (lambda: 1))
+    add("object", "lambda", lambda ns: lambda: 1)
     add("object", "type int", lambda ns: int)
     add("object", "type float", lambda ns: float)
     add("object", "type complex", lambda ns: complex)
@@ -309,9 +358,25 @@ def _hostile_recipes():
     add("special_float", "complex(nan, inf)", lambda ns: complex(math.nan, math.inf))
     add("special_float", "1e308j", lambda ns: 1e308j)
     # negative, huge and non-integer shapes and axes
-    for shape in [(-1,), (2, -3), (10**10, 10**10), (2**62,), (2**63,), (2**64,), (2**31, 2**31, 2**31),
-                  (1.5,), (2.0, 3), (np.int64(3),), (True, 2), ("2",), (None,), (1,) * 65, (0, 2**63 - 1),
-                  (2**40, 2**40, 0), (10**10,)]:
+    for shape in [
+        (-1,),
+        (2, -3),
+        (10**10, 10**10),
+        (2**62,),
+        (2**63,),
+        (2**64,),
+        (2**31, 2**31, 2**31),
+        (1.5,),
+        (2.0, 3),
+        (np.int64(3),),
+        (True, 2),
+        ("2",),
+        (None,),
+        (1,) * 65,
+        (0, 2**63 - 1),
+        (2**40, 2**40, 0),
+        (10**10,),
+    ]:
         add("bad_shape", repr(shape), lambda ns, s=shape: s)
     for axis in [(0, 0), (0, -1, 0), (-100,), (100,), (1.5,), (np.int64(0),), (0, None), 64, -65, 2**63]:
         add("bad_axis", repr(axis), lambda ns, a=axis: a)
@@ -391,19 +456,66 @@ def plausible_array(ns, dtype, shape, fill):
 
 # Parameter names that take something specific: a plausible value of that role.
 _ROLES = {
-    "shape": "shape", "dtype": "dtype", "device": "device", "copy": "copy",
-    "axis": "axis", "axes": "axis", "source": "axis", "destination": "axis", "x1_axis": "axis",
-    "start": "number", "stop": "number", "step": "number", "num": "count", "n": "count",
-    "n_rows": "count", "n_cols": "count", "k": "small_int", "repetitions": "shape", "repeats": "count",
-    "s": "shape", "d": "number", "fill_value": "number", "min": "number", "max": "number",
-    "correction": "number", "ord": "ord", "keepdims": "bool", "descending": "bool", "stable": "bool",
-    "endpoint": "bool", "upper": "bool", "hermitian": "bool", "full_matrices": "bool", "include_initial": "bool",
-    "indexing": "indexing", "norm": "norm", "mode": "mode", "side": "side", "kind": "kind",
-    "api_version": "api_version", "policy": "policy", "stream": "none", "max_version": "max_version",
-    "dl_device": "none", "rtol": "number", "offset": "small_int", "shift": "small_int",
-    "from_": "dtype_or_array", "to": "dtype", "type": "dtype", "obj": "array_like", "key": "key",
-    "value": "value", "other": "value", "x2": "value", "arrays": "array", "arrays_and_dtypes": "dtype_or_array",
-    "shapes": "shape", "invert": "bool", "condition": "array",
+    "shape": "shape",
+    "dtype": "dtype",
+    "device": "device",
+    "copy": "copy",
+    "axis": "axis",
+    "axes": "axis",
+    "source": "axis",
+    "destination": "axis",
+    "x1_axis": "axis",
+    "start": "number",
+    "stop": "number",
+    "step": "number",
+    "num": "count",
+    "n": "count",
+    "n_rows": "count",
+    "n_cols": "count",
+    "k": "small_int",
+    "repetitions": "shape",
+    "repeats": "count",
+    "s": "shape",
+    "d": "number",
+    "fill_value": "number",
+    "min": "number",
+    "max": "number",
+    "correction": "number",
+    "ord": "ord",
+    "keepdims": "bool",
+    "descending": "bool",
+    "stable": "bool",
+    "endpoint": "bool",
+    "upper": "bool",
+    "hermitian": "bool",
+    "full_matrices": "bool",
+    "include_initial": "bool",
+    "indexing": "indexing",
+    "norm": "norm",
+    "mode": "mode",
+    "side": "side",
+    "kind": "kind",
+    "api_version": "api_version",
+    "policy": "policy",
+    "stream": "none",
+    "max_version": "max_version",
+    "dl_device": "none",
+    "rtol": "number",
+    "offset": "small_int",
+    "shift": "small_int",
+    "from_": "dtype_or_array",
+    "to": "dtype",
+    "type": "dtype",
+    "obj": "array_like",
+    "key": "key",
+    "value": "value",
+    "other": "value",
+    "x2": "value",
+    "arrays": "array",
+    "arrays_and_dtypes": "dtype_or_array",
+    "shapes": "shape",
+    "invert": "bool",
+    "condition": "array",
 }
 
 
@@ -464,8 +576,12 @@ def plausible(data, ns, role, st, labels):
     if role in ("array", "value", "array_like", "dtype_or_array", "key"):
         choice = draw(st.integers(0, 9), label="array or scalar")
         if role == "key" and choice >= 7:
-            return draw(st.sampled_from([0, -1, slice(None), slice(1, None, 2), Ellipsis, (0, Ellipsis), (None, 0),
-                                         (slice(None), 0), ()]), label="key")
+            return draw(
+                st.sampled_from(
+                    [0, -1, slice(None), slice(1, None, 2), Ellipsis, (0, Ellipsis), (None, 0), (slice(None), 0), ()]
+                ),
+                label="key",
+            )
         if choice == 9:
             return draw(st.sampled_from([0, 1, -1, True, False, 2.5, -0.0, 1j, math.nan]), label="scalar")
         if role == "dtype_or_array" and choice == 8:
@@ -504,7 +620,9 @@ def plausible(data, ns, role, st, labels):
     if role == "side":
         return draw(st.sampled_from(["left", "right"]), label="side")
     if role == "kind":
-        return draw(st.sampled_from(["bool", "integral", "real floating", "numeric", ("integral", "bool")]), label="kind")
+        return draw(
+            st.sampled_from(["bool", "integral", "real floating", "numeric", ("integral", "bool")]), label="kind"
+        )
     if role == "api_version":
         return draw(st.sampled_from([None, "2021.12", "2023.12", "2025.12"]), label="api_version")
     if role == "policy":
@@ -527,7 +645,9 @@ NUMPY_WORDING = re.compile(
     r"AxisError|data type .* not understood|non-broadcastable|Maximum allowed dimension"
 )
 # Python's own protocol messages that name the operation (an operator symbol or the callable).
-_PYTHON_WORDING = re.compile(r"^unsupported operand type\(s\) for (\S+)|^'(\S+)' not supported between|^bad operand type for")
+_PYTHON_WORDING = re.compile(
+    r"^unsupported operand type\(s\) for (\S+)|^'(\S+)' not supported between|^bad operand type for"
+)
 # Python's sequence protocol, when a list, tuple or str meets an array in an operator
 # (``[1] * x`` asks ``x.__index__``; ``"a" + x`` is str concatenation).
 _SEQUENCE_WORDING = re.compile(r"^can only concatenate|^can't multiply sequence|^__index__: ")
@@ -645,7 +765,9 @@ def check_result(ns, target: Target, result, direct_dunder: bool):
             if v._runtime is not runtime and target.name != "namespace" and v._runtime.policy is not runtime.policy:
                 raise Failure(f"result is an array of {v._runtime.label}, not of {runtime.label}")
             if type(v._data) is not np.ndarray or v._data.dtype != v._dtype.numpy:
-                raise Failure(f"result array's data {type(v._data).__name__} {getattr(v._data, 'dtype', '')} does not match its dtype {v._dtype}")
+                raise Failure(
+                    f"result array's data {type(v._data).__name__} {getattr(v._data, 'dtype', '')} does not match its dtype {v._dtype}"
+                )
             if v._dtype not in v._runtime._dtype_set:
                 raise Failure(f"result dtype {v._dtype} does not exist in its namespace")
             if type(v._device) is not xp.Device:
@@ -665,7 +787,9 @@ def check_result(ns, target: Target, result, direct_dunder: bool):
             return
         if isinstance(v, types.ModuleType) and hasattr(v, "_runtime"):
             return
-        if t.__name__ in ("finfo_object", "iinfo_object", "Info", "PyCapsule") or t.__module__.startswith("array_api_promo"):
+        if t.__name__ in ("finfo_object", "iinfo_object", "Info", "PyCapsule") or t.__module__.startswith(
+            "array_api_promo"
+        ):
             return
         if isinstance(v, np.ndarray) and target.name == "__array__":
             return
@@ -697,19 +821,22 @@ def names_operation(target: Target, message: str, via_operator: bool) -> bool:
     if _PYTHON_WORDING.match(message) or (via_operator and _SEQUENCE_WORDING.match(message)):
         return True
     for word in target.names:
-        if message.startswith(word) and message[len(word):len(word) + 1] in (":", " ", "(", ""):
+        if message.startswith(word) and message[len(word) : len(word) + 1] in (":", " ", "(", ""):
             return True
     # Python's own signature errors name the callable: "SortingFunctions.argsort() missing ..."
     m = _SIGNATURE_WORDING.match(message)
     return bool(m) and m.group(1) in target.names
 
 
-
 def call_and_check(ns, target: Target, self_array, drawn: Drawn, time_limit: float):
     STATS.calls += 1
     STATS.targets.add(target.key)
     STATS.classes.update(drawn.classes)
-    before = snapshot([self_array, *drawn.args, *drawn.kwargs.values()] if self_array is not None else [*drawn.args, *drawn.kwargs.values()])
+    before = snapshot(
+        [self_array, *drawn.args, *drawn.kwargs.values()]
+        if self_array is not None
+        else [*drawn.args, *drawn.kwargs.values()]
+    )
     direct = target.kind == "operator" and not drawn.via_operator
     if _ALARM:  # interrupt a call that runs Python code past its limit (the elapsed time is checked too)
         old = signal.signal(signal.SIGALRM, _on_alarm)
@@ -744,7 +871,10 @@ def call_and_check(ns, target: Target, self_array, drawn: Drawn, time_limit: flo
         if mutable is not None and (obj is self_array or np.shares_memory(_data_of(obj), mutable)):
             continue
         if _bytes(_data_of(obj)) != saved:
-            raise Failure(f"an input array changed: {type(obj).__name__} {saved[0]} {saved[1]}" + (f" (the call raised {type(error).__name__}: {error})" if error else ""))
+            raise Failure(
+                f"an input array changed: {type(obj).__name__} {saved[0]} {saved[1]}"
+                + (f" (the call raised {type(error).__name__}: {error})" if error else "")
+            )
     if error is not None:
         check_error(target, error, drawn.via_operator)
         return

@@ -183,7 +183,11 @@ def test_out_of_bounds_integer_index_is_worded_by_us(ns):
         (lambda ns: ns.from_dlpack(np.array([1, "a"], dtype=object)), BufferError, "from_dlpack: cannot import"),
         (lambda ns: ns.ones(2).__array__(dtype=ns.ones(2)), TypeError, "__array__: dtype must be"),
         (lambda ns: ns.ones(2).__array_namespace__(api_version=(1, 2)), ValueError, "__array_namespace__: unsupported"),
-        (lambda ns: ns.ones(2).__array_namespace__(api_version=np.ones(2)), ValueError, "__array_namespace__: unsupported"),
+        (
+            lambda ns: ns.ones(2).__array_namespace__(api_version=np.ones(2)),
+            ValueError,
+            "__array_namespace__: unsupported",
+        ),
         (lambda ns: ns.ones(2).__dlpack__(max_version=(1,)), TypeError, "__dlpack__: max_version"),
         (lambda ns: ns.ones(2).__dlpack__(dl_device=np.ones(2)), TypeError, "__dlpack__: dl_device"),
         (lambda ns: iter(ns.asarray(1.0)), TypeError, "__iter__: "),
@@ -191,7 +195,11 @@ def test_out_of_bounds_integer_index_is_worded_by_us(ns):
         (lambda ns: namespace(np.ones(3)), TypeError, "namespace: "),
         (lambda ns: namespace("array_api", np.ones(2)), ValueError, "namespace: unsupported api_version"),
         (lambda ns: ns.asarray(np.float64, dtype=ns.int8), TypeError, "asarray: cannot make an array from the type"),
-        (lambda ns: ns.asarray(np.array([1, "a"], dtype=object), dtype=ns.int8), TypeError, "asarray: NumPy dtype object"),
+        (
+            lambda ns: ns.asarray(np.array([1, "a"], dtype=object), dtype=ns.int8),
+            TypeError,
+            "asarray: NumPy dtype object",
+        ),
         (lambda ns: ns.linspace(0, 1, 3, endpoint=np.ones(3)), TypeError, "linspace: endpoint must be a bool"),
         (lambda ns: ns.tile(ns.ones(2), (1,) * 65), ValueError, "tile: the result would have 65 dimensions"),
         (lambda ns: ns.ones(3)[::0], IndexError, "__getitem__: invalid index"),
@@ -202,7 +210,11 @@ def test_out_of_bounds_integer_index_is_worded_by_us(ns):
         (lambda ns: np.ones(3, dtype=np.int64) << ns.ones(3, dtype=ns.int64), TypeError, "bitwise_left_shift: x1"),
         (lambda ns: ns.ones(2)[2**70], IndexError, "__getitem__: index 1180591620717411303424 is out of bounds"),
         (lambda ns: ns.ones(2).__array__(copy=np.ones(2)), TypeError, "__array__: copy must be"),
-        (lambda ns: ns.zeros((2**40, 2**40, 0)), ValueError, "zeros: the result of shape (1099511627776, 1099511627776, 0) spans"),
+        (
+            lambda ns: ns.zeros((2**40, 2**40, 0)),
+            ValueError,
+            "zeros: the result of shape (1099511627776, 1099511627776, 0) spans",
+        ),
         (lambda ns: ns.tile(ns.asarray(True), (2**40, 2**40, 0)), ValueError, "tile: the result of shape"),
     ],
 )

@@ -38,8 +38,9 @@ def test_surface_is_found_by_introspection():
             for name in getattr(ns, ext).__all__:
                 assert f"{prefix}.{ext}.{name}" in keys
         for name in dir(xp.Array):  # every method, operator and property of the array
-            if not name.startswith("_") or (name.startswith("__") and name not in _fuzz._NOT_CALLABLE_MEMBERS
-                                            and name in vars(xp.Array)):
+            if not name.startswith("_") or (
+                name.startswith("__") and name not in _fuzz._NOT_CALLABLE_MEMBERS and name in vars(xp.Array)
+            ):
                 assert f"{prefix}.Array.{name}" in keys
     for expected in ("tx.Array.__iadd__", "xp.Array.__rmatmul__", "xp.Array.mT", "xp.info.default_dtypes", "namespace"):
         assert expected in keys
@@ -49,8 +50,15 @@ def test_surface_is_found_by_introspection():
 def test_hostile_call(target):
     ns = NAMESPACES[target.key.split(".")[0]] if target.key != "namespace" else xp
 
-    @settings(max_examples=PROFILE["examples"], deadline=None, database=None, derandomize=SEED is None,
-              suppress_health_check=list(HealthCheck), print_blob=False, phases=PHASES)
+    @settings(
+        max_examples=PROFILE["examples"],
+        deadline=None,
+        database=None,
+        derandomize=SEED is None,
+        suppress_health_check=list(HealthCheck),
+        print_blob=False,
+        phases=PHASES,
+    )
     @seed(SEED)
     @given(st.data())
     def run(data):
