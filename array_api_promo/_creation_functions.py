@@ -431,9 +431,7 @@ def _nested_to_numpy(obj, dtype, func, create):
         return o
 
     values = unwrap(obj)
-    if dtype.category == D.CATEGORY_INTEGER:
-        lo, hi = D.iinfo_bounds(dtype)
-        _convert_misfits(values, lo, hi, dtype, func, create)
+    _convert_misfits(values, dtype, func, create)
     try:
         data = np.array(values, dtype=dtype.numpy)
     except (OverflowError, ValueError, TypeError) as exc:
@@ -443,10 +441,27 @@ def _nested_to_numpy(obj, dtype, func, create):
     return data
 
 
-def _convert_misfits(values, lo, hi, dtype, func, create):
-    """Elements of nested lists an integer dtype does not take as they are (an int out of
-    range, a float) go through the policy's creation rule ``create``: it raises under the
-    standard, wraps or truncates where the policy's library does."""
+def _convert_misfits(values, dtype, func, create):
+    """Elements of nested lists that ``dtype`` does not take as they are (an int out of an
+    integer dtype's range, a float into an integer dtype, a complex into a real dtype) go through the policy's creation rule ``create``, the one that converts a
+    lone scalar: it raises under the standard, wraps or truncates where the policy's library
+    does. Elements that fit are left to ``np.array``."""
+    category = dtype.category
+    if category == D.CATEGORY_COMPLEX:
+        return
+    if category == D.CATEGORY_INTEGER:
+        lo, hi = D.iinfo_bounds(dtype)
+
+        def misfit(t, item):
+            return (t is int and not lo <= item <= hi) or t is float or t is complex
+
+    elif category == D.CATEGORY_BOOL:
+        return  # NumPy's truth values, as array-api-strict (`asarray([1, 0], dtype=bool)`)
+    else:
+
+        def misfit(t, item):
+            return t is complex
+
     stack = [values]
     while stack:
         items = stack.pop()
@@ -454,5 +469,5 @@ def _convert_misfits(values, lo, hi, dtype, func, create):
             t = type(item)
             if t is list:
                 stack.append(item)
-            elif (t is int and not lo <= item <= hi) or t is float:
+            elif misfit(t, item):
                 items[i] = create(item, dtype, func)[()]

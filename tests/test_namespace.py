@@ -356,6 +356,23 @@ def test_numpy_friendly_inputs_array_api_strict_accepts():
     # np.float64 in nested sequences is a Python float: the policy's rules still apply.
     assert xp.asarray([np.float64(1.5), 2.0]).dtype == xp.float64
     assert xp.asarray([np.float64(1.5)], dtype=xp.float32).dtype == xp.float32
-    with pytest.raises(TypeError, match="asarray"):
+    with pytest.raises(ValueError, match="asarray: the Python float 1.5 is not a whole number"):
         xp.asarray([np.float64(1.5)], dtype=xp.int64)
     assert tx.asarray([np.float64(1.5)]).dtype == tx.float32  # torch: the default float
+
+
+def test_whole_floats_make_integer_arrays_exactly():
+    # Every library makes asarray([1000.0], dtype=int64) and SciPy writes it; the standard
+    # leaves the conversion to the library. Only a float that converts without loss is taken.
+    out = xp.asarray([1000.0, -3.0], dtype=xp.int64)
+    assert out.dtype == xp.int64 and out._data.tolist() == [1000, -3]
+    assert xp.full((2,), 7.0, dtype=xp.uint8)._data.tolist() == [7, 7]
+    assert xp.asarray(2.0**62, dtype=xp.int64)._data.item() == 2**62
+    for bad in (1.5, -0.25, float("inf"), float("nan")):
+        with pytest.raises(ValueError, match="not a whole number.*int64.*policy 'array_api'.*astype"):
+            xp.asarray([1.0, bad], dtype=xp.int64)
+    for big, dtype in ((256.0, xp.uint8), (-1.0, xp.uint8), (2.0**63, xp.int64)):
+        with pytest.raises(OverflowError, match=f"out of bounds for {dtype.name}"):
+            xp.asarray([big], dtype=dtype)
+    with pytest.raises(TypeError, match="a Python complex cannot make a float64 array"):
+        xp.asarray([1.0, 1j], dtype=xp.float64)

@@ -263,5 +263,6 @@ def test_sequences_convert_elementwise_by_the_same_rule():
         tx.asarray([1, [1000]][:1] + [1000], dtype=tx.int8)
     with pytest.raises(OverflowError, match="out of bounds for int8"):
         xp.asarray([1000], dtype=xp.int8)  # the standard's rule is unchanged
-    with pytest.raises(TypeError, match="float"):
+    with pytest.raises(ValueError, match="float 1.5 is not a whole number"):
         xp.asarray([1.5], dtype=xp.int8)
+    assert np.asarray(xp.asarray([[2.0, -1]], dtype=xp.int8)).tolist() == [[2, -1]]

@@ -428,7 +428,12 @@ class Policy:
         function (``asarray(value, dtype=...)``, ``full``'s ``fill_value``).
 
         The standard's rule: the value must be of the dtype's kind (a bool for bool, no
-        float into an integer dtype, no complex into a real one) and in its range.
+        complex into a real one) and in its range. A float into an integer dtype is a
+        conversion the standard leaves to the library ("may or may not be permitted"):
+        every library makes ``asarray([1000.0], dtype=int64)`` and consumers (SciPy) write
+        it, so a float holding a whole number in range is taken exactly; one with a
+        fraction, an infinity or a NaN would lose data and is refused (``astype``
+        truncates on purpose).
         """
         t = type(value)
         category = dtype.category
@@ -436,8 +441,17 @@ class Policy:
             raise TypeError(f"{op}: a Python {t.__name__} cannot make a bool array (policy {self.name!r})")
         if t is complex and category != D.CATEGORY_COMPLEX:
             raise TypeError(f"{op}: a Python complex cannot make a {dtype.name} array (policy {self.name!r})")
-        if t is float and category <= D.CATEGORY_INTEGER:
-            raise TypeError(f"{op}: a Python float cannot make a {dtype.name} array (policy {self.name!r})")
+        if t is float and category == D.CATEGORY_INTEGER:
+            if not value.is_integer():
+                raise ValueError(
+                    f"{op}: the Python float {value!r} is not a whole number, so it cannot make a {dtype.name} "
+                    f"array without losing data (policy {self.name!r}); use astype() to truncate"
+                )
+            if not self.int_fits(int(value), dtype):
+                raise OverflowError(
+                    f"{op}: the Python float {value!r} is out of bounds for {dtype.name} (policy {self.name!r})"
+                )
+            value = int(value)
         if t is int and category == D.CATEGORY_INTEGER:
             self.check_int_range(value, dtype, op)
         try:
