@@ -13,6 +13,8 @@ from ._runtime import RuntimeBase, describe_value, quietly
 
 __all__ = ["DataTypeFunctions", "finfo_object", "iinfo_object"]
 
+_new_object = object.__new__
+
 
 class finfo_object(NamedTuple):
     bits: int
@@ -46,6 +48,16 @@ class DataTypeFunctions(RuntimeBase):
     """Mixin: dtype inspection and conversion."""
 
     def astype(self, x, dtype, /, *, copy=True, device=None):
+        if type(x) is Array and type(dtype) is DType and x._runtime is self and device is None and copy is True:
+            quiet = self._casts.get((x._dtype, dtype))  # a cast this path has allowed before
+            if quiet is not None:
+                data = quietly(x._data.astype, dtype.numpy) if quiet else x._data.astype(dtype.numpy)
+                array = _new_object(Array)
+                array._data = data
+                array._dtype = dtype
+                array._runtime = self
+                array._device = x._device
+                return array
         x = self._check_array(x, "astype")
         dtype = self._check_dtype(dtype, "astype")
         device = x._device if device is None else self._check_device(device, "astype")
@@ -58,14 +70,13 @@ class DataTypeFunctions(RuntimeBase):
         if dtype is x._dtype and device is x._device:
             return Array._new(x._data.copy(), dtype, self, device) if copy else x
         source = x._dtype
-        if (dtype.category <= D.CATEGORY_INTEGER < source.category) or (
+        # NaN/inf to integer and narrowing floats warn in NumPy; the standard leaves
+        # the values unspecified (NaN -> int) or IEEE-rounded (inf).
+        quiet = (dtype.category <= D.CATEGORY_INTEGER < source.category) or (
             dtype.category >= D.CATEGORY_FLOATING and dtype.bits < source.bits
-        ):
-            # NaN/inf to integer and narrowing floats warn in NumPy; the standard leaves
-            # the values unspecified (NaN -> int) or IEEE-rounded (inf).
-            data = quietly(x._data.astype, dtype.numpy)
-        else:
-            data = x._data.astype(dtype.numpy, copy=True)
+        )
+        data = quietly(x._data.astype, dtype.numpy) if quiet else x._data.astype(dtype.numpy, copy=True)
+        self._casts[source, dtype] = quiet
         return Array._new(data, dtype, self, device)
 
     def can_cast(self, from_, to, /):

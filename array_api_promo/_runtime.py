@@ -57,6 +57,8 @@ class RuntimeBase:
         # (name, dtype): the operators' fast path (see _elementwise_functions).
         self._fast: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
+        # astype casts the general path has allowed, by (from, to): whether NumPy must be quiet.
+        self._casts: dict = {}
         self._flat_keys = not policy.zero_d_matters
         # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
         # Python scalar are cached per value class, never under the plain signature key.

@@ -35,9 +35,10 @@ if __package__ in (None, ""):  # `python benchmarks/run.py`: make the repository
 
 import numpy as np
 
-LIBS = ("numpy", "strict", "xp", "tx", "torch")
+LIBS = ("numpy", "floor", "strict", "xp", "tx", "torch")
 LIB_TITLES = {
     "numpy": "numpy",
+    "floor": "floor",
     "strict": "array_api_strict",
     "xp": "xp (array_api)",
     "tx": "tx (torch policy)",
@@ -53,7 +54,9 @@ BIG_MATRIX = 32
 # ----------------------------------------------------------------------------------------
 def _load_namespaces():
     """{lib: module or None}, {lib: reason it is missing}."""
-    mods, missing = {"numpy": np}, {}
+    from benchmarks import _floor
+
+    mods, missing = {"numpy": np, "floor": _floor}, {}
     try:
         import array_api_strict
 
@@ -90,7 +93,7 @@ def _data(n, dtype, seed):
 
 
 class Case:
-    def __init__(self, key, title, group, stmts, setup, libs=("numpy", "strict", "xp", "tx"), large=False):
+    def __init__(self, key, title, group, stmts, setup, libs=("numpy", "floor", "strict", "xp", "tx"), large=False):
         self.key = key
         self.title = title
         self.group = group
@@ -190,6 +193,7 @@ def make_cases(quick):
             "reshape",
             {
                 "numpy": "ns.reshape(a, (2, 5))",
+                "floor": "ns.reshape(a, (2, 5))",
                 "strict": "ns.reshape(a, (2, 5))",
                 "xp": "ns.reshape(a, (2, 5))",
                 "tx": "ns.reshape(a, (2, 5))",
@@ -202,6 +206,7 @@ def make_cases(quick):
             "astype",
             {
                 "numpy": "a.astype(ns.float32)",
+                "floor": "ns.astype(a, f32)",
                 "strict": "ns.astype(a, f32)",
                 "xp": "ns.astype(a, f32)",
                 "tx": "ns.astype(a, f32)",
@@ -353,16 +358,17 @@ def check_targets(results, cases):
     for label, key, ref_key, ref_lib, limit in targets_for(cases):
         if key not in by_key or ref_key not in by_key:
             continue  # filtered out with -k
+        ref = by_key.get(ref_key, {}).get("times", {}).get(ref_lib)
+        floor = _ratio(by_key.get(key, {}).get("times", {}).get("floor"), ref)
         for lib in ("xp", "tx"):
-            t = by_key.get(key, {}).get("times", {}).get(lib)
-            ref = by_key.get(ref_key, {}).get("times", {}).get(ref_lib)
-            ratio = t / ref if (t is not None and ref) else None
+            ratio = _ratio(by_key.get(key, {}).get("times", {}).get(lib), ref)
             checks.append(
                 {
                     "target": label,
                     "lib": lib,
                     "limit": limit,
                     "ratio": ratio,
+                    "floor": floor,
                     "met": None if ratio is None else bool(ratio <= limit),
                 }
             )
@@ -400,7 +406,7 @@ def print_report(results, checks, meta, console):
     table.add_column("case", no_wrap=True)
     for lib in LIBS:
         table.add_column(LIB_TITLES[lib], justify="right", no_wrap=True)
-    for col in ("xp/np", "tx/np", "xp/strict", "tx/strict"):
+    for col in ("floor/np", "xp/np", "tx/np", "xp/strict", "tx/strict"):
         table.add_column(col, justify="right", no_wrap=True)
     group = None
     for r in results:
@@ -417,6 +423,7 @@ def print_report(results, checks, meta, console):
             else:
                 cells.append(fmt_time(t[lib]))
         ratios = [
+            _ratio(t.get("floor"), t.get("numpy")),
             _ratio(t.get("xp"), t.get("numpy")),
             _ratio(t.get("tx"), t.get("numpy")),
             _ratio(t.get("xp"), t.get("strict")),
@@ -436,6 +443,7 @@ def print_report(results, checks, meta, console):
     tt.add_column("ns", no_wrap=True)
     tt.add_column("ratio", justify="right")
     tt.add_column("limit", justify="right")
+    tt.add_column("floor", justify="right")
     tt.add_column("status", no_wrap=True)
     for c in checks:
         status = (
@@ -446,9 +454,15 @@ def print_report(results, checks, meta, console):
             c["lib"],
             "n/a" if c["ratio"] is None else f"{c['ratio']:.3f}×",
             f"{c['limit']:g}×",
+            "—" if c.get("floor") is None else f"{c['floor']:.3f}×",
             status,
         )
     console.print(tt)
+    console.print(
+        "floor: the same case through a wrapper that only calls NumPy and wraps the result in a new "
+        "object (benchmarks/_floor.py), in the same run: no wrapper written in Python gets below it",
+        highlight=False,
+    )
     met = sum(1 for c in checks if c["met"])
     missed = sum(1 for c in checks if c["met"] is False)
     na = sum(1 for c in checks if c["met"] is None)

@@ -376,3 +376,20 @@ def test_whole_floats_make_integer_arrays_exactly():
             xp.asarray([big], dtype=dtype)
     with pytest.raises(TypeError, match="a Python complex cannot make a float64 array"):
         xp.asarray([1.0, 1j], dtype=xp.float64)
+
+
+def test_astype_repeats_the_first_decision(recwarn):
+    # astype keeps the casts it has allowed; a repeat must give what the first call gave.
+    x = xp.asarray([1e300, float("nan"), 1.5])
+    first, again = xp.astype(x, xp.float32), xp.astype(x, xp.float32)
+    assert first.dtype == again.dtype == xp.float32 and np.array_equal(first._data, again._data, equal_nan=True)
+    assert xp.astype(x, xp.int32).dtype == xp.astype(x, xp.int32).dtype == xp.int32
+    assert not [w for w in recwarn if issubclass(w.category, RuntimeWarning)]  # IEEE results, quietly
+    z = xp.asarray([1 + 2j])
+    for _ in range(2):  # a refused cast is never remembered as allowed
+        with pytest.raises(TypeError, match="astype: casting complex128 to float64"):
+            xp.astype(z, xp.float64)
+    for _ in range(2):  # an array of another namespace is checked every time
+        with pytest.raises(TypeError, match="astype"):
+            xp.astype(tx.asarray([1.0]), xp.float32)
+    assert xp.astype(x, xp.float32, copy=False).dtype == xp.float32
