@@ -129,19 +129,17 @@ class DataTypeFunctions(RuntimeBase):
         if len(arrays_and_dtypes) == 2:
             a, b = arrays_and_dtypes
             if type(a) is Array and type(b) is Array and a._runtime is self and b._runtime is self:
-                # Two arrays of this namespace: one lookup once their dtypes were met (0-d flags count
-                # only under a policy that tells 0-d apart, and there the key is _binary_key's).
-                result = self._result_types.get((a._dtype, b._dtype))
-                if result is not None:
-                    return result
-                if not self.policy.zero_d_matters or a._dtype is b._dtype:
-                    result = self._result_types[(a._dtype, b._dtype)] = self.policy.result_type(a, b)
-                    return result
-                key = self._binary_key("result_type", a, b)
+                # Two arrays of this namespace: one lookup once their dtypes were met. Which
+                # operands are 0-d counts only where the policy tells 0-d apart and the dtypes differ.
+                dt1, dt2 = a._dtype, b._dtype
+                if self._flat_keys or dt1 is dt2:
+                    key = (dt1, dt2)
+                else:
+                    key = (dt1, dt2, (a._data.ndim == 0) | ((b._data.ndim == 0) << 1))
                 result = self._result_types.get(key)
                 if result is None:
                     result = self.policy.result_type(a, b)
-                    if not (self._by_value and key[3]):  # a 0-d operand's value decides: not cached
+                    if not (self._by_value and len(key) == 3 and key[2]):  # a 0-d operand's value decides
                         self._result_types[key] = result
                 return result
         for x in arrays_and_dtypes:

@@ -127,3 +127,28 @@ def test_torch_large_python_ints_are_uint64_scalars():
         TORCH.result_type(nd(D.bool_), 2**63)
     with pytest.raises(OverflowError):
         TORCH.result_type(nd(D.float32), 2**64)
+
+
+@pytest.mark.parametrize("policy_name", ["array_api", "torch", "numpy_legacy", "jax"])
+def test_namespace_result_type_of_two_arrays_matches_the_policy_on_every_call(policy_name):
+    # The namespace caches result_type of two arrays by their dtypes (and 0-d flags where the
+    # policy tells 0-d apart); a cached answer must be the policy's answer for any operands.
+    from array_api_promo import namespace
+
+    ns = namespace(policy_name)
+    policy = promotion.get_policy(policy_name)
+    for dt1 in ns.__array_namespace_info__().dtypes().values():
+        for dt2 in ns.__array_namespace_info__().dtypes().values():
+            for shape1 in ((), (2,)):
+                for shape2 in ((), (2,)):
+                    for value in (1, 100):  # numpy_legacy: the value of a 0-d operand decides
+                        a = ns.full(shape1, True if dt1 == ns.bool else value, dtype=dt1)
+                        b = ns.full(shape2, True if dt2 == ns.bool else value, dtype=dt2)
+                        try:
+                            expected = policy.result_type(a, b)
+                        except TypeError:
+                            with pytest.raises(TypeError):
+                                ns.result_type(a, b)
+                            continue
+                        assert ns.result_type(a, b) is expected, (dt1, shape1, dt2, shape2, value)
+                        assert ns.result_type(a, b) is expected, (dt1, shape1, dt2, shape2, value)
