@@ -60,6 +60,8 @@ class DataTypeFunctions(RuntimeBase):
                 return array
         x = self._check_array(x, "astype")
         dtype = self._check_dtype(dtype, "astype")
+        if copy is not True and copy is not False:
+            raise TypeError(f"astype: copy must be True or False, got {describe_value(copy)}")
         device = x._device if device is None else self._check_device(device, "astype")
         if not self.policy.astype_allowed(x._dtype, dtype):
             raise TypeError(

@@ -254,3 +254,13 @@ def test_rtol_that_does_not_broadcast_to_the_stack_is_named(ns, func):
     with pytest.raises(ValueError, match=rf"^linalg.{func}: rtol of shape \(3,\) does not broadcast"):
         getattr(ns.linalg, func)(ns.ones((2, 3)), rtol=ns.ones(3))
     assert getattr(ns.linalg, func)(ns.ones((4, 2, 3)), rtol=ns.ones(4) * 1e-3).shape[0] == 4
+
+
+@pytest.mark.parametrize("ns", NAMESPACES, ids=["xp", "tx"])
+@pytest.mark.parametrize("copy", [np.ones(3), None, 1, "yes"])
+def test_astype_copy_that_is_not_a_bool_is_named(ns, copy):
+    # Deep profile: astype(x, x.dtype, copy=np.ones(3)) reached NumPy's 'truth value is ambiguous'.
+    x = ns.asarray([True, False])
+    with pytest.raises(TypeError, match=r"^astype: copy must be True or False, got "):
+        ns.astype(x, ns.bool, copy=copy)
+    assert ns.astype(x, ns.bool, copy=False) is x
