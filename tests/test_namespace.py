@@ -221,14 +221,32 @@ def test_operands_of_other_types_are_refused():
     a = xp.asarray([1.0])
     with pytest.raises(TypeError):
         a + "1"
-    with pytest.raises(TypeError):
-        a + np.float64(1.0)
+    with pytest.raises(TypeError, match=r"add: x2 is a NumPy scalar \(float32"):
+        a + np.float32(1.0)
+    with pytest.raises(TypeError, match=r"multiply: x1 is a NumPy scalar \(int64"):
+        np.int64(2) * a
     with pytest.raises(TypeError):
         a + np.ones(1)
     with pytest.raises(TypeError, match="add: x2 must be an array or a Python scalar"):
         xp.add(a, None)
     with pytest.raises(TypeError, match="two Python scalars"):
         xp.add(1.0, 2.0)
+
+
+def test_numpy_float64_and_complex128_operands_are_python_numbers():
+    # The standard's Python scalars are "instances of bool, int, float, complex"; np.float64
+    # and np.complex128 are such instances (SciPy's lp2bp multiplies an array by one).
+    a = xp.asarray([1.0, 2.0], dtype=xp.float32)
+    assert (np.float64(2.0) * a).dtype is xp.float32
+    assert (a + np.float64(1e300)).dtype is xp.float32  # as a Python float: weak
+    assert (a * np.complex128(1j)).dtype is xp.complex64
+    assert xp.multiply(a, np.float64(3.0)).dtype is xp.float32
+    assert float((np.float64(0.5) - a)[1]) == -1.5
+    with pytest.raises(TypeError, match="array_api"):
+        xp.asarray([1, 2]) + np.float64(1.0)  # a Python float with an integer array
+    old = namespace("array_api", "2023.12")
+    with pytest.raises(TypeError, match="x2 must be an array of"):
+        old.add(old.asarray([1.0]), np.float64(1.0))
 
 
 def test_scalar_arguments_follow_the_version():
