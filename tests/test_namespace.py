@@ -261,6 +261,12 @@ def test_scalar_arguments_follow_the_version():
 def test_result_type_bad_input():
     with pytest.raises(ValueError, match="at least one array or dtype"):
         xp.result_type()
+    # Python scalars alone: a ValueError as from NumPy and array-api-strict (SciPy's _logspace
+    # catches it), and still the PromotionError (a TypeError) it was.
+    with pytest.raises(ValueError, match="result_type: at least one array or dtype.*Python scalars alone"):
+        xp.result_type(-2, 1)
+    with pytest.raises(promotion.PromotionError):
+        xp.result_type(1.0)
     with pytest.raises(TypeError, match="result_type: expected"):
         xp.result_type("float32")
     with pytest.raises(TypeError):

@@ -192,6 +192,12 @@ class PromotionError(TypeError):
     """Operands that do not promote under a policy (a ``TypeError``)."""
 
 
+class NoDtypeError(PromotionError, ValueError):
+    """Only Python scalars, no array or dtype, to promote: also a ``ValueError``, which is
+    what NumPy's and array-api-strict's ``result_type`` raise for it (SciPy's ``_logspace``
+    catches that ``ValueError`` to fall back on the default float)."""
+
+
 class Explanation:
     """A readable trace of one promotion decision."""
 
