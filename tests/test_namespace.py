@@ -353,6 +353,11 @@ def test_torch_matmul_needs_one_dtype_and_linalg_names_follow_the_version():
 
 def test_python_bool_is_accepted_as_the_bool_dtype_and_nothing_else_is():
     assert xp.asarray([1, 0], dtype=bool).dtype is xp.bool
+    # A lone number into bool is its truth value, as in a list (SciPy: asarray(1, dtype=out.dtype)).
+    assert xp.asarray(1, dtype=xp.bool)._data.item() is True
+    assert xp.asarray(0.0, dtype=xp.bool)._data.item() is False
+    assert xp.full((2,), 2, dtype=xp.bool)._data.tolist() == [True, True]
+    assert xp.asarray([[0], [3]], dtype=xp.bool)._data.tolist() == [[False], [True]]
     assert xp.zeros(2, dtype=bool).dtype is xp.bool
     assert xp.astype(xp.asarray([0.0, 2.0]), bool).dtype is xp.bool
     for alias in (int, float, complex, "bool", np.bool_):
