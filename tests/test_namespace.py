@@ -382,6 +382,17 @@ def test_numpy_friendly_inputs_array_api_strict_accepts():
     for bad in (xp.asarray([3]), xp.asarray(True), xp.asarray(1j)):
         with pytest.raises(TypeError, match="arange: stop"):
             xp.arange(0, bad)
+    # A NumPy number as an arange bound (SciPy: arange(np.prod(shape) * 3)): its value.
+    assert xp.arange(np.int64(3)).dtype is xp.int64
+    assert xp.arange(np.float64(3.0))._data.tolist() == [0.0, 1.0, 2.0]
+    assert xp.arange(np.float32(0.5), np.int8(2)).dtype is xp.float64
+    # A 0-d array or NumPy number as a linspace bound (SciPy's _logspace): its value.
+    assert xp.linspace(xp.asarray(-2.0), xp.asarray(1), 4)._data.tolist() == [-2.0, -1.0, 0.0, 1.0]
+    assert xp.linspace(np.float64(0), np.int64(1), 3).dtype is xp.float64
+    assert xp.linspace(xp.asarray(0j), 1, 2).dtype is xp.complex128
+    for bad in (xp.asarray([1.0]), xp.asarray(True), np.bool_(True), "1"):
+        with pytest.raises(TypeError, match="linspace: start must be a Python int, float or complex"):
+            xp.linspace(bad, 2.0, 3)
     # np.float64 in nested sequences is a Python float: the policy's rules still apply.
     assert xp.asarray([np.float64(1.5), 2.0]).dtype == xp.float64
     assert xp.asarray([np.float64(1.5)], dtype=xp.float32).dtype == xp.float32
