@@ -469,7 +469,7 @@ class ElementwiseFunctions(RuntimeBase):
         """A ``TypeError`` in our words if one of ``operands`` is a NumPy array or scalar.
 
         ``x + np.float64(2)``, ``np.ones(1) + x``, ``x == np.ones(3)`` (NumPy defers to
-        our reflected operators: ``Array.__array_ufunc__ = None``).
+        our operators: ``Array.__array_ufunc__`` sends an operator's ufunc here).
         """
         for i, bad in enumerate(operands):
             if isinstance(bad, (_ndarray, np.generic)):

@@ -416,3 +416,24 @@ def test_whole_floats_make_integer_arrays_exactly():
             xp.asarray([big], dtype=dtype)
     with pytest.raises(TypeError, match="a Python complex cannot make a float64 array"):
         xp.asarray([1.0, 1j], dtype=xp.float64)
+
+
+def test_numpy_ufuncs_on_our_arrays():
+    # NumPy-only code (SciPy's filtfilt tests: np.abs(zpk[1]).max()) gets NumPy's answer on
+    # the CPU data, as with array-api-strict; an operator's ufunc stays the operator.
+    x = xp.asarray([-1.0, 2.0])
+    out = np.abs(x)
+    assert type(out) is np.ndarray and out.tolist() == [1.0, 2.0]
+    assert np.maximum.reduce(x) == 2.0
+    assert type(np.float64(2.0) * x) is type(x)  # np.float64 is a Python float
+    with pytest.raises(TypeError, match=r"^add: x1 is a NumPy ndarray"):
+        np.ones(2) + x
+    with pytest.raises(TypeError, match=r"^multiply: x1 is a NumPy scalar \(float32"):
+        np.float32(2.0) * x
+    a = np.ones(2)
+    with pytest.raises(TypeError, match=r"^add: x1 is a NumPy ndarray"):
+        a += x
+    with pytest.raises(TypeError, match=r"^absolute: out= cannot be an array of array_api_promo"):
+        np.abs(x, out=x)
+    with pytest.raises(RuntimeError, match="__array__: the array is on"):
+        np.abs(xp.asarray([1.0], device=xp.Device("device1")))
