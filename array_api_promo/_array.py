@@ -313,6 +313,15 @@ class Array:
             return data.copy()
         return data
 
+    def __format__(self, spec: str) -> str:
+        # f"{x:g}" of a 0-d array formats its value, as NumPy's 0-d arrays and scalars do
+        # (NumPy's assert_allclose formats an atol that SciPy computes as one).
+        if not spec:
+            return str(self)
+        if self._data.ndim != 0:
+            raise TypeError(f"__format__: format spec {spec!r} needs a 0-d array, got shape {self._data.shape}")
+        return format(self._data.item(), spec)
+
     def __reduce__(self):
         # By policy name and version: the unpickled array belongs to that namespace.
         return self._runtime.reduce_array(self)

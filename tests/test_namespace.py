@@ -437,3 +437,12 @@ def test_numpy_ufuncs_on_our_arrays():
         np.abs(x, out=x)
     with pytest.raises(RuntimeError, match="__array__: the array is on"):
         np.abs(xp.asarray([1.0], device=xp.Device("device1")))
+
+
+def test_format_of_a_0d_array_formats_its_value():
+    # NumPy's assert_allclose writes f"atol={atol:g}"; SciPy's atol can be a 0-d array.
+    assert f"{xp.asarray(0.5):g}" == "0.5"
+    assert f"{xp.asarray(3, dtype=xp.int8):03d}" == "003"
+    assert f"{xp.asarray([1.0])}" == str(xp.asarray([1.0]))
+    with pytest.raises(TypeError, match=r"__format__: format spec 'g' needs a 0-d array, got shape \(2,\)"):
+        f"{xp.ones(2):g}"
