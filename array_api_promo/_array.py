@@ -316,11 +316,17 @@ class Array:
     def __format__(self, spec: str) -> str:
         # f"{x:g}" of a 0-d array formats its value, as NumPy's 0-d arrays and scalars do
         # (NumPy's assert_allclose formats an atol that SciPy computes as one).
+        if type(spec) is not str:
+            raise TypeError(f"__format__: format spec must be a str, got {type(spec).__name__}")
         if not spec:
             return str(self)
         if self._data.ndim != 0:
             raise TypeError(f"__format__: format spec {spec!r} needs a 0-d array, got shape {self._data.shape}")
-        return format(self._data.item(), spec)
+        value = self._data.item()
+        try:
+            return format(value, spec)
+        except (TypeError, ValueError) as exc:  # Python's words ("Unknown format code"), named
+            raise type(exc)(f"__format__: {exc} (a 0-d {self._dtype.name} array)") from None
 
     def __reduce__(self):
         # By policy name and version: the unpickled array belongs to that namespace.

@@ -446,3 +446,7 @@ def test_format_of_a_0d_array_formats_its_value():
     assert f"{xp.asarray([1.0])}" == str(xp.asarray([1.0]))
     with pytest.raises(TypeError, match=r"__format__: format spec 'g' needs a 0-d array, got shape \(2,\)"):
         f"{xp.ones(2):g}"
+    with pytest.raises(ValueError, match=r"__format__: Unknown format code 'd'.*float64"):
+        f"{xp.asarray(1.5):d}"
+    with pytest.raises(TypeError, match="__format__: format spec must be a str, got int"):
+        xp.asarray(1.5).__format__(3)
