@@ -20,6 +20,29 @@ __all__ = ["Array"]
 _new_object = object.__new__
 _ndarray = np.ndarray
 _REAL = (CATEGORY_BOOL, CATEGORY_INTEGER, CATEGORY_FLOATING)
+# NumPy's ufuncs behind Python's binary operators, and the standard's names for them.
+_UFUNC_OPERATORS = {
+    "add": "add",
+    "subtract": "subtract",
+    "multiply": "multiply",
+    "true_divide": "divide",
+    "divide": "divide",
+    "floor_divide": "floor_divide",
+    "remainder": "remainder",
+    "power": "pow",
+    "matmul": "matmul",
+    "equal": "equal",
+    "not_equal": "not_equal",
+    "less": "less",
+    "less_equal": "less_equal",
+    "greater": "greater",
+    "greater_equal": "greater_equal",
+    "bitwise_and": "bitwise_and",
+    "bitwise_or": "bitwise_or",
+    "bitwise_xor": "bitwise_xor",
+    "left_shift": "bitwise_left_shift",
+    "right_shift": "bitwise_right_shift",
+}
 
 
 # -- operators ------------------------------------------------------------------------------------
@@ -161,10 +184,40 @@ class Array:
     """
 
     __slots__ = ("_data", "_dtype", "_runtime", "_device", "__weakref__")
-    # NumPy defers to our operators instead of treating us as an object scalar; the
-    # operator refuses a NumPy operand in our words (ElementwiseFunctions._bad_operands).
-    __array_ufunc__ = None
     __array_priority__ = 1000
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        """NumPy's ufuncs with our arrays among the operands.
+
+        The ufunc of a binary operator given a NumPy operand (``np.ones(3) + x``,
+        ``np.float32(2) * x``: NumPy calls it for the operator) is that operator:
+        a NumPy array is refused in our words (``a += x`` with ``a`` a NumPy array too)
+        and a NumPy scalar goes by the policy (``ElementwiseFunctions._bad_operands``).
+        Any other ufunc call (``np.abs(x)``, ``np.maximum.reduce(x)``, as SciPy's NumPy-only
+        code makes) is NumPy code on the CPU data: our arrays convert by ``__array__`` and
+        the result is NumPy's, as with array-api-strict.
+        """
+        name = _UFUNC_OPERATORS.get(ufunc.__name__)
+        if (
+            name is not None
+            and method == "__call__"
+            and len(inputs) == 2
+            and any(isinstance(i, (_ndarray, np.generic)) for i in inputs)
+        ):
+            if kwargs:  # ``a += x`` with ``a`` a NumPy array: np.add(a, x, out=(a,))
+                self._runtime._refuse_numpy_operands(name, inputs)
+            out = self._runtime._apply2(name, inputs[0], inputs[1], True)
+            if out is NotImplemented:
+                raise TypeError(
+                    f"{name}: unsupported operands {type(inputs[0]).__name__} and {type(inputs[1]).__name__}"
+                )
+            return out
+        if any(type(o) is Array for o in kwargs.get("out") or ()):
+            raise TypeError(
+                f"{ufunc.__name__}: out= cannot be an array of {self._runtime.label}; NumPy cannot write into it"
+            )
+        inputs = tuple(i.__array__() if type(i) is Array else i for i in inputs)
+        return getattr(ufunc, method)(*inputs, **kwargs)
 
     def __init__(self, *args, **kwargs):
         raise TypeError(
@@ -259,6 +312,21 @@ class Array:
         if copy:
             return data.copy()
         return data
+
+    def __format__(self, spec: str) -> str:
+        # f"{x:g}" of a 0-d array formats its value, as NumPy's 0-d arrays and scalars do
+        # (NumPy's assert_allclose formats an atol that SciPy computes as one).
+        if type(spec) is not str:
+            raise TypeError(f"__format__: format spec must be a str, got {type(spec).__name__}")
+        if not spec:
+            return str(self)
+        if self._data.ndim != 0:
+            raise TypeError(f"__format__: format spec {spec!r} needs a 0-d array, got shape {self._data.shape}")
+        value = self._data.item()
+        try:
+            return format(value, spec)
+        except (TypeError, ValueError) as exc:  # Python's words ("Unknown format code"), named
+            raise type(exc)(f"__format__: {exc} (a 0-d {self._dtype.name} array)") from None
 
     def __reduce__(self):
         # By policy name and version: the unpickled array belongs to that namespace.

@@ -13,6 +13,7 @@ from ._devices import CPU
 from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
 
 __all__ = ["CreationFunctions"]
+_ARANGE_TYPES = frozenset((int, float, bool, type(None)))  # bounds taken as they are
 
 _new_object = object.__new__
 
@@ -241,8 +242,10 @@ class CreationFunctions(RuntimeBase):
 
     def arange(self, start, /, stop=None, step=1, *, dtype=None, device=None):
         func = "arange"
-        if Array in (type(start), type(stop), type(step)):
-            start, stop, step = (_arange_bound(v, arg) for v, arg in ((start, "start"), (stop, "stop"), (step, "step")))
+        if not (type(start) in _ARANGE_TYPES and type(stop) in _ARANGE_TYPES and type(step) in _ARANGE_TYPES):
+            start, stop, step = (
+                _number_bound(v, func, arg) for v, arg in ((start, "start"), (stop, "stop"), (step, "step"))
+            )
         for value, arg in ((start, "start"), (stop, "stop"), (step, "step")):
             if value is not None and type(value) not in (int, float, bool):
                 raise TypeError(f"arange: {arg} must be a Python int or float, got {type(value).__name__}")
@@ -283,6 +286,7 @@ class CreationFunctions(RuntimeBase):
             raise ValueError(f"linspace: num must be a non-negative int, got {num!r}")
         if type(endpoint) is not bool:
             raise TypeError(f"linspace: endpoint must be a bool, got {type(endpoint).__name__}")
+        start, stop = _number_bound(start, func, "start", True), _number_bound(stop, func, "stop", True)
         for value, arg in ((start, "start"), (stop, "stop")):
             if type(value) not in (int, float, complex):
                 raise TypeError(f"linspace: {arg} must be a Python int, float or complex, got {type(value).__name__}")
@@ -397,17 +401,35 @@ def _check_shape(shape, func):
     return shape
 
 
-def _arange_bound(value, arg):
-    # A 0-d integer or real floating array as an arange bound (SciPy's ``arange(1, n + 1)`` with
-    # a 0-d n; array-api-strict accepts it): its Python int or float.
-    if type(value) is not Array:
-        return value
-    if value._data.ndim != 0 or value._dtype.category not in (D.CATEGORY_INTEGER, D.CATEGORY_FLOATING):
-        raise TypeError(
-            f"arange: {arg} must be a Python int or float (or a 0-d integer or real floating array), "
-            f"got an array of shape {value._data.shape} and dtype {value._dtype.name}"
-        )
-    return int(value) if value._dtype.category == D.CATEGORY_INTEGER else float(value)
+def _number_bound(value, func, arg, complex_ok=False):
+    """A bound of ``arange``/``linspace`` that is a number without being a Python one: its
+    Python int, float (or, for ``linspace``, complex) value; anything else as it is.
+
+    A 0-d integer or floating array (SciPy's ``arange(1, n + 1)`` with a 0-d ``n``, its
+    ``_logspace`` passing 0-d ``start``/``stop`` to ``linspace``) or a NumPy number
+    (``arange(np.prod(shape) * 3)``): array-api-strict accepts them, as NumPy does.
+    """
+    t = type(value)
+    if t is Array:
+        category = value._dtype.category
+        allowed = (D.CATEGORY_INTEGER, D.CATEGORY_FLOATING) + ((D.CATEGORY_COMPLEX,) if complex_ok else ())
+        if value._data.ndim != 0 or category not in allowed:
+            kinds = "int, float or complex" if complex_ok else "int or float"
+            kinds_0d = "integer or floating" if complex_ok else "integer or real floating"
+            raise TypeError(
+                f"{func}: {arg} must be a Python {kinds} (or a 0-d {kinds_0d} array), "
+                f"got an array of shape {value._data.shape} and dtype {value._dtype.name}"
+            )
+        if category == D.CATEGORY_INTEGER:
+            return int(value)
+        return float(value) if category == D.CATEGORY_FLOATING else complex(value)
+    if isinstance(value, np.integer):
+        return int(value)
+    if isinstance(value, np.floating):
+        return float(value)
+    if complex_ok and isinstance(value, np.complexfloating):
+        return complex(value)
+    return value
 
 
 def _shape_entry(n, func):

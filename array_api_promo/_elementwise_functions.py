@@ -232,6 +232,18 @@ def _casting(kernel, compute: np.dtype, arity: int) -> Callable:
     )
 
 
+def _is_python_number(x) -> bool:
+    """A NumPy scalar that is an instance of Python's float or complex (np.float64, np.complex128)."""
+    return type(x) not in _SCALAR_TYPES and isinstance(x, (float, complex)) and isinstance(x, np.generic)
+
+
+def _python_number(x):
+    """``x`` as the Python float or complex it is an instance of (anything else as it is)."""
+    if not _is_python_number(x):
+        return x
+    return complex(x) if isinstance(x, complex) else float(x)
+
+
 class ElementwiseFunctions(RuntimeBase):
     """The elementwise functions of the standard and the one path every operator takes."""
 
@@ -432,6 +444,13 @@ class ElementwiseFunctions(RuntimeBase):
         """
         if self.policy.numpy_scalars != "refuse" and (isinstance(x1, _NUMPY_NUMBERS) or isinstance(x2, _NUMPY_NUMBERS)):
             return self._apply2(name, self._from_numpy_scalar(x1), self._from_numpy_scalar(x2), operator)
+        if _is_python_number(x1) or _is_python_number(x2):
+            # np.float64 and np.complex128 are instances of float and complex, and the
+            # standard's Python scalars are "instances of bool, int, float, complex": such an
+            # operand is that Python number (array-api-strict takes it so; SciPy's
+            # ``lp2bp`` multiplies by an np.float64).  np.float32 or np.int64 is no such
+            # instance and is refused below.
+            return self._apply2(name, _python_number(x1), _python_number(x2), operator)
         self._refuse_numpy_operands(name, (x1, x2))
         if operator:
             return NotImplemented
@@ -450,7 +469,7 @@ class ElementwiseFunctions(RuntimeBase):
         """A ``TypeError`` in our words if one of ``operands`` is a NumPy array or scalar.
 
         ``x + np.float64(2)``, ``np.ones(1) + x``, ``x == np.ones(3)`` (NumPy defers to
-        our reflected operators: ``Array.__array_ufunc__ = None``).
+        our operators: ``Array.__array_ufunc__`` sends an operator's ufunc here).
         """
         for i, bad in enumerate(operands):
             if isinstance(bad, (_ndarray, np.generic)):

@@ -27,9 +27,13 @@ def _check_norm(norm, func):
 
 
 def _int_arg(value, func, arg):
-    if type(value) is bool or not isinstance(value, int):
-        raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
-    return operator.index(value)
+    # An int, or an integer with __index__ (np.int64 from a NumPy computation); not a bool.
+    if type(value) is not bool:
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
 
 
 class FFTFunctions(RuntimeBase):

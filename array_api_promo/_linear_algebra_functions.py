@@ -64,9 +64,13 @@ def _real_of(dtype):
 
 
 def _axis_int(value, func, arg="axis"):
-    if type(value) is bool or not isinstance(value, int):
-        raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
-    return operator.index(value)
+    # An int, or an integer with __index__ (np.int64 from a NumPy computation); not a bool.
+    if type(value) is not bool:
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
 
 
 class LinearAlgebraFunctions(RuntimeBase):

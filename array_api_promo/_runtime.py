@@ -12,6 +12,7 @@ construction; the plan caches fill as signatures are met.
 from __future__ import annotations
 
 import contextvars
+import operator
 import os
 import sys
 import threading
@@ -153,7 +154,13 @@ class RuntimeBase:
 
     def _normalize_axis(self, axis: int, ndim: int, func: str) -> int:
         if type(axis) is not int and not isinstance(axis, int):
-            raise TypeError(f"{func}: axis must be an int, got {describe_value(axis)}")
+            # An integer that is not a Python int (np.int64 from a NumPy computation, as
+            # SciPy's ``cumulative_simpson`` passes): its __index__, as Python's own
+            # sequences and NumPy take it.  A float or np.bool_ has none.
+            try:
+                axis = operator.index(axis)
+            except TypeError:
+                raise TypeError(f"{func}: axis must be an int, got {describe_value(axis)}") from None
         if not -ndim <= axis < ndim:
             raise IndexError(f"{func}: axis {axis} is out of bounds for array of dimension {ndim}")  # NumPy's words
         return axis % ndim if ndim else 0

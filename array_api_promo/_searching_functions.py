@@ -65,7 +65,7 @@ class SearchingFunctions(RuntimeBase):
             raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
         data = x._data
         if axis is not None:
-            if type(axis) is bool or not isinstance(axis, (int, tuple)):
+            if type(axis) is bool or not isinstance(axis, (int, np.integer, tuple)):
                 raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
             axis = self._normalize_axes(axis, data.ndim, func)
         if axis is None and not keepdims:

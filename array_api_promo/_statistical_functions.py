@@ -31,7 +31,7 @@ class StatisticalFunctions(RuntimeBase):
         x = self._check_array(x, func)
         if type(keepdims) is not bool:
             raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
-        if axis is not None and not isinstance(axis, (int, tuple)) or type(axis) is bool:
+        if axis is not None and not isinstance(axis, (int, np.integer, tuple)) or type(axis) is bool:
             raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
         axes = self._normalize_axes(axis, x._data.ndim, func)
         return x, axes

@@ -307,7 +307,9 @@ def test_numpy_scalars_count_as_0d_arrays():
     assert (nep50.ones(2, dtype=nep50.float32) + np.float64(1.5)).dtype == nep50.float64
     assert (nep50.ones(2, dtype=nep50.int8) + np.int64(3)).dtype == nep50.int64
     with pytest.raises(TypeError):
-        xp.ones(2) + np.float64(1.5)  # the standard has no NumPy-scalar operand
+        xp.ones(2) + np.float32(1.5)  # the standard has no NumPy-scalar operand
+    # ... but np.float64 is an instance of float: the standard's Python scalar, weak
+    assert (xp.ones(2, dtype=xp.float32) + np.float64(1.5)).dtype == xp.float32
 
 
 def test_value_based_promotion_depends_on_operand_order():

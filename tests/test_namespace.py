@@ -221,14 +221,32 @@ def test_operands_of_other_types_are_refused():
     a = xp.asarray([1.0])
     with pytest.raises(TypeError):
         a + "1"
-    with pytest.raises(TypeError):
-        a + np.float64(1.0)
+    with pytest.raises(TypeError, match=r"add: x2 is a NumPy scalar \(float32"):
+        a + np.float32(1.0)
+    with pytest.raises(TypeError, match=r"multiply: x1 is a NumPy scalar \(int64"):
+        np.int64(2) * a
     with pytest.raises(TypeError):
         a + np.ones(1)
     with pytest.raises(TypeError, match="add: x2 must be an array or a Python scalar"):
         xp.add(a, None)
     with pytest.raises(TypeError, match="two Python scalars"):
         xp.add(1.0, 2.0)
+
+
+def test_numpy_float64_and_complex128_operands_are_python_numbers():
+    # The standard's Python scalars are "instances of bool, int, float, complex"; np.float64
+    # and np.complex128 are such instances (SciPy's lp2bp multiplies an array by one).
+    a = xp.asarray([1.0, 2.0], dtype=xp.float32)
+    assert (np.float64(2.0) * a).dtype is xp.float32
+    assert (a + np.float64(1e300)).dtype is xp.float32  # as a Python float: weak
+    assert (a * np.complex128(1j)).dtype is xp.complex64
+    assert xp.multiply(a, np.float64(3.0)).dtype is xp.float32
+    assert float((np.float64(0.5) - a)[1]) == -1.5
+    with pytest.raises(TypeError, match="array_api"):
+        xp.asarray([1, 2]) + np.float64(1.0)  # a Python float with an integer array
+    old = namespace("array_api", "2023.12")
+    with pytest.raises(TypeError, match="x2 must be an array of"):
+        old.add(old.asarray([1.0]), np.float64(1.0))
 
 
 def test_scalar_arguments_follow_the_version():
@@ -243,6 +261,12 @@ def test_scalar_arguments_follow_the_version():
 def test_result_type_bad_input():
     with pytest.raises(ValueError, match="at least one array or dtype"):
         xp.result_type()
+    # Python scalars alone: a ValueError as from NumPy and array-api-strict (SciPy's _logspace
+    # catches it), and still the PromotionError (a TypeError) it was.
+    with pytest.raises(ValueError, match="result_type: at least one array or dtype.*Python scalars alone"):
+        xp.result_type(-2, 1)
+    with pytest.raises(promotion.PromotionError):
+        xp.result_type(1.0)
     with pytest.raises(TypeError, match="result_type: expected"):
         xp.result_type("float32")
     with pytest.raises(TypeError):
@@ -329,6 +353,11 @@ def test_torch_matmul_needs_one_dtype_and_linalg_names_follow_the_version():
 
 def test_python_bool_is_accepted_as_the_bool_dtype_and_nothing_else_is():
     assert xp.asarray([1, 0], dtype=bool).dtype is xp.bool
+    # A lone number into bool is its truth value, as in a list (SciPy: asarray(1, dtype=out.dtype)).
+    assert xp.asarray(1, dtype=xp.bool)._data.item() is True
+    assert xp.asarray(0.0, dtype=xp.bool)._data.item() is False
+    assert xp.full((2,), 2, dtype=xp.bool)._data.tolist() == [True, True]
+    assert xp.asarray([[0], [3]], dtype=xp.bool)._data.tolist() == [[False], [True]]
     assert xp.zeros(2, dtype=bool).dtype is xp.bool
     assert xp.astype(xp.asarray([0.0, 2.0]), bool).dtype is xp.bool
     for alias in (int, float, complex, "bool", np.bool_):
@@ -353,6 +382,17 @@ def test_numpy_friendly_inputs_array_api_strict_accepts():
     for bad in (xp.asarray([3]), xp.asarray(True), xp.asarray(1j)):
         with pytest.raises(TypeError, match="arange: stop"):
             xp.arange(0, bad)
+    # A NumPy number as an arange bound (SciPy: arange(np.prod(shape) * 3)): its value.
+    assert xp.arange(np.int64(3)).dtype is xp.int64
+    assert xp.arange(np.float64(3.0))._data.tolist() == [0.0, 1.0, 2.0]
+    assert xp.arange(np.float32(0.5), np.int8(2)).dtype is xp.float64
+    # A 0-d array or NumPy number as a linspace bound (SciPy's _logspace): its value.
+    assert xp.linspace(xp.asarray(-2.0), xp.asarray(1), 4)._data.tolist() == [-2.0, -1.0, 0.0, 1.0]
+    assert xp.linspace(np.float64(0), np.int64(1), 3).dtype is xp.float64
+    assert xp.linspace(xp.asarray(0j), 1, 2).dtype is xp.complex128
+    for bad in (xp.asarray([1.0]), xp.asarray(True), np.bool_(True), "1"):
+        with pytest.raises(TypeError, match="linspace: start must be a Python int, float or complex"):
+            xp.linspace(bad, 2.0, 3)
     # np.float64 in nested sequences is a Python float: the policy's rules still apply.
     assert xp.asarray([np.float64(1.5), 2.0]).dtype == xp.float64
     assert xp.asarray([np.float64(1.5)], dtype=xp.float32).dtype == xp.float32
@@ -393,3 +433,37 @@ def test_astype_repeats_the_first_decision(recwarn):
         with pytest.raises(TypeError, match="astype"):
             xp.astype(tx.asarray([1.0]), xp.float32)
     assert xp.astype(x, xp.float32, copy=False).dtype == xp.float32
+
+
+def test_numpy_ufuncs_on_our_arrays():
+    # NumPy-only code (SciPy's filtfilt tests: np.abs(zpk[1]).max()) gets NumPy's answer on
+    # the CPU data, as with array-api-strict; an operator's ufunc stays the operator.
+    x = xp.asarray([-1.0, 2.0])
+    out = np.abs(x)
+    assert type(out) is np.ndarray and out.tolist() == [1.0, 2.0]
+    assert np.maximum.reduce(x) == 2.0
+    assert type(np.float64(2.0) * x) is type(x)  # np.float64 is a Python float
+    with pytest.raises(TypeError, match=r"^add: x1 is a NumPy ndarray"):
+        np.ones(2) + x
+    with pytest.raises(TypeError, match=r"^multiply: x1 is a NumPy scalar \(float32"):
+        np.float32(2.0) * x
+    a = np.ones(2)
+    with pytest.raises(TypeError, match=r"^add: x1 is a NumPy ndarray"):
+        a += x
+    with pytest.raises(TypeError, match=r"^absolute: out= cannot be an array of array_api_promo"):
+        np.abs(x, out=x)
+    with pytest.raises(RuntimeError, match="__array__: the array is on"):
+        np.abs(xp.asarray([1.0], device=xp.Device("device1")))
+
+
+def test_format_of_a_0d_array_formats_its_value():
+    # NumPy's assert_allclose writes f"atol={atol:g}"; SciPy's atol can be a 0-d array.
+    assert f"{xp.asarray(0.5):g}" == "0.5"
+    assert f"{xp.asarray(3, dtype=xp.int8):03d}" == "003"
+    assert f"{xp.asarray([1.0])}" == str(xp.asarray([1.0]))
+    with pytest.raises(TypeError, match=r"__format__: format spec 'g' needs a 0-d array, got shape \(2,\)"):
+        f"{xp.ones(2):g}"
+    with pytest.raises(ValueError, match=r"__format__: Unknown format code 'd'.*float64"):
+        f"{xp.asarray(1.5):d}"
+    with pytest.raises(TypeError, match="__format__: format spec must be a str, got int"):
+        xp.asarray(1.5).__format__(3)

@@ -160,3 +160,20 @@ def test_float_accumulation_before_2023_12():
     assert old.sum(old.asarray([1.0], dtype=old.float32), dtype=old.float32).dtype is old.float32
     new = namespace("array_api", "2023.12")
     assert new.sum(new.asarray([1.0], dtype=new.float32)).dtype is new.float32
+
+
+def test_numpy_integer_axis_taken_by_its_index():
+    # SciPy's cumulative_simpson passes np.int64 axes (from a NumPy computation) to
+    # cumulative_sum and diff; an integer with __index__ is an axis, as in NumPy.
+    x = xp.reshape(xp.arange(6.0), (2, 3))
+    assert xp.cumulative_sum(x, axis=np.int64(-1)).shape == (2, 3)
+    assert xp.diff(x, axis=np.intp(0)).shape == (1, 3)
+    assert xp.sum(x, axis=np.int32(1)).shape == (2,)
+    assert xp.sum(x, axis=(np.int64(0), 1)).shape == ()
+    assert xp.fft.fft(xp.astype(x, xp.complex128), axis=np.int64(0)).shape == (2, 3)
+    assert xp.linalg.vector_norm(x, axis=np.int64(1)).shape == (2,)
+    for bad in (1.0, np.float64(1.0), np.True_):
+        with pytest.raises(TypeError, match="cumulative_sum: axis must be an int"):
+            xp.cumulative_sum(x, axis=bad)
+    with pytest.raises(IndexError, match="diff: axis 2 is out of bounds"):
+        xp.diff(x, axis=np.int64(2))

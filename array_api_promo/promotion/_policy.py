@@ -192,6 +192,12 @@ class PromotionError(TypeError):
     """Operands that do not promote under a policy (a ``TypeError``)."""
 
 
+class NoDtypeError(PromotionError, ValueError):
+    """Only Python scalars, no array or dtype, to promote: also a ``ValueError``, which is
+    what NumPy's and array-api-strict's ``result_type`` raise for it (SciPy's ``_logspace``
+    catches that ``ValueError`` to fall back on the default float)."""
+
+
 class Explanation:
     """A readable trace of one promotion decision."""
 
@@ -427,8 +433,9 @@ class Policy:
         """A 0-d NumPy array of ``dtype`` made from the Python scalar ``value`` by a creation
         function (``asarray(value, dtype=...)``, ``full``'s ``fill_value``).
 
-        The standard's rule: the value must be of the dtype's kind (a bool for bool, no
-        complex into a real one) and in its range. A float into an integer dtype is a
+        The standard's rule: the value must be of the dtype's kind (no complex into a real
+        one) and in its range; a number into a bool dtype is its truth value, as it is in a
+        nested list. A float into an integer dtype is a
         conversion the standard leaves to the library ("may or may not be permitted"):
         every library makes ``asarray([1000.0], dtype=int64)`` and consumers (SciPy) write
         it, so a float holding a whole number in range is taken exactly; one with a
@@ -437,8 +444,10 @@ class Policy:
         """
         t = type(value)
         category = dtype.category
-        if category == D.CATEGORY_BOOL and t is not bool:
-            raise TypeError(f"{op}: a Python {t.__name__} cannot make a bool array (policy {self.name!r})")
+        if category == D.CATEGORY_BOOL:
+            # A number's truth value, as in a nested list (``asarray([1, 0], dtype=bool)``)
+            # and in array-api-strict (SciPy's ndimage tests write ``asarray(1, dtype=bool)``).
+            return np.asarray(bool(value), dtype=dtype.numpy)
         if t is complex and category != D.CATEGORY_COMPLEX:
             raise TypeError(f"{op}: a Python complex cannot make a {dtype.name} array (policy {self.name!r})")
         if t is float and category == D.CATEGORY_INTEGER:

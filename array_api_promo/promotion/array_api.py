@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .. import _dtypes as D
 from ._lattice import PromotionTable
-from ._policy import LargeInt, OperandKind, Policy, PromotionError
+from ._policy import LargeInt, NoDtypeError, OperandKind, Policy, PromotionError
 
 __all__ = ["ArrayAPIPolicy", "ARRAY_API_LATTICE"]
 
@@ -71,7 +71,7 @@ class ArrayAPIPolicy(Policy):
                 trace.step(f"lattice join {result.name} ∨ {operand.dtype.name} = {joined.name}")
             result = joined
         if result is None:
-            raise PromotionError(
+            raise NoDtypeError(
                 "at least one array or dtype is required; Python scalars alone have no "
                 f"dtype under policy {self.name!r}"
             )
