@@ -244,6 +244,10 @@ def _python_number(x):
     return complex(x) if isinstance(x, complex) else float(x)
 
 
+# Foreign operands an operator refuses instead of deferring to their reflected operator.
+_REPEATING_TYPES = (list, tuple, str, bytes, bytearray, np.dtype)
+
+
 class ElementwiseFunctions(RuntimeBase):
     """The elementwise functions of the standard and the one path every operator takes."""
 
@@ -453,6 +457,16 @@ class ElementwiseFunctions(RuntimeBase):
             return self._apply2(name, _python_number(x1), _python_number(x2), operator)
         self._refuse_numpy_operands(name, (x1, x2))
         if operator:
+            if name not in ("equal", "not_equal"):  # x == "auto" stays Python's False, as in array-api-strict
+                for i, bad in enumerate((x1, x2)):
+                    if isinstance(bad, _REPEATING_TYPES):
+                        # Their reflected operators take a 0-d integer array by __index__:
+                        # x * [1, 2] would be a repeated list, x * np.dtype('O') a subarray dtype.
+                        raise TypeError(
+                            f"{name}: x{i + 1} must be an array or a Python scalar of {self.label}, got "
+                            + describe_value(bad)
+                            + ("" if isinstance(bad, np.dtype) else "; wrap a sequence with asarray()")
+                        )
             return NotImplemented
         if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
             if name in self.policy.scalar_pair_functions:

@@ -88,7 +88,9 @@ def test_other_foreign_operands_still_defer_to_python():
 
     assert xp.ones(2) + Other() == "other"
     with pytest.raises(TypeError, match="unsupported operand"):
-        xp.ones(2) + "a"
+        xp.ones(2) + object()
+    with pytest.raises(TypeError, match="^add: x2 must be an array or a Python scalar"):
+        xp.ones(2) + "a"  # str's reflected operators would take a 0-d integer array
     assert (xp.ones(2) == None) is False  # noqa: E711  (the operator itself is under test)
 
 
@@ -265,3 +267,41 @@ def test_astype_copy_that_is_not_a_bool_is_named(ns, copy):
     with pytest.raises(TypeError, match=r"^astype: copy must be True or False, got "):
         ns.astype(x, ns.bool, copy=copy)
     assert ns.astype(x, ns.bool, copy=False) is x
+
+
+@pytest.mark.parametrize("ns", NAMESPACES, ids=["xp", "tx"])
+@pytest.mark.parametrize("other", [[1, 2], (1,), "ab", b"ab", np.dtype("O")], ids=repr)
+def test_sequences_and_numpy_dtypes_as_operands_are_refused(ns, other):
+    # Deep profile (seed 1): x * np.dtype('O') was a NumPy subarray dtype and x * [1, 2] a
+    # repeated list: their reflected operators take a 0-d integer array by __index__.
+    x = ns.asarray(2, dtype=ns.int8)
+    for call, op in ((lambda: x * other, "multiply"), (lambda: other * x, "multiply"), (lambda: x + other, "add")):
+        with pytest.raises(TypeError, match=rf"^{op}: x[12] must be an array or a Python scalar of array_api_promo"):
+            call()
+    assert (x == other) is False and (x != other) is True  # Python's answer, as array-api-strict gives
+
+
+@pytest.mark.parametrize("ns", NAMESPACES, ids=["xp", "tx"])
+def test_arange_start_and_step_cannot_be_none(ns):
+    # Deep profile (seed 1): arange(0, stop=2.5, step=None) raised Python's 'must be real number'.
+    for args, arg in (((0, 2.5, None), "step"), ((None, 2), "start")):
+        with pytest.raises(TypeError, match=rf"^arange: {arg} must be a Python int or float, got NoneType"):
+            ns.arange(*args)
+    assert ns.arange(3, None).shape == (3,)
+
+
+@pytest.mark.parametrize("ns", NAMESPACES, ids=["xp", "tx"])
+def test_linspace_takes_integer_dtypes_with_numpys_values(ns):
+    # The standard: dtype "should be" floating-point; array-api-strict takes int8 (SciPy's signal tests).
+    assert ns.linspace(0, 10, 4, dtype=ns.int8)._data.tolist() == [0, 3, 6, 10]
+    assert (
+        ns.linspace(-1.5, 3.2, 5, dtype=ns.int16)._data.tolist() == np.linspace(-1.5, 3.2, 5, dtype=np.int16).tolist()
+    )
+    with pytest.raises(OverflowError, match=r"^linspace: values from 0 to 300 do not fit in int8"):
+        ns.linspace(0, 300, 3, dtype=ns.int8)
+    with pytest.raises(ValueError, match=r"^linspace: start and stop must be finite for int8"):
+        ns.linspace(0, math.inf, 3, dtype=ns.int8)
+    with pytest.raises(TypeError, match=r"^linspace: dtype must be numeric, got bool"):
+        ns.linspace(0, 1, 3, dtype=ns.bool)
+    with pytest.raises(TypeError, match=r"^linspace: complex start or stop needs a complex dtype, got int8"):
+        ns.linspace(0, 1j, 3, dtype=ns.int8)
