@@ -35,11 +35,15 @@ class CreationFunctions(RuntimeBase):
     def _infer_dtype(self, obj, func):
         """The default dtype for nested Python scalars (bool < int < float < complex)."""
         kinds = set()
+        numpy_dtypes = set()
+        by_dtype = self.policy.sequence_numpy_scalars
 
         def walk(o, depth):
             t = type(o)
             if t in D.PY_SCALARS:
                 kinds.add(t)
+            elif by_dtype and isinstance(o, np.generic) and id(o.dtype) in self._native_dtypes:
+                numpy_dtypes.add(self._native_dtypes[id(o.dtype)])
             elif isinstance(o, (float, complex)):  # np.float64 and np.complex128 are Python scalars
                 kinds.add(complex if isinstance(o, complex) else float)
             elif t is Array:
@@ -55,9 +59,18 @@ class CreationFunctions(RuntimeBase):
         walk(obj, 0)
         dtypes = {k for k in kinds if type(k) is D.DType}
         if dtypes:
-            if len(dtypes) == 1 and not (kinds - dtypes):
+            if len(dtypes) == 1 and not (kinds - dtypes) and not numpy_dtypes:
                 return dtypes.pop()
             raise TypeError(f"{func}: nested sequences mixing arrays and other values need an explicit dtype")
+        if numpy_dtypes:
+            # torch's inferScalarType: each NumPy scalar by its dtype, each Python scalar by its
+            # default dtype, joined by promoteTypes (torch.asarray([np.float64(1.), 2.]) is float64)
+            python = [self._python_kinds_dtype(kinds)] if kinds else []
+            return self.policy.result_type(*sorted(numpy_dtypes, key=lambda d: d.name), *python)
+        return self._python_kinds_dtype(kinds)
+
+    def _python_kinds_dtype(self, kinds):
+        """The default dtype for a set of Python scalar types (bool < int < float < complex)."""
         if complex in kinds:
             return self.policy.default_complex
         if float in kinds:

@@ -398,7 +398,7 @@ def test_numpy_friendly_inputs_array_api_strict_accepts():
     assert xp.asarray([np.float64(1.5)], dtype=xp.float32).dtype == xp.float32
     with pytest.raises(ValueError, match="asarray: the Python float 1.5 is not a whole number"):
         xp.asarray([np.float64(1.5)], dtype=xp.int64)
-    assert tx.asarray([np.float64(1.5)]).dtype == tx.float32  # torch: the default float
+    assert tx.asarray([np.float64(1.5)]).dtype == tx.float64  # torch.asarray: its own dtype
 
 
 def test_whole_floats_make_integer_arrays_exactly():

@@ -253,6 +253,40 @@ def test_live_numpy_scalars_match_torch():
             assert (a + s).dtype.name == want, (dtype, repr(s))
 
 
+_NUMPY_SCALAR_SEQUENCES = [
+    ([np.float64(1.0), np.float64(2.0)], "float64"),  # SciPy: asarray([llf, llf]) of np.float64
+    ([np.float64(1.0), 2.0], "float64"),
+    ([[2.0], [np.float64(1.0)]], "float64"),
+    ([np.float32(1.0), 2.0], "float32"),
+    ([np.float16(1.0)], "float16"),
+    ([np.int32(1), np.int32(2)], "int32"),
+    ([np.int32(1), 2], "int64"),
+    ([np.int64(1), 2.5], "float32"),
+    ([True, np.float32(1.0)], "float32"),
+    ([np.int8(1), np.uint8(1)], "int16"),
+    ([np.complex128(1j)], "complex128"),
+]
+
+
+@pytest.mark.parametrize(("seq", "want"), _NUMPY_SCALAR_SEQUENCES, ids=repr)
+def test_numpy_scalars_in_sequences_keep_their_dtype(seq, want):
+    """In a sequence given to torch.asarray a NumPy scalar counts by its dtype, not as the
+    Python number it is as an operand (inferScalarType, joined by promoteTypes); the
+    standard policy still reads np.float64 as a Python float (and refuses np.int32)."""
+    import array_api_promo.torch as tx
+
+    assert tx.asarray(seq).dtype.name == want
+    assert xp.asarray([np.float64(1.0), 2.0]).dtype == xp.float64
+    with pytest.raises(TypeError, match="cannot make an array from int32"):
+        xp.asarray([np.int32(1)])
+
+
+def test_live_numpy_scalars_in_sequences_match_torch():
+    torch = pytest.importorskip("torch")
+    for seq, want in _NUMPY_SCALAR_SEQUENCES:
+        assert str(torch.asarray(seq).dtype).removeprefix("torch.") == want, seq
+
+
 def test_sequences_convert_elementwise_by_the_same_rule():
     """``asarray([...], dtype=...)`` converts each element as ``asarray(element, dtype=...)``."""
     import array_api_promo.torch as tx

@@ -269,6 +269,11 @@ class Policy:
     #: dtype, as NumPy does) or a mapping from its NumPy kind character to the Python type
     #: it counts as (torch reads it as a Python number).
     numpy_scalars = "refuse"
+    #: Whether a NumPy scalar inside a nested sequence given to ``asarray`` (without a dtype)
+    #: counts by its own dtype, joined with the Python scalars' defaults by the policy's
+    #: promotion (torch's ``inferScalarType``); otherwise ``np.float64``/``np.complex128`` are
+    #: the Python floats and complexes they subclass and other NumPy scalars are refused.
+    sequence_numpy_scalars: bool = False
 
     def __init__(self):
         self._result_cache: dict = {}
