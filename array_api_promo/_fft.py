@@ -9,12 +9,10 @@ input: complex64 stays complex64, whatever precision NumPy computes in.
 
 from __future__ import annotations
 
-import operator
-
 import numpy as np
 
 from ._array import Array
-from ._runtime import RuntimeBase, check_fits, is_one_of
+from ._runtime import RuntimeBase, check_fits, index_int, is_one_of
 
 __all__ = ["FFTFunctions"]
 
@@ -24,16 +22,6 @@ _NORMS = ("backward", "ortho", "forward")
 def _check_norm(norm, func):
     if not is_one_of(norm, _NORMS):
         raise ValueError(f"{func}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
-
-
-def _int_arg(value, func, arg):
-    # An int, or an integer with __index__ (np.int64 from a NumPy computation); not a bool.
-    if type(value) is not bool:
-        try:
-            return operator.index(value)
-        except TypeError:
-            pass
-    raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
 
 
 class FFTFunctions(RuntimeBase):
@@ -55,9 +43,9 @@ class FFTFunctions(RuntimeBase):
         _check_norm(norm, func)
         if data.ndim == 0:
             raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
-        axis = self._normalize_axis(_int_arg(axis, func, "axis"), data.ndim, func)
+        axis = self._normalize_axis(index_int(axis, func, "axis"), data.ndim, func)
         if n is not None:
-            n = _int_arg(n, func, "n")
+            n = index_int(n, func, "n")
             if n < 1:
                 raise ValueError(f"{func}: n must be a positive int, got {n}")
         elif op in ("irfft", "hfft"):
@@ -85,7 +73,7 @@ class FFTFunctions(RuntimeBase):
                 axes = tuple(axes)
             except TypeError:
                 raise TypeError(f"{func}: axes must be a sequence of ints, got {type(axes).__name__}") from None
-            axes = tuple(self._normalize_axis(_int_arg(a, func, "axes"), ndim, func) for a in axes)
+            axes = tuple(self._normalize_axis(index_int(a, func, "axes"), ndim, func) for a in axes)
         if not axes:
             raise ValueError(f"{func}: at least one axis is required")
         if s is not None:
@@ -97,7 +85,7 @@ class FFTFunctions(RuntimeBase):
                 raise ValueError(f"{func}: s and axes must have the same length, got {len(s)} and {len(axes)}")
             sizes = []
             for i, (size, axis) in enumerate(zip(s, axes)):
-                size = _int_arg(size, func, "s")
+                size = index_int(size, func, "s")
                 if size == -1:  # the whole axis
                     size = data.shape[axis]
                     if op == "irfftn" and i == len(axes) - 1:
@@ -163,7 +151,7 @@ class FFTFunctions(RuntimeBase):
     # -- frequencies and shifts -------------------------------------------------------------------
     def _freq(self, op, n, d, dtype, device):
         func = f"fft.{op}"
-        n = _int_arg(n, func, "n")
+        n = index_int(n, func, "n")
         if n < 1:
             raise ValueError(f"{func}: n must be a positive int, got {n}")
         if type(d) not in (int, float):
@@ -205,7 +193,7 @@ class FFTFunctions(RuntimeBase):
                 raise TypeError(
                     f"{func}: axes must be None, an int or a sequence of ints, got {type(axes).__name__}"
                 ) from None
-            axes = tuple(self._normalize_axis(_int_arg(a, func, "axes"), ndim, func) for a in axes)
+            axes = tuple(self._normalize_axis(index_int(a, func, "axes"), ndim, func) for a in axes)
         out = kernel(x._data, axes=axes) if axes else x._data.copy()
         return Array._new(out, x._dtype, self, x._device)
 

@@ -11,14 +11,13 @@ the standard names (float32 stays float32, complex64 stays complex64).
 
 from __future__ import annotations
 
-import operator
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase, is_one_of
+from ._runtime import RuntimeBase, index_int, is_one_of
 
 __all__ = [
     "LinearAlgebraFunctions",
@@ -61,16 +60,6 @@ class SVDResult(NamedTuple):
 
 def _real_of(dtype):
     return D.REAL_OF.get(dtype, dtype)
-
-
-def _axis_int(value, func, arg="axis"):
-    # An int, or an integer with __index__ (np.int64 from a NumPy computation); not a bool.
-    if type(value) is not bool:
-        try:
-            return operator.index(value)
-        except TypeError:
-            pass
-    raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
 
 
 class LinearAlgebraFunctions(RuntimeBase):
@@ -154,8 +143,8 @@ class LinearAlgebraFunctions(RuntimeBase):
                 raise TypeError(f"{func}: axes must be an int or a pair of sequences of ints, got {axes!r}") from None
             if len(seq1) != len(seq2):
                 raise ValueError(f"{func}: the axes sequences must have the same length, got {axes!r}")
-            a1 = tuple(self._normalize_axis(_axis_int(a, func), n1, func) for a in seq1)
-            a2 = tuple(self._normalize_axis(_axis_int(a, func), n2, func) for a in seq2)
+            a1 = tuple(self._normalize_axis(index_int(a, func), n1, func) for a in seq1)
+            a2 = tuple(self._normalize_axis(index_int(a, func), n2, func) for a in seq2)
             if len(set(a1)) != len(a1) or len(set(a2)) != len(a2):
                 raise ValueError(f"{func}: repeated axis in {axes!r}")
         else:
@@ -171,7 +160,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         return self._wrap_result(out, dtype, device)
 
     def _vector_axis(self, func, axis, n1, n2):
-        axis = _axis_int(axis, func)
+        axis = index_int(axis, func)
         nmin = min(n1, n2)
         if axis >= 0:
             if self.api_version >= "2023.12":
@@ -288,7 +277,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         """The ``offset`` diagonal of each matrix."""
         func = "linalg.diagonal"
         x = self._check_array(x, func)
-        offset = _axis_int(offset, func, "offset")
+        offset = index_int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
         out = np.diagonal(x._data, offset=offset, axis1=-2, axis2=-1).copy()
@@ -452,7 +441,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         """Sum of the ``offset`` diagonal of each matrix (accumulating as ``sum``)."""
         func = "linalg.trace"
         x = self._check_array(x, func)
-        offset = _axis_int(offset, func, "offset")
+        offset = index_int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
         result = self.policy.function_dtype("trace", x._dtype).result

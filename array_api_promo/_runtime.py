@@ -196,6 +196,17 @@ def quietly(function, *args, **kwargs):
     return context.run(function, *args, **kwargs)
 
 
+def index_int(value, func: str, arg: str = "axis") -> int:
+    """``value`` as an int: a Python int, or an integer with ``__index__`` (np.int64 from a
+    NumPy computation, as SciPy passes); a bool or a float is our TypeError naming ``arg``."""
+    if type(value) is not bool:
+        try:
+            return operator.index(value)
+        except TypeError:
+            pass
+    raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
+
+
 def is_one_of(value, choices) -> bool:
     """``value in choices`` without ``==`` on foreign types: a NumPy array (ambiguous truth),
     ``1`` for ``True`` or ``np.bool_(True)`` for ``True`` are not one of them."""
