@@ -3,7 +3,8 @@
 
 Run (NumPy 1.26.4 lives in its own virtual environment; the script needs nothing else):
 
-    /work/venv-np126/bin/python tools/gen_numpy_legacy_golden.py     # python -m venv v && v/bin/pip install numpy==1.26.4
+    python -m venv .venv-np126 && .venv-np126/bin/pip install numpy==1.26.4
+    .venv-np126/bin/python tools/gen_numpy_legacy_golden.py
 
 What the tables pin: NumPy 1.x's default promotion, *value-based casting* included
 (the rules the seeds compare with PyTorch's, replaced by NEP 50 in NumPy 2):
