@@ -2,8 +2,9 @@
 
 Operators hand their work to the runtime of the namespace the array belongs to
 (``_runtime``), which asks its policy; the array itself knows no promotion rule.
-This module imports no other module of the package but ``_devices``: the
-runtime is reached through the array's ``_runtime`` slot, never imported.
+This module imports no other module of the package but ``_devices``, ``_dtypes`` and
+``_core`` (the compiled fast paths): the runtime is reached through the array's
+``_runtime`` slot, never imported.
 """
 
 from __future__ import annotations
@@ -12,6 +13,8 @@ import operator as _operator
 
 import numpy as np
 
+from . import _core
+from ._core import fast_path
 from ._devices import CPU, Device
 from ._dtypes import CATEGORY_BOOL, CATEGORY_COMPLEX, CATEGORY_FLOATING, CATEGORY_INTEGER, bool_
 
@@ -46,6 +49,8 @@ _UFUNC_OPERATORS = {
 
 
 # -- operators ------------------------------------------------------------------------------------
+# Each factory gives the operator's Python function, in C where the compiled fast paths are
+# built (``_core.fast_path``: the C code does this function's plain case and calls it for the rest).
 # Each operator looks its signature up in the runtime's fast table (plans that any operands of
 # these dtypes meet and that need one plain kernel call; filled by the runtime's one elementwise
 # path, ``ElementwiseFunctions._apply2``) and otherwise hands the call to that path.  The
@@ -103,7 +108,7 @@ def _binary_operator(dunder: str, name: str):
         array._device = self._device
         return array
 
-    return _named(operator, dunder)
+    return fast_path(_core.BINARY_OPERATOR, name, _named(operator, dunder))
 
 
 def _reflected_operator(dunder: str, name: str):
@@ -127,7 +132,7 @@ def _reflected_operator(dunder: str, name: str):
                 return array
         return runtime._apply2(name, other, self, True)
 
-    return _named(operator, dunder)
+    return fast_path(_core.REFLECTED_OPERATOR, name, _named(operator, dunder))
 
 
 def _inplace_operator(dunder: str, name: str):
@@ -153,7 +158,7 @@ def _inplace_operator(dunder: str, name: str):
                 pass
         return runtime._inplace(name, self, other)
 
-    return _named(operator, dunder)
+    return fast_path(_core.INPLACE_OPERATOR, name, _named(operator, dunder))
 
 
 def _unary_operator(dunder: str, name: str):
@@ -173,7 +178,7 @@ def _unary_operator(dunder: str, name: str):
         array._device = self._device
         return array
 
-    return _named(operator, dunder)
+    return fast_path(_core.UNARY_OPERATOR, name, _named(operator, dunder))
 
 
 class Array:
@@ -428,6 +433,8 @@ class Array:
             return array
         return self._runtime._getitem(self, key)
 
+    __getitem__ = fast_path(_core.GETITEM, "getitem", __getitem__)
+
     def __setitem__(self, key, value, /):
         self._runtime._setitem(self, key, value)
 
@@ -496,3 +503,6 @@ class Array:
     __pos__ = _unary_operator("__pos__", "positive")
     __abs__ = _unary_operator("__abs__", "abs")
     __invert__ = _unary_operator("__invert__", "bitwise_invert")
+
+
+_core.register_array(Array, _ndarray, _asarray, bool_)

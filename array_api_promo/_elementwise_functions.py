@@ -17,8 +17,9 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import _dtypes as D
+from . import _core, _dtypes as D
 from ._array import Array
+from ._core import fast_path
 from ._devices import CPU
 from ._dtypes import PY_SCALARS, DType
 from ._runtime import RuntimeBase, check_fits, describe_value
@@ -662,7 +663,7 @@ def _make_binary(name):
 
 
 for _name in UNARY_NAMES:
-    setattr(ElementwiseFunctions, _name, _make_unary(_name))
+    setattr(ElementwiseFunctions, _name, fast_path(_core.UNARY_FUNCTION, _name, _make_unary(_name)))
 for _name in BINARY_NAMES:
-    setattr(ElementwiseFunctions, _name, _make_binary(_name))
+    setattr(ElementwiseFunctions, _name, fast_path(_core.BINARY_FUNCTION, _name, _make_binary(_name)))
 del _name

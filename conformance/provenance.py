@@ -24,13 +24,16 @@ def python_version() -> str:
 
 
 def source_hash(package_dir: Path = REPO_ROOT / PACKAGE) -> str:
-    """sha256 over (relative path, ``ast.dump``) of every ``*.py`` under ``package_dir``."""
+    """sha256 over (relative path, ``ast.dump``) of every ``*.py`` under ``package_dir``, and
+    (relative path, text) of every ``*.c`` (the compiled fast paths)."""
     digest = hashlib.sha256()
     root = Path(package_dir)
     for path in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):
         rel = path.relative_to(root).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
         digest.update(rel.encode() + b"\0" + ast.dump(tree).encode() + b"\0")
+    for path in sorted(root.rglob("*.c"), key=lambda p: p.relative_to(root).as_posix()):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 

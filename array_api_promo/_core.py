@@ -1,0 +1,45 @@
+"""The compiled fast paths (``_fastpath.c``), or the Python functions they mirror.
+
+``fast_path(kind, name, function)`` gives what goes where ``function`` would go (an
+``Array`` operator, an elementwise function of the runtime, ``__getitem__``,
+``result_type``): with the compiled module, a ``FastPath`` that does the plain case
+of ``function``'s own fast path in C and calls ``function`` for anything else;
+without it, ``function`` itself.  Rules live only in the Python code: the compiled
+paths read the runtime's tables that it fills.  ``ARRAY_API_PROMO_PURE_PYTHON=1``
+turns the compiled paths off (the tests run both ways).
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+
+__all__ = ["COMPILED", "FastPath", "fast_path", "register_array"]
+
+# The kinds of fast path (the numbers of _fastpath.c's enum).
+BINARY_OPERATOR, REFLECTED_OPERATOR, INPLACE_OPERATOR, UNARY_OPERATOR = 0, 1, 2, 3
+BINARY_FUNCTION, UNARY_FUNCTION, GETITEM, RESULT_TYPE = 4, 5, 6, 7
+
+try:
+    if os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0"):
+        raise ImportError("turned off by ARRAY_API_PROMO_PURE_PYTHON")
+    from ._fastpath import FastPath, register_array as _register_array
+except ImportError:  # not built (no compiler at install time), or turned off
+    FastPath = _register_array = None
+
+COMPILED = FastPath is not None
+
+
+def fast_path(kind: int, name: str, function):
+    """``function``, or its compiled fast path (which calls ``function`` for all but the plain case)."""
+    if FastPath is None:
+        return function
+    path = FastPath(kind, name, function)
+    functools.update_wrapper(path, function)  # name, docstring, signature (by __wrapped__)
+    return path
+
+
+def register_array(array_class, ndarray, asarray, bool_dtype) -> None:
+    """Tell the compiled paths which class is the array and where its slots are."""
+    if _register_array is not None:
+        _register_array(array_class, ndarray, asarray, bool_dtype)

@@ -1,0 +1,738 @@
+/* The compiled fast paths of array_api_promo: the hot calls' plain case, in C.
+ *
+ * Each fast path is a FastPath object that wraps the Python function it mirrors
+ * (its "fallback") and replaces it where the Python function was (an Array
+ * operator, an elementwise function of the runtime, __getitem__, result_type).
+ * The C code does only what the Python function's own fast path does -- one
+ * lookup in the runtime's table of plans that were already decided, one NumPy
+ * call, one new array -- and hands every other call, unchanged, to the Python
+ * function.  No rule lives here: the tables are filled by the Python code, and a
+ * miss, a foreign operand or an error that the Python code words (ValueError of
+ * shapes that do not broadcast) goes back to it.  Without this module (no
+ * compiler, or ARRAY_API_PROMO_PURE_PYTHON=1) the Python functions run alone,
+ * with the same results.
+ *
+ * FastPath is a method descriptor (Py_TPFLAGS_METHOD_DESCRIPTOR): Python's
+ * operator slots and bound methods call it with self as the first argument,
+ * without making a bound-method object per call.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+
+/* The kinds of fast path (_core.py names the same numbers); args[0] is an Array for the operators, the runtime for the functions. */
+enum {
+    BINARY_OPERATOR,    /* x <op> other */
+    REFLECTED_OPERATOR, /* other <op> x */
+    INPLACE_OPERATOR,   /* x <op>= other */
+    UNARY_OPERATOR,     /* <op> x */
+    BINARY_FUNCTION,    /* runtime.name(x1, x2) */
+    UNARY_FUNCTION,     /* runtime.name(x) */
+    GETITEM,            /* x[key], key an int, a slice or a boolean mask of x's shape */
+    RESULT_TYPE,        /* runtime.result_type(x1, x2) */
+    KIND_COUNT
+};
+
+/* What register_array() was given: the Array class, where its slots are, and NumPy's pieces. */
+static PyTypeObject *Array = NULL;
+static Py_ssize_t DATA, DTYPE, RUNTIME, DEVICE; /* offsets of the slots _data, _dtype, _runtime, _device */
+static PyTypeObject *NDArray = NULL;
+static PyObject *asarray = NULL; /* numpy.asarray */
+static PyObject *bool_dtype = NULL; /* array_api_promo's bool DType */
+static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim, *str_shape, *kwnames_out;
+
+#define SLOT(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    int kind;
+    PyObject *name;     /* the operation's name in the runtime's tables ("add") */
+    PyObject *fallback; /* the Python function this mirrors */
+    PyObject *dict;     /* __name__, __doc__, __wrapped__ ... (functools.update_wrapper) */
+} FastPath;
+
+static PyObject *
+call_fallback(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+}
+
+/* kernel(a, b) */
+static PyObject *
+call2(PyObject *kernel, PyObject *a, PyObject *b)
+{
+    PyObject *args[2] = {a, b};
+    return PyObject_Vectorcall(kernel, args, 2, NULL);
+}
+
+/* A new Array with the given slots (references are borrowed; the array takes its own). */
+static PyObject *
+new_array(PyObject *data, PyObject *dtype, PyObject *runtime, PyObject *device)
+{
+    PyObject *array = Array->tp_alloc(Array, 0);
+    if (array == NULL) {
+        return NULL;
+    }
+    Py_INCREF(data);
+    SLOT(array, DATA) = data;
+    Py_INCREF(dtype);
+    SLOT(array, DTYPE) = dtype;
+    Py_INCREF(runtime);
+    SLOT(array, RUNTIME) = runtime;
+    Py_INCREF(device);
+    SLOT(array, DEVICE) = device;
+    return array;
+}
+
+/* NumPy gives a NumPy scalar for 0-d operands: the result is an array all the same. */
+static PyObject *
+as_ndarray(PyObject *out)
+{
+    if (out == NULL || Py_TYPE(out) == NDArray) {
+        return out;
+    }
+    PyObject *arr = PyObject_CallOneArg(asarray, out);
+    Py_DECREF(out);
+    return arr;
+}
+
+/* A new reference to the wrapped result, or NULL with an error set; steals out. */
+static PyObject *
+wrap(PyObject *out, PyObject *dtype, PyObject *runtime, PyObject *device)
+{
+    out = as_ndarray(out);
+    if (out == NULL) {
+        return NULL;
+    }
+    PyObject *array = new_array(out, dtype, runtime, device);
+    Py_DECREF(out);
+    return array;
+}
+
+/* runtime._fast.get(key): a borrowed plan tuple, NULL for a miss (no error) or with an error set. */
+static PyObject *
+lookup(PyObject *table, PyObject *key)
+{
+    if (key == NULL) {
+        return NULL;
+    }
+    PyObject *found = PyDict_GetItemWithError(table, key);
+    Py_DECREF(key);
+    if (found != NULL && !(PyTuple_CheckExact(found) && PyTuple_GET_SIZE(found) >= 2)) {
+        return NULL; /* not a plan of ours: the Python path decides */
+    }
+    return found;
+}
+
+/* The fast table of a runtime (new reference), NULL with an error set. */
+static PyObject *
+fast_table(PyObject *runtime)
+{
+    PyObject *table = PyObject_GetAttr(runtime, str_fast);
+    if (table != NULL && !PyDict_CheckExact(table)) {
+        Py_DECREF(table);
+        PyErr_SetString(PyExc_TypeError, "array_api_promo: a runtime's _fast must be a dict");
+        return NULL;
+    }
+    return table;
+}
+
+/* Whether a Python scalar operand takes the fast table (the Python operators' test:
+ * float, bool, or an int at most 2**63 - 1); -1 with an error set. */
+static int
+plain_scalar(PyObject *value)
+{
+    PyTypeObject *t = Py_TYPE(value);
+    if (t == &PyFloat_Type || t == &PyBool_Type) {
+        return 1;
+    }
+    if (t == &PyLong_Type) {
+        int overflow;
+        PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow == 0 && PyErr_Occurred()) {
+            return -1;
+        }
+        return overflow <= 0;
+    }
+    return 0;
+}
+
+/* x.ndim == 0 for an array's data; -1 with an error set. */
+static int
+zero_d(PyObject *data)
+{
+    PyObject *ndim = PyObject_GetAttr(data, str_ndim);
+    if (ndim == NULL) {
+        return -1;
+    }
+    long n = PyLong_AsLong(ndim);
+    Py_DECREF(ndim);
+    if (n == -1 && PyErr_Occurred()) {
+        return -1;
+    }
+    return n == 0;
+}
+
+/* The plan of name(x1, x2) for two arrays of one runtime: (name, dtype, dtype), and, under a
+ * policy that tells 0-d arrays apart (runtime._flat_keys false), (name, dtype, dtype, zero_d).
+ * Borrowed from table; NULL: a miss, or an error (PyErr_Occurred tells). */
+static PyObject *
+plan_of_two(PyObject *table, PyObject *runtime, PyObject *name, PyObject *x1, PyObject *x2, int zero_d_keys)
+{
+    PyObject *plan = lookup(table, PyTuple_Pack(3, name, SLOT(x1, DTYPE), SLOT(x2, DTYPE)));
+    if (plan != NULL || PyErr_Occurred() || !zero_d_keys) {
+        return plan;
+    }
+    PyObject *flat = PyObject_GetAttr(runtime, str_flat_keys);
+    if (flat == NULL) {
+        return NULL;
+    }
+    int is_flat = PyObject_IsTrue(flat);
+    Py_DECREF(flat);
+    if (is_flat != 0) {
+        return NULL;
+    }
+    int z1 = zero_d(SLOT(x1, DATA));
+    int z2 = z1 < 0 ? -1 : zero_d(SLOT(x2, DATA));
+    if (z2 < 0) {
+        return NULL;
+    }
+    PyObject *bits = PyLong_FromLong(z1 | (z2 << 1));
+    if (bits == NULL) {
+        return NULL;
+    }
+    plan = lookup(table, PyTuple_Pack(4, name, SLOT(x1, DTYPE), SLOT(x2, DTYPE), bits));
+    Py_DECREF(bits);
+    return plan;
+}
+
+/* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
+static char fall_back_marker;
+#define FALL_BACK ((PyObject *)&fall_back_marker) /* a sentinel, never returned to Python */
+
+static PyObject *
+binary_operator(FastPath *self, PyObject *x, PyObject *other)
+{
+    PyObject *runtime = SLOT(x, RUNTIME);
+    PyObject *table = fast_table(runtime);
+    if (table == NULL) {
+        return NULL;
+    }
+    PyObject *plan, *out;
+    if (Py_TYPE(other) == Array) {
+        if (SLOT(other, RUNTIME) != runtime || SLOT(other, DEVICE) != SLOT(x, DEVICE)) {
+            Py_DECREF(table);
+            return FALL_BACK;
+        }
+        plan = plan_of_two(table, runtime, self->name, x, other, 1);
+        if (plan == NULL) {
+            Py_DECREF(table);
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+        Py_INCREF(plan);
+        Py_DECREF(table);
+        out = call2(PyTuple_GET_ITEM(plan, 0), SLOT(x, DATA), SLOT(other, DATA));
+        if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear(); /* shapes that do not broadcast: the Python path words it */
+            Py_DECREF(plan);
+            return FALL_BACK;
+        }
+    }
+    else {
+        int plain = plain_scalar(other);
+        if (plain <= 0) {
+            Py_DECREF(table);
+            return plain < 0 ? NULL : FALL_BACK;
+        }
+        plan = lookup(table, PyTuple_Pack(3, self->name, SLOT(x, DTYPE), (PyObject *)Py_TYPE(other)));
+        Py_DECREF(table);
+        if (plan == NULL || PyTuple_GET_SIZE(plan) < 3) {
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+        Py_INCREF(plan);
+        PyObject *value = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 2), other);
+        if (value == NULL) {
+            Py_DECREF(plan);
+            return NULL;
+        }
+        out = call2(PyTuple_GET_ITEM(plan, 0), SLOT(x, DATA), value);
+        Py_DECREF(value);
+    }
+    PyObject *result = out == NULL ? NULL : wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x, DEVICE));
+    Py_DECREF(plan);
+    return result;
+}
+
+static PyObject *
+reflected_operator(FastPath *self, PyObject *x, PyObject *other)
+{
+    int plain = plain_scalar(other);
+    if (plain <= 0) {
+        return plain < 0 ? NULL : FALL_BACK;
+    }
+    PyObject *runtime = SLOT(x, RUNTIME);
+    PyObject *table = fast_table(runtime);
+    if (table == NULL) {
+        return NULL;
+    }
+    PyObject *plan = lookup(table, PyTuple_Pack(3, self->name, SLOT(x, DTYPE), (PyObject *)Py_TYPE(other)));
+    Py_DECREF(table);
+    if (plan == NULL || PyTuple_GET_SIZE(plan) < 3) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    Py_INCREF(plan);
+    PyObject *value = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 2), other);
+    PyObject *out = NULL;
+    if (value != NULL) {
+        out = call2(PyTuple_GET_ITEM(plan, 0), value, SLOT(x, DATA));
+        Py_DECREF(value);
+    }
+    PyObject *result = out == NULL ? NULL : wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x, DEVICE));
+    Py_DECREF(plan);
+    return result;
+}
+
+static PyObject *
+inplace_operator(FastPath *self, PyObject *x, PyObject *other)
+{
+    PyObject *runtime = SLOT(x, RUNTIME);
+    PyObject *table = fast_table(runtime);
+    if (table == NULL) {
+        return NULL;
+    }
+    PyObject *plan = NULL, *value = NULL;
+    if (Py_TYPE(other) == Array) {
+        if (SLOT(other, RUNTIME) == runtime && SLOT(other, DEVICE) == SLOT(x, DEVICE)) {
+            plan = plan_of_two(table, runtime, self->name, x, other, 0);
+        }
+    }
+    else {
+        int plain = plain_scalar(other);
+        if (plain > 0) {
+            plan = lookup(table, PyTuple_Pack(3, self->name, SLOT(x, DTYPE), (PyObject *)Py_TYPE(other)));
+            if (plan != NULL && PyTuple_GET_SIZE(plan) < 3) {
+                plan = NULL;
+            }
+        }
+        else if (plain < 0) {
+            Py_DECREF(table);
+            return NULL;
+        }
+    }
+    Py_XINCREF(plan);
+    Py_DECREF(table);
+    if (plan == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    if (Py_TYPE(other) == Array) {
+        value = SLOT(other, DATA);
+        Py_INCREF(value);
+    }
+    else if ((value = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 2), other)) == NULL) {
+        Py_DECREF(plan);
+        return NULL;
+    }
+    PyObject *out = NULL;
+    if (PyTuple_GET_ITEM(plan, 1) == SLOT(x, DTYPE)) { /* the result's dtype is x's: straight into x */
+        PyObject *args[3] = {SLOT(x, DATA), value, SLOT(x, DATA)};
+        out = PyObject_Vectorcall(PyTuple_GET_ITEM(plan, 0), args, 2, kwnames_out);
+        if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear(); /* a shape or a read-only x: the Python path words it */
+        }
+    }
+    Py_DECREF(plan);
+    Py_DECREF(value);
+    if (out == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    Py_DECREF(out);
+    Py_INCREF(x);
+    return x;
+}
+
+static PyObject *
+unary(FastPath *self, PyObject *runtime, PyObject *x)
+{
+    PyObject *table = fast_table(runtime);
+    if (table == NULL) {
+        return NULL;
+    }
+    PyObject *plan = lookup(table, PyTuple_Pack(2, self->name, SLOT(x, DTYPE)));
+    Py_DECREF(table);
+    if (plan == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    Py_INCREF(plan);
+    PyObject *out = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 0), SLOT(x, DATA));
+    PyObject *result = out == NULL ? NULL : wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x, DEVICE));
+    Py_DECREF(plan);
+    return result;
+}
+
+static PyObject *
+binary_function(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
+{
+    if (Py_TYPE(x1) != Array || Py_TYPE(x2) != Array || SLOT(x1, RUNTIME) != runtime ||
+        SLOT(x2, RUNTIME) != runtime || SLOT(x2, DEVICE) != SLOT(x1, DEVICE)) {
+        return FALL_BACK;
+    }
+    PyObject *table = fast_table(runtime);
+    if (table == NULL) {
+        return NULL;
+    }
+    PyObject *plan = plan_of_two(table, runtime, self->name, x1, x2, 0);
+    Py_XINCREF(plan);
+    Py_DECREF(table);
+    if (plan == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    PyObject *out = call2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA));
+    if (out == NULL) {
+        Py_DECREF(plan);
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();
+            return FALL_BACK;
+        }
+        return NULL;
+    }
+    PyObject *result = wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x1, DEVICE));
+    Py_DECREF(plan);
+    return result;
+}
+
+static PyObject *
+getitem(PyObject *x, PyObject *key)
+{
+    PyTypeObject *t = Py_TYPE(key);
+    PyObject *data;
+    if (t == &PyLong_Type || t == &PySlice_Type) {
+        data = PyObject_GetItem(SLOT(x, DATA), key);
+        if (data == NULL) {
+            if (PyErr_ExceptionMatches(PyExc_IndexError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
+                PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_Clear(); /* out of bounds, x[::0], x[2**70]: the Python path words it */
+                return FALL_BACK;
+            }
+            return NULL;
+        }
+    }
+    else if (t == Array && SLOT(key, DTYPE) == bool_dtype && SLOT(key, RUNTIME) == SLOT(x, RUNTIME) &&
+             SLOT(key, DEVICE) == SLOT(x, DEVICE)) {
+        /* a mask of x's own shape: nothing to check but what is checked here */
+        PyObject *s1 = PyObject_GetAttr(SLOT(key, DATA), str_shape);
+        PyObject *s2 = s1 == NULL ? NULL : PyObject_GetAttr(SLOT(x, DATA), str_shape);
+        int same = s2 == NULL ? -1 : PyObject_RichCompareBool(s1, s2, Py_EQ);
+        Py_XDECREF(s1);
+        Py_XDECREF(s2);
+        if (same <= 0) {
+            return same < 0 ? NULL : FALL_BACK;
+        }
+        data = PyObject_GetItem(SLOT(x, DATA), SLOT(key, DATA));
+        if (data == NULL) {
+            return NULL;
+        }
+    }
+    else {
+        return FALL_BACK;
+    }
+    return wrap(data, SLOT(x, DTYPE), SLOT(x, RUNTIME), SLOT(x, DEVICE));
+}
+
+static PyObject *
+result_type(PyObject *runtime, PyObject *x1, PyObject *x2)
+{
+    if (Py_TYPE(x1) != Array || Py_TYPE(x2) != Array || SLOT(x1, RUNTIME) != runtime ||
+        SLOT(x2, RUNTIME) != runtime) {
+        return FALL_BACK;
+    }
+    PyObject *table = PyObject_GetAttr(runtime, str_result_types);
+    if (table == NULL) {
+        return NULL;
+    }
+    if (!PyDict_CheckExact(table)) {
+        Py_DECREF(table);
+        return FALL_BACK;
+    }
+    PyObject *dt1 = SLOT(x1, DTYPE), *dt2 = SLOT(x2, DTYPE);
+    PyObject *key;
+    if (dt1 == dt2) {
+        key = PyTuple_Pack(2, dt1, dt2);
+    }
+    else {
+        PyObject *flat = PyObject_GetAttr(runtime, str_flat_keys);
+        int is_flat = flat == NULL ? -1 : PyObject_IsTrue(flat);
+        Py_XDECREF(flat);
+        if (is_flat < 0) {
+            Py_DECREF(table);
+            return NULL;
+        }
+        if (is_flat) {
+            key = PyTuple_Pack(2, dt1, dt2);
+        }
+        else {
+            int z1 = zero_d(SLOT(x1, DATA));
+            int z2 = z1 < 0 ? -1 : zero_d(SLOT(x2, DATA));
+            PyObject *bits = z2 < 0 ? NULL : PyLong_FromLong(z1 | (z2 << 1));
+            key = bits == NULL ? NULL : PyTuple_Pack(3, dt1, dt2, bits);
+            Py_XDECREF(bits);
+        }
+    }
+    if (key == NULL) {
+        Py_DECREF(table);
+        return NULL;
+    }
+    PyObject *found = PyDict_GetItemWithError(table, key);
+    Py_DECREF(key);
+    Py_XINCREF(found);
+    Py_DECREF(table);
+    if (found == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    return found;
+}
+
+static PyObject *
+fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
+    PyObject *result = FALL_BACK;
+    if (Array != NULL && kwnames == NULL) {
+        switch (self->kind) {
+        case BINARY_OPERATOR:
+            if (nargs == 2 && Py_TYPE(args[0]) == Array) {
+                result = binary_operator(self, args[0], args[1]);
+            }
+            break;
+        case REFLECTED_OPERATOR:
+            if (nargs == 2 && Py_TYPE(args[0]) == Array) {
+                result = reflected_operator(self, args[0], args[1]);
+            }
+            break;
+        case INPLACE_OPERATOR:
+            if (nargs == 2 && Py_TYPE(args[0]) == Array) {
+                result = inplace_operator(self, args[0], args[1]);
+            }
+            break;
+        case UNARY_OPERATOR:
+            if (nargs == 1 && Py_TYPE(args[0]) == Array) {
+                result = unary(self, SLOT(args[0], RUNTIME), args[0]);
+            }
+            break;
+        case BINARY_FUNCTION:
+            if (nargs == 3) {
+                result = binary_function(self, args[0], args[1], args[2]);
+            }
+            break;
+        case UNARY_FUNCTION:
+            if (nargs == 2 && Py_TYPE(args[1]) == Array && SLOT(args[1], RUNTIME) == args[0]) {
+                result = unary(self, args[0], args[1]);
+            }
+            break;
+        case GETITEM:
+            if (nargs == 2 && Py_TYPE(args[0]) == Array) {
+                result = getitem(args[0], args[1]);
+            }
+            break;
+        case RESULT_TYPE:
+            if (nargs == 3) {
+                result = result_type(args[0], args[1], args[2]);
+            }
+            break;
+        }
+    }
+    if (result == FALL_BACK) {
+        return call_fallback(self, args, nargsf, kwnames);
+    }
+    return result;
+}
+
+static PyObject *
+fastpath_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    static char *keywords[] = {"kind", "name", "fallback", NULL};
+    int kind;
+    PyObject *name, *fallback;
+    if (!PyArg_ParseTupleAndKeywords(args, kwargs, "iUO:FastPath", keywords, &kind, &name, &fallback)) {
+        return NULL;
+    }
+    if (kind < 0 || kind >= KIND_COUNT) {
+        PyErr_Format(PyExc_ValueError, "FastPath: unknown kind %d", kind);
+        return NULL;
+    }
+    if (!PyCallable_Check(fallback)) {
+        PyErr_SetString(PyExc_TypeError, "FastPath: fallback must be callable");
+        return NULL;
+    }
+    FastPath *self = (FastPath *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->vectorcall = (vectorcallfunc)fastpath_vectorcall;
+    self->kind = kind;
+    Py_INCREF(name);
+    self->name = name;
+    Py_INCREF(fallback);
+    self->fallback = fallback;
+    return (PyObject *)self;
+}
+
+static int
+fastpath_traverse(FastPath *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->name);
+    Py_VISIT(self->fallback);
+    Py_VISIT(self->dict);
+    return 0;
+}
+
+static int
+fastpath_clear(FastPath *self)
+{
+    Py_CLEAR(self->name);
+    Py_CLEAR(self->fallback);
+    Py_CLEAR(self->dict);
+    return 0;
+}
+
+static void
+fastpath_dealloc(FastPath *self)
+{
+    PyObject_GC_UnTrack(self);
+    fastpath_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* As a class attribute it binds like a function: x.__add__, runtime.add. */
+static PyObject *
+fastpath_get(PyObject *self, PyObject *obj, PyObject *type)
+{
+    if (obj == NULL || obj == Py_None) {
+        Py_INCREF(self);
+        return self;
+    }
+    return PyMethod_New(self, obj);
+}
+
+static PyObject *
+fastpath_repr(FastPath *self)
+{
+    return PyUnicode_FromFormat("<array_api_promo fast path of %R>", self->fallback);
+}
+
+static PyMemberDef fastpath_members[] = {
+    {"fallback", T_OBJECT, offsetof(FastPath, fallback), READONLY, "the Python function this mirrors"},
+    {"kind", T_INT, offsetof(FastPath, kind), READONLY, NULL},
+    {NULL},
+};
+
+static PyGetSetDef fastpath_getset[] = {
+    {"__dict__", PyObject_GenericGetDict, PyObject_GenericSetDict},
+    {NULL},
+};
+
+static PyTypeObject FastPathType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "array_api_promo._fastpath.FastPath",
+    .tp_basicsize = sizeof(FastPath),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR,
+    .tp_doc = "FastPath(kind, name, fallback): the compiled plain case of the Python function fallback.",
+    .tp_new = fastpath_new,
+    .tp_traverse = (traverseproc)fastpath_traverse,
+    .tp_clear = (inquiry)fastpath_clear,
+    .tp_dealloc = (destructor)fastpath_dealloc,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(FastPath, vectorcall),
+    .tp_descr_get = fastpath_get,
+    .tp_dictoffset = offsetof(FastPath, dict),
+    .tp_members = fastpath_members,
+    .tp_getset = fastpath_getset,
+    .tp_repr = (reprfunc)fastpath_repr,
+};
+
+/* The offset of one of the Array class's __slots__, from its member descriptor. */
+static int
+slot_offset(PyTypeObject *cls, const char *name, Py_ssize_t *offset)
+{
+    PyObject *descr = PyDict_GetItemString(cls->tp_dict, name);
+    if (descr == NULL || Py_TYPE(descr) != &PyMemberDescr_Type) {
+        PyErr_Format(PyExc_TypeError, "register_array: %s.%s is not a slot", cls->tp_name, name);
+        return -1;
+    }
+    PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
+    if (member->type != T_OBJECT_EX) {
+        PyErr_Format(PyExc_TypeError, "register_array: %s.%s is not an object slot", cls->tp_name, name);
+        return -1;
+    }
+    *offset = member->offset;
+    return 0;
+}
+
+static PyObject *
+register_array(PyObject *module, PyObject *args)
+{
+    PyObject *cls, *ndarray, *asarray_func, *bool_dt;
+    if (!PyArg_ParseTuple(args, "O!O!OO:register_array", &PyType_Type, &cls, &PyType_Type, &ndarray, &asarray_func,
+                          &bool_dt)) {
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)cls;
+    Py_ssize_t data, dtype, runtime, device;
+    if (slot_offset(type, "_data", &data) < 0 || slot_offset(type, "_dtype", &dtype) < 0 ||
+        slot_offset(type, "_runtime", &runtime) < 0 || slot_offset(type, "_device", &device) < 0) {
+        return NULL;
+    }
+    DATA = data;
+    DTYPE = dtype;
+    RUNTIME = runtime;
+    DEVICE = device;
+    Py_INCREF(cls);
+    Py_XSETREF(Array, type);
+    Py_INCREF(ndarray);
+    Py_XSETREF(NDArray, (PyTypeObject *)ndarray);
+    Py_INCREF(asarray_func);
+    Py_XSETREF(asarray, asarray_func);
+    Py_INCREF(bool_dt);
+    Py_XSETREF(bool_dtype, bool_dt);
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef module_methods[] = {
+    {"register_array", register_array, METH_VARARGS,
+     "register_array(Array, ndarray, asarray, bool_): the class whose slots the fast paths read."},
+    {NULL},
+};
+
+static struct PyModuleDef fastpath_module = {
+    PyModuleDef_HEAD_INIT,
+    .m_name = "array_api_promo._fastpath",
+    .m_doc = "The compiled fast paths of array_api_promo (see array_api_promo/_core.py).",
+    .m_size = -1,
+    .m_methods = module_methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fastpath(void)
+{
+    if (PyType_Ready(&FastPathType) < 0) {
+        return NULL;
+    }
+    str_fast = PyUnicode_InternFromString("_fast");
+    str_flat_keys = PyUnicode_InternFromString("_flat_keys");
+    str_result_types = PyUnicode_InternFromString("_result_types");
+    str_ndim = PyUnicode_InternFromString("ndim");
+    str_shape = PyUnicode_InternFromString("shape");
+    kwnames_out = Py_BuildValue("(s)", "out");
+    if (!str_fast || !str_flat_keys || !str_result_types || !str_ndim || !str_shape || !kwnames_out) {
+        return NULL;
+    }
+    PyObject *module = PyModule_Create(&fastpath_module);
+    if (module == NULL) {
+        return NULL;
+    }
+    Py_INCREF(&FastPathType);
+    if (PyModule_AddObject(module, "FastPath", (PyObject *)&FastPathType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    return module;
+}

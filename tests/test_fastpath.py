@@ -1,0 +1,175 @@
+"""The compiled fast paths (``_fastpath.c``) give what the Python functions they mirror give.
+
+Each compiled path is checked against its own Python function (``path.fallback``),
+called on the same operands: the same result (dtype, values, shape, namespace,
+device) or the same error, type and message.  The operands cover the plain cases the
+C code takes and the ones it must hand back (other namespaces and devices, shapes that
+do not broadcast, read-only arrays, large ints, NumPy operands, keywords, 0-d arrays
+under the torch policy, masks of other shapes).  The whole suite also runs without the
+compiled paths (``ARRAY_API_PROMO_PURE_PYTHON=1``, see ``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+import pytest
+
+import array_api_promo as xp
+from array_api_promo import _core
+from array_api_promo._array import Array
+
+tx = xp.torch
+
+pytestmark = pytest.mark.skipif(not _core.COMPILED, reason="the compiled fast paths are not built or turned off")
+
+BINARY = ["__add__", "__sub__", "__mul__", "__truediv__", "__floordiv__", "__mod__", "__pow__", "__matmul__"]
+BINARY += ["__and__", "__or__", "__xor__", "__lshift__", "__rshift__"]
+BINARY += ["__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"]
+REFLECTED = ["__r" + d[2:] for d in BINARY[:13]]
+INPLACE = ["__i" + d[2:] for d in BINARY[:13]]
+UNARY = ["__neg__", "__pos__", "__abs__", "__invert__"]
+
+
+def _outcome(call):
+    """What a call gives: ("ok", dtype, namespace, device, shape, values) or ("error", type, message)."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            out = call()
+    except Exception as e:  # noqa: BLE001 - the error itself is compared
+        return ("error", type(e), str(e))
+    if out is NotImplemented or type(out) is not Array:
+        return ("value", out)
+    data = np.asarray(out._data)
+    return ("ok", out._dtype, out._runtime, out._device, data.shape, data.tobytes())
+
+
+def _operands(ns):
+    dev = ns.__array_namespace_info__().devices()
+    other_device = dev[1] if len(dev) > 1 else None
+    arrays = [
+        ns.asarray([1.5, -2.0, 3.0]),
+        ns.asarray([1.0, 2.0, 3.0], dtype=ns.float32),
+        ns.asarray([1, 2, 3], dtype=ns.int8),
+        ns.asarray([4, 5, 6], dtype=ns.int64),
+        ns.asarray([7, 8, 9], dtype=ns.uint8),
+        ns.asarray([True, False, True]),
+        ns.asarray([1 + 2j, 3j, -1.0]),
+        ns.asarray(2.5),  # 0-d
+        ns.asarray(3, dtype=ns.int16),  # 0-d
+        ns.asarray([[1.0, 2.0], [3.0, 4.0]]),  # does not broadcast with the 3-element ones
+        ns.reshape(ns.arange(9.0), (3, 3)),  # matmul with the 3-element ones
+        xp.asarray([1.0, 2.0, 3.0]) if ns is tx else tx.asarray([1.0, 2.0, 3.0]),  # another namespace
+    ]
+    if other_device is not None:
+        arrays.append(ns.asarray([1.0, 2.0, 3.0], device=other_device))
+    scalars = [2, -3, True, 1.5, float("nan"), 2**63 - 1, 2**63, 2**64, -(2**70), 1j, "a", None, [1, 2]]
+    scalars += [np.float64(2.0), np.float32(2.0), np.int64(3), np.ones(3)]
+    return arrays, scalars
+
+
+def _fresh(x):
+    """A copy for an in-place call (the C and the Python call each mutate their own)."""
+    if type(x) is not Array:
+        return x
+    return Array._new(x._data.copy(), x._dtype, x._runtime, x._device)
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_operators_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    checked = 0
+    for dunder in BINARY + REFLECTED + UNARY:
+        path = vars(Array)[dunder]
+        assert isinstance(path, _core.FastPath)
+        for x in arrays:
+            others = [()] if dunder in UNARY else [(o,) for o in arrays + scalars]
+            for rest in others:
+                slow = _outcome(lambda: path.fallback(x, *rest))  # first: it fills the tables the C path reads
+                assert _outcome(lambda: path(x, *rest)) == slow, (dunder, x, rest)
+                checked += 1
+    assert checked > 1000
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_inplace_operators_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    read_only = ns.asarray([1.0, 2.0, 3.0])
+    read_only._data.flags.writeable = False
+    for dunder in INPLACE:
+        path = vars(Array)[dunder]
+        for x in arrays + [read_only]:
+            for other in arrays + scalars:
+                x1, x2 = _fresh(x), _fresh(x)
+                if x is read_only:
+                    x1._data.flags.writeable = x2._data.flags.writeable = False
+                slow = _outcome(lambda: path.fallback(x2, other))
+                fast = _outcome(lambda: path(x1, other))
+                assert fast == slow, (dunder, x, other)
+                assert np.array_equal(x1._data, x2._data, equal_nan=True)
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_functions_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    runtime = ns._runtime
+    for name in ["add", "multiply", "greater", "atan2", "logaddexp", "bitwise_and", "divide", "pow"]:
+        path = vars(type(runtime))[name] if name in vars(type(runtime)) else getattr(type(runtime), name)
+        assert isinstance(path, _core.FastPath)
+        for x1, x2 in itertools.product(arrays + scalars[:5], repeat=2):
+            slow = _outcome(lambda: path.fallback(runtime, x1, x2))
+            assert _outcome(lambda: path(runtime, x1, x2)) == slow
+        # keywords and a wrong number of arguments go to the Python function's own error
+        assert _outcome(lambda: path(runtime, arrays[0])) == _outcome(lambda: path.fallback(runtime, arrays[0]))
+        assert _outcome(lambda: path(runtime, x1=arrays[0], x2=arrays[0]))[0] == "error"
+    for name in ["sin", "negative", "abs", "isnan", "sqrt", "bitwise_invert", "real"]:
+        path = getattr(type(runtime), name)
+        for x in arrays + scalars[:5]:
+            slow = _outcome(lambda: path.fallback(runtime, x))
+            assert _outcome(lambda: path(runtime, x)) == slow
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_getitem_and_result_type_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    x = ns.asarray([1.0, 2.0, 3.0])
+    keys = [0, 2, -1, 3, -4, 2**70, True, slice(None), slice(1, None), slice(None, None, -1), slice(0, 3, 0)]
+    keys += [x > 1.5, ns.asarray([True, False]), tx.asarray([True, True, False]), ns.asarray([0, 1]), (0,), ...]
+    keys += [None, 1.0, np.int64(1), [0, 1]]
+    getitem = vars(Array)["__getitem__"]
+    for a in [x, ns.asarray(2.0), ns.reshape(ns.arange(6), (2, 3))]:
+        for key in keys:
+            slow = _outcome(lambda: getitem.fallback(a, key))
+            assert _outcome(lambda: getitem(a, key)) == slow, (a, key)
+    runtime = ns._runtime
+    path = vars(type(runtime)).get("result_type") or type(runtime).result_type
+    for x1, x2 in itertools.product(arrays + [xp.float32, 1.5], repeat=2):
+        slow = _outcome(lambda: path.fallback(runtime, x1, x2))  # first: it fills the table the C path reads
+        assert _outcome(lambda: path(runtime, x1, x2)) == slow
+
+
+def test_a_slice_is_a_view_and_an_element_a_copy_as_before():
+    x = xp.asarray([1.0, 2.0, 3.0])
+    view, element = x[0:2], x[0]
+    x[...] = 9.0 * xp.ones(3)
+    assert view._data.tolist() == [9.0, 9.0] and float(element) == 1.0
+
+
+def test_the_compiled_paths_are_built_where_ci_asks_for_them():
+    """``.ci/run`` sets ARRAY_API_PROMO_REQUIRE_COMPILED: a build that silently failed there is an error."""
+    if os.environ.get("ARRAY_API_PROMO_REQUIRE_COMPILED") != "1":
+        pytest.skip("only where the compiled paths are required")
+    assert _core.COMPILED
+
+
+def test_pure_python_mode_turns_them_off():
+    code = "import array_api_promo._core as c, array_api_promo as xp; print(c.COMPILED, xp.asarray([1.0]) + 1.0)"
+    env = dict(os.environ, ARRAY_API_PROMO_PURE_PYTHON="1")
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.split()[0] == "False" and "2." in out
