@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import os
 
-__all__ = ["COMPILED", "FastPath", "fast_path", "register_array"]
+__all__ = ["COMPILED", "FastPath", "fast_path", "register_array", "register_scalar_converter"]
 
 # The kinds of fast path (the numbers of _fastpath.c's enum).
 BINARY_OPERATOR, REFLECTED_OPERATOR, INPLACE_OPERATOR, UNARY_OPERATOR = 0, 1, 2, 3
@@ -23,9 +23,9 @@ BINARY_FUNCTION, UNARY_FUNCTION, GETITEM, RESULT_TYPE = 4, 5, 6, 7
 try:
     if os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0"):
         raise ImportError("turned off by ARRAY_API_PROMO_PURE_PYTHON")
-    from ._fastpath import FastPath, register_array as _register_array
+    from ._fastpath import FastPath, register_array as _register_array, register_scalar_converter as _register_converter
 except ImportError:  # not built (no compiler at install time), or turned off
-    FastPath = _register_array = None
+    FastPath = _register_array = _register_converter = None
 
 COMPILED = FastPath is not None
 
@@ -43,3 +43,10 @@ def register_array(array_class, ndarray, asarray, bool_dtype) -> None:
     """Tell the compiled paths which class is the array and where its slots are."""
     if _register_array is not None:
         _register_array(array_class, ndarray, asarray, bool_dtype)
+
+
+def register_scalar_converter(converter_class) -> None:
+    """Tell the compiled paths which class is ``promotion._policy.ScalarConverter`` (they run its
+    in-range case themselves)."""
+    if _register_converter is not None:
+        _register_converter(converter_class)

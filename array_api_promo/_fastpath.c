@@ -39,6 +39,9 @@ static Py_ssize_t DATA, DTYPE, RUNTIME, DEVICE; /* offsets of the slots _data, _
 static PyTypeObject *NDArray = NULL;
 static PyObject *asarray = NULL; /* numpy.asarray */
 static PyObject *bool_dtype = NULL; /* array_api_promo's bool DType */
+/* promotion._policy.ScalarConverter, and where its slots are */
+static PyTypeObject *ScalarConverter = NULL;
+static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
 static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim, *str_shape, *kwnames_out;
 
 #define SLOT(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
@@ -158,6 +161,36 @@ plain_scalar(PyObject *value)
     return 0;
 }
 
+/* A plan's conversion of a Python scalar: ScalarConverter's in-range case done here
+ * (make(value), or make(float(value))), anything else by calling the converter. */
+static PyObject *
+convert_scalar(PyObject *converter, PyObject *value)
+{
+    if (Py_TYPE(converter) == ScalarConverter) {
+        int inside = PyObject_RichCompareBool(SLOT(converter, CONV_LO), value, Py_LE);
+        if (inside > 0) {
+            inside = PyObject_RichCompareBool(value, SLOT(converter, CONV_HI), Py_LE);
+        }
+        if (inside < 0) {
+            return NULL;
+        }
+        if (inside) {
+            PyObject *make = SLOT(converter, CONV_MAKE);
+            if (SLOT(converter, CONV_TO_FLOAT) != Py_True) {
+                return PyObject_CallOneArg(make, value);
+            }
+            PyObject *as_float = PyNumber_Float(value);
+            if (as_float == NULL) {
+                return NULL;
+            }
+            PyObject *made = PyObject_CallOneArg(make, as_float);
+            Py_DECREF(as_float);
+            return made;
+        }
+    }
+    return PyObject_CallOneArg(converter, value);
+}
+
 /* x.ndim == 0 for an array's data; -1 with an error set. */
 static int
 zero_d(PyObject *data)
@@ -251,7 +284,7 @@ binary_operator(FastPath *self, PyObject *x, PyObject *other)
             return PyErr_Occurred() ? NULL : FALL_BACK;
         }
         Py_INCREF(plan);
-        PyObject *value = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 2), other);
+        PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other);
         if (value == NULL) {
             Py_DECREF(plan);
             return NULL;
@@ -282,7 +315,7 @@ reflected_operator(FastPath *self, PyObject *x, PyObject *other)
         return PyErr_Occurred() ? NULL : FALL_BACK;
     }
     Py_INCREF(plan);
-    PyObject *value = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 2), other);
+    PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other);
     PyObject *out = NULL;
     if (value != NULL) {
         out = call2(PyTuple_GET_ITEM(plan, 0), value, SLOT(x, DATA));
@@ -329,7 +362,7 @@ inplace_operator(FastPath *self, PyObject *x, PyObject *other)
         value = SLOT(other, DATA);
         Py_INCREF(value);
     }
-    else if ((value = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 2), other)) == NULL) {
+    else if ((value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other)) == NULL) {
         Py_DECREF(plan);
         return NULL;
     }
@@ -655,12 +688,12 @@ slot_offset(PyTypeObject *cls, const char *name, Py_ssize_t *offset)
 {
     PyObject *descr = PyDict_GetItemString(cls->tp_dict, name);
     if (descr == NULL || Py_TYPE(descr) != &PyMemberDescr_Type) {
-        PyErr_Format(PyExc_TypeError, "register_array: %s.%s is not a slot", cls->tp_name, name);
+        PyErr_Format(PyExc_TypeError, "array_api_promo._fastpath: %s.%s is not a slot", cls->tp_name, name);
         return -1;
     }
     PyMemberDef *member = ((PyMemberDescrObject *)descr)->d_member;
     if (member->type != T_OBJECT_EX) {
-        PyErr_Format(PyExc_TypeError, "register_array: %s.%s is not an object slot", cls->tp_name, name);
+        PyErr_Format(PyExc_TypeError, "array_api_promo._fastpath: %s.%s is not an object slot", cls->tp_name, name);
         return -1;
     }
     *offset = member->offset;
@@ -696,9 +729,33 @@ register_array(PyObject *module, PyObject *args)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+register_scalar_converter(PyObject *module, PyObject *cls)
+{
+    if (!PyType_Check(cls)) {
+        PyErr_SetString(PyExc_TypeError, "register_scalar_converter: expected a class");
+        return NULL;
+    }
+    PyTypeObject *type = (PyTypeObject *)cls;
+    Py_ssize_t make, lo, hi, to_float;
+    if (slot_offset(type, "make", &make) < 0 || slot_offset(type, "lo", &lo) < 0 || slot_offset(type, "hi", &hi) < 0 ||
+        slot_offset(type, "to_float", &to_float) < 0) {
+        return NULL;
+    }
+    CONV_MAKE = make;
+    CONV_LO = lo;
+    CONV_HI = hi;
+    CONV_TO_FLOAT = to_float;
+    Py_INCREF(cls);
+    Py_XSETREF(ScalarConverter, type);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"register_array", register_array, METH_VARARGS,
      "register_array(Array, ndarray, asarray, bool_): the class whose slots the fast paths read."},
+    {"register_scalar_converter", register_scalar_converter, METH_O,
+     "register_scalar_converter(ScalarConverter): the conversions whose in-range case runs in C."},
     {NULL},
 };
 

@@ -69,7 +69,8 @@ def _operands(ns):
     ]
     if other_device is not None:
         arrays.append(ns.asarray([1.0, 2.0, 3.0], device=other_device))
-    scalars = [2, -3, True, 1.5, float("nan"), 2**63 - 1, 2**63, 2**64, -(2**70), 1j, "a", None, [1, 2]]
+    scalars = [2, -3, True, 1.5, float("nan"), float("inf"), -1e300, 3e38, 300, -129, 2**63 - 1, 2**63, 2**64]
+    scalars += [-(2**70), 1j, "a", None, [1, 2]]
     scalars += [np.float64(2.0), np.float32(2.0), np.int64(3), np.ones(3)]
     return arrays, scalars
 

@@ -295,7 +295,8 @@ def test_value_independent_policies_keep_the_one_lookup_cache():
         a + 100, a + ns.asarray(3, dtype=ns.int16)
         runtime = a._runtime
         assert not getattr(runtime, "_value_plans", None) and not runtime._by_value
-        assert ("add", ns.int16, int) in runtime._plans or ("add", ns.int16, int, False) in runtime._plans
+        # (under some 0-d flag: an earlier test's 0-d operand may have made the plan first)
+        assert any(key[:3] == ("add", ns.int16, int) for key in runtime._plans)
 
 
 def test_numpy_scalars_count_as_0d_arrays():

@@ -24,7 +24,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .. import _dtypes as D
+from .. import _core, _dtypes as D
 from .._dtypes import DType
 from ._ops import OPS, Domain, OpSpec, ResultKind
 
@@ -489,7 +489,7 @@ class Policy:
             return lambda value: make(value) if category else convert(value, dtype, op)
         if category == D.CATEGORY_INTEGER:
             lo, hi = _INT_BOUNDS[dtype]
-            return lambda value: make(value) if lo <= value <= hi else convert(value, dtype, op)
+            return ScalarConverter(make, lo, hi, False, convert, dtype, op)
         if category == D.CATEGORY_BOOL:
             return lambda value: convert(value, dtype, op)
         limit = float(D.finfo_of(dtype).max)
@@ -499,9 +499,8 @@ class Policy:
                 if -limit <= value.real <= limit and -limit <= value.imag <= limit
                 else convert(value, dtype, op)
             )
-        if scalar_type is not float:  # an int: ml_dtypes' bfloat16 takes no Python int beyond C long
-            return lambda value: make(float(value)) if -limit <= value <= limit else convert(value, dtype, op)
-        return lambda value: make(value) if -limit <= value <= limit else convert(value, dtype, op)
+        # (an int converts by float(): ml_dtypes' bfloat16 takes no Python int beyond C long)
+        return ScalarConverter(make, -limit, limit, scalar_type is not float, convert, dtype, op)
 
     # -- (c) operation rules ----------------------------------------------------
     def decide(self, spec: OpSpec, signature: tuple[Operand, ...]) -> Decision:
@@ -703,6 +702,27 @@ def _describe(signature) -> str:
 
 
 _INT_BOUNDS = D.INT_BOUNDS
+
+
+class ScalarConverter:
+    """A plan's conversion of a Python scalar operand: ``make(value)`` inside ``[lo, hi]``
+    (``make(float(value))`` where ``to_float``), anything else by the policy's
+    ``convert(value, dtype, op)`` (range check, wrap-around, inf: the one place that decides).
+    Data rather than a closure, so that the compiled fast paths run the in-range case themselves."""
+
+    __slots__ = ("make", "lo", "hi", "to_float", "convert", "dtype", "op")
+
+    def __init__(self, make, lo, hi, to_float: bool, convert, dtype: DType, op: str):
+        self.make, self.lo, self.hi, self.to_float = make, lo, hi, to_float
+        self.convert, self.dtype, self.op = convert, dtype, op
+
+    def __call__(self, value):
+        if self.lo <= value <= self.hi:
+            return self.make(float(value) if self.to_float else value)
+        return self.convert(value, self.dtype, self.op)
+
+
+_core.register_scalar_converter(ScalarConverter)
 
 
 # -- registry -----------------------------------------------------------------

@@ -40,6 +40,7 @@ from ._policy import (
     OperandKind,
     Policy,
     PromotionError,
+    ScalarConverter,
     _describe,
     int_text,
 )
@@ -261,7 +262,7 @@ class TorchPolicy(Policy):
         make, convert = dtype.numpy.type, self.convert_scalar
         fmax = float(D.finfo_of(dtype).max)
         lo, hi = max(-fmax, _UNPACKABLE[0]), min(fmax, _UNPACKABLE[1] - 1)
-        return lambda value: make(value) if lo <= value <= hi else convert(value, dtype, op)
+        return ScalarConverter(make, lo, hi, False, convert, dtype, op)
 
     def convert_scalar(self, value, dtype, op="asarray"):
         """An operand's wrap-around (integers) and IEEE rounding (floats); ``where``
