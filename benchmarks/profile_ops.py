@@ -4,13 +4,17 @@
     python -m benchmarks.profile_ops --ns tx         # the torch policy
     py-spy record -r 2000 -o /tmp/add.svg -- python -m benchmarks.profile_ops --loop add   # flame graph
 
-Three views, all on 10-element float64 arrays:
+Four views, all on 10-element float64 arrays:
 
 1. pyinstrument's call tree of a hot loop (sampling; the lowest-overhead view);
 2. cProfile's tottime per function (deterministic; inflates tiny functions, but gives exact
    call counts per operation);
 3. "step costs": each step of the hot path timed alone with ``timeit``, next to the whole
-   operation and raw NumPy, so the overhead can be attributed in nanoseconds.
+   operation and raw NumPy, so the overhead can be attributed in nanoseconds;
+4. ``--perf``: where a loop of ``a + b`` spends its time by shared library (``perf record``,
+   where the machine allows it), next to NumPy's own ``d1 + d2`` loop. With the compiled
+   fast paths (``array_api_promo/_fastpath.c``) the operator is no Python frame, so the
+   Python profilers above see only the loop; this view sees inside.
 """
 
 from __future__ import annotations
@@ -20,7 +24,10 @@ import cProfile
 import io
 import os
 import pstats
+import shutil
+import subprocess
 import sys
+import tempfile
 import timeit
 
 if __package__ in (None, ""):
@@ -117,9 +124,11 @@ def step_costs(ns, which="xp"):
         pol=rt.policy,
         new=object.__new__,
         convert=rt._fast[("add", f64, float)][2],
+        python_add=getattr(Array.__add__, "fallback", Array.__add__),  # the compiled path's Python function
     )
     rows = [
         ("numpy: d1 + d2", "d1 + d2"),
+        (f"{which}: Array.__add__.fallback(a, b) (the Python code alone)", "python_add(a, b)"),
         ("numpy: np.add(d1, d2)", "add(d1, d2)"),
         ("numpy: d1 + 1.0", "d1 + 1.0"),
         (f"{which}: a + b (whole)", "a + b"),
@@ -146,6 +155,31 @@ def step_costs(ns, which="xp"):
     return out
 
 
+_PERF_LOOP = """
+import numpy as np
+import array_api_promo{suffix} as ns
+a = ns.asarray(np.linspace(0.5, 1.5, 10)); b = ns.asarray(np.linspace(1.5, 2.5, 10))
+d1, d2 = np.linspace(0.5, 1.5, 10), np.linspace(1.5, 2.5, 10)
+for _ in range({n}):
+    {stmt}
+"""
+
+
+def perf_view(which, stmt, n=2_000_000):
+    """Share of samples per shared library for a loop of ``stmt`` (``perf record``), or why not."""
+    if shutil.which("perf") is None:
+        return "perf not installed\n"
+    code = _PERF_LOOP.format(suffix=".torch" if which == "tx" else "", n=n, stmt=stmt)
+    with tempfile.TemporaryDirectory() as tmp:
+        data = os.path.join(tmp, "perf.data")
+        rec = subprocess.run(["perf", "record", "-q", "-o", data, sys.executable, "-c", code], capture_output=True)
+        if rec.returncode != 0:
+            return f"perf record failed: {rec.stderr.decode(errors='replace').strip()[:200]}\n"
+        rep = subprocess.run(["perf", "report", "-i", data, "--sort", "dso", "--stdio"], capture_output=True, text=True)
+    lines = [line for line in rep.stdout.splitlines() if line.strip() and not line.startswith("#")]
+    return "\n".join(lines[:8]) + "\n"
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m benchmarks.profile_ops", description=__doc__.split("\n\n")[0])
     p.add_argument("--ns", choices=("xp", "tx"), default="xp")
@@ -153,6 +187,7 @@ def main(argv=None):
     p.add_argument(
         "--others", action="store_true", help="also cProfile sqrt, result_type, slicing, asarray, sum, astype"
     )
+    p.add_argument("--perf", action="store_true", help="also: samples per shared library of a + b (perf record)")
     p.add_argument("-n", type=int, default=300_000, help="loop iterations")
     args = p.parse_args(argv)
 
@@ -175,6 +210,10 @@ def main(argv=None):
                 print(cprofile_view(stmt, g2, args.n // 10, top=8))
             except Exception as e:
                 print(f"n/a ({type(e).__name__}: {e})")
+    if args.perf:
+        for stmt in ("d1 + d2", "a + b"):
+            print(f"==================== {args.ns}: {stmt}  (perf, samples per shared library) ====================")
+            print(perf_view(args.ns, stmt))
     print(f"==================== {args.ns}: step costs (ns per call, min of 7) ====================")
     for label, _stmt, t in step_costs(ns, args.ns):
         print(f"{label:55s} {t if isinstance(t, str) else f'{t:8.0f} ns'}")
