@@ -8,7 +8,6 @@ array_api_promo.float32
 
 import importlib as _importlib
 
-from .._dtypes import float32
 from ._lattice import PromotionTable
 from ._ops import OPS, Domain, OpSpec, ResultKind, op_spec
 from ._policy import (
@@ -40,7 +39,7 @@ def _rules(module: str):
 register_policy(ArrayAPIPolicy())
 # The other built-ins load on first use, not at import (their modules are about 4 ms of it):
 # by get_policy(name), or by a name of theirs read from this package (__getattr__).
-_defer_policy("torch", lambda: _rules("torch")._torch_policy(float32))
+_defer_policy("torch", lambda: _rules("torch")._torch_policy())
 _defer_policy("numpy", lambda: _rules("numpy").NumPyPolicy())
 _defer_policy("numpy_legacy", lambda: _rules("numpy_legacy").NumPyLegacyPolicy())
 _defer_policy("jax", lambda: _rules("jax")._jax_policy(False))
