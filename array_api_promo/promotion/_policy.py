@@ -281,6 +281,8 @@ class Policy:
         self._result_cache: dict = {}
         self._decision_cache: dict = {}
         self._dtype_set = frozenset(self.dtypes)
+        if D.bfloat16 in self._dtype_set:
+            D.load_ml_dtypes()
         if self.value_dependent:
             self.signature = self._signature_with_values
 
