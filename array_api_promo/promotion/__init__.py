@@ -37,7 +37,7 @@ def _rules(module: str):
 
 
 register_policy(ArrayAPIPolicy())
-# The other built-ins load on first use, not at import (their modules are about 4 ms of it):
+# The other built-ins are made on first use, not at import (their modules are milliseconds of it):
 # by get_policy(name), or by a name of theirs read from this package (__getattr__).
 _defer_policy("torch", lambda: _rules("torch")._torch_policy())
 _defer_policy("numpy", lambda: _rules("numpy").NumPyPolicy())

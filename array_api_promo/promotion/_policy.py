@@ -711,7 +711,7 @@ _INT_BOUNDS = D.INT_BOUNDS
 
 # -- registry -----------------------------------------------------------------
 _REGISTRY: dict[str, Policy] = {}
-# Built-in policies made on first use (their modules are milliseconds of the import): name -> maker.
+# Built-in policies made when first asked for (promotion/__init__ says why): name -> maker.
 _DEFERRED: dict[str, Callable[[], Policy]] = {}
 _MAKING = threading.RLock()
 
