@@ -6,6 +6,7 @@
 any other combination, for built-in and user-written policies alike.
 """
 
+import importlib as _importlib
 import sys as _sys
 
 from . import promotion
@@ -17,7 +18,18 @@ from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, bind as _bind, namesp
 __version__ = "0.1.0"
 
 _bind(_sys.modules[__name__], "array_api")
-from . import torch  # noqa: E402, F401  (the torch namespace: namespace("torch") is this module)
+
+
+def __getattr__(name: str):
+    # The torch namespace loads on first use: it makes the torch policy, whose bfloat16 needs ml_dtypes.
+    if name == "torch":
+        return _importlib.import_module(f"{__name__}.torch")
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(globals().keys() | {"torch"})
+
 
 # Package-level extras beyond the standard's names.
 __all__ = __all__ + ["Array", "DType", "namespace", "promotion", "CPU", "DEVICE1", "API_VERSIONS"]  # noqa: F821

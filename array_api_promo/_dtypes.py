@@ -7,7 +7,8 @@ knows its NumPy storage dtype and its kind in the standard's own words.
 
 from __future__ import annotations
 
-import ml_dtypes as _ml_dtypes  # bfloat16 storage (a dependency: the torch and jax policies have bfloat16)
+import sys
+
 import numpy as np
 
 __all__ = [
@@ -52,7 +53,8 @@ class DType:
 
     def __init__(self, name: str, numpy_dtype, kind: str, bits: int):
         self.name = name
-        self.numpy = np.dtype(numpy_dtype)
+        if numpy_dtype is not None:  # None: set later (bfloat16's, by load_ml_dtypes)
+            self.numpy = np.dtype(numpy_dtype)
         self.kind = kind
         self.category = _CATEGORY_OF_KIND[kind]
         self.bits = bits
@@ -85,7 +87,7 @@ float32 = _make("float32", np.float32, REAL_FLOATING, 32)
 float64 = _make("float64", np.float64, REAL_FLOATING, 64)
 complex64 = _make("complex64", np.complex64, COMPLEX_FLOATING, 64)
 complex128 = _make("complex128", np.complex128, COMPLEX_FLOATING, 128)
-bfloat16 = _make("bfloat16", _ml_dtypes.bfloat16, REAL_FLOATING, 16)
+bfloat16 = _make("bfloat16", None, REAL_FLOATING, 16)  # its storage comes from ml_dtypes on first use
 
 STANDARD_DTYPES = (
     bool_,
@@ -105,22 +107,44 @@ STANDARD_DTYPES = (
 ALL_DTYPES = STANDARD_DTYPES + (float16, bfloat16)
 
 _BY_NAME = {d.name: d for d in ALL_DTYPES}
-_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES}
+_BY_NUMPY = {d.numpy: d for d in ALL_DTYPES if d is not bfloat16}  # bfloat16's: load_ml_dtypes
 # NumPy dtypes are hashable by value; the type objects (np.float32) map too.
-_BY_NUMPY_TYPE = {d.numpy.type: d for d in ALL_DTYPES}
+_BY_NUMPY_TYPE = {d.numpy.type: d for d in _BY_NUMPY.values()}
 
 # Real <-> complex counterparts of the same precision.
 COMPLEX_OF = {float32: complex64, float64: complex128}
 REAL_OF = {complex64: float32, complex128: float64}
 
 
+_ml_dtypes = None
+
+
+def load_ml_dtypes():
+    """ml_dtypes, with bfloat16's storage set: imported on first use, since importing it with
+    the package made the import a fifth slower. Whatever hands out bfloat16 calls it first:
+    a policy that has bfloat16, and the lookups below."""
+    global _ml_dtypes
+    if _ml_dtypes is None:
+        import ml_dtypes  # a dependency: the torch and jax policies have bfloat16
+
+        storage = np.dtype(ml_dtypes.bfloat16)
+        _BY_NUMPY[storage] = bfloat16
+        _BY_NUMPY_TYPE[storage.type] = bfloat16
+        bfloat16.numpy = storage
+        _ml_dtypes = ml_dtypes
+    return _ml_dtypes
+
+
 def dtype_by_name(name: str) -> DType:
     """The dtype called ``name`` (``"float32"``, ``"bool"``, ...)."""
     try:
-        return _BY_NAME[name]
+        dtype = _BY_NAME[name]
     except (KeyError, TypeError):
         known = ", ".join(_BY_NAME)
         raise ValueError(f"unknown dtype name {name!r}; known dtypes: {known}") from None
+    if dtype is bfloat16:
+        load_ml_dtypes()
+    return dtype
 
 
 def dtype_of_numpy(np_dtype) -> DType:
@@ -128,6 +152,9 @@ def dtype_of_numpy(np_dtype) -> DType:
     d = _BY_NUMPY.get(np_dtype)
     if d is None:
         d = _BY_NUMPY_TYPE.get(np_dtype)
+    if d is None and _ml_dtypes is None and "ml_dtypes" in sys.modules:  # a bfloat16 array needs it loaded
+        load_ml_dtypes()
+        return dtype_of_numpy(np_dtype)
     if d is None:
         raise TypeError(f"NumPy dtype {np_dtype!r} has no counterpart in array_api_promo")
     return d
@@ -161,5 +188,5 @@ def finfo_of(dtype: DType):
     """NumPy's finfo for a floating dtype (ml_dtypes' for bfloat16); complex gives its real part's."""
     real = REAL_OF.get(dtype, dtype)
     if real is bfloat16:
-        return _ml_dtypes.finfo(real.numpy)
+        return load_ml_dtypes().finfo(real.numpy)
     return np.finfo(real.numpy)

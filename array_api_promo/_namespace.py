@@ -7,6 +7,7 @@ earlier version does not have it.
 
 from __future__ import annotations
 
+import importlib
 import math
 import sys
 import threading
@@ -192,6 +193,9 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
         raise ValueError(f"namespace: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
     key = (policy, api_version)
     module = _cached(key)
+    if module is None and api_version == DEFAULT_API_VERSION and policy.name in POLICY_MODULES and _is_builtin(policy):
+        importlib.import_module(POLICY_MODULES[policy.name])  # array_api_promo.torch loads on first use
+        module = _cached(key)
     if module is not None:
         return module
     # The package and ``array_api_promo.torch`` registered themselves on import.

@@ -107,6 +107,55 @@ def test_missing_ml_dtypes_fails_at_import_with_its_name():
     assert "ModuleNotFoundError" in proc.stderr and "ml_dtypes" in proc.stderr
 
 
+def _fresh(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter importing this checkout."""
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        cwd=PACKAGE.parent,
+        env={"PYTHONPATH": str(PACKAGE.parent)},
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout.strip()
+
+
+# What loads on first use (for the import time) is still there when first used.
+FIRST_USES = [
+    "import array_api_promo as xp; print(xp.torch.__name__ == 'array_api_promo.torch')",
+    "import array_api_promo as xp; print(xp.namespace('torch') is xp.torch)",
+    "import array_api_promo as xp; print(hasattr(xp, 'torch') and 'torch' in dir(xp))",
+    "from array_api_promo import promotion as P; print(P.get_policy('jax').table is P.JAX_LATTICE)",
+    "from array_api_promo import promotion as P; print(P.NumPyPolicy is P.numpy.NumPyPolicy)",
+    "from array_api_promo import promotion as P; print(set(P.__all__) <= set(dir(P)))",
+    "from array_api_promo import promotion as P; print(len(P.available_policies()) == 6)",
+    "import pickle, array_api_promo._dtypes as D; print(pickle.loads(pickle.dumps(D.bfloat16)).numpy.name == 'bfloat16')",
+    "import ml_dtypes, numpy as np, array_api_promo as xp; print(xp.torch.asarray(np.ones(2, ml_dtypes.bfloat16)).dtype"
+    " is xp.torch.bfloat16)",
+    "import array_api_promo as xp; print(xp.namespace('jax').finfo(xp.namespace('jax').bfloat16).bits == 16)",
+]
+
+
+@pytest.mark.parametrize("code", FIRST_USES)
+def test_what_loads_on_first_use_is_there(code):
+    assert _fresh(code) == "True"
+
+
+# Modules `import array_api_promo` leaves for first use: milliseconds of its import time.
+LOADED_ON_FIRST_USE = [
+    "array_api_promo.torch",
+    "array_api_promo.promotion.jax",
+    "array_api_promo.promotion.numpy",
+    "array_api_promo.promotion.numpy_legacy",
+    "ml_dtypes",
+]
+
+
+def test_the_package_import_leaves_some_modules_for_first_use():
+    code = f"import sys, array_api_promo; print([m for m in {LOADED_ON_FIRST_USE!r} if m in sys.modules])"
+    assert _fresh(code) == "[]"
+
+
 # -- operators -----------------------------------------------------------------------------------
 OPERATORS = [
     "__add__",

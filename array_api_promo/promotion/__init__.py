@@ -6,7 +6,8 @@
 array_api_promo.float32
 """
 
-from .._dtypes import float32
+import importlib as _importlib
+
 from ._lattice import PromotionTable
 from ._ops import OPS, Domain, OpSpec, ResultKind, op_spec
 from ._policy import (
@@ -18,6 +19,7 @@ from ._policy import (
     Policy,
     PromotionError,
     ValueOperand,
+    _defer_policy,
     available_policies,
     classify,
     get_policy,
@@ -28,17 +30,43 @@ from ._policy import (
     zero_d_value,
 )
 from .array_api import ARRAY_API_LATTICE, ArrayAPIPolicy
-from .jax import JAX_LATTICE, JaxPolicy, _jax_policy
-from .numpy import NUMPY_TABLE, NumPyPolicy
-from .numpy_legacy import NumPyLegacyPolicy
-from .torch import TORCH_TABLE, TorchPolicy, _torch_policy
+
+
+def _rules(module: str):
+    return _importlib.import_module(f"{__name__}.{module}")
+
 
 register_policy(ArrayAPIPolicy())
-register_policy(_torch_policy(float32))
-register_policy(NumPyPolicy())
-register_policy(NumPyLegacyPolicy())
-register_policy(_jax_policy(False))
-register_policy(_jax_policy(True))
+# The other built-ins are made on first use, not at import (their modules are milliseconds of it):
+# by get_policy(name), or by a name of theirs read from this package (__getattr__).
+_defer_policy("torch", lambda: _rules("torch")._torch_policy())
+_defer_policy("numpy", lambda: _rules("numpy").NumPyPolicy())
+_defer_policy("numpy_legacy", lambda: _rules("numpy_legacy").NumPyLegacyPolicy())
+_defer_policy("jax", lambda: _rules("jax")._jax_policy(False))
+_defer_policy("jax_x64", lambda: _rules("jax")._jax_policy(True))
+
+# Name -> the module of rules it comes from (a module's own name: the module).
+_DEFERRED_NAMES = {
+    **dict.fromkeys(["torch", "TORCH_TABLE", "TorchPolicy", "_torch_policy"], "torch"),
+    **dict.fromkeys(["numpy", "NUMPY_TABLE", "NumPyPolicy"], "numpy"),
+    **dict.fromkeys(["numpy_legacy", "NumPyLegacyPolicy"], "numpy_legacy"),
+    **dict.fromkeys(["jax", "JAX_LATTICE", "JaxPolicy", "_jax_policy"], "jax"),
+}
+
+
+def __getattr__(name: str):
+    module = _DEFERRED_NAMES.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    rules = _rules(module)
+    value = rules if name == module else getattr(rules, name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(globals().keys() | _DEFERRED_NAMES.keys())
+
 
 __all__ = [
     "PromotionTable",

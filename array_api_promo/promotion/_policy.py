@@ -20,6 +20,8 @@ is one dictionary lookup.
 from __future__ import annotations
 
 import enum
+import threading
+from collections.abc import Callable
 from typing import NamedTuple
 
 import numpy as np
@@ -279,6 +281,8 @@ class Policy:
         self._result_cache: dict = {}
         self._decision_cache: dict = {}
         self._dtype_set = frozenset(self.dtypes)
+        if D.bfloat16 in self._dtype_set:
+            D.load_ml_dtypes()
         if self.value_dependent:
             self.signature = self._signature_with_values
 
@@ -727,12 +731,32 @@ _core.register_scalar_converter(ScalarConverter)
 
 # -- registry -----------------------------------------------------------------
 _REGISTRY: dict[str, Policy] = {}
+# Built-in policies made when first asked for (promotion/__init__ says why): name -> maker.
+_DEFERRED: dict[str, Callable[[], Policy]] = {}
+_MAKING = threading.RLock()
+
+
+def _defer_policy(name: str, make: Callable[[], Policy]) -> None:
+    """Register the policy ``make()`` under ``name`` when it is first asked for."""
+    _DEFERRED[name] = make
+
+
+def _made(name: str) -> Policy | None:
+    """The registered policy ``name``, made now if it was deferred (``None`` if there is none)."""
+    with _MAKING:  # threads asking at once get one policy; none sees the name missing meanwhile
+        make = _DEFERRED.get(name)
+        if make is not None:
+            _REGISTRY[name] = make()
+            del _DEFERRED[name]
+        return _REGISTRY.get(name)
 
 
 def register_policy(policy: Policy, *, replace: bool = False) -> Policy:
     """Make ``policy`` available by its name to ``get_policy`` and ``namespace``."""
     if not isinstance(policy, Policy):
         raise TypeError(f"register_policy: expected a Policy instance, got {type(policy).__name__}")
+    if policy.name in _DEFERRED:
+        _made(policy.name)  # a deferred built-in counts as registered
     if policy.name in _REGISTRY and not replace and _REGISTRY[policy.name] is not policy:
         raise ValueError(f"register_policy: a policy named {policy.name!r} is already registered")
     _REGISTRY[policy.name] = policy
@@ -744,14 +768,14 @@ def get_policy(policy) -> Policy:
     if isinstance(policy, Policy):
         return policy
     if isinstance(policy, str):
-        try:
-            return _REGISTRY[policy]
-        except KeyError:
-            raise ValueError(
-                f"unknown promotion policy {policy!r}; available: {', '.join(sorted(_REGISTRY))}"
-            ) from None
+        found = _REGISTRY.get(policy)
+        if found is None:
+            found = _made(policy)
+            if found is None:
+                raise ValueError(f"unknown promotion policy {policy!r}; available: {', '.join(available_policies())}")
+        return found
     raise TypeError(f"a promotion policy is a Policy or its registered name, got {policy!r}")
 
 
 def available_policies() -> tuple[str, ...]:
-    return tuple(sorted(_REGISTRY))
+    return tuple(sorted(_REGISTRY.keys() | _DEFERRED.keys()))

@@ -506,7 +506,7 @@ _TORCH_FFTS = frozenset({"fft", "ifft", "fftn", "ifftn", "rfft", "rfftn", "ihfft
 _POLICIES: dict = {}
 
 
-def _torch_policy(default_dtype: DType) -> TorchPolicy:
+def _torch_policy(default_dtype: DType = D.float32) -> TorchPolicy:
     policy = _POLICIES.get(default_dtype)
     if policy is None:
         policy = _POLICIES[default_dtype] = TorchPolicy(default_dtype)
