@@ -44,7 +44,20 @@ static PyTypeObject *ScalarConverter = NULL;
 static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
 static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim, *str_shape, *kwnames_out;
 
+/* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
+static char fall_back_marker;
+#define FALL_BACK ((PyObject *)&fall_back_marker) /* a sentinel, never returned to Python */
+
 #define SLOT(obj, offset) (*(PyObject **)((char *)(obj) + (offset)))
+
+/* An Array with its four slots set. One made by object.__new__ and never filled, or with a
+ * slot deleted, goes to the Python function (which raises its AttributeError). */
+static inline int
+is_array(PyObject *obj)
+{
+    return Py_TYPE(obj) == Array && SLOT(obj, DATA) != NULL && SLOT(obj, DTYPE) != NULL &&
+           SLOT(obj, RUNTIME) != NULL && SLOT(obj, DEVICE) != NULL;
+}
 
 typedef struct {
     PyObject_HEAD
@@ -128,15 +141,15 @@ lookup(PyObject *table, PyObject *key)
     return found;
 }
 
-/* The fast table of a runtime (new reference), NULL with an error set. */
+/* The fast table of a runtime (new reference), NULL with an error set, or FALL_BACK when it
+ * is not a dict (the Python function reads it as it reads any mapping). */
 static PyObject *
 fast_table(PyObject *runtime)
 {
     PyObject *table = PyObject_GetAttr(runtime, str_fast);
     if (table != NULL && !PyDict_CheckExact(table)) {
         Py_DECREF(table);
-        PyErr_SetString(PyExc_TypeError, "array_api_promo: a runtime's _fast must be a dict");
-        return NULL;
+        return FALL_BACK;
     }
     return table;
 }
@@ -166,7 +179,8 @@ plain_scalar(PyObject *value)
 static PyObject *
 convert_scalar(PyObject *converter, PyObject *value)
 {
-    if (Py_TYPE(converter) == ScalarConverter) {
+    if (Py_TYPE(converter) == ScalarConverter && SLOT(converter, CONV_LO) != NULL && SLOT(converter, CONV_HI) != NULL &&
+        SLOT(converter, CONV_MAKE) != NULL && SLOT(converter, CONV_TO_FLOAT) != NULL) {
         int inside = PyObject_RichCompareBool(SLOT(converter, CONV_LO), value, Py_LE);
         if (inside > 0) {
             inside = PyObject_RichCompareBool(value, SLOT(converter, CONV_HI), Py_LE);
@@ -240,20 +254,17 @@ plan_of_two(PyObject *table, PyObject *runtime, PyObject *name, PyObject *x1, Py
     return plan;
 }
 
-/* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
-static char fall_back_marker;
-#define FALL_BACK ((PyObject *)&fall_back_marker) /* a sentinel, never returned to Python */
 
 static PyObject *
 binary_operator(FastPath *self, PyObject *x, PyObject *other)
 {
     PyObject *runtime = SLOT(x, RUNTIME);
     PyObject *table = fast_table(runtime);
-    if (table == NULL) {
-        return NULL;
+    if (table == NULL || table == FALL_BACK) {
+        return table;
     }
     PyObject *plan, *out;
-    if (Py_TYPE(other) == Array) {
+    if (is_array(other)) {
         if (SLOT(other, RUNTIME) != runtime || SLOT(other, DEVICE) != SLOT(x, DEVICE)) {
             Py_DECREF(table);
             return FALL_BACK;
@@ -306,8 +317,8 @@ reflected_operator(FastPath *self, PyObject *x, PyObject *other)
     }
     PyObject *runtime = SLOT(x, RUNTIME);
     PyObject *table = fast_table(runtime);
-    if (table == NULL) {
-        return NULL;
+    if (table == NULL || table == FALL_BACK) {
+        return table;
     }
     PyObject *plan = lookup(table, PyTuple_Pack(3, self->name, SLOT(x, DTYPE), (PyObject *)Py_TYPE(other)));
     Py_DECREF(table);
@@ -331,11 +342,11 @@ inplace_operator(FastPath *self, PyObject *x, PyObject *other)
 {
     PyObject *runtime = SLOT(x, RUNTIME);
     PyObject *table = fast_table(runtime);
-    if (table == NULL) {
-        return NULL;
+    if (table == NULL || table == FALL_BACK) {
+        return table;
     }
     PyObject *plan = NULL, *value = NULL;
-    if (Py_TYPE(other) == Array) {
+    if (is_array(other)) {
         if (SLOT(other, RUNTIME) == runtime && SLOT(other, DEVICE) == SLOT(x, DEVICE)) {
             plan = plan_of_two(table, runtime, self->name, x, other, 0);
         }
@@ -358,7 +369,7 @@ inplace_operator(FastPath *self, PyObject *x, PyObject *other)
     if (plan == NULL) {
         return PyErr_Occurred() ? NULL : FALL_BACK;
     }
-    if (Py_TYPE(other) == Array) {
+    if (is_array(other)) {
         value = SLOT(other, DATA);
         Py_INCREF(value);
     }
@@ -388,8 +399,8 @@ static PyObject *
 unary(FastPath *self, PyObject *runtime, PyObject *x)
 {
     PyObject *table = fast_table(runtime);
-    if (table == NULL) {
-        return NULL;
+    if (table == NULL || table == FALL_BACK) {
+        return table;
     }
     PyObject *plan = lookup(table, PyTuple_Pack(2, self->name, SLOT(x, DTYPE)));
     Py_DECREF(table);
@@ -406,13 +417,13 @@ unary(FastPath *self, PyObject *runtime, PyObject *x)
 static PyObject *
 binary_function(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
 {
-    if (Py_TYPE(x1) != Array || Py_TYPE(x2) != Array || SLOT(x1, RUNTIME) != runtime ||
+    if (!is_array(x1) || !is_array(x2) || SLOT(x1, RUNTIME) != runtime ||
         SLOT(x2, RUNTIME) != runtime || SLOT(x2, DEVICE) != SLOT(x1, DEVICE)) {
         return FALL_BACK;
     }
     PyObject *table = fast_table(runtime);
-    if (table == NULL) {
-        return NULL;
+    if (table == NULL || table == FALL_BACK) {
+        return table;
     }
     PyObject *plan = plan_of_two(table, runtime, self->name, x1, x2, 0);
     Py_XINCREF(plan);
@@ -450,7 +461,7 @@ getitem(PyObject *x, PyObject *key)
             return NULL;
         }
     }
-    else if (t == Array && SLOT(key, DTYPE) == bool_dtype && SLOT(key, RUNTIME) == SLOT(x, RUNTIME) &&
+    else if (is_array(key) && SLOT(key, DTYPE) == bool_dtype && SLOT(key, RUNTIME) == SLOT(x, RUNTIME) &&
              SLOT(key, DEVICE) == SLOT(x, DEVICE)) {
         /* a mask of x's own shape: nothing to check but what is checked here */
         PyObject *s1 = PyObject_GetAttr(SLOT(key, DATA), str_shape);
@@ -475,7 +486,7 @@ getitem(PyObject *x, PyObject *key)
 static PyObject *
 result_type(PyObject *runtime, PyObject *x1, PyObject *x2)
 {
-    if (Py_TYPE(x1) != Array || Py_TYPE(x2) != Array || SLOT(x1, RUNTIME) != runtime ||
+    if (!is_array(x1) || !is_array(x2) || SLOT(x1, RUNTIME) != runtime ||
         SLOT(x2, RUNTIME) != runtime) {
         return FALL_BACK;
     }
@@ -533,22 +544,22 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
     if (Array != NULL && kwnames == NULL) {
         switch (self->kind) {
         case BINARY_OPERATOR:
-            if (nargs == 2 && Py_TYPE(args[0]) == Array) {
+            if (nargs == 2 && is_array(args[0])) {
                 result = binary_operator(self, args[0], args[1]);
             }
             break;
         case REFLECTED_OPERATOR:
-            if (nargs == 2 && Py_TYPE(args[0]) == Array) {
+            if (nargs == 2 && is_array(args[0])) {
                 result = reflected_operator(self, args[0], args[1]);
             }
             break;
         case INPLACE_OPERATOR:
-            if (nargs == 2 && Py_TYPE(args[0]) == Array) {
+            if (nargs == 2 && is_array(args[0])) {
                 result = inplace_operator(self, args[0], args[1]);
             }
             break;
         case UNARY_OPERATOR:
-            if (nargs == 1 && Py_TYPE(args[0]) == Array) {
+            if (nargs == 1 && is_array(args[0])) {
                 result = unary(self, SLOT(args[0], RUNTIME), args[0]);
             }
             break;
@@ -558,12 +569,12 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
             }
             break;
         case UNARY_FUNCTION:
-            if (nargs == 2 && Py_TYPE(args[1]) == Array && SLOT(args[1], RUNTIME) == args[0]) {
+            if (nargs == 2 && is_array(args[1]) && SLOT(args[1], RUNTIME) == args[0]) {
                 result = unary(self, args[0], args[1]);
             }
             break;
         case GETITEM:
-            if (nargs == 2 && Py_TYPE(args[0]) == Array) {
+            if (nargs == 2 && is_array(args[0])) {
                 result = getitem(args[0], args[1]);
             }
             break;

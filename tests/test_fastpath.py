@@ -155,6 +155,32 @@ def test_getitem_and_result_type_match_their_python_functions(ns):
         assert _outcome(lambda: path(runtime, x1, x2)) == slow
 
 
+def test_half_made_arrays_and_odd_runtimes_go_to_the_python_functions():
+    """An Array made by object.__new__ (no slots set) or with a slot deleted, or a runtime whose
+    table is no dict: the compiled path reads nothing it cannot, the Python function answers."""
+    empty = object.__new__(Array)
+    no_device = xp.asarray([1.0, 2.0])
+    del no_device._device
+    odd = xp.asarray([1.0, 2.0])
+
+    class OddRuntime:
+        _fast = []
+
+    odd._runtime = OddRuntime()
+    x = xp.asarray([1.0, 2.0])
+    runtime = x._runtime
+    for bad in (empty, no_device, odd):
+        for dunder in ("__add__", "__radd__", "__iadd__", "__gt__", "__neg__", "__getitem__"):
+            path = vars(Array)[dunder]
+            rest = () if dunder == "__neg__" else (x if dunder != "__getitem__" else 0,)
+            assert _outcome(lambda: path(bad, *rest)) == _outcome(lambda: path.fallback(bad, *rest))
+        assert _outcome(lambda: x + bad) == _outcome(lambda: vars(Array)["__add__"].fallback(x, bad))
+        assert _outcome(lambda: x[bad]) == _outcome(lambda: vars(Array)["__getitem__"].fallback(x, bad))
+        for name, args in (("add", (bad, x)), ("add", (x, bad)), ("sin", (bad,)), ("result_type", (x, bad))):
+            path = getattr(type(runtime), name)
+            assert _outcome(lambda: path(runtime, *args)) == _outcome(lambda: path.fallback(runtime, *args))
+
+
 def test_a_slice_is_a_view_and_an_element_a_copy_as_before():
     x = xp.asarray([1.0, 2.0, 3.0])
     view, element = x[0:2], x[0]
