@@ -477,6 +477,15 @@ def print_report(results, checks, meta, console):
     )
 
 
+def _compiled_fast_paths():
+    """Whether array_api_promo's operators run in C here (array_api_promo/_fastpath.c)."""
+    try:
+        from array_api_promo import _core
+    except ImportError:
+        return None
+    return _core.COMPILED
+
+
 def _versions(mods):
     out = {"python": sys.version.split()[0], "platform": platform.platform()}
     for lib, mod in mods.items():
@@ -555,7 +564,13 @@ def main(argv=None):
         "versions": _versions(mods),
         "cpus": os.cpu_count(),
         "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
+        "compiled_fast_paths": _compiled_fast_paths(),
     }
+    if not meta["compiled_fast_paths"]:
+        console.print(
+            "note: array_api_promo runs without its compiled fast paths (not built, or "
+            "ARRAY_API_PROMO_PURE_PYTHON is set): its small-array figures are the Python code's"
+        )
     checks = check_targets(results, cases)
     if not args.filter or args.filter in "import":
         imports = measure_import(3 if args.quick else 15)
