@@ -191,9 +191,21 @@ def quietly(function, *args, **kwargs):
     try:
         context = _quiet.context
     except AttributeError:
+        context = quiet_context()
+    return context.run(function, *args, **kwargs)
+
+
+def quiet_context() -> contextvars.Context:
+    """The context :func:`quietly` runs in on this thread, made on the thread's first use.
+
+    Hot paths read ``_quiet.context`` themselves and call this only when it is missing.
+    """
+    try:
+        return _quiet.context
+    except AttributeError:
         with np.errstate(over="ignore", invalid="ignore"):
             context = _quiet.context = contextvars.copy_context()
-    return context.run(function, *args, **kwargs)
+        return context
 
 
 def index_int(value, func: str, arg: str = "axis") -> int:
