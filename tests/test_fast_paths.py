@@ -264,3 +264,61 @@ def test_asarray_of_a_list_of_floats_takes_a_truthy_copy(copy):
     assert xp.asarray([1.0, 2.0], copy=copy).dtype is xp.float64
     with pytest.raises(TypeError, match="asarray: copy must be"):
         xp.asarray((1.0, 2.0), copy=copy)
+
+
+# -- sum and prod of a whole array ---------------------------------------------------------------
+def _reduction_arrays(ns):
+    """Per dtype: 0-d, 1-d (edge values), empty, 2-d strided, and 1-d on the other device."""
+    arrays = []
+    for d in ns.asarray(0.0)._runtime.dtypes:  # (no __array_namespace_info__ before 2023.12)
+        x = ns.asarray(_values(d), dtype=d)
+        square = ns.reshape(ns.concat([x, x, x, x]), (4, -1))
+        arrays += [x[0], x, x[:0], square.mT[::2, :], x.to_device(DEVICE1)]
+        if d.name.startswith(("float", "bfloat", "complex")):  # overflow, and inf - inf
+            big = float(np.finfo(d.numpy).max) if d.name != "bfloat16" else 3e38
+            arrays += [ns.asarray([big, big, -1.5], dtype=d), ns.asarray([math.inf, -math.inf], dtype=d)]
+    return arrays
+
+
+def _reduction_outcomes(ns, arrays, func, general=False):
+    """``func`` of each array; ``general``: by the general path (all axes named take it)."""
+    out = {}
+    for i, x in enumerate(arrays):
+        kwargs = {"axis": tuple(range(x.ndim))} if general else {}
+        out[i] = _outcome(lambda: getattr(ns, func)(x, **kwargs))
+    return out
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("version", ["2022.12", "2025.12"])  # float32 sums widened before 2023.12
+@pytest.mark.parametrize("func", ["sum", "prod"])
+@pytest.mark.parametrize("errstate", ["default", "raise"])
+def test_sum_of_a_whole_array_repeats_the_general_answer(policy, version, func, errstate):
+    reference = _fresh(policy, version)
+    ns = _fresh(policy, version)
+    arrays = _reduction_arrays(ns)
+    with np.errstate(all="raise") if errstate == "raise" else np.errstate():
+        general = _reduction_outcomes(reference, _reduction_arrays(reference), func, general=True)
+        first = _reduction_outcomes(ns, arrays, func)
+        again = _reduction_outcomes(ns, arrays, func)
+    assert first == general
+    assert again == general
+
+
+def test_sum_of_a_whole_array_keeps_its_checks():
+    ns = _fresh("array_api")
+    x = ns.asarray([1.0, 2.0])
+    for _ in range(2):
+        assert ns.sum(x).dtype is ns.float64
+        assert ns.sum(x, dtype=ns.float32).dtype is ns.float32
+        assert ns.sum(x, keepdims=True).shape == (1,)
+        with pytest.raises(TypeError, match="^sum: keepdims must be a bool"):
+            ns.sum(x, keepdims=0)
+        with pytest.raises(TypeError, match="^sum: x must be an array of"):
+            ns.sum(np.ones(2))
+        with pytest.raises(TypeError, match="cannot mix arrays of"):
+            ns.sum(tx.asarray([1.0]))
+        other_version = namespace(x._runtime.policy, "2023.12")
+        assert ns.sum(other_version.asarray([1.0, 2.0])).__array_namespace__() is ns
+        with pytest.raises(TypeError, match="^sum: bool input is not allowed"):
+            ns.sum(ns.asarray([True, False]))
