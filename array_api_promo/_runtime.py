@@ -60,6 +60,8 @@ class RuntimeBase:
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
         # astype casts the general path has allowed, by (from, to): whether NumPy must be quiet.
         self._casts: dict = {}
+        # Result dtypes of sum/prod over a whole array with no dtype=, by (function, dtype).
+        self._accumulations: dict = {}
         self._flat_keys = not policy.zero_d_matters
         # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
         # Python scalar are cached per value class, never under the plain signature key.
