@@ -322,3 +322,35 @@ def test_sum_of_a_whole_array_keeps_its_checks():
         assert ns.sum(other_version.asarray([1.0, 2.0])).__array_namespace__() is ns
         with pytest.raises(TypeError, match="^sum: bool input is not allowed"):
             ns.sum(ns.asarray([True, False]))
+
+
+# -- reshape --------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ns", [xp, tx], ids=["array_api", "torch"])
+def test_reshape_takes_and_refuses_what_it_did(ns):
+    x = ns.reshape(ns.arange(6), (2, 3))
+    for shape in ((3, 2), [3, 2], (np.int64(3), 2), (-1, 2), [np.int8(-1), 2]):
+        out = ns.reshape(x, shape)
+        assert out.shape == (3, 2) and out.dtype is x.dtype and out.__array_namespace__() is ns
+    assert ns.reshape(x, 6).shape == (6,)
+    assert ns.reshape(ns.ones(1), ()).shape == ()
+    assert ns.reshape(x.to_device(DEVICE1), (6,)).device is DEVICE1
+    for shape, exc, words in (
+        ((True, 6), TypeError, r"^reshape: each entry of shape must be an int, got Python bool True"),
+        ((2.0, 3), TypeError, r"^reshape: each entry of shape must be an int"),
+        ("ab", TypeError, r"^reshape: shape must be a tuple of ints"),
+        ((4, -1), ValueError, r"^reshape: cannot reshape an array of size 6"),
+        ((-1, -1), ValueError, r"^reshape: shape \(-1, -1\) may contain -1 at most once"),
+        ((0, -1), ValueError, r"^reshape: shape \(0, -1\) is ambiguous"),
+    ):
+        with pytest.raises(exc, match=words):
+            ns.reshape(x, shape)
+    for copy in (1, 0, "yes", np.ones(2), np.True_):
+        with pytest.raises(TypeError, match=r"^reshape: copy must be True, False or None, got "):
+            ns.reshape(x, (6,), copy=copy)
+    with pytest.raises(TypeError, match=r"^reshape: x must be an array of"):
+        ns.reshape(np.ones(6), (6,))
+    other = tx if ns is xp else xp
+    with pytest.raises(TypeError, match=r"^reshape: cannot mix arrays of"):
+        ns.reshape(other.ones(6), (6,))
+    old = x.__array_namespace__(api_version="2023.12")
+    assert ns.reshape(old.ones(6), (2, 3)).__array_namespace__() is ns
