@@ -50,7 +50,9 @@ class DataTypeFunctions(RuntimeBase):
 
     def astype(self, x, dtype, /, *, copy=True, device=None):
         if type(x) is Array and type(dtype) is DType and x._runtime is self and device is None and copy is True:
-            quiet = self._casts.get((x._dtype, dtype))  # a cast the general path below has allowed
+            quiet = self._casts.get(dtype)  # the casts to dtype the general path below has allowed
+            if quiet is not None:
+                quiet = quiet.get(x._dtype)  # (two lookups cost less than one by a new tuple)
             if quiet is not None:
                 # quietly() inlined and NumPy's astype unbound: their calls cost as much as the cast
                 # of a small array. Data that is no exact ndarray (a TypeError) takes the general path.
@@ -90,7 +92,7 @@ class DataTypeFunctions(RuntimeBase):
             dtype.category >= D.CATEGORY_FLOATING and dtype.bits < source.bits
         )
         data = quietly(x._data.astype, dtype.numpy) if quiet else x._data.astype(dtype.numpy, copy=True)
-        self._casts[source, dtype] = quiet
+        self._casts.setdefault(dtype, {})[source] = quiet
         return Array._new(data, dtype, self, device)
 
     def can_cast(self, from_, to, /):

@@ -58,7 +58,7 @@ class RuntimeBase:
         # (name, dtype): the operators' fast path (see _elementwise_functions).
         self._fast: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
-        # astype casts the general path has allowed, by (from, to): whether NumPy must be quiet.
+        # astype casts the general path has allowed, by to, then from: whether NumPy must be quiet.
         self._casts: dict = {}
         # Result dtypes of sum/prod over a whole array with no dtype=, by (function, dtype).
         self._accumulations: dict = {}
