@@ -10,11 +10,12 @@ from . import _core, _dtypes as D
 from ._array import Array
 from ._core import fast_path
 from ._dtypes import DType
-from ._runtime import RuntimeBase, describe_value, quietly
+from ._runtime import RuntimeBase, _quiet, describe_value, quiet_context, quietly
 
 __all__ = ["DataTypeFunctions", "finfo_object", "iinfo_object"]
 
 _new_object = object.__new__
+_astype = np.ndarray.astype
 
 
 class finfo_object(NamedTuple):
@@ -50,15 +51,28 @@ class DataTypeFunctions(RuntimeBase):
 
     def astype(self, x, dtype, /, *, copy=True, device=None):
         if type(x) is Array and type(dtype) is DType and x._runtime is self and device is None and copy is True:
-            quiet = self._casts.get((x._dtype, dtype))  # a cast this path has allowed before
+            quiet = self._casts.get(dtype)  # the casts to dtype the general path below has allowed
             if quiet is not None:
-                data = quietly(x._data.astype, dtype.numpy) if quiet else x._data.astype(dtype.numpy)
-                array = _new_object(Array)
-                array._data = data
-                array._dtype = dtype
-                array._runtime = self
-                array._device = x._device
-                return array
+                quiet = quiet.get(x._dtype)  # (two lookups cost less than one by a new tuple)
+            if quiet is not None:
+                # quietly() inlined and NumPy's astype unbound: their calls cost as much as the cast
+                # of a small array. Data that is no exact ndarray (a TypeError) takes the general path.
+                if quiet:
+                    try:
+                        context = _quiet.context
+                    except AttributeError:  # this thread's first quiet call
+                        context = quiet_context()
+                try:
+                    data = context.run(_astype, x._data, dtype.numpy) if quiet else _astype(x._data, dtype.numpy)
+                except TypeError:
+                    pass
+                else:
+                    array = _new_object(Array)
+                    array._data = data
+                    array._dtype = dtype
+                    array._runtime = self
+                    array._device = x._device
+                    return array
         x = self._check_array(x, "astype")
         dtype = self._check_dtype(dtype, "astype")
         if copy is not True and copy is not False:
@@ -79,7 +93,7 @@ class DataTypeFunctions(RuntimeBase):
             dtype.category >= D.CATEGORY_FLOATING and dtype.bits < source.bits
         )
         data = quietly(x._data.astype, dtype.numpy) if quiet else x._data.astype(dtype.numpy, copy=True)
-        self._casts[source, dtype] = quiet
+        self._casts.setdefault(dtype, {})[source] = quiet
         return Array._new(data, dtype, self, device)
 
     def can_cast(self, from_, to, /):

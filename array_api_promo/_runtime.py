@@ -58,8 +58,10 @@ class RuntimeBase:
         # (name, dtype): the operators' fast path (see _elementwise_functions).
         self._fast: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
-        # astype casts the general path has allowed, by (from, to): whether NumPy must be quiet.
+        # astype casts the general path has allowed, by to, then from: whether NumPy must be quiet.
         self._casts: dict = {}
+        # Result dtypes of sum/prod over a whole array with no dtype=, by (function, dtype).
+        self._accumulations: dict = {}
         self._flat_keys = not policy.zero_d_matters
         # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
         # Python scalar are cached per value class, never under the plain signature key.
@@ -191,9 +193,21 @@ def quietly(function, *args, **kwargs):
     try:
         context = _quiet.context
     except AttributeError:
+        context = quiet_context()
+    return context.run(function, *args, **kwargs)
+
+
+def quiet_context() -> contextvars.Context:
+    """The context :func:`quietly` runs in on this thread, made on the thread's first use.
+
+    Hot paths read ``_quiet.context`` themselves and call this only when it is missing.
+    """
+    try:
+        return _quiet.context
+    except AttributeError:
         with np.errstate(over="ignore", invalid="ignore"):
             context = _quiet.context = contextvars.copy_context()
-    return context.run(function, *args, **kwargs)
+        return context
 
 
 def index_int(value, func: str, arg: str = "axis") -> int:

@@ -15,12 +15,14 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase, quietly
+from ._runtime import RuntimeBase, _quiet, quiet_context, quietly
 
 __all__ = ["StatisticalFunctions"]
 
 _asarray = np.asarray
+_new_object = object.__new__
 _NUMBER_TYPES = (int, float)
+_ALL_AXES: dict = {}  # ndim -> (0, ..., ndim - 1)
 
 
 class StatisticalFunctions(RuntimeBase):
@@ -56,8 +58,33 @@ class StatisticalFunctions(RuntimeBase):
 
     # -- sum and prod --------------------------------------------------------------------------
     def _accumulate(self, func, kernel, x, axis, dtype, keepdims):
+        whole = axis is None and dtype is None and keepdims is False
+        if whole and type(x) is Array and x._runtime is self:
+            result = self._accumulations.get((func, x._dtype))  # the general path's answer before
+            if result is not None:
+                # What the general path does once its checks and dtype decision are known to pass.
+                data = x._data
+                ndim = data.ndim
+                axes = _ALL_AXES.get(ndim)
+                if axes is None:
+                    axes = _ALL_AXES[ndim] = tuple(range(ndim))
+                try:
+                    context = _quiet.context  # quietly() inlined
+                except AttributeError:
+                    context = quiet_context()
+                if x._dtype is not result:
+                    data = context.run(data.astype, result.numpy)
+                out = context.run(kernel, data, axis=axes, keepdims=False, dtype=result.numpy)
+                array = _new_object(Array)
+                array._data = _asarray(out, dtype=result.numpy)
+                array._dtype = result
+                array._runtime = self
+                array._device = x._device
+                return array
         x, axes = self._reduction_args(x, axis, keepdims, func)
         result = self._result_dtype(func, x, dtype)
+        if whole and x._runtime is self:
+            self._accumulations[func, x._dtype] = result
         data = self._cast(x, result)
         out = quietly(kernel, data, axis=axes, keepdims=keepdims, dtype=result.numpy)
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
