@@ -98,7 +98,7 @@ class CreationFunctions(RuntimeBase):
         elif (
             t is list
             and device is None
-            and copy is not False
+            and (copy is None or copy is True)  # anything else is the general path's TypeError
             and obj
             and (
                 dtype is None

@@ -205,7 +205,9 @@ def quiet_context() -> contextvars.Context:
     try:
         return _quiet.context
     except AttributeError:
-        with np.errstate(over="ignore", invalid="ignore"):
+        # Every mode named: the context is a snapshot, and a first call made inside the caller's
+        # np.errstate(under="raise") must not make every later quiet cast of the thread raise.
+        with np.errstate(divide="warn", over="ignore", under="ignore", invalid="ignore"):
             context = _quiet.context = contextvars.copy_context()
         return context
 

@@ -3,6 +3,7 @@ general path does: every value, dtype, device, warning and error, under every po
 
 from __future__ import annotations
 
+import contextlib
 import math
 import threading
 import warnings
@@ -258,12 +259,30 @@ def test_asarray_of_a_list_with_numpy_scalars_follows_the_policy():
     assert tx.asarray([1.0, 2.0]).dtype is tx.float32
 
 
-@pytest.mark.parametrize("copy", [1, "yes"])
-def test_asarray_of_a_list_of_floats_takes_a_truthy_copy(copy):
-    # Recorded as it is (the first fast path took any copy but False): not the tuple's TypeError.
-    assert xp.asarray([1.0, 2.0], copy=copy).dtype is xp.float64
-    with pytest.raises(TypeError, match="asarray: copy must be"):
-        xp.asarray((1.0, 2.0), copy=copy)
+@pytest.mark.parametrize("copy", [1, "yes", np.True_])
+def test_asarray_of_a_list_of_floats_refuses_a_copy_that_is_no_bool(copy):
+    # (the list fast path once took any copy but False: a silent pass of bad input)
+    for obj in ([1.0, 2.0], (1.0, 2.0)):
+        with pytest.raises(TypeError, match="asarray: copy must be"):
+            xp.asarray(obj, copy=copy)
+
+
+def test_quiet_casts_do_not_keep_the_error_state_of_their_first_call():
+    """The quiet context is made on a thread's first quiet call: inside the caller's
+    np.errstate(under="raise") it once made every later quiet cast of that thread raise."""
+    outcome = []
+
+    def run():
+        tiny = xp.asarray([5e-324])
+        # (NumPy's own answer inside the caller's block is not ours to judge)
+        with np.errstate(under="raise"), contextlib.suppress(FloatingPointError):
+            xp.astype(tiny, xp.float32)
+        outcome.append(xp.astype(tiny, xp.float32)._data.tolist())
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join()
+    assert outcome == [[0.0]]
 
 
 # -- sum and prod of a whole array ---------------------------------------------------------------
