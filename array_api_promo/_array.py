@@ -505,4 +505,4 @@ class Array:
     __invert__ = _unary_operator("__invert__", "bitwise_invert")
 
 
-_core.register_array(Array, _ndarray, _asarray, bool_)
+_core.register_array(Array, _ndarray, _asarray, bool_, np.array, CPU)

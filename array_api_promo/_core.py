@@ -14,18 +14,30 @@ from __future__ import annotations
 import functools
 import os
 
-__all__ = ["COMPILED", "FastPath", "fast_path", "register_array", "register_scalar_converter"]
+__all__ = [
+    "COMPILED",
+    "FastPath",
+    "fast_path",
+    "register_array",
+    "register_quiet_context",
+    "register_scalar_converter",
+]
 
 # The kinds of fast path (the numbers of _fastpath.c's enum).
 BINARY_OPERATOR, REFLECTED_OPERATOR, INPLACE_OPERATOR, UNARY_OPERATOR = 0, 1, 2, 3
-BINARY_FUNCTION, UNARY_FUNCTION, GETITEM, RESULT_TYPE = 4, 5, 6, 7
+BINARY_FUNCTION, UNARY_FUNCTION, GETITEM, RESULT_TYPE, ASTYPE, ASARRAY = 4, 5, 6, 7, 8, 9
 
 try:
     if os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0"):
         raise ImportError("turned off by ARRAY_API_PROMO_PURE_PYTHON")
-    from ._fastpath import FastPath, register_array as _register_array, register_scalar_converter as _register_converter
+    from ._fastpath import (
+        FastPath,
+        register_array as _register_array,
+        register_quiet_context as _register_quiet_context,
+        register_scalar_converter as _register_converter,
+    )
 except ImportError:  # not built (no compiler at install time), or turned off
-    FastPath = _register_array = _register_converter = None
+    FastPath = _register_array = _register_converter = _register_quiet_context = None
 
 COMPILED = FastPath is not None
 
@@ -39,10 +51,17 @@ def fast_path(kind: int, name: str, function):
     return path
 
 
-def register_array(array_class, ndarray, asarray, bool_dtype) -> None:
-    """Tell the compiled paths which class is the array and where its slots are."""
+def register_array(array_class, ndarray, asarray, bool_dtype, array, cpu) -> None:
+    """Tell the compiled paths which class is the array and where its slots are, and the
+    objects they use: NumPy's ndarray, asarray and array, our bool dtype and CPU device."""
     if _register_array is not None:
-        _register_array(array_class, ndarray, asarray, bool_dtype)
+        _register_array(array_class, ndarray, asarray, bool_dtype, array, cpu)
+
+
+def register_quiet_context(quiet_context) -> None:
+    """Tell the compiled astype where this thread's quiet NumPy context comes from."""
+    if _register_quiet_context is not None:
+        _register_quiet_context(quiet_context)
 
 
 def register_scalar_converter(converter_class) -> None:

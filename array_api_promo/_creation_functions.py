@@ -7,8 +7,9 @@ import operator
 
 import numpy as np
 
-from . import _dtypes as D
+from . import _core, _dtypes as D
 from ._array import Array
+from ._core import fast_path
 from ._devices import CPU
 from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
 
@@ -150,6 +151,8 @@ class CreationFunctions(RuntimeBase):
         if hasattr(obj, "__array__") or hasattr(obj, "__array_interface__"):
             return self._from_numpy(np.asarray(obj), dtype, device, copy, func)
         raise TypeError(f"asarray: cannot make an array from {describe_value(obj)}")
+
+    asarray = fast_path(_core.ASARRAY, "asarray", asarray)  # a list of Python floats: in C
 
     def _from_array(self, obj, dtype, device, copy, func):
         """``obj`` (an array) in this namespace, on ``device`` and of ``dtype``: itself when nothing changes."""

@@ -96,6 +96,8 @@ class DataTypeFunctions(RuntimeBase):
         self._casts.setdefault(dtype, {})[source] = quiet
         return Array._new(data, dtype, self, device)
 
+    astype = fast_path(_core.ASTYPE, "astype", astype)  # a cast allowed before: in C
+
     def can_cast(self, from_, to, /):
         if type(from_) is Array:
             from_ = self._check_array(from_, "can_cast", "from_")._dtype

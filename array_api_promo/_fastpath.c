@@ -30,6 +30,8 @@ enum {
     UNARY_FUNCTION,     /* runtime.name(x) */
     GETITEM,            /* x[key], key an int, a slice or a boolean mask of x's shape */
     RESULT_TYPE,        /* runtime.result_type(x1, x2) */
+    ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
+    ASARRAY,            /* runtime.asarray(list), a list of Python floats */
     KIND_COUNT
 };
 
@@ -38,11 +40,15 @@ static PyTypeObject *Array = NULL;
 static Py_ssize_t DATA, DTYPE, RUNTIME, DEVICE; /* offsets of the slots _data, _dtype, _runtime, _device */
 static PyTypeObject *NDArray = NULL;
 static PyObject *asarray = NULL; /* numpy.asarray */
+static PyObject *array_func = NULL; /* numpy.array */
+static PyObject *cpu_device = NULL; /* array_api_promo's CPU device */
+static PyObject *quiet_context = NULL; /* _runtime.quiet_context: this thread's quiet NumPy context */
 static PyObject *bool_dtype = NULL; /* array_api_promo's bool DType */
 /* promotion._policy.ScalarConverter, and where its slots are */
 static PyTypeObject *ScalarConverter = NULL;
 static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
 static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim, *str_shape, *kwnames_out;
+static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
 static char fall_back_marker;
@@ -536,6 +542,126 @@ result_type(PyObject *runtime, PyObject *x1, PyObject *x2)
     return found;
 }
 
+/* _runtime.quiet_context() of this thread (new reference), kept in the thread state's dict
+ * after the first call: a Python call per cast would cost a third of a small cast. */
+static PyObject *
+thread_quiet_context(void)
+{
+    PyObject *thread_dict = PyThreadState_GetDict();
+    if (thread_dict == NULL) {
+        return PyObject_CallNoArgs(quiet_context);
+    }
+    PyObject *context = PyDict_GetItemWithError(thread_dict, str_quiet_context);
+    if (context != NULL) {
+        Py_INCREF(context);
+        return context;
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    context = PyObject_CallNoArgs(quiet_context);
+    if (context != NULL && PyDict_SetItem(thread_dict, str_quiet_context, context) < 0) {
+        Py_CLEAR(context);
+    }
+    return context;
+}
+
+/* astype(x, dtype) with copy and device left alone: runtime._casts[dtype][x's dtype] says the
+ * Python function allowed that cast before, and whether NumPy must be quiet (an overflow to inf
+ * is the standard's answer); the cast runs in _runtime.quiet_context() then. */
+static PyObject *
+astype(PyObject *runtime, PyObject *x, PyObject *dtype)
+{
+    if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(dtype) != Py_TYPE(bool_dtype) ||
+        Py_TYPE(SLOT(x, DATA)) != NDArray || quiet_context == NULL) {
+        return FALL_BACK; /* (the type of bool_ is the DType class) */
+    }
+    PyObject *casts = PyObject_GetAttr(runtime, str_casts);
+    if (casts == NULL) {
+        return NULL;
+    }
+    PyObject *quiet = NULL;
+    if (PyDict_CheckExact(casts)) {
+        PyObject *to = PyDict_GetItemWithError(casts, dtype);
+        if (to != NULL && PyDict_CheckExact(to)) {
+            quiet = PyDict_GetItemWithError(to, SLOT(x, DTYPE));
+        }
+    }
+    Py_XINCREF(quiet);
+    Py_DECREF(casts);
+    if (quiet == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    int is_quiet = PyObject_IsTrue(quiet);
+    Py_DECREF(quiet);
+    if (is_quiet < 0) {
+        return NULL;
+    }
+    PyObject *numpy_dtype = PyObject_GetAttr(dtype, str_numpy);
+    if (numpy_dtype == NULL) {
+        return NULL;
+    }
+    PyObject *context = NULL;
+    if (is_quiet) {
+        context = thread_quiet_context();
+        if (context == NULL || !PyContext_CheckExact(context) || PyContext_Enter(context) < 0) {
+            Py_XDECREF(context);
+            Py_DECREF(numpy_dtype);
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+    }
+    PyObject *data = PyObject_CallMethodOneArg(SLOT(x, DATA), str_astype, numpy_dtype);
+    if (context != NULL) {
+        if (PyContext_Exit(context) < 0) {
+            Py_CLEAR(data);
+        }
+        Py_DECREF(context);
+    }
+    Py_DECREF(numpy_dtype);
+    if (data == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_TypeError)) { /* as the Python fast path: the general path's */
+            PyErr_Clear();
+            return FALL_BACK;
+        }
+        return NULL;
+    }
+    return wrap(data, dtype, runtime, SLOT(x, DEVICE));
+}
+
+/* asarray(obj) of a non-empty list of Python floats, no keyword: numpy.array(obj, the policy's
+ * default float), as the Python function's own fast path. */
+static PyObject *
+asarray_list(PyObject *runtime, PyObject *obj)
+{
+    if (!PyList_CheckExact(obj) || PyList_GET_SIZE(obj) == 0 || array_func == NULL || cpu_device == NULL) {
+        return FALL_BACK;
+    }
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(obj); i++) {
+        if (!PyFloat_CheckExact(PyList_GET_ITEM(obj, i))) {
+            return FALL_BACK;
+        }
+    }
+    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
+    if (policy == NULL) {
+        return NULL;
+    }
+    PyObject *dtype = PyObject_GetAttr(policy, str_default_float);
+    Py_DECREF(policy);
+    if (dtype == NULL) {
+        return NULL;
+    }
+    PyObject *numpy_dtype = PyObject_GetAttr(dtype, str_numpy);
+    if (numpy_dtype == NULL) {
+        Py_DECREF(dtype);
+        return NULL;
+    }
+    PyObject *data = call2(array_func, obj, numpy_dtype);
+    Py_DECREF(numpy_dtype);
+    PyObject *result = data == NULL ? NULL : wrap(data, dtype, runtime, cpu_device);
+    Py_DECREF(dtype);
+    return result;
+}
+
 static PyObject *
 fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -581,6 +707,16 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         case RESULT_TYPE:
             if (nargs == 3) {
                 result = result_type(args[0], args[1], args[2]);
+            }
+            break;
+        case ASTYPE:
+            if (nargs == 3) {
+                result = astype(args[0], args[1], args[2]);
+            }
+            break;
+        case ASARRAY:
+            if (nargs == 2) {
+                result = asarray_list(args[0], args[1]);
             }
             break;
         }
@@ -714,9 +850,9 @@ slot_offset(PyTypeObject *cls, const char *name, Py_ssize_t *offset)
 static PyObject *
 register_array(PyObject *module, PyObject *args)
 {
-    PyObject *cls, *ndarray, *asarray_func, *bool_dt;
-    if (!PyArg_ParseTuple(args, "O!O!OO:register_array", &PyType_Type, &cls, &PyType_Type, &ndarray, &asarray_func,
-                          &bool_dt)) {
+    PyObject *cls, *ndarray, *asarray_func, *bool_dt, *array_f, *cpu;
+    if (!PyArg_ParseTuple(args, "O!O!OOOO:register_array", &PyType_Type, &cls, &PyType_Type, &ndarray, &asarray_func,
+                          &bool_dt, &array_f, &cpu)) {
         return NULL;
     }
     PyTypeObject *type = (PyTypeObject *)cls;
@@ -737,6 +873,10 @@ register_array(PyObject *module, PyObject *args)
     Py_XSETREF(asarray, asarray_func);
     Py_INCREF(bool_dt);
     Py_XSETREF(bool_dtype, bool_dt);
+    Py_INCREF(array_f);
+    Py_XSETREF(array_func, array_f);
+    Py_INCREF(cpu);
+    Py_XSETREF(cpu_device, cpu);
     Py_RETURN_NONE;
 }
 
@@ -762,9 +902,23 @@ register_scalar_converter(PyObject *module, PyObject *cls)
     Py_RETURN_NONE;
 }
 
+static PyObject *
+register_quiet_context(PyObject *module, PyObject *function)
+{
+    if (!PyCallable_Check(function)) {
+        PyErr_SetString(PyExc_TypeError, "register_quiet_context: expected a function");
+        return NULL;
+    }
+    Py_INCREF(function);
+    Py_XSETREF(quiet_context, function);
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"register_array", register_array, METH_VARARGS,
-     "register_array(Array, ndarray, asarray, bool_): the class whose slots the fast paths read."},
+     "register_array(Array, ndarray, asarray, bool_, array, CPU): the class whose slots the fast paths read."},
+    {"register_quiet_context", register_quiet_context, METH_O,
+     "register_quiet_context(quiet_context): the function giving this thread's quiet NumPy context."},
     {"register_scalar_converter", register_scalar_converter, METH_O,
      "register_scalar_converter(ScalarConverter): the conversions whose in-range case runs in C."},
     {NULL},
@@ -790,6 +944,15 @@ PyInit__fastpath(void)
     str_ndim = PyUnicode_InternFromString("ndim");
     str_shape = PyUnicode_InternFromString("shape");
     kwnames_out = Py_BuildValue("(s)", "out");
+    str_casts = PyUnicode_InternFromString("_casts");
+    str_numpy = PyUnicode_InternFromString("numpy");
+    str_astype = PyUnicode_InternFromString("astype");
+    str_policy = PyUnicode_InternFromString("policy");
+    str_default_float = PyUnicode_InternFromString("default_float");
+    str_quiet_context = PyUnicode_InternFromString("array_api_promo._fastpath.quiet_context");
+    if (!str_casts || !str_numpy || !str_astype || !str_policy || !str_default_float || !str_quiet_context) {
+        return NULL;
+    }
     if (!str_fast || !str_flat_keys || !str_result_types || !str_ndim || !str_shape || !kwnames_out) {
         return NULL;
     }

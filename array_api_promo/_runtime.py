@@ -24,7 +24,7 @@ try:
 except ImportError:  # Windows
     resource = None
 
-from . import _dtypes as D
+from . import _core, _dtypes as D
 from ._array import Array
 from ._devices import ALL_DEVICES, CPU, Device, device_by_name, device_of
 from ._dtypes import PY_SCALARS, DType
@@ -210,6 +210,9 @@ def quiet_context() -> contextvars.Context:
         with np.errstate(divide="warn", over="ignore", under="ignore", invalid="ignore"):
             context = _quiet.context = contextvars.copy_context()
         return context
+
+
+_core.register_quiet_context(quiet_context)  # the compiled astype runs its quiet casts in it
 
 
 def index_int(value, func: str, arg: str = "axis") -> int:

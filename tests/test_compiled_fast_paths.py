@@ -155,6 +155,37 @@ def test_getitem_and_result_type_match_their_python_functions(ns):
         assert _outcome(lambda: path(runtime, x1, x2)) == slow
 
 
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_astype_and_asarray_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    runtime = ns._runtime
+    astype = type(runtime).astype
+    assert isinstance(astype, _core.FastPath)
+    big = ns.asarray([1e300, -1e300, float("nan")])  # a quiet cast: overflow to inf is the answer
+    targets = [d for d in runtime.dtypes] + [xp.float32, np.float32, "float32", None, [1]]
+    for x in arrays + [big, 1.5]:
+        for dtype in targets:
+            for _ in range(2):  # the first call fills the table of allowed casts, the second reads it
+                slow = _outcome(lambda: astype.fallback(runtime, x, dtype))
+                assert _outcome(lambda: astype(runtime, x, dtype)) == slow, (x, dtype)
+        for kwargs in ({"copy": False}, {"copy": 1}, {"device": None}):
+            slow = _outcome(lambda: astype.fallback(runtime, x, ns.float64, **kwargs))
+            assert _outcome(lambda: astype(runtime, x, ns.float64, **kwargs)) == slow
+    with np.errstate(over="raise", invalid="raise"):  # the caller's error state does not reach a quiet cast
+        assert _outcome(lambda: astype(runtime, big, ns.float32)) == _outcome(
+            lambda: astype.fallback(runtime, big, ns.float32)
+        )
+    asarray = type(runtime).asarray
+    assert isinstance(asarray, _core.FastPath)
+    lists = [[1.0, 2.5], [1.0, 2], [1.0, True], [1e308, -0.0, float("nan")], [], [[1.0], [2.0]], [1.0, np.float64(2)]]
+    lists += [[1.0, np.float32(2)], (1.0, 2.0), [1.0, "a"], [float("inf")], [1.0] * 100]
+    for obj in lists:
+        assert _outcome(lambda: asarray(runtime, obj)) == _outcome(lambda: asarray.fallback(runtime, obj))
+        for kwargs in ({"dtype": ns.float32}, {"copy": True}, {"copy": False}, {"copy": 1}, {"device": None}):
+            slow = _outcome(lambda: asarray.fallback(runtime, obj, **kwargs))
+            assert _outcome(lambda: asarray(runtime, obj, **kwargs)) == slow
+
+
 def test_half_made_arrays_and_odd_runtimes_go_to_the_python_functions():
     """An Array made by object.__new__ (no slots set) or with a slot deleted, or a runtime whose
     table is no dict: the compiled path reads nothing it cannot, the Python function answers."""
