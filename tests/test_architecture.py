@@ -94,28 +94,26 @@ def test_function_mixins_inherit_the_runtime_base():
     assert all(issubclass(m, RuntimeBase) for m in _MIXINS)
 
 
-def test_missing_ml_dtypes_fails_at_import_with_its_name():
-    code = "import sys; sys.modules['ml_dtypes'] = None\nimport array_api_promo.torch"
-    proc = subprocess.run(
+def _run_fresh(code: str) -> subprocess.CompletedProcess:
+    """``code`` run in a fresh interpreter importing this checkout."""
+    return subprocess.run(
         [sys.executable, "-c", code],
         capture_output=True,
         text=True,
         cwd=PACKAGE.parent,
         env={"PYTHONPATH": str(PACKAGE.parent)},
     )
+
+
+def test_missing_ml_dtypes_fails_at_import_with_its_name():
+    proc = _run_fresh("import sys; sys.modules['ml_dtypes'] = None\nimport array_api_promo.torch")
     assert proc.returncode != 0
     assert "ModuleNotFoundError" in proc.stderr and "ml_dtypes" in proc.stderr
 
 
 def _fresh(code: str) -> str:
     """What ``code`` prints in a fresh interpreter importing this checkout."""
-    proc = subprocess.run(
-        [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        cwd=PACKAGE.parent,
-        env={"PYTHONPATH": str(PACKAGE.parent)},
-    )
+    proc = _run_fresh(code)
     assert proc.returncode == 0, proc.stderr
     return proc.stdout.strip()
 
