@@ -47,7 +47,7 @@ static PyObject *bool_dtype = NULL; /* array_api_promo's bool DType */
 /* promotion._policy.ScalarConverter, and where its slots are */
 static PyTypeObject *ScalarConverter = NULL;
 static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
-static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim, *str_shape, *kwnames_out;
+static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim, *str_shape;
 static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
@@ -260,7 +260,6 @@ plan_of_two(PyObject *table, PyObject *runtime, PyObject *name, PyObject *x1, Py
     return plan;
 }
 
-
 static PyObject *
 binary_operator(FastPath *self, PyObject *x, PyObject *other)
 {
@@ -385,8 +384,9 @@ inplace_operator(FastPath *self, PyObject *x, PyObject *other)
     }
     PyObject *out = NULL;
     if (PyTuple_GET_ITEM(plan, 1) == SLOT(x, DTYPE)) { /* the result's dtype is x's: straight into x */
+        /* out positional, as NumPy's own x += y does (a fast-table kernel is always a ufunc) */
         PyObject *args[3] = {SLOT(x, DATA), value, SLOT(x, DATA)};
-        out = PyObject_Vectorcall(PyTuple_GET_ITEM(plan, 0), args, 2, kwnames_out);
+        out = PyObject_Vectorcall(PyTuple_GET_ITEM(plan, 0), args, 3, NULL);
         if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
             PyErr_Clear(); /* a shape or a read-only x: the Python path words it */
         }
@@ -943,7 +943,6 @@ PyInit__fastpath(void)
     str_result_types = PyUnicode_InternFromString("_result_types");
     str_ndim = PyUnicode_InternFromString("ndim");
     str_shape = PyUnicode_InternFromString("shape");
-    kwnames_out = Py_BuildValue("(s)", "out");
     str_casts = PyUnicode_InternFromString("_casts");
     str_numpy = PyUnicode_InternFromString("numpy");
     str_astype = PyUnicode_InternFromString("astype");
@@ -953,7 +952,7 @@ PyInit__fastpath(void)
     if (!str_casts || !str_numpy || !str_astype || !str_policy || !str_default_float || !str_quiet_context) {
         return NULL;
     }
-    if (!str_fast || !str_flat_keys || !str_result_types || !str_ndim || !str_shape || !kwnames_out) {
+    if (!str_fast || !str_flat_keys || !str_result_types || !str_ndim || !str_shape) {
         return NULL;
     }
     PyObject *module = PyModule_Create(&fastpath_module);
