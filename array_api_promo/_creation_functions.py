@@ -152,7 +152,7 @@ class CreationFunctions(RuntimeBase):
             return self._from_numpy(np.asarray(obj), dtype, device, copy, func)
         raise TypeError(f"asarray: cannot make an array from {describe_value(obj)}")
 
-    asarray = fast_path(_core.ASARRAY, "asarray", asarray)  # a list of Python floats: in C
+    asarray = fast_path(_core.ASARRAY, "asarray", asarray)  # an ndarray, or a list of floats: in C
 
     def _from_array(self, obj, dtype, device, copy, func):
         """``obj`` (an array) in this namespace, on ``device`` and of ``dtype``: itself when nothing changes."""

@@ -31,7 +31,7 @@ enum {
     GETITEM,            /* x[key], key an int, a slice or a boolean mask of x's shape */
     RESULT_TYPE,        /* runtime.result_type(x1, x2) */
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
-    ASARRAY,            /* runtime.asarray(list), a list of Python floats */
+    ASARRAY,            /* runtime.asarray(obj): an ndarray of our dtypes, or a list of Python floats */
     KIND_COUNT
 };
 
@@ -48,6 +48,7 @@ static PyObject *bool_dtype = NULL; /* array_api_promo's bool DType */
 static PyTypeObject *ScalarConverter = NULL;
 static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
 static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim, *str_shape;
+static PyObject *str_native_dtypes, *str_dtype;
 static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
@@ -628,11 +629,36 @@ astype(PyObject *runtime, PyObject *x, PyObject *dtype)
     return wrap(data, dtype, runtime, SLOT(x, DEVICE));
 }
 
-/* asarray(obj) of a non-empty list of Python floats, no keyword: numpy.array(obj, the policy's
- * default float), as the Python function's own fast path. */
+/* asarray(obj) with no keyword, as the Python function's own fast paths: an ndarray of one of our
+ * dtypes (wrapped), or a non-empty list of Python floats (numpy.array(obj, the policy's default
+ * float)). */
 static PyObject *
 asarray_list(PyObject *runtime, PyObject *obj)
 {
+    if (Py_TYPE(obj) == NDArray) {
+        /* a NumPy array of one of our dtypes, wrapped without a copy: runtime._native_dtypes by
+         * id(obj.dtype), as the Python function's own first fast path */
+        PyObject *native = PyObject_GetAttr(runtime, str_native_dtypes);
+        if (native == NULL) {
+            return NULL;
+        }
+        PyObject *numpy_dtype = PyObject_GetAttr(obj, str_dtype);
+        PyObject *id = numpy_dtype == NULL ? NULL : PyLong_FromVoidPtr(numpy_dtype);
+        Py_XDECREF(numpy_dtype);
+        PyObject *ours = NULL;
+        if (id != NULL && PyDict_CheckExact(native)) {
+            ours = PyDict_GetItemWithError(native, id);
+            Py_XINCREF(ours);
+        }
+        Py_XDECREF(id);
+        Py_DECREF(native);
+        if (ours == NULL) {
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+        PyObject *array = new_array(obj, ours, runtime, cpu_device);
+        Py_DECREF(ours);
+        return array;
+    }
     if (!PyList_CheckExact(obj) || PyList_GET_SIZE(obj) == 0 || array_func == NULL || cpu_device == NULL) {
         return FALL_BACK;
     }
@@ -943,6 +969,11 @@ PyInit__fastpath(void)
     str_result_types = PyUnicode_InternFromString("_result_types");
     str_ndim = PyUnicode_InternFromString("ndim");
     str_shape = PyUnicode_InternFromString("shape");
+    str_native_dtypes = PyUnicode_InternFromString("_native_dtypes");
+    str_dtype = PyUnicode_InternFromString("dtype");
+    if (!str_native_dtypes || !str_dtype) {
+        return NULL;
+    }
     str_casts = PyUnicode_InternFromString("_casts");
     str_numpy = PyUnicode_InternFromString("numpy");
     str_astype = PyUnicode_InternFromString("astype");

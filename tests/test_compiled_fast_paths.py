@@ -179,6 +179,11 @@ def test_astype_and_asarray_match_their_python_functions(ns):
     assert isinstance(asarray, _core.FastPath)
     lists = [[1.0, 2.5], [1.0, 2], [1.0, True], [1e308, -0.0, float("nan")], [], [[1.0], [2.0]], [1.0, np.float64(2)]]
     lists += [[1.0, np.float32(2)], (1.0, 2.0), [1.0, "a"], [float("inf")], [1.0] * 100]
+    read_only = np.arange(3.0)
+    read_only.flags.writeable = False
+    lists += [np.arange(3.0), np.arange(3, dtype=np.int8), np.arange(3, dtype=">f8"), np.array([1, "a"], dtype=object)]
+    lists += [np.zeros(2, dtype=[("a", "f8")]), np.float64(1.0), np.arange(4.0)[::2], read_only, np.ma.arange(3.0)]
+    lists += [np.arange(3.0, dtype=np.float16), np.array([True]), np.array(2.5), np.zeros((2, 0))]
     for obj in lists:
         assert _outcome(lambda: asarray(runtime, obj)) == _outcome(lambda: asarray.fallback(runtime, obj))
         for kwargs in ({"dtype": ns.float32}, {"copy": True}, {"copy": False}, {"copy": 1}, {"device": None}):
