@@ -261,61 +261,10 @@ plan_of_two(PyObject *table, PyObject *runtime, PyObject *name, PyObject *x1, Py
     return plan;
 }
 
+/* x <op> scalar, or scalar <op> x (reflected): the plan of (name, dtype, the scalar's type),
+ * the scalar converted by the plan, one kernel call in operand order. */
 static PyObject *
-binary_operator(FastPath *self, PyObject *x, PyObject *other)
-{
-    PyObject *runtime = SLOT(x, RUNTIME);
-    PyObject *table = fast_table(runtime);
-    if (table == NULL || table == FALL_BACK) {
-        return table;
-    }
-    PyObject *plan, *out;
-    if (is_array(other)) {
-        if (SLOT(other, RUNTIME) != runtime || SLOT(other, DEVICE) != SLOT(x, DEVICE)) {
-            Py_DECREF(table);
-            return FALL_BACK;
-        }
-        plan = plan_of_two(table, runtime, self->name, x, other, 1);
-        if (plan == NULL) {
-            Py_DECREF(table);
-            return PyErr_Occurred() ? NULL : FALL_BACK;
-        }
-        Py_INCREF(plan);
-        Py_DECREF(table);
-        out = call2(PyTuple_GET_ITEM(plan, 0), SLOT(x, DATA), SLOT(other, DATA));
-        if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
-            PyErr_Clear(); /* shapes that do not broadcast: the Python path words it */
-            Py_DECREF(plan);
-            return FALL_BACK;
-        }
-    }
-    else {
-        int plain = plain_scalar(other);
-        if (plain <= 0) {
-            Py_DECREF(table);
-            return plain < 0 ? NULL : FALL_BACK;
-        }
-        plan = lookup(table, PyTuple_Pack(3, self->name, SLOT(x, DTYPE), (PyObject *)Py_TYPE(other)));
-        Py_DECREF(table);
-        if (plan == NULL || PyTuple_GET_SIZE(plan) < 3) {
-            return PyErr_Occurred() ? NULL : FALL_BACK;
-        }
-        Py_INCREF(plan);
-        PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other);
-        if (value == NULL) {
-            Py_DECREF(plan);
-            return NULL;
-        }
-        out = call2(PyTuple_GET_ITEM(plan, 0), SLOT(x, DATA), value);
-        Py_DECREF(value);
-    }
-    PyObject *result = out == NULL ? NULL : wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x, DEVICE));
-    Py_DECREF(plan);
-    return result;
-}
-
-static PyObject *
-reflected_operator(FastPath *self, PyObject *x, PyObject *other)
+with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
 {
     int plain = plain_scalar(other);
     if (plain <= 0) {
@@ -335,8 +284,40 @@ reflected_operator(FastPath *self, PyObject *x, PyObject *other)
     PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other);
     PyObject *out = NULL;
     if (value != NULL) {
-        out = call2(PyTuple_GET_ITEM(plan, 0), value, SLOT(x, DATA));
+        PyObject *kernel = PyTuple_GET_ITEM(plan, 0);
+        out = reflected ? call2(kernel, value, SLOT(x, DATA)) : call2(kernel, SLOT(x, DATA), value);
         Py_DECREF(value);
+    }
+    PyObject *result = out == NULL ? NULL : wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x, DEVICE));
+    Py_DECREF(plan);
+    return result;
+}
+
+static PyObject *
+binary_operator(FastPath *self, PyObject *x, PyObject *other)
+{
+    if (!is_array(other)) {
+        return with_scalar(self, x, other, 0);
+    }
+    PyObject *runtime = SLOT(x, RUNTIME);
+    if (SLOT(other, RUNTIME) != runtime || SLOT(other, DEVICE) != SLOT(x, DEVICE)) {
+        return FALL_BACK;
+    }
+    PyObject *table = fast_table(runtime);
+    if (table == NULL || table == FALL_BACK) {
+        return table;
+    }
+    PyObject *plan = plan_of_two(table, runtime, self->name, x, other, 1);
+    Py_XINCREF(plan);
+    Py_DECREF(table);
+    if (plan == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    PyObject *out = call2(PyTuple_GET_ITEM(plan, 0), SLOT(x, DATA), SLOT(other, DATA));
+    if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
+        PyErr_Clear(); /* shapes that do not broadcast: the Python path words it */
+        Py_DECREF(plan);
+        return FALL_BACK;
     }
     PyObject *result = out == NULL ? NULL : wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x, DEVICE));
     Py_DECREF(plan);
@@ -702,7 +683,7 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
             break;
         case REFLECTED_OPERATOR:
             if (nargs == 2 && is_array(args[0])) {
-                result = reflected_operator(self, args[0], args[1]);
+                result = with_scalar(self, args[0], args[1], 1);
             }
             break;
         case INPLACE_OPERATOR:
