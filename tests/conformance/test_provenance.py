@@ -26,6 +26,16 @@ def test_source_hash_ignores_layout_and_comments(tmp_path):
     assert provenance.source_hash(pkg) != before
 
 
+def test_source_hash_covers_the_compiled_fast_paths(tmp_path):
+    """The C source decides results too: a change to it must make committed results stale."""
+    pkg = tmp_path / "pkg"
+    shutil.copytree(REPO_ROOT / "array_api_promo", pkg, ignore=shutil.ignore_patterns("__pycache__", "*.so"))
+    before = provenance.source_hash(pkg)
+    target = pkg / "_fastpath.c"
+    target.write_text(target.read_text().replace("return FALL_BACK;", "return NULL;", 1))
+    assert provenance.source_hash(pkg) != before
+
+
 def test_committed_results_come_from_this_source():
     """Fails when array_api_promo changed after conformance/results/*.json were produced:
     regenerate them (and DEVIATIONS.md) with `python -m conformance`."""
