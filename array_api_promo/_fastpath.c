@@ -19,6 +19,10 @@
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <structmember.h>
+/* NumPy's C API, for what Python's would do slowly: an array's ndim and shape, a 0-d array of one element */
+#define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
+#define NPY_TARGET_VERSION NPY_2_0_API_VERSION
+#include <numpy/arrayobject.h>
 
 /* The kinds of fast path (_core.py names the same numbers); args[0] is an Array for the operators, the runtime for the functions. */
 enum {
@@ -47,7 +51,7 @@ static PyObject *bool_dtype = NULL; /* array_api_promo's bool DType */
 /* promotion._policy.ScalarConverter, and where its slots are */
 static PyTypeObject *ScalarConverter = NULL;
 static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
-static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim, *str_shape;
+static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim;
 static PyObject *str_native_dtypes, *str_dtype;
 static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
 
@@ -216,6 +220,9 @@ convert_scalar(PyObject *converter, PyObject *value)
 static int
 zero_d(PyObject *data)
 {
+    if (Py_TYPE(data) == NDArray) {
+        return PyArray_NDIM((PyArrayObject *)data) == 0;
+    }
     PyObject *ndim = PyObject_GetAttr(data, str_ndim);
     if (ndim == NULL) {
         return -1;
@@ -433,14 +440,63 @@ binary_function(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
     return result;
 }
 
+/* x[i] of a 1-d array: a new 0-d array holding a copy of the element, as NumPy's
+ * numpy.asarray(data[i]) gives, without the NumPy scalar in between; NULL with an error set,
+ * or FALL_BACK (out of bounds, or an element NumPy must convert: byte-swapped, object). */
+static PyObject *
+element_of_vector(PyArrayObject *data, PyObject *key)
+{
+    Py_ssize_t i = PyLong_AsSsize_t(key);
+    if (i == -1 && PyErr_Occurred()) {
+        if (!PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            return NULL;
+        }
+        PyErr_Clear(); /* x[2**70]: the Python path words it */
+        return FALL_BACK;
+    }
+    npy_intp n = PyArray_DIM(data, 0);
+    if (i < 0) {
+        i += n;
+    }
+    PyArray_Descr *descr = PyArray_DESCR(data);
+    if (i < 0 || i >= n || !PyArray_ISNOTSWAPPED(data) || PyDataType_REFCHK(descr)) {
+        return FALL_BACK;
+    }
+    Py_INCREF(descr); /* stolen by PyArray_NewFromDescr */
+    PyObject *element = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, NULL, 0, NULL);
+    if (element != NULL) {
+        memcpy(PyArray_DATA((PyArrayObject *)element), PyArray_BYTES(data) + i * PyArray_STRIDE(data, 0),
+               PyArray_ITEMSIZE(data));
+    }
+    return element;
+}
+
+/* Whether two ndarrays have one shape. */
+static int
+same_shape(PyArrayObject *a, PyArrayObject *b)
+{
+    int ndim = PyArray_NDIM(a);
+    return ndim == PyArray_NDIM(b) && memcmp(PyArray_DIMS(a), PyArray_DIMS(b), ndim * sizeof(npy_intp)) == 0;
+}
+
 static PyObject *
 getitem(PyObject *x, PyObject *key)
 {
     PyTypeObject *t = Py_TYPE(key);
-    PyObject *data;
-    if (t == &PyLong_Type || t == &PySlice_Type) {
-        data = PyObject_GetItem(SLOT(x, DATA), key);
-        if (data == NULL) {
+    PyObject *data = SLOT(x, DATA);
+    if (Py_TYPE(data) != NDArray) {
+        return FALL_BACK;
+    }
+    PyObject *out;
+    if (t == &PyLong_Type && PyArray_NDIM((PyArrayObject *)data) == 1) {
+        out = element_of_vector((PyArrayObject *)data, key);
+        if (out == NULL || out == FALL_BACK) {
+            return out;
+        }
+    }
+    else if (t == &PyLong_Type || t == &PySlice_Type) {
+        out = PyObject_GetItem(data, key);
+        if (out == NULL) {
             if (PyErr_ExceptionMatches(PyExc_IndexError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
                 PyErr_ExceptionMatches(PyExc_OverflowError)) {
                 PyErr_Clear(); /* out of bounds, x[::0], x[2**70]: the Python path words it */
@@ -450,25 +506,20 @@ getitem(PyObject *x, PyObject *key)
         }
     }
     else if (is_array(key) && SLOT(key, DTYPE) == bool_dtype && SLOT(key, RUNTIME) == SLOT(x, RUNTIME) &&
-             SLOT(key, DEVICE) == SLOT(x, DEVICE)) {
+             SLOT(key, DEVICE) == SLOT(x, DEVICE) && Py_TYPE(SLOT(key, DATA)) == NDArray) {
         /* a mask of x's own shape: nothing to check but what is checked here */
-        PyObject *s1 = PyObject_GetAttr(SLOT(key, DATA), str_shape);
-        PyObject *s2 = s1 == NULL ? NULL : PyObject_GetAttr(SLOT(x, DATA), str_shape);
-        int same = s2 == NULL ? -1 : PyObject_RichCompareBool(s1, s2, Py_EQ);
-        Py_XDECREF(s1);
-        Py_XDECREF(s2);
-        if (same <= 0) {
-            return same < 0 ? NULL : FALL_BACK;
+        if (!same_shape((PyArrayObject *)SLOT(key, DATA), (PyArrayObject *)data)) {
+            return FALL_BACK;
         }
-        data = PyObject_GetItem(SLOT(x, DATA), SLOT(key, DATA));
-        if (data == NULL) {
+        out = PyObject_GetItem(data, SLOT(key, DATA));
+        if (out == NULL) {
             return NULL;
         }
     }
     else {
         return FALL_BACK;
     }
-    return wrap(data, SLOT(x, DTYPE), SLOT(x, RUNTIME), SLOT(x, DEVICE));
+    return wrap(out, SLOT(x, DTYPE), SLOT(x, RUNTIME), SLOT(x, DEVICE));
 }
 
 static PyObject *
@@ -949,7 +1000,6 @@ PyInit__fastpath(void)
     str_flat_keys = PyUnicode_InternFromString("_flat_keys");
     str_result_types = PyUnicode_InternFromString("_result_types");
     str_ndim = PyUnicode_InternFromString("ndim");
-    str_shape = PyUnicode_InternFromString("shape");
     str_native_dtypes = PyUnicode_InternFromString("_native_dtypes");
     str_dtype = PyUnicode_InternFromString("dtype");
     if (!str_native_dtypes || !str_dtype) {
@@ -964,9 +1014,10 @@ PyInit__fastpath(void)
     if (!str_casts || !str_numpy || !str_astype || !str_policy || !str_default_float || !str_quiet_context) {
         return NULL;
     }
-    if (!str_fast || !str_flat_keys || !str_result_types || !str_ndim || !str_shape) {
+    if (!str_fast || !str_flat_keys || !str_result_types || !str_ndim) {
         return NULL;
     }
+    import_array(); /* NumPy's C API (returns NULL with NumPy's error when it cannot) */
     PyObject *module = PyModule_Create(&fastpath_module);
     if (module == NULL) {
         return NULL;
