@@ -16,6 +16,7 @@ import os
 
 __all__ = [
     "COMPILED",
+    "UNTRACKED_ARRAYS",
     "FastPath",
     "fast_path",
     "register_array",
@@ -31,6 +32,7 @@ try:
     if os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0"):
         raise ImportError("turned off by ARRAY_API_PROMO_PURE_PYTHON")
     from ._fastpath import (
+        UNTRACKED_ARRAYS,
         FastPath,
         register_array as _register_array,
         register_quiet_context as _register_quiet_context,
@@ -38,6 +40,7 @@ try:
     )
 except ImportError:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = None
+    UNTRACKED_ARRAYS = 0
 
 COMPILED = FastPath is not None
 
@@ -53,7 +56,10 @@ def fast_path(kind: int, name: str, function):
 
 def register_array(array_class, ndarray, asarray, bool_dtype, array, cpu) -> None:
     """Tell the compiled paths which class is the array and where its slots are, and the
-    objects they use: NumPy's ndarray, asarray and array, our bool dtype and CPU device."""
+    objects they use: NumPy's ndarray, asarray and array, our bool dtype and CPU device.
+
+    Called once, before the class has any instance: on CPython 3.10 and 3.11 it takes the
+    class's instances out of the garbage collector (``UNTRACKED_ARRAYS``, see ``_fastpath.c``)."""
     if _register_array is not None:
         _register_array(array_class, ndarray, asarray, bool_dtype, array, cpu)
 
