@@ -10,7 +10,7 @@ from . import _core, _dtypes as D
 from ._array import Array
 from ._core import fast_path
 from ._dtypes import DType
-from ._runtime import RuntimeBase, _quiet, describe_value, quiet_context, quietly
+from ._runtime import RuntimeBase, describe_value, quiet_context, quietly
 
 __all__ = ["DataTypeFunctions", "finfo_object", "iinfo_object"]
 
@@ -55,15 +55,12 @@ class DataTypeFunctions(RuntimeBase):
             if quiet is not None:
                 quiet = quiet.get(x._dtype)  # (two lookups cost less than one by a new tuple)
             if quiet is not None:
-                # quietly() inlined and NumPy's astype unbound: their calls cost as much as the cast
-                # of a small array. Data that is no exact ndarray (a TypeError) takes the general path.
-                if quiet:
-                    try:
-                        context = _quiet.context
-                    except AttributeError:  # this thread's first quiet call
-                        context = quiet_context()
+                # NumPy's astype unbound: a bound method's call costs as much as the cast of a small
+                # array. Data that is no exact ndarray (a TypeError) takes the general path.
                 try:
-                    data = context.run(_astype, x._data, dtype.numpy) if quiet else _astype(x._data, dtype.numpy)
+                    data = (
+                        quiet_context().run(_astype, x._data, dtype.numpy) if quiet else _astype(x._data, dtype.numpy)
+                    )
                 except TypeError:
                     pass
                 else:

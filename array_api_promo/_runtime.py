@@ -190,17 +190,14 @@ def quietly(function, *args, **kwargs):
     (NumPy reads its error state from a context variable).  ``function`` must be a NumPy
     call that does not come back into this package.
     """
-    try:
-        context = _quiet.context
-    except AttributeError:
-        context = quiet_context()
-    return context.run(function, *args, **kwargs)
+    return quiet_context().run(function, *args, **kwargs)
 
 
 def quiet_context() -> contextvars.Context:
     """The context :func:`quietly` runs in on this thread, made on the thread's first use.
 
-    Hot paths read ``_quiet.context`` themselves and call this only when it is missing.
+    The one way to it: the fast paths of astype and sum call it, and the compiled astype keeps
+    what it returns in the thread state (``_fastpath.c``, ``thread_quiet_context``).
     """
     try:
         return _quiet.context

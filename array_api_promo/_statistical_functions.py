@@ -15,7 +15,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase, _quiet, quiet_context, quietly
+from ._runtime import RuntimeBase, quiet_context, quietly
 
 __all__ = ["StatisticalFunctions"]
 
@@ -68,10 +68,7 @@ class StatisticalFunctions(RuntimeBase):
                 axes = _ALL_AXES.get(ndim)
                 if axes is None:
                     axes = _ALL_AXES[ndim] = tuple(range(ndim))
-                try:
-                    context = _quiet.context  # quietly() inlined
-                except AttributeError:
-                    context = quiet_context()
+                context = quiet_context()
                 if x._dtype is not result:
                     data = context.run(data.astype, result.numpy)
                 out = context.run(kernel, data, axis=axes, keepdims=False, dtype=result.numpy)
