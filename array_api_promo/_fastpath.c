@@ -81,6 +81,8 @@ typedef struct {
     PyObject *runtime; /* a weak reference to it, or NULL: nothing remembered */
     PyObject *first;   /* the key after the name: a dtype */
     PyObject *second;  /* a dtype, a Python scalar's type, or NULL (a unary plan) */
+    int zero_d_bits;   /* which operands were 0-d, for a plan that depends on it (result_type under
+                        * torch); -1 for one that does not */
     PyObject *plan;
 } LastPlan;
 
@@ -311,7 +313,8 @@ static inline PyObject *
 recall(FastPath *self, PyObject *runtime, PyObject *first, PyObject *second)
 {
     LastPlan *last = &self->last;
-    if (last->plan != NULL && last->first == first && last->second == second && referent(last->runtime) == runtime) {
+    if (last->plan != NULL && last->first == first && last->second == second && last->zero_d_bits < 0 &&
+        referent(last->runtime) == runtime) {
         return last->plan;
     }
     return NULL;
@@ -321,17 +324,17 @@ static void
 forget(LastPlan *last)
 {
     LastPlan old = *last;
-    *last = (LastPlan){NULL, NULL, NULL, NULL};
+    *last = (LastPlan){NULL, NULL, NULL, -1, NULL};
     Py_XDECREF(old.runtime);
     Py_XDECREF(old.first);
     Py_XDECREF(old.second);
     Py_XDECREF(old.plan);
 }
 
-/* Remember plan as the one of (runtime, first, second); a runtime without weak references is
- * not remembered. */
+/* Remember plan as the one of (runtime, first, second[, zero_d_bits]); a runtime without weak
+ * references is not remembered. */
 static void
-remember(FastPath *self, PyObject *runtime, PyObject *first, PyObject *second, PyObject *plan)
+remember(FastPath *self, PyObject *runtime, PyObject *first, PyObject *second, int zero_d_bits, PyObject *plan)
 {
     PyObject *ref = PyWeakref_NewRef(runtime, NULL);
     if (ref == NULL) {
@@ -342,7 +345,7 @@ remember(FastPath *self, PyObject *runtime, PyObject *first, PyObject *second, P
     Py_XINCREF(second);
     Py_INCREF(plan);
     LastPlan old = self->last; /* replaced before the old one is released (that may run Python code) */
-    self->last = (LastPlan){ref, first, second, plan};
+    self->last = (LastPlan){ref, first, second, zero_d_bits, plan};
     Py_XDECREF(old.runtime);
     Py_XDECREF(old.first);
     Py_XDECREF(old.second);
@@ -368,7 +371,7 @@ find_plan(FastPath *self, PyObject *runtime, PyObject *first, PyObject *second)
     Py_XINCREF(plan);
     Py_DECREF(table);
     if (plan != NULL) {
-        remember(self, runtime, first, second, plan);
+        remember(self, runtime, first, second, -1, plan);
     }
     return plan;
 }
@@ -630,12 +633,45 @@ getitem(PyObject *x, PyObject *key)
     return wrap(out, SLOT(x, DTYPE), SLOT(x, RUNTIME), SLOT(x, DEVICE));
 }
 
+/* Which of two arrays are 0-d, as the tables' keys say it (1: the first, 2: the second); -1 with an error set. */
+static int
+zero_d_bits(PyObject *x1, PyObject *x2)
+{
+    int z1 = zero_d(SLOT(x1, DATA));
+    int z2 = z1 < 0 ? -1 : zero_d(SLOT(x2, DATA));
+    return z2 < 0 ? -1 : z1 | (z2 << 1);
+}
+
+/* result_type(x1, x2) of two arrays: runtime._result_types by (dtype, dtype), or, under a policy
+ * that tells 0-d arrays apart, for two dtypes, by (dtype, dtype, zero_d bits). */
 static PyObject *
-result_type(PyObject *runtime, PyObject *x1, PyObject *x2)
+result_type(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
 {
     if (!is_array(x1) || !is_array(x2) || SLOT(x1, RUNTIME) != runtime ||
         SLOT(x2, RUNTIME) != runtime) {
         return FALL_BACK;
+    }
+    PyObject *dt1 = SLOT(x1, DTYPE), *dt2 = SLOT(x2, DTYPE);
+    LastPlan *last = &self->last;
+    if (last->plan != NULL && last->first == dt1 && last->second == dt2 && referent(last->runtime) == runtime &&
+        (last->zero_d_bits < 0 || last->zero_d_bits == zero_d_bits(x1, x2))) {
+        Py_INCREF(last->plan);
+        return last->plan;
+    }
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    int bits = -1;
+    if (dt1 != dt2) {
+        PyObject *flat = PyObject_GetAttr(runtime, str_flat_keys);
+        int is_flat = flat == NULL ? -1 : PyObject_IsTrue(flat);
+        Py_XDECREF(flat);
+        if (is_flat < 0) {
+            return NULL;
+        }
+        if (!is_flat && (bits = zero_d_bits(x1, x2)) < 0) {
+            return NULL;
+        }
     }
     PyObject *table = PyObject_GetAttr(runtime, str_result_types);
     if (table == NULL) {
@@ -645,41 +681,23 @@ result_type(PyObject *runtime, PyObject *x1, PyObject *x2)
         Py_DECREF(table);
         return FALL_BACK;
     }
-    PyObject *dt1 = SLOT(x1, DTYPE), *dt2 = SLOT(x2, DTYPE);
     PyObject *key;
-    if (dt1 == dt2) {
+    if (bits < 0) {
         key = PyTuple_Pack(2, dt1, dt2);
     }
     else {
-        PyObject *flat = PyObject_GetAttr(runtime, str_flat_keys);
-        int is_flat = flat == NULL ? -1 : PyObject_IsTrue(flat);
-        Py_XDECREF(flat);
-        if (is_flat < 0) {
-            Py_DECREF(table);
-            return NULL;
-        }
-        if (is_flat) {
-            key = PyTuple_Pack(2, dt1, dt2);
-        }
-        else {
-            int z1 = zero_d(SLOT(x1, DATA));
-            int z2 = z1 < 0 ? -1 : zero_d(SLOT(x2, DATA));
-            PyObject *bits = z2 < 0 ? NULL : PyLong_FromLong(z1 | (z2 << 1));
-            key = bits == NULL ? NULL : PyTuple_Pack(3, dt1, dt2, bits);
-            Py_XDECREF(bits);
-        }
+        PyObject *bits_obj = PyLong_FromLong(bits);
+        key = bits_obj == NULL ? NULL : PyTuple_Pack(3, dt1, dt2, bits_obj);
+        Py_XDECREF(bits_obj);
     }
-    if (key == NULL) {
-        Py_DECREF(table);
-        return NULL;
-    }
-    PyObject *found = PyDict_GetItemWithError(table, key);
-    Py_DECREF(key);
+    PyObject *found = key == NULL ? NULL : PyDict_GetItemWithError(table, key);
+    Py_XDECREF(key);
     Py_XINCREF(found);
     Py_DECREF(table);
     if (found == NULL) {
         return PyErr_Occurred() ? NULL : FALL_BACK;
     }
+    remember(self, runtime, dt1, dt2, bits, found);
     return found;
 }
 
@@ -872,7 +890,7 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
             break;
         case RESULT_TYPE:
             if (nargs == 3) {
-                result = result_type(args[0], args[1], args[2]);
+                result = result_type(self, args[0], args[1], args[2]);
             }
             break;
         case ASTYPE:

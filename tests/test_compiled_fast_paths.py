@@ -284,6 +284,16 @@ def test_the_last_plan_a_path_found_is_for_its_runtime_only():
             for ns in spaces:
                 x = ns.asarray([1, 2], dtype=getattr(ns, dtype))
                 assert _outcome(lambda: sin(ns._runtime, x)) == _outcome(lambda: sin.fallback(ns._runtime, x))
+    # result_type under torch depends on which operand is 0-d: float32 with a 0-d float64 is float32
+    result_type = type(tx._runtime).result_type
+    f32, f64, f64_0d = (
+        tx.asarray(v, dtype=d) for v, d in [([1.0], tx.float32), ([1.0], tx.float64), (1.0, tx.float64)]
+    )
+    for x1, x2 in [(f32, f64_0d), (f32, f64), (f32, f64_0d), (f64_0d, f32), (f64, f32), (f32, f64_0d)] * 2:
+        for runtime in (tx._runtime, xp._runtime, tx._runtime):
+            slow = _outcome(lambda: result_type.fallback(runtime, x1, x2))
+            assert _outcome(lambda: result_type(runtime, x1, x2)) == slow, (x1, x2)
+    assert result_type(tx._runtime, f32, f64_0d) is tx.float32 and result_type(tx._runtime, f32, f64) is tx.float64
 
 
 def test_a_remembered_plan_keeps_no_namespace_alive():
