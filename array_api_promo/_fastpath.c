@@ -1091,6 +1091,38 @@ untrack_arrays(PyTypeObject *type)
 }
 #endif
 
+/* The Array class's __getitem__ fast path, for its mapping slot. */
+static PyObject *getitem_path = NULL;
+
+/* x[key] straight from CPython's subscript slot: the __getitem__ fast path, called without
+ * CPython's generic slot function looking __getitem__ up by name each time (a sixth of x[i]). */
+static PyObject *
+array_subscript(PyObject *self, PyObject *key)
+{
+    PyObject *result = Array != NULL && is_array(self) ? getitem(self, key) : FALL_BACK;
+    if (result != FALL_BACK) {
+        return result;
+    }
+    PyObject *args[2] = {self, key};
+    return call_fallback((FastPath *)getitem_path, args, 2, NULL);
+}
+
+/* Point the class's subscript slot at array_subscript when its __getitem__ is the GETITEM fast
+ * path.  Setting Array.__getitem__ later puts CPython's own slot function back, as for any class. */
+static void
+subscript_by_fast_path(PyTypeObject *type)
+{
+    PyObject *path = PyDict_GetItemString(type->tp_dict, "__getitem__");
+    if (path == NULL || Py_TYPE(path) != &FastPathType || ((FastPath *)path)->kind != GETITEM ||
+        type->tp_as_mapping == NULL) {
+        return;
+    }
+    Py_INCREF(path);
+    Py_XSETREF(getitem_path, path);
+    type->tp_as_mapping->mp_subscript = array_subscript;
+    PyType_Modified(type);
+}
+
 static PyObject *
 register_array(PyObject *module, PyObject *args)
 {
@@ -1110,6 +1142,7 @@ register_array(PyObject *module, PyObject *args)
     RUNTIME = runtime;
     DEVICE = device;
     untrack_arrays(type);
+    subscript_by_fast_path(type);
     Py_INCREF(cls);
     Py_XSETREF(Array, type);
     Py_INCREF(ndarray);

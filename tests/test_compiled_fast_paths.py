@@ -148,6 +148,7 @@ def test_getitem_and_result_type_match_their_python_functions(ns):
         for key in keys:
             slow = _outcome(lambda: getitem.fallback(a, key))
             assert _outcome(lambda: getitem(a, key)) == slow, (a, key)
+            assert _outcome(lambda: a[key]) == slow, (a, key)  # the class's subscript slot
     runtime = ns._runtime
     path = vars(type(runtime)).get("result_type") or type(runtime).result_type
     for x1, x2 in itertools.product(arrays + [xp.float32, 1.5], repeat=2):
@@ -376,3 +377,31 @@ def test_a_matrix_product_is_numpys_matmul_bit_for_bit():
     x = xp.asarray(m)
     for left, right in [(x, x), (x, x.mT), (x.mT, x), (x[::2, :], x[:, ::2]), (x[:, :1].mT, x[:, :1])]:
         assert (left @ right)._data.tobytes() == np.matmul(left._data, right._data).tobytes()
+
+
+def test_the_subscript_slot_follows_the_class():
+    """x[key] goes from CPython's subscript slot straight to the __getitem__ fast path; a subclass
+    without its own __getitem__ takes the Python function for its instances, one with its own
+    __getitem__ uses it, and so does Array itself once __getitem__ is replaced."""
+    x = xp.asarray([1.0, 2.0, 3.0])
+
+    class Plain(Array):
+        __slots__ = ()
+
+    class Own(Array):
+        __slots__ = ()
+
+        def __getitem__(self, key):
+            return "own"
+
+    plain = Plain._new(x._data, x._dtype, x._runtime, x._device)
+    own = Own._new(x._data, x._dtype, x._runtime, x._device)
+    assert _outcome(lambda: plain[1]) == _outcome(lambda: Array.__getitem__.fallback(plain, 1))
+    assert own[1] == "own"
+    original = vars(Array)["__getitem__"]
+    try:
+        Array.__getitem__ = lambda self, key: "replaced"
+        assert x[1] == "replaced"
+    finally:
+        Array.__getitem__ = original
+    assert float(x[1]) == 2.0 and x[1:]._data.tolist() == [2.0, 3.0]
