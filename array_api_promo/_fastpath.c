@@ -290,6 +290,15 @@ zero_d(PyObject *data)
     return n == 0;
 }
 
+/* Which of two arrays are 0-d, as the tables' keys say it (1: the first, 2: the second); -1 with an error set. */
+static int
+zero_d_bits(PyObject *x1, PyObject *x2)
+{
+    int z1 = zero_d(SLOT(x1, DATA));
+    int z2 = z1 < 0 ? -1 : zero_d(SLOT(x2, DATA));
+    return z2 < 0 ? -1 : z1 | (z2 << 1);
+}
+
 /* The object a weak reference points to (borrowed), or NULL for a dead one. */
 static inline PyObject *
 referent(PyObject *ref)
@@ -315,6 +324,20 @@ recall(FastPath *self, PyObject *runtime, PyObject *first, PyObject *second)
     LastPlan *last = &self->last;
     if (last->plan != NULL && last->first == first && last->second == second && last->zero_d_bits < 0 &&
         referent(last->runtime) == runtime) {
+        return last->plan;
+    }
+    return NULL;
+}
+
+/* The plan self found last if it was for this runtime and the dtypes of x1 and x2, and, for a
+ * plan that depends on which operands are 0-d, for theirs (borrowed); NULL otherwise, with an
+ * error set if reading an operand's dimensions failed. */
+static inline PyObject *
+recall_two(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
+{
+    LastPlan *last = &self->last;
+    if (last->plan != NULL && last->first == SLOT(x1, DTYPE) && last->second == SLOT(x2, DTYPE) &&
+        referent(last->runtime) == runtime && (last->zero_d_bits < 0 || last->zero_d_bits == zero_d_bits(x1, x2))) {
         return last->plan;
     }
     return NULL;
@@ -377,10 +400,10 @@ find_plan(FastPath *self, PyObject *runtime, PyObject *first, PyObject *second)
 }
 
 /* The plan of name(x1, x2) under a policy that tells 0-d arrays apart (runtime._flat_keys
- * false), for operand dtypes whose plan depends on it: by (name, dtype, dtype, zero_d bits).
- * A new reference; NULL for a miss (no error) or with an error set. */
+ * false), for operand dtypes whose plan depends on it: by (name, dtype, dtype, zero_d bits),
+ * remembered with those bits.  A new reference; NULL for a miss (no error) or with an error set. */
 static PyObject *
-plan_by_dimensions(PyObject *runtime, PyObject *name, PyObject *x1, PyObject *x2)
+plan_by_dimensions(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
 {
     PyObject *flat = PyObject_GetAttr(runtime, str_flat_keys);
     int is_flat = flat == NULL ? -1 : PyObject_IsTrue(flat);
@@ -388,20 +411,22 @@ plan_by_dimensions(PyObject *runtime, PyObject *name, PyObject *x1, PyObject *x2
     if (is_flat != 0) {
         return NULL;
     }
-    int z1 = zero_d(SLOT(x1, DATA));
-    int z2 = z1 < 0 ? -1 : zero_d(SLOT(x2, DATA));
-    PyObject *bits = z2 < 0 ? NULL : PyLong_FromLong(z1 | (z2 << 1));
-    if (bits == NULL) {
+    int bits = zero_d_bits(x1, x2);
+    PyObject *bits_obj = bits < 0 ? NULL : PyLong_FromLong(bits);
+    if (bits_obj == NULL) {
         return NULL;
     }
     PyObject *table = fast_table(runtime);
     PyObject *plan = NULL;
     if (table != NULL && table != FALL_BACK) {
-        plan = lookup(table, PyTuple_Pack(4, name, SLOT(x1, DTYPE), SLOT(x2, DTYPE), bits));
+        plan = lookup(table, PyTuple_Pack(4, self->name, SLOT(x1, DTYPE), SLOT(x2, DTYPE), bits_obj));
         Py_XINCREF(plan);
         Py_DECREF(table);
     }
-    Py_DECREF(bits);
+    Py_DECREF(bits_obj);
+    if (plan != NULL) {
+        remember(self, runtime, SLOT(x1, DTYPE), SLOT(x2, DTYPE), bits, plan);
+    }
     return plan;
 }
 
@@ -443,12 +468,18 @@ with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
 static PyObject *
 of_two_arrays(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2, int zero_d_keys)
 {
-    PyObject *plan = find_plan(self, runtime, SLOT(x1, DTYPE), SLOT(x2, DTYPE));
-    if (plan == FALL_BACK) {
+    PyObject *plan = recall_two(self, runtime, x1, x2);
+    if (plan != NULL) {
+        Py_INCREF(plan);
+    }
+    else if (PyErr_Occurred()) {
+        return NULL;
+    }
+    else if ((plan = find_plan(self, runtime, SLOT(x1, DTYPE), SLOT(x2, DTYPE))) == FALL_BACK) {
         return FALL_BACK;
     }
     if (plan == NULL && zero_d_keys && !PyErr_Occurred()) {
-        plan = plan_by_dimensions(runtime, self->name, x1, x2);
+        plan = plan_by_dimensions(self, runtime, x1, x2);
     }
     if (plan == NULL) {
         return MISSED();
@@ -633,15 +664,6 @@ getitem(PyObject *x, PyObject *key)
     return wrap(out, SLOT(x, DTYPE), SLOT(x, RUNTIME), SLOT(x, DEVICE));
 }
 
-/* Which of two arrays are 0-d, as the tables' keys say it (1: the first, 2: the second); -1 with an error set. */
-static int
-zero_d_bits(PyObject *x1, PyObject *x2)
-{
-    int z1 = zero_d(SLOT(x1, DATA));
-    int z2 = z1 < 0 ? -1 : zero_d(SLOT(x2, DATA));
-    return z2 < 0 ? -1 : z1 | (z2 << 1);
-}
-
 /* result_type(x1, x2) of two arrays: runtime._result_types by (dtype, dtype), or, under a policy
  * that tells 0-d arrays apart, for two dtypes, by (dtype, dtype, zero_d bits). */
 static PyObject *
@@ -652,11 +674,10 @@ result_type(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
         return FALL_BACK;
     }
     PyObject *dt1 = SLOT(x1, DTYPE), *dt2 = SLOT(x2, DTYPE);
-    LastPlan *last = &self->last;
-    if (last->plan != NULL && last->first == dt1 && last->second == dt2 && referent(last->runtime) == runtime &&
-        (last->zero_d_bits < 0 || last->zero_d_bits == zero_d_bits(x1, x2))) {
-        Py_INCREF(last->plan);
-        return last->plan;
+    PyObject *known = recall_two(self, runtime, x1, x2);
+    if (known != NULL) {
+        Py_INCREF(known);
+        return known;
     }
     if (PyErr_Occurred()) {
         return NULL;

@@ -295,6 +295,12 @@ def test_the_last_plan_a_path_found_is_for_its_runtime_only():
             slow = _outcome(lambda: result_type.fallback(runtime, x1, x2))
             assert _outcome(lambda: result_type(runtime, x1, x2)) == slow, (x1, x2)
     assert result_type(tx._runtime, f32, f64_0d) is tx.float32 and result_type(tx._runtime, f32, f64) is tx.float64
+    # and so does x + y: the plan remembered for float32 + 0-d float64 is not the one for two 1-d arrays
+    add = vars(Array)["__add__"]
+    for x1, x2 in [(f32, f64_0d), (f32, f64), (f32, f64_0d), (f64_0d, f32), (f64, f32), (f32, f64_0d)] * 2:
+        slow = _outcome(lambda: add.fallback(x1, x2))
+        assert _outcome(lambda: x1 + x2) == _outcome(lambda: add(x1, x2)) == slow, (x1, x2)
+    assert (f32 + f64_0d).dtype is tx.float32 and (f32 + f64).dtype is tx.float64
 
 
 def test_a_remembered_plan_keeps_no_namespace_alive():

@@ -1,0 +1,88 @@
+"""Instructions per call, ours against NumPy's own, counted by valgrind's callgrind.
+
+On a shared VM the wall-clock ratios of sub-microsecond calls move by tens of per cent
+from run to run (the hypervisor's steal time); the count of instructions a call executes
+does not.  It is not a time (a cache miss costs more than an add), but it shows what a
+change to the hot path adds or removes, call by call.  Each statement runs N times in a
+fresh interpreter under callgrind; a loop of ``pass`` is subtracted, so the figure is the
+statement's own (the loop's bytecode included, the same for both sides).  OpenBLAS's
+threads are held to one: an idle BLAS thread spinning would be counted.
+
+    python -m benchmarks.instructions [-n N] [CASE ...]      # needs valgrind
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+SETUP = """
+import numpy as np, array_api_promo as xp
+tx = xp.torch
+a = np.linspace(0, 1, 10); b = a * 2; f32 = a.astype(np.float32); mask = a > 0.5
+X, Y, XF32, XMASK = xp.asarray(a), xp.asarray(b), xp.asarray(f32), xp.asarray(mask)
+T, U, TF32 = tx.asarray(a), tx.asarray(b), tx.asarray(f32)
+M = np.linspace(0, 1, 32 * 32).reshape(32, 32); XM = xp.asarray(M)
+"""
+
+# name: (ours, NumPy's own)
+CASES = {
+    "a + b": ("X + Y", "a + b"),
+    "tx a + b": ("T + U", "a + b"),
+    "add(a, b)": ("xp.add(X, Y)", "np.add(a, b)"),
+    "a + 1.0": ("X + 1.0", "a + 1.0"),
+    "f32 + f64": ("XF32 + Y", "f32 + b"),
+    "tx f32 + f64": ("TF32 + U", "f32 + b"),
+    "sin(a)": ("xp.sin(X)", "np.sin(a)"),
+    "a > b": ("X > Y", "a > b"),
+    "a[i]": ("X[3]", "a[3]"),
+    "a[2:5]": ("X[2:5]", "a[2:5]"),
+    "a[mask]": ("X[XMASK]", "a[mask]"),
+    "result_type": ("xp.result_type(X, Y)", "np.result_type(a, b)"),
+    "astype": ("xp.astype(X, xp.float32)", "a.astype(np.float32)"),
+    "A @ A": ("XM @ XM", "M @ M"),
+}
+
+
+def count(statement: str, n: int) -> int:
+    """Instructions of a fresh interpreter that runs ``statement`` n times after SETUP."""
+    code = f"{SETUP}\nfor _ in range({n}):\n    {statement}\n"
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    out = subprocess.run(
+        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
+    found = re.search(r"Collected : (\d+)", out.stderr)
+    if out.returncode != 0 or not found:
+        raise SystemExit(f"callgrind failed on {statement!r}:\n{out.stderr[-2000:]}")
+    return int(found.group(1))
+
+
+def main(argv=None) -> None:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.instructions", description=__doc__.split("\n\n")[0])
+    p.add_argument("-n", type=int, default=20000, help="calls per statement (default 20000)")
+    p.add_argument("cases", nargs="*", help=f"cases to count (default all): {', '.join(CASES)}")
+    args = p.parse_args(argv)
+    if shutil.which("valgrind") is None:
+        raise SystemExit("valgrind is not installed")
+    unknown = [c for c in args.cases if c not in CASES]
+    if unknown:
+        raise SystemExit(f"unknown cases {unknown}; known: {', '.join(CASES)}")
+    base = count("pass", args.n)
+    print(f"instructions per call (callgrind, {args.n} calls, a loop of pass subtracted)")
+    print(f"{'case':14} {'ours':>8} {'NumPy':>8} {'ours - NumPy':>13} {'ratio':>6}")
+    for name in args.cases or CASES:
+        ours_stmt, numpy_stmt = CASES[name]
+        ours = (count(ours_stmt, args.n) - base) / args.n
+        theirs = (count(numpy_stmt, args.n) - base) / args.n
+        print(f"{name:14} {ours:8.0f} {theirs:8.0f} {ours - theirs:13.0f} {ours / theirs:6.2f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()
