@@ -4,17 +4,25 @@
  * (its "fallback") and replaces it where the Python function was (an Array
  * operator, an elementwise function of the runtime, __getitem__, result_type).
  * The C code does only what the Python function's own fast path does -- one
- * lookup in the runtime's table of plans that were already decided, one NumPy
- * call, one new array -- and hands every other call, unchanged, to the Python
- * function.  No rule lives here: the tables are filled by the Python code, and a
- * miss, a foreign operand or an error that the Python code words (ValueError of
- * shapes that do not broadcast) goes back to it.  Without this module (no
- * compiler, or ARRAY_API_PROMO_PURE_PYTHON=1) the Python functions run alone,
- * with the same results.
+ * lookup in the runtime's table of plans that were already decided (skipped when
+ * the plan is the one this path found last: LastPlan), one NumPy call, one new
+ * array -- and hands every other call, unchanged, to the Python function.  No
+ * rule lives here: the tables are filled by the Python code, and a miss, a
+ * foreign operand or an error that the Python code words (ValueError of shapes
+ * that do not broadcast) goes back to it.  Without this module (no compiler, or
+ * ARRAY_API_PROMO_PURE_PYTHON=1) the Python functions run alone, with the same
+ * results.
  *
  * FastPath is a method descriptor (Py_TPFLAGS_METHOD_DESCRIPTOR): Python's
  * operator slots and bound methods call it with self as the first argument,
  * without making a bound-method object per call.
+ *
+ * register_array() also changes the Array class, once, before it has an
+ * instance: its instances leave the garbage collector on CPython 3.10/3.11
+ * (untrack_arrays) and its subscript slot calls the compiled __getitem__
+ * directly (subscript_by_fast_path).  Two kernels are NumPy's C API rather than
+ * a Python call: x[i]'s 0-d array (element_of_vector) and a 2-D float matrix
+ * product by numpy.dot (matmul_is_gemm).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
