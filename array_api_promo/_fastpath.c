@@ -407,16 +407,24 @@ find_plan(FastPath *self, PyObject *runtime, PyObject *first, PyObject *second)
     return plan;
 }
 
-/* The plan of name(x1, x2) under a policy that tells 0-d arrays apart (runtime._flat_keys
- * false), for operand dtypes whose plan depends on it: by (name, dtype, dtype, zero_d bits),
- * remembered with those bits.  A new reference; NULL for a miss (no error) or with an error set. */
-static PyObject *
-plan_by_dimensions(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
+/* Whether runtime's policy tells 0-d arrays apart in its tables' keys (runtime._flat_keys
+ * false): 1 or 0, -1 with an error set. */
+static int
+keys_by_dimensions(PyObject *runtime)
 {
     PyObject *flat = PyObject_GetAttr(runtime, str_flat_keys);
     int is_flat = flat == NULL ? -1 : PyObject_IsTrue(flat);
     Py_XDECREF(flat);
-    if (is_flat != 0) {
+    return is_flat < 0 ? -1 : !is_flat;
+}
+
+/* The plan of name(x1, x2) under a policy that tells 0-d arrays apart, for operand dtypes
+ * whose plan depends on it: by (name, dtype, dtype, zero_d bits), remembered with those bits.
+ * A new reference; NULL for a miss (no error) or with an error set. */
+static PyObject *
+plan_by_dimensions(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
+{
+    if (keys_by_dimensions(runtime) != 1) {
         return NULL;
     }
     int bits = zero_d_bits(x1, x2);
@@ -441,23 +449,36 @@ plan_by_dimensions(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2
 /* The outcome of a plan lookup as a fast path's: FALL_BACK for a miss, NULL for an error. */
 #define MISSED() (PyErr_Occurred() ? NULL : FALL_BACK)
 
-/* x <op> scalar, or scalar <op> x (reflected): the plan of (name, dtype, the scalar's type),
- * the scalar converted by the plan, one kernel call in operand order. */
+/* The plan of x <op> scalar: (name, x's dtype, the scalar's type), which holds the scalar's
+ * conversion.  A new reference; FALL_BACK (not a plain scalar, a miss, a table that is no
+ * dict); NULL with an error set. */
 static PyObject *
-with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
+scalar_plan(FastPath *self, PyObject *x, PyObject *scalar)
 {
-    int plain = plain_scalar(other);
+    int plain = plain_scalar(scalar);
     if (plain <= 0) {
         return plain < 0 ? NULL : FALL_BACK;
     }
-    PyObject *runtime = SLOT(x, RUNTIME);
-    PyObject *plan = find_plan(self, runtime, SLOT(x, DTYPE), (PyObject *)Py_TYPE(other));
-    if (plan == NULL || plan == FALL_BACK) {
-        return plan == NULL ? MISSED() : FALL_BACK;
+    PyObject *plan = find_plan(self, SLOT(x, RUNTIME), SLOT(x, DTYPE), (PyObject *)Py_TYPE(scalar));
+    if (plan == NULL) {
+        return MISSED();
     }
-    if (PyTuple_GET_SIZE(plan) < 3) {
+    if (plan != FALL_BACK && PyTuple_GET_SIZE(plan) < 3) {
         Py_DECREF(plan);
         return FALL_BACK;
+    }
+    return plan;
+}
+
+/* x <op> scalar, or scalar <op> x (reflected): the scalar converted by the plan, one kernel
+ * call in operand order. */
+static PyObject *
+with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
+{
+    PyObject *runtime = SLOT(x, RUNTIME);
+    PyObject *plan = scalar_plan(self, x, other);
+    if (plan == NULL || plan == FALL_BACK) {
+        return plan;
     }
     PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other);
     PyObject *out = NULL;
@@ -538,14 +559,7 @@ inplace_operator(FastPath *self, PyObject *x, PyObject *other)
         plan = find_plan(self, runtime, SLOT(x, DTYPE), SLOT(other, DTYPE));
     }
     else {
-        int plain = plain_scalar(other);
-        if (plain <= 0) {
-            return plain < 0 ? NULL : FALL_BACK;
-        }
-        plan = find_plan(self, runtime, SLOT(x, DTYPE), (PyObject *)Py_TYPE(other));
-        if (plan != NULL && plan != FALL_BACK && PyTuple_GET_SIZE(plan) < 3) {
-            Py_CLEAR(plan);
-        }
+        plan = scalar_plan(self, x, other);
     }
     if (plan == NULL || plan == FALL_BACK) {
         return plan == NULL ? MISSED() : FALL_BACK;
@@ -692,13 +706,8 @@ result_type(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
     }
     int bits = -1;
     if (dt1 != dt2) {
-        PyObject *flat = PyObject_GetAttr(runtime, str_flat_keys);
-        int is_flat = flat == NULL ? -1 : PyObject_IsTrue(flat);
-        Py_XDECREF(flat);
-        if (is_flat < 0) {
-            return NULL;
-        }
-        if (!is_flat && (bits = zero_d_bits(x1, x2)) < 0) {
+        int by_dimensions = keys_by_dimensions(runtime);
+        if (by_dimensions < 0 || (by_dimensions && (bits = zero_d_bits(x1, x2)) < 0)) {
             return NULL;
         }
     }
@@ -1245,26 +1254,27 @@ PyInit__fastpath(void)
     if (PyType_Ready(&FastPathType) < 0) {
         return NULL;
     }
-    str_fast = PyUnicode_InternFromString("_fast");
-    str_flat_keys = PyUnicode_InternFromString("_flat_keys");
-    str_result_types = PyUnicode_InternFromString("_result_types");
-    str_ndim = PyUnicode_InternFromString("ndim");
-    str_native_dtypes = PyUnicode_InternFromString("_native_dtypes");
-    str_dtype = PyUnicode_InternFromString("dtype");
-    if (!str_native_dtypes || !str_dtype) {
-        return NULL;
-    }
-    str_casts = PyUnicode_InternFromString("_casts");
-    str_numpy = PyUnicode_InternFromString("numpy");
-    str_astype = PyUnicode_InternFromString("astype");
-    str_policy = PyUnicode_InternFromString("policy");
-    str_default_float = PyUnicode_InternFromString("default_float");
-    str_quiet_context = PyUnicode_InternFromString("array_api_promo._fastpath.quiet_context");
-    if (!str_casts || !str_numpy || !str_astype || !str_policy || !str_default_float || !str_quiet_context) {
-        return NULL;
-    }
-    if (!str_fast || !str_flat_keys || !str_result_types || !str_ndim) {
-        return NULL;
+    struct {
+        PyObject **name;
+        const char *text;
+    } names[] = {
+        {&str_fast, "_fast"},
+        {&str_flat_keys, "_flat_keys"},
+        {&str_result_types, "_result_types"},
+        {&str_ndim, "ndim"},
+        {&str_native_dtypes, "_native_dtypes"},
+        {&str_dtype, "dtype"},
+        {&str_casts, "_casts"},
+        {&str_numpy, "numpy"},
+        {&str_astype, "astype"},
+        {&str_policy, "policy"},
+        {&str_default_float, "default_float"},
+        {&str_quiet_context, "array_api_promo._fastpath.quiet_context"},
+    };
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        if ((*names[i].name = PyUnicode_InternFromString(names[i].text)) == NULL) {
+            return NULL;
+        }
     }
     import_array(); /* NumPy's C API (returns NULL with NumPy's error when it cannot) */
     PyObject *numpy = PyImport_ImportModule("numpy");
