@@ -248,31 +248,51 @@ plain_scalar(PyObject *value)
     return 0;
 }
 
+/* Whether data is a native float64 ndarray: NumPy computes such an array with a Python float
+ * exactly as with numpy.float64 of it (NEP 50: both operands are float64, one loop, the same
+ * double), so the float is passed as it is, with no NumPy scalar made in between. */
+static inline int
+takes_python_float(PyObject *data)
+{
+    return Py_TYPE(data) == NDArray && PyArray_TYPE((PyArrayObject *)data) == NPY_DOUBLE &&
+           PyArray_ISNOTSWAPPED((PyArrayObject *)data);
+}
+
+/* lo <= value <= hi: 1, 0, or -1 with an error set (two C doubles where all three are floats). */
+static inline int
+in_bounds(PyObject *lo, PyObject *value, PyObject *hi)
+{
+    if (PyFloat_CheckExact(value) && PyFloat_CheckExact(lo) && PyFloat_CheckExact(hi)) {
+        double v = PyFloat_AS_DOUBLE(value);
+        return PyFloat_AS_DOUBLE(lo) <= v && v <= PyFloat_AS_DOUBLE(hi);
+    }
+    int inside = PyObject_RichCompareBool(lo, value, Py_LE);
+    return inside > 0 ? PyObject_RichCompareBool(value, hi, Py_LE) : inside;
+}
+
 /* A plan's conversion of a Python scalar: ScalarConverter's in-range case done here
- * (make(value), or make(float(value))), anything else by calling the converter. */
+ * (make(value), or make(float(value)); the float itself where make is numpy.float64 and the
+ * other operand takes_python_float), anything else by calling the converter. */
 static PyObject *
-convert_scalar(PyObject *converter, PyObject *value)
+convert_scalar(PyObject *converter, PyObject *value, int float64_operand)
 {
     if (Py_TYPE(converter) == ScalarConverter && SLOT(converter, CONV_LO) != NULL && SLOT(converter, CONV_HI) != NULL &&
         SLOT(converter, CONV_MAKE) != NULL && SLOT(converter, CONV_TO_FLOAT) != NULL) {
-        int inside = PyObject_RichCompareBool(SLOT(converter, CONV_LO), value, Py_LE);
-        if (inside > 0) {
-            inside = PyObject_RichCompareBool(value, SLOT(converter, CONV_HI), Py_LE);
-        }
+        int inside = in_bounds(SLOT(converter, CONV_LO), value, SLOT(converter, CONV_HI));
         if (inside < 0) {
             return NULL;
         }
         if (inside) {
             PyObject *make = SLOT(converter, CONV_MAKE);
-            if (SLOT(converter, CONV_TO_FLOAT) != Py_True) {
-                return PyObject_CallOneArg(make, value);
-            }
-            PyObject *as_float = PyNumber_Float(value);
-            if (as_float == NULL) {
+            PyObject *arg = SLOT(converter, CONV_TO_FLOAT) == Py_True ? PyNumber_Float(value) : Py_NewRef(value);
+            if (arg == NULL) {
                 return NULL;
             }
-            PyObject *made = PyObject_CallOneArg(make, as_float);
-            Py_DECREF(as_float);
+            if (float64_operand && make == (PyObject *)&PyDoubleArrType_Type && PyFloat_CheckExact(arg)) {
+                return arg;
+            }
+            PyObject *made = PyObject_CallOneArg(make, arg);
+            Py_DECREF(arg);
             return made;
         }
     }
@@ -480,7 +500,7 @@ with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
     if (plan == NULL || plan == FALL_BACK) {
         return plan;
     }
-    PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other);
+    PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other, takes_python_float(SLOT(x, DATA)));
     PyObject *out = NULL;
     if (value != NULL) {
         PyObject *kernel = PyTuple_GET_ITEM(plan, 0);
@@ -568,7 +588,7 @@ inplace_operator(FastPath *self, PyObject *x, PyObject *other)
         value = SLOT(other, DATA);
         Py_INCREF(value);
     }
-    else if ((value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other)) == NULL) {
+    else if ((value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other, takes_python_float(SLOT(x, DATA)))) == NULL) {
         Py_DECREF(plan);
         return NULL;
     }

@@ -266,6 +266,35 @@ def test_an_element_of_a_vector_is_a_copy_of_its_bytes_in_every_dtype(ns):
     assert getitem(x, -1)._data.tobytes() == nan_payload[1:].tobytes()
 
 
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_a_python_float_with_a_float64_array_gives_the_bytes_of_its_numpy_float64(ns):
+    """A float64 array with a Python float: the C path hands NumPy the float itself (no
+    numpy.float64 made), which NumPy computes as the float64 scalar.  Every operator, forward,
+    reflected and in place, 1-d and 0-d arrays, signed zeros, subnormals, the largest finite
+    double, ints that convert by float() and floats just outside the range (the policy's
+    conversion): the Python function's result, byte for byte, or its error."""
+    arrays = [ns.asarray([1.5, -0.0, 0.0, 5e-324, -1.7976931348623157e308, 3.0]), ns.asarray(-0.0), ns.asarray(7.25)]
+    floats = [0.0, -0.0, 1.0, -2.5, 1 / 3, 5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308]
+    floats += [-1.7976931348623157e308, 1e300, float("inf"), float("nan"), 2, -7, True, 2**53 + 1, 2**63 - 1]
+    checked = 0
+    for dunder in BINARY + REFLECTED:
+        path = vars(Array)[dunder]
+        for x in arrays:
+            for value in floats:
+                slow = _outcome(lambda: path.fallback(x, value))
+                assert _outcome(lambda: path(x, value)) == slow, (dunder, x, value)
+                assert _outcome(lambda: path(x, value)) == slow, (dunder, x, value)  # the plan remembered
+                checked += 1
+    for dunder in INPLACE:
+        path = vars(Array)[dunder]
+        for x in arrays:
+            for value in floats:
+                x1, x2 = _fresh(x), _fresh(x)
+                assert _outcome(lambda: path(x1, value)) == _outcome(lambda: path.fallback(x2, value)), (dunder, value)
+                assert x1._data.tobytes() == x2._data.tobytes()
+    assert checked > 1000
+
+
 def test_the_last_plan_a_path_found_is_for_its_runtime_only():
     """Each compiled path remembers the plan it found last: alternating namespaces whose policies
     decide differently (int8 + 1.5: refused by the standard, float32 under torch), and operand
