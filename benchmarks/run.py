@@ -12,7 +12,12 @@ Every case is measured in ONE process for every library: raw NumPy, array_api_st
 ``torch``, "tx"), plus ``torch.result_type`` for the result_type rows. Each statement is a
 ``timeit`` string (no lambda overhead) whose loop count comes from ``Timer.autorange``; the
 libraries are then interleaved round by round (rotating the order) and the median per-call
-time over the rounds is reported. A cell that cannot run (a function not written yet, a
+time over the rounds is reported. A target's ratio to NumPy is paired: the median, over the
+rounds, of each round's time divided by NumPy's time in the same round, so that a change in
+the machine's speed between rounds (a busy neighbour, the hypervisor) moves both sides of a
+ratio alike. Cases of 10**6 and 10**7 elements run more rounds (``LARGE_REPEATS``): one call
+there is milliseconds of memory traffic whose time varies from call to call far more than the
+wrapper's microsecond. A cell that cannot run (a function not written yet, a
 library not installed, an error) shows "n/a" and never stops the run. The issue's targets
 are checked and printed as met/missed; nothing here asserts or exits non-zero because of a
 missed target.
@@ -45,6 +50,7 @@ LIB_TITLES = {
     "torch": "torch",
 }
 SMALL = 10
+LARGE_REPEATS = 31  # rounds of a 10**6/10**7-element case (the default run gives small ones 15)
 MATRIX = 4
 BIG_MATRIX = 32
 
@@ -254,7 +260,8 @@ def _short(e: BaseException) -> str:
 
 
 def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median):
-    """{lib: median seconds per call or None}, {lib: error}."""
+    """{lib: per-call seconds (stat over the rounds) or None}, {lib: error}, {lib: (min, max)},
+    {lib: paired ratio to NumPy (stat over the rounds of lib's time / NumPy's in that round)}."""
     timers, numbers, errors, samples = {}, {}, {}, {}
     for lib in case.libs:
         if lib not in mods:
@@ -283,7 +290,14 @@ def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median)
             samples[lib].append(timers[lib].timeit(numbers[lib]) / numbers[lib])
     times = {lib: (stat(samples[lib]) if lib in samples else None) for lib in case.libs}
     spread = {lib: (min(s), max(s)) for lib, s in samples.items() if s}
-    return times, errors, spread
+    reference = samples.get("numpy")
+    paired = {}
+    if (
+        reference and stat is statistics.median
+    ):  # (the least of per-round ratios would flatter: --stat min compares mins)
+        for lib, s in samples.items():
+            paired[lib] = stat([mine / theirs for mine, theirs in zip(s, reference)])
+    return times, errors, spread, paired
 
 
 # ----------------------------------------------------------------------------------------
@@ -359,9 +373,17 @@ def check_targets(results, cases):
         if key not in by_key or ref_key not in by_key:
             continue  # filtered out with -k
         ref = by_key.get(ref_key, {}).get("times", {}).get(ref_lib)
-        floor = _ratio(by_key.get(key, {}).get("times", {}).get("floor"), ref)
+        paired = by_key[key].get("paired", {}) if (ref_key, ref_lib) == (key, "numpy") else {}
+
+        def ratio_of(lib, paired=paired, ref=ref, key=key):
+            """The paired ratio where the reference is NumPy in the same case, else the ratio of times."""
+            if paired.get(lib) is not None:
+                return paired[lib]
+            return _ratio(by_key.get(key, {}).get("times", {}).get(lib), ref)
+
+        floor = ratio_of("floor")
         for lib in ("xp", "tx"):
-            ratio = _ratio(by_key.get(key, {}).get("times", {}).get(lib), ref)
+            ratio = ratio_of(lib)
             checks.append(
                 {
                     "target": label,
@@ -473,7 +495,7 @@ def print_report(results, checks, meta, console):
             "ratios are noisy, rerun on a quiet machine[/yellow]"
         )
     console.print(
-        f"targets: {met} met, {missed} missed, {na} n/a  ({meta['elapsed_s']:.0f} s, {meta['stat']} of {meta['repeats']} interleaved rounds, min_time={meta['min_time_s']}s per sample)"
+        f"targets: {met} met, {missed} missed, {na} n/a  ({meta['elapsed_s']:.0f} s, {meta['stat']} of {meta['repeats']} interleaved rounds{'' if meta['quick'] else f' ({LARGE_REPEATS} for 10⁶/10⁷ elements)'}, target ratios {'paired by round' if meta['stat'] == 'median' else 'of the minima'}, min_time={meta['min_time_s']}s per sample)"
     )
 
 
@@ -530,12 +552,13 @@ def main(argv=None):
     start = time.perf_counter()
     results = []
     for case in cases:
+        rounds = max(repeats, LARGE_REPEATS) if case.large and not args.quick and args.repeats is None else repeats
         try:
-            times, errors, spread = measure_case(
-                case, mods, missing, repeats, min_time, statistics.median if args.stat == "median" else min
+            times, errors, spread, paired = measure_case(
+                case, mods, missing, rounds, min_time, statistics.median if args.stat == "median" else min
             )
         except Exception as e:  # never crash the run
-            times, errors, spread = {lib: None for lib in case.libs}, {"*": _short(e)}, {}
+            times, errors, spread, paired = {lib: None for lib in case.libs}, {"*": _short(e)}, {}, {}
             traceback.print_exc()
         results.append(
             {
@@ -545,7 +568,9 @@ def main(argv=None):
                 "libs": list(case.libs),
                 "stmt": {lib: case.stmt(lib) for lib in case.libs},
                 "times": times,
+                "rounds": rounds,
                 "spread": spread,
+                "paired": paired,
                 "errors": errors,
                 "ratios": {
                     "xp/numpy": _ratio(times.get("xp"), times.get("numpy")),
