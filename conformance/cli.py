@@ -416,7 +416,11 @@ def library_main(args, console, cloner) -> int:
             if ours is not None:
                 results = normalize.load(d / library.RESULTS_NAME)
                 if library_report.explain_policy(results) == ours["policy"]:
-                    results["cross_check"] = crosscheck.snapshot(ours, results)
+                    try:
+                        results["cross_check"] = crosscheck.snapshot(ours, results)
+                    except crosscheck.ReplayUnavailable as e:
+                        console.print(f"[red]error:[/] {e}; {d / library.RESULTS_NAME} left as it was", highlight=False)
+                        return 2
                     normalize.dump(results, d / library.RESULTS_NAME)
             if args.rerun_reproducers:
                 results = normalize.load(d / library.RESULTS_NAME)
@@ -496,7 +500,11 @@ def library_main(args, console, cloner) -> int:
                 collection_log=log_tail,
             )
             if args.cross_check:
-                results["cross_check"] = crosscheck.snapshot(normalize.load(args.cross_check), results)
+                try:
+                    results["cross_check"] = crosscheck.snapshot(normalize.load(args.cross_check), results)
+                except crosscheck.ReplayUnavailable as e:
+                    console.print(f"[red]error:[/] {e}; no report written", highlight=False)
+                    return 2
             library.write_report(results, out_dir)
             s = results["summary"]
             console.print(

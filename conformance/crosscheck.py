@@ -23,6 +23,7 @@ from .normalize import (
     spec_function,
 )
 
+_NOT_IMPORTABLE = re.compile(r"(ModuleNotFoundError|ImportError)\b")
 _REFUSED = re.compile(r"PromotionError: (?:[\w.]+: )?([^\n]*)")
 _NO_KERNEL = re.compile(r"not implemented for '(\w+)'|not supported for (\w+)")
 
@@ -41,6 +42,10 @@ def _side(e: dict | None) -> dict | None:
     return out
 
 
+class ReplayUnavailable(RuntimeError):
+    """The real library cannot be imported here: no failing call of ours can be replayed on it."""
+
+
 def replay_snippet(module: str, code: str):
     """Our failing call, run against the real library: its result's dtype, or its error."""
     snippet = reproduce.failing_code_snippet(module, code)
@@ -49,7 +54,7 @@ def replay_snippet(module: str, code: str):
     return snippet.replace("print(repr(out))", "print(getattr(out, 'dtype', out))")
 
 
-def snapshot(ours: dict, theirs: dict, execute=reproduce.execute) -> dict:
+def snapshot(ours: dict, theirs: dict, execute=None) -> dict:
     """The cross-check data to store in the library's results (``theirs``). Each failing call
     of ours that the library passed is replayed against the library (``execute``)."""
     ours_by_id = {e["nodeid"]: e for e in ours["tests"]}
@@ -71,7 +76,14 @@ def snapshot(ours: dict, theirs: dict, execute=reproduce.execute) -> dict:
         snippet = replay_snippet(theirs["module"], code) if code else None
         if snippet:
             replays[nid] = snippet
-    outputs = execute(list(replays.values())) if replays else []
+    outputs = (execute or reproduce.execute)(list(replays.values())) if replays else []
+    last_lines = [(out.strip().splitlines() or [""])[-1] for out in outputs]
+    if last_lines and all(_NOT_IMPORTABLE.match(line) for line in last_lines):
+        raise ReplayUnavailable(
+            f"--cross-check: none of the {len(last_lines)} failing calls of ours could be replayed on "
+            f"{theirs['module']}, which does not import here ({last_lines[0][:120]}); install it as its "
+            "report was made (for torch: pip install torch==2.13.0) and run again"
+        )
     for (nid, snippet), out in zip(replays.items(), outputs):
         rows[nid]["replay"] = {
             "code": snippet.splitlines()[-2].removeprefix("out = "),
@@ -143,7 +155,7 @@ def reason(nodeid: str, row: dict, cc: dict, theirs_examples: int) -> str:
     if replay:
         out = replay["output"]
         shown = f"our failing call on the real library gives `{out}`"
-        if re.match(r"(AttributeError|NameError|SyntaxError)\b", out):
+        if re.match(r"(AttributeError|NameError|SyntaxError|ModuleNotFoundError|ImportError)\b", out):
             return f"{shown}: the suite's printed call cannot be replayed as is; not compared"
         if re.match(r"\w*(Error|Exception)\b", out):
             return (

@@ -245,3 +245,46 @@ def test_probe_lets_the_library_declare_its_version(monkeypatch):
     info = library.probe("array_api_strict")
     assert "error" not in info and info["library"] == "array_api_strict" and info["api_version"]
     assert library.report_label(info).startswith("array_api_strict-")
+
+
+def test_cross_check_refuses_to_replay_on_a_library_that_does_not_import(report, tmp_path, monkeypatch):
+    """Without the real library (torch not installed), replaying our failing calls on it gives
+    only import errors: the cross-check stops with a clear error and writes nothing, instead of
+    recording that the library "fails there too"."""
+    from conformance import crosscheck, reproduce
+
+    theirs = _results(report)
+    ours = json.loads(json.dumps(theirs))
+    ours.update(policy="torch", package={"source_sha256": "f" * 64})
+    by_id = {e["nodeid"]: e for e in ours["tests"]}
+    by_id[f"{MOD}::test_add_values"].update(
+        outcome="failed",
+        kind="wrong dtype",
+        message="out.dtype=int8, but should be int64",
+        failing_code="xp.add(Array([1], dtype=int8), Array([2], dtype=int64))",
+    )
+
+    def no_library(snippets):
+        return ["Traceback (most recent call last):\nModuleNotFoundError: No module named 'torch'\n"] * len(snippets)
+
+    with pytest.raises(crosscheck.ReplayUnavailable, match=r"does not import here.*pip install torch==2\.13\.0"):
+        crosscheck.snapshot(ours, theirs, execute=no_library)
+
+    # The same through the command line: exit 2, the library's results untouched.
+    results_file = tmp_path / "torch-2025.12.json"
+    normalize.dump(ours, results_file)
+    copy = tmp_path / "reports" / report.name
+    copy.mkdir(parents=True)
+    before = (report / library.RESULTS_NAME).read_bytes()
+    (copy / library.RESULTS_NAME).write_bytes(before)
+    monkeypatch.setattr(reproduce, "execute", no_library)
+    argv = ["--render-reports", "--reports-dir", str(tmp_path / "reports"), "--cross-check", str(results_file)]
+    assert cli.main(argv) == 2
+    assert (copy / library.RESULTS_NAME).read_bytes() == before
+
+    # A single import error among answers is a call that cannot be replayed, not the library's answer.
+    row = {"ours": {"kind": "wrong dtype", "message": "m", "got": "int8"}, "theirs": None}
+    row.update(ours_outcome="failed", theirs_outcome="passed")
+    row["replay"] = {"code": "xp.add(a, b)", "output": "ImportError: cannot import name 'x'"}
+    why = crosscheck.reason(f"{MOD}::test_add_values", row, {"policy": "torch", "max_examples": 200}, 10)
+    assert "not compared" in why and "fails there too" not in why
