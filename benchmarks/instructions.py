@@ -6,7 +6,8 @@ does not.  It is not a time (a cache miss costs more than an add), but it shows 
 change to the hot path adds or removes, call by call.  Each statement runs N times in a
 fresh interpreter under callgrind; a loop of ``pass`` is subtracted, so the figure is the
 statement's own (the loop's bytecode included, the same for both sides).  OpenBLAS's
-threads are held to one: an idle BLAS thread spinning would be counted.
+threads are held to one: an idle BLAS thread spinning would be counted; the hash seed is
+fixed, so that two runs of the same code count the same.
 
     python -m benchmarks.instructions [-n N] [CASE ...]      # needs valgrind
 """
@@ -51,7 +52,9 @@ CASES = {
 def count(statement: str, n: int) -> int:
     """Instructions of a fresh interpreter that runs ``statement`` n times after SETUP."""
     code = f"{SETUP}\nfor _ in range({n}):\n    {statement}\n"
-    env = dict(os.environ, OPENBLAS_NUM_THREADS="1")
+    # One hash seed for every run: string hashes decide how dicts probe, so two processes
+    # with different seeds execute different numbers of instructions for the same code.
+    env = dict(os.environ, OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0")
     out = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c", code],
         capture_output=True,

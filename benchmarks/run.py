@@ -522,7 +522,12 @@ def main(argv=None):
     p = argparse.ArgumentParser(prog="python -m benchmarks", description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="fast smoke run: few, short samples; large arrays of 1e5 only")
     p.add_argument("--json", metavar="PATH", help="write the results (times in seconds, ratios, targets) as JSON")
-    p.add_argument("--repeats", type=int, default=None, help="interleaved rounds per case (default 15, quick 3)")
+    p.add_argument(
+        "--repeats",
+        type=int,
+        default=None,
+        help=f"interleaved rounds per case (default 15, {LARGE_REPEATS} for 10**6/10**7-element cases; quick 3)",
+    )
     p.add_argument("--min-time", type=float, default=None, help="seconds per sample (default 0.05, quick 0.005)")
     p.add_argument(
         "--stat",
