@@ -1,0 +1,57 @@
+"""The benchmark script's arithmetic (``benchmarks/run.py``): which ratio judges a target.
+
+No time is asserted here; a fake timer stands in for the clock."""
+
+from __future__ import annotations
+
+import pytest
+
+from benchmarks import run
+
+
+class _FakeTimer:
+    """A timeit.Timer whose statement takes the next of a list of per-call times, round by round."""
+
+    per_call: dict = {}
+
+    def __init__(self, stmt, globals=None):
+        self.times = iter(self.per_call[stmt])
+
+    def timeit(self, number=1000000):
+        return next(self.times) * number
+
+
+def _case(stmts):
+    return run.Case("case", "a case", "group", stmts, lambda lib, ns: {}, libs=tuple(stmts))
+
+
+def test_a_targets_ratio_is_the_median_of_each_rounds_ratio(monkeypatch):
+    # The machine slows down in rounds 4-5 for both sides, and in round 3 for ours alone: the
+    # ratio of the medians says 3.3, the paired ratio (1.1 in four rounds of five) 1.1.
+    numpy_rounds = [1.0, 1.0, 1.0, 3.0, 3.0]
+    ours_rounds = [1.1, 1.1, 3.3, 3.3, 3.3]
+    warm = [1.0, 1.0]  # the call that fails fast, then the autorange's one sample
+    _FakeTimer.per_call = {"np": warm + numpy_rounds, "ours": warm + ours_rounds}
+    monkeypatch.setattr(run.timeit, "Timer", _FakeTimer)
+    case = _case({"numpy": "np", "xp": "ours"})
+    mods = {"numpy": object(), "xp": object()}
+    times, errors, spread, paired = run.measure_case(case, mods, {}, repeats=5, min_time=0.5)
+    assert not errors
+    assert times == {"numpy": 1.0, "xp": pytest.approx(3.3)}
+    assert paired["xp"] == pytest.approx(1.1) and paired["numpy"] == 1.0
+    assert spread["numpy"] == (1.0, 3.0) and spread["xp"] == (1.1, 3.3)
+
+    results = [{"case": "add", "times": {"numpy": 1.0, "xp": 2.0, "tx": 1.2}, "paired": {"xp": 1.1}}]
+    checks = run.check_targets(results, [])
+    by_lib = {c["lib"]: c for c in checks if c["target"].startswith("a + b")}
+    assert by_lib["xp"]["ratio"] == pytest.approx(1.1) and by_lib["xp"]["met"]  # paired where measured
+    assert by_lib["tx"]["ratio"] == pytest.approx(1.2)  # else the ratio of the times
+
+
+def test_with_stat_min_the_ratio_is_of_the_minima(monkeypatch):
+    _FakeTimer.per_call = {"np": [1.0, 1.0, 2.0, 1.0, 4.0], "ours": [1.0, 1.0, 1.0, 4.0, 4.0]}
+    monkeypatch.setattr(run.timeit, "Timer", _FakeTimer)
+    case = _case({"numpy": "np", "xp": "ours"})
+    times, _, _, paired = run.measure_case(case, {"numpy": 0, "xp": 0}, {}, repeats=3, min_time=0.5, stat=min)
+    assert paired == {}  # the least of the per-round ratios (1/4 here) would flatter
+    assert times == {"numpy": 1.0, "xp": 1.0}
