@@ -145,13 +145,15 @@ def _small_setup(lib, ns):
 
 
 def _large_setup(n):
+    # One set of NumPy buffers that every library wraps (none of them copies an ndarray it is
+    # given): where a 10**6-element buffer lands in memory moves a memory-bound kernel's time
+    # by about a per cent, a bias that more rounds would not remove.
+    buffers = {}
+
     def setup(lib, ns):
-        return {
-            "ns": ns,
-            "a": _to_lib(lib, ns, _data(n, np.float32, 11)),
-            "b": _to_lib(lib, ns, _data(n, np.float32, 12)),
-            "d": _to_lib(lib, ns, _data(n, np.float64, 13)),
-        }
+        if not buffers:
+            buffers.update(a=_data(n, np.float32, 11), b=_data(n, np.float32, 12), d=_data(n, np.float64, 13))
+        return {"ns": ns, **{name: _to_lib(lib, ns, data) for name, data in buffers.items()}}
 
     return setup
 
@@ -260,8 +262,9 @@ def _short(e: BaseException) -> str:
 
 
 def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median):
-    """{lib: per-call seconds (stat over the rounds) or None}, {lib: error}, {lib: (min, max)},
-    {lib: paired ratio to NumPy (stat over the rounds of lib's time / NumPy's in that round)}."""
+    """{lib: per-call seconds (stat over the rounds) or None}, {lib: error}, {lib: per-call
+    seconds of each round, in round order}, {lib: paired ratio to NumPy (stat over the rounds of
+    lib's time / NumPy's in that round)}."""
     timers, numbers, errors, samples = {}, {}, {}, {}
     for lib in case.libs:
         if lib not in mods:
@@ -289,7 +292,6 @@ def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median)
         for lib in order[k:] + order[:k]:
             samples[lib].append(timers[lib].timeit(numbers[lib]) / numbers[lib])
     times = {lib: (stat(samples[lib]) if lib in samples else None) for lib in case.libs}
-    spread = {lib: (min(s), max(s)) for lib, s in samples.items() if s}
     reference = samples.get("numpy")
     paired = {}
     if (
@@ -297,7 +299,7 @@ def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median)
     ):  # (the least of per-round ratios would flatter: --stat min compares mins)
         for lib, s in samples.items():
             paired[lib] = stat([mine / theirs for mine, theirs in zip(s, reference)])
-    return times, errors, spread, paired
+    return times, errors, samples, paired
 
 
 # ----------------------------------------------------------------------------------------
@@ -559,11 +561,11 @@ def main(argv=None):
     for case in cases:
         rounds = max(repeats, LARGE_REPEATS) if case.large and not args.quick and args.repeats is None else repeats
         try:
-            times, errors, spread, paired = measure_case(
+            times, errors, samples, paired = measure_case(
                 case, mods, missing, rounds, min_time, statistics.median if args.stat == "median" else min
             )
         except Exception as e:  # never crash the run
-            times, errors, spread, paired = {lib: None for lib in case.libs}, {"*": _short(e)}, {}, {}
+            times, errors, samples, paired = {lib: None for lib in case.libs}, {"*": _short(e)}, {}, {}
             traceback.print_exc()
         results.append(
             {
@@ -574,8 +576,9 @@ def main(argv=None):
                 "stmt": {lib: case.stmt(lib) for lib in case.libs},
                 "times": times,
                 "rounds": rounds,
-                "spread": spread,
+                "spread": {lib: (min(s), max(s)) for lib, s in samples.items() if s},
                 "paired": paired,
+                "samples": samples,
                 "errors": errors,
                 "ratios": {
                     "xp/numpy": _ratio(times.get("xp"), times.get("numpy")),
