@@ -292,13 +292,14 @@ def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median)
         for lib in order[k:] + order[:k]:
             samples[lib].append(timers[lib].timeit(numbers[lib]) / numbers[lib])
     times = {lib: (stat(samples[lib]) if lib in samples else None) for lib in case.libs}
-    reference = samples.get("numpy")
-    paired = {}
-    if (
-        reference and stat is statistics.median
-    ):  # (the least of per-round ratios would flatter: --stat min compares mins)
-        for lib, s in samples.items():
-            paired[lib] = stat([mine / theirs for mine, theirs in zip(s, reference)])
+    # Paired ratios for the median only: the least of per-round ratios would flatter (--stat min
+    # compares the minima instead).
+    reference = samples.get("numpy") if stat is statistics.median else None
+    paired = (
+        {lib: stat([mine / theirs for mine, theirs in zip(s, reference)]) for lib, s in samples.items()}
+        if reference
+        else {}
+    )
     return times, errors, samples, paired
 
 
@@ -374,18 +375,13 @@ def check_targets(results, cases):
     for label, key, ref_key, ref_lib, limit in targets_for(cases):
         if key not in by_key or ref_key not in by_key:
             continue  # filtered out with -k
-        ref = by_key.get(ref_key, {}).get("times", {}).get(ref_lib)
+        ref = by_key[ref_key].get("times", {}).get(ref_lib)
+        # The paired ratio where the reference is NumPy in the same case, else the ratio of times.
         paired = by_key[key].get("paired", {}) if (ref_key, ref_lib) == (key, "numpy") else {}
-
-        def ratio_of(lib, paired=paired, ref=ref, key=key):
-            """The paired ratio where the reference is NumPy in the same case, else the ratio of times."""
-            if paired.get(lib) is not None:
-                return paired[lib]
-            return _ratio(by_key.get(key, {}).get("times", {}).get(lib), ref)
-
-        floor = ratio_of("floor")
+        ratios = {lib: paired.get(lib) or _ratio(by_key[key].get("times", {}).get(lib), ref) for lib in LIBS}
+        floor = ratios["floor"]
         for lib in ("xp", "tx"):
-            ratio = ratio_of(lib)
+            ratio = ratios[lib]
             checks.append(
                 {
                     "target": label,

@@ -155,7 +155,7 @@ def reason(nodeid: str, row: dict, cc: dict, theirs_examples: int) -> str:
     if replay:
         out = replay["output"]
         shown = f"our failing call on the real library gives `{out}`"
-        if re.match(r"(AttributeError|NameError|SyntaxError|ModuleNotFoundError|ImportError)\b", out):
+        if re.match(r"(AttributeError|NameError|SyntaxError)\b", out) or _NOT_IMPORTABLE.match(out):
             return f"{shown}: the suite's printed call cannot be replayed as is; not compared"
         if re.match(r"\w*(Error|Exception)\b", out):
             return (
