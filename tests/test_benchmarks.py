@@ -55,3 +55,14 @@ def test_with_stat_min_the_ratio_is_of_the_minima(monkeypatch):
     times, _, _, paired = run.measure_case(case, {"numpy": 0, "xp": 0}, {}, repeats=3, min_time=0.5, stat=min)
     assert paired == {}  # the least of the per-round ratios (1/4 here) would flatter
     assert times == {"numpy": 1.0, "xp": 1.0}
+
+
+def test_the_large_cases_run_every_library_on_the_same_buffers():
+    import numpy as np
+
+    import array_api_promo as xp
+
+    setup = run._large_setup(16)
+    numpy_side, xp_side, tx_side = setup("numpy", np), setup("xp", xp), setup("tx", xp.torch)
+    for name in ("a", "b", "d"):
+        assert xp_side[name]._data is numpy_side[name] and tx_side[name]._data is numpy_side[name]
