@@ -1,0 +1,80 @@
+#!/usr/bin/env python
+"""Print the table of every promotion system: policy, library and version, golden records, generator.
+
+Run:  python tools/golden_summary.py
+
+It reads the committed golden tables in ``tests/data/`` (never the libraries themselves):
+a table's library version is the one its generator recorded in it, and its size is the
+number of records it holds (every operand mix, call or conversion it pinned down, in any
+section). ``tests/test_docs.py`` checks that the table in README.md and in
+docs/policies/index.md is exactly what this prints, so neither can drift from the data.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DATA = ROOT / "tests" / "data"
+
+# policy -> (library, golden files' name prefixes). The files say which version made them.
+SYSTEMS = {
+    "array_api": ("the standard's text (spec)", ["array_api_spec_"]),
+    "torch": ("PyTorch", ["torch_"]),
+    "numpy": ("NumPy 2", ["numpy_promotion", "numpy_ops"]),
+    "numpy_legacy": ("NumPy 1.x", ["numpy_1."]),
+    "jax, jax_x64": ("JAX", ["jax_"]),
+    "megengine": ("MegEngine", ["megengine_"]),
+    "paddle": ("PaddlePaddle", ["paddle_"]),
+    "mlx": ("MLX", ["mlx_"]),
+}
+
+
+def records(node) -> int:
+    """The records of a golden table: the dicts held in its lists, at any depth, and the
+    entries of its ``pairs`` tables (the standard's dtype pairs)."""
+    if isinstance(node, list):
+        return sum(1 if isinstance(item, dict) else records(item) for item in node)
+    if isinstance(node, dict):
+        return sum(len(value) if key == "pairs" else records(value) for key, value in node.items())
+    return 0
+
+
+def versions(doc: dict) -> set[str]:
+    found = {key for key in doc if key[:4].isdigit() and key[4:5] == "."}  # the standard's versions
+    for key, value in doc.items():
+        if key.endswith("_version") and key != "jaxlib_version" and isinstance(value, str):
+            found.add(value)
+        elif isinstance(value, dict):
+            found |= {v for k, v in value.items() if k.endswith("_version") and k != "jaxlib_version" and isinstance(v, str)}
+    return found
+
+
+def rows():
+    for policy, (library, prefixes) in SYSTEMS.items():
+        files = sorted(f for f in DATA.glob("*.json") if any(f.name.startswith(p) for p in prefixes))
+        if not files:
+            continue
+        docs = {f: json.loads(f.read_text(encoding="utf-8")) for f in files}
+        found = sorted(set().union(*(versions(d) for d in docs.values())))
+        generators = sorted({d.get("generator", "") for d in docs.values()} - {""})
+        yield (
+            f"`{policy}`",
+            library,
+            ", ".join(found) or "—",
+            f"{sum(records(d) for d in docs.values()):,}",
+            ", ".join(f"`{g.split()[0]}`" for g in generators),
+        )
+
+
+def table() -> str:
+    head = ("policy", "library", "version(s)", "golden records", "regenerate with")
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows()]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(table())
