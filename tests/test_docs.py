@@ -88,9 +88,7 @@ def test_console_examples_print_what_the_page_shows(page, line, body):
             assert checker.check_output(want, output, FLAGS), (
                 f"{_rel(page)}:{line}: `{command}` printed\n{output}\nwhere the page shows\n{want}"
             )
-        assert got.returncode == 0, (
-            f"{_rel(page)}:{line}: `{command}` exited {got.returncode}:\n{output}"
-        )
+        assert got.returncode == 0, f"{_rel(page)}:{line}: `{command}` exited {got.returncode}:\n{output}"
 
 
 SUMMARY = re.compile(r"<!-- golden-summary: [^>]*-->\n(.*?)<!-- /golden-summary -->", re.S)

@@ -48,7 +48,9 @@ def versions(doc: dict) -> set[str]:
         if key.endswith("_version") and key != "jaxlib_version" and isinstance(value, str):
             found.add(value)
         elif isinstance(value, dict):
-            found |= {v for k, v in value.items() if k.endswith("_version") and k != "jaxlib_version" and isinstance(v, str)}
+            found |= {
+                v for k, v in value.items() if k.endswith("_version") and k != "jaxlib_version" and isinstance(v, str)
+            }
     return found
 
 
