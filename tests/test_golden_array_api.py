@@ -163,6 +163,7 @@ def test_live_strict_dtype_pairs(strict):
     assert not bad, "; ".join(bad)
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")  # array-api-strict casting out-of-range values
 def test_live_strict_dtype_and_scalar(strict):
     """dtype x Python scalar where array_api_strict accepts it: same result.
 
@@ -190,6 +191,7 @@ def test_live_strict_dtype_and_scalar(strict):
     assert not bad, "\n".join(bad)
 
 
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")  # array-api-strict casting out-of-range values
 def test_live_strict_arrays_and_scalars(strict):
     """Real arrays (n-d and 0-d) with Python scalars via the operator ``+``."""
     xs = strict
