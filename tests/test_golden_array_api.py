@@ -163,7 +163,8 @@ def test_live_strict_dtype_pairs(strict):
     assert not bad, "; ".join(bad)
 
 
-@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")  # array-api-strict casting out-of-range values
+# array-api-strict casting out-of-range values warns; the cast is the case under test
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
 def test_live_strict_dtype_and_scalar(strict):
     """dtype x Python scalar where array_api_strict accepts it: same result.
 
@@ -191,7 +192,8 @@ def test_live_strict_dtype_and_scalar(strict):
     assert not bad, "\n".join(bad)
 
 
-@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")  # array-api-strict casting out-of-range values
+# array-api-strict casting out-of-range values warns; the cast is the case under test
+@pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")
 def test_live_strict_arrays_and_scalars(strict):
     """Real arrays (n-d and 0-d) with Python scalars via the operator ``+``."""
     xs = strict
