@@ -27,6 +27,7 @@ import ast
 import importlib
 import itertools
 import math
+import os
 import sys
 from xml.sax.saxutils import escape
 
@@ -98,6 +99,10 @@ def load_policy(spec: str) -> Policy:
         module_name, _, attr = spec.partition(":")
         if not module_name or not attr:
             raise UsageError(f"malformed policy {spec!r}: use NAME or module:attribute")
+        # As `python -m` would: a module in the current directory is importable (a console
+        # script's sys.path starts at its own bin directory instead).
+        if os.getcwd() not in sys.path and "" not in sys.path:
+            sys.path.insert(0, os.getcwd())
         try:
             module = importlib.import_module(module_name)
         except ImportError as exc:

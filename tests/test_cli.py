@@ -102,6 +102,29 @@ def test_result_type_user_policy_by_module_attribute():
     assert proc.stdout.strip() == "float32"
 
 
+def test_the_console_script_imports_a_user_policy_from_the_current_directory(tmp_path):
+    """The installed `array-api-promo` (not `python -m`) finds mypkg.rules:MyPolicy in the cwd."""
+    (tmp_path / "mypkg").mkdir()
+    (tmp_path / "mypkg" / "__init__.py").write_text("")
+    (tmp_path / "mypkg" / "rules.py").write_text(
+        "from array_api_promo import promotion\n\nclass MyPolicy(promotion.ArrayAPIPolicy):\n    name = 'my_policy'\n"
+    )
+    script = pathlib.Path(sys.executable).with_name("array-api-promo")
+    if not script.exists():
+        pytest.skip("the console script is not installed next to this interpreter")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    proc = subprocess.run(
+        [str(script), "result-type", "int8", "int16", "-p", "mypkg.rules:MyPolicy"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.strip() == "int16"
+
+
 @pytest.mark.parametrize(
     "args,needles",
     [
