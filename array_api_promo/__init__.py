@@ -14,6 +14,7 @@ from ._array import Array
 from ._devices import CPU, DEVICE1
 from ._dtypes import DType
 from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, bind as _bind, namespace  # noqa: F401
+from .promotion._policy import NoDtypeError, PromotionError
 
 __version__ = "0.1.0"
 
@@ -33,3 +34,4 @@ def __dir__():
 
 # Package-level extras beyond the standard's names.
 __all__ = __all__ + ["Array", "DType", "namespace", "promotion", "CPU", "DEVICE1", "API_VERSIONS"]  # noqa: F821
+__all__ += ["PromotionError", "NoDtypeError"]

@@ -193,11 +193,15 @@ class Decision(NamedTuple):
 class PromotionError(TypeError):
     """Operands that do not promote under a policy (a ``TypeError``)."""
 
+    __module__ = "array_api_promo"  # the public path, which tracebacks print
+
 
 class NoDtypeError(PromotionError, ValueError):
     """Only Python scalars, no array or dtype, to promote: also a ``ValueError``, which is
     what NumPy's and array-api-strict's ``result_type`` raise for it (SciPy's ``_logspace``
     catches that ``ValueError`` to fall back on the default float)."""
+
+    __module__ = "array_api_promo"
 
 
 class Explanation:
