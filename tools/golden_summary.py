@@ -1,7 +1,8 @@
 #!/usr/bin/env python
 """Print the table of every promotion system: policy, library and version, golden records, generator.
 
-Run:  python tools/golden_summary.py
+Run:  python tools/golden_summary.py           (print it)
+      python tools/golden_summary.py --write   (replace it in README.md and docs/policies/index.md)
 
 It reads the committed golden tables in ``tests/data/`` (never the libraries themselves):
 a table's library version is the one its generator recorded in it, and its size is the
@@ -13,6 +14,7 @@ docs/policies/index.md is exactly what this prints, so neither can drift from th
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -78,5 +80,18 @@ def table() -> str:
     return "\n".join(lines) + "\n"
 
 
+PAGES = [ROOT / "README.md", ROOT / "docs" / "policies" / "index.md"]
+BLOCK = re.compile(r"(<!-- golden-summary: [^>]*-->\n)(.*?)(<!-- /golden-summary -->)", re.S)
+
+
+def write() -> None:
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        page.write_text(BLOCK.sub(lambda m: m.group(1) + table() + m.group(3), text), encoding="utf-8")
+
+
 if __name__ == "__main__":
-    sys.stdout.write(table())
+    if sys.argv[1:] == ["--write"]:
+        write()
+    else:
+        sys.stdout.write(table())
