@@ -5,6 +5,7 @@ normalised results under ``conformance/results/`` and render ``DEVIATIONS.md``.
 Run it as ``python -m conformance --help``.
 """
 
+import os
 from pathlib import Path
 
 # The package's API versions and its built-in policy -> namespace module map (the
@@ -19,14 +20,24 @@ SPEC_COMMIT = "5f847a3858875c682ae901aa22b0413bf24be9da"
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 REPO_ROOT = PACKAGE_DIR.parent
-CACHE_DIR = PACKAGE_DIR / ".cache"
+#: Run from a checkout of this repository (where the committed results live), not from an
+#: installed copy: an installed harness never writes into site-packages.
+IN_CHECKOUT = (REPO_ROOT / "pyproject.toml").is_file() and not {"site-packages", "dist-packages"} & set(
+    PACKAGE_DIR.parts
+)
+CACHE_DIR = (
+    PACKAGE_DIR / ".cache"
+    if IN_CHECKOUT
+    else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "array_api_promo" / "conformance"
+)
+# The committed results, xfails and report: written only by default runs from a checkout.
 RESULTS_DIR = PACKAGE_DIR / "results"
 XFAILS_DIR = PACKAGE_DIR / "xfails"
 DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
 
 #: Policies whose failures are *intentional* deviations (documented, not defects).
 #: Anything failing under another policy is a defect.
-INTENTIONAL_POLICIES = frozenset({"torch"})
+INTENTIONAL_POLICIES = frozenset({"torch", "numpy", "numpy_legacy", "jax", "jax_x64"})
 
 __all__ = [
     "SUITE_COMMIT",

@@ -15,6 +15,7 @@ from . import (
     CACHE_DIR,
     DEFAULT_API_VERSION,
     DEVIATIONS_MD,
+    IN_CHECKOUT,
     INTENTIONAL_POLICIES,
     RESULTS_DIR,
     XFAILS_DIR,
@@ -95,14 +96,21 @@ def parse_args(argv=None):
         metavar="ARG",
         help="extra argument passed to pytest (repeatable), e.g. --pytest-arg=-k --pytest-arg=add",
     )
-    p.add_argument("--results-dir", type=Path, default=RESULTS_DIR, help=argparse.SUPPRESS)
-    p.add_argument("--xfails-dir", type=Path, default=XFAILS_DIR, help=argparse.SUPPRESS)
-    p.add_argument("--output", type=Path, default=DEVIATIONS_MD, help="report path (default DEVIATIONS.md)")
+    p.add_argument(
+        "--results-dir",
+        type=Path,
+        metavar="DIR",
+        help="where results, xfails (DIR/xfails) and the report (DIR/DEVIATIONS.md) go. Default: the "
+        "committed conformance/results, conformance/xfails and DEVIATIONS.md for a run with the default "
+        "settings from a checkout; a new scratch folder, named at the end, for any other run",
+    )
+    p.add_argument("--xfails-dir", type=Path, metavar="DIR", help="xfails folder (default: see --results-dir)")
+    p.add_argument("--output", type=Path, help="report path (default: see --results-dir)")
     p.add_argument(
         "--work-dir",
         type=Path,
         default=CACHE_DIR / "runs",
-        help="raw reports and logs (default conformance/.cache/runs)",
+        help=f"raw reports and logs (default {CACHE_DIR / 'runs'})",
     )
     p.add_argument(
         "--from-raw",
@@ -242,7 +250,7 @@ def finish_results(results: dict, *, spec_dir: Path | None, target: runner.Polic
 def _console():
     from rich.console import Console
 
-    return Console(stderr=True)
+    return Console(soft_wrap=True)  # stdout: a pipe or file gets the progress lines and the summary too
 
 
 def _print_summary(console, results: list) -> None:
@@ -265,125 +273,173 @@ def _print_summary(console, results: list) -> None:
     console.print(t)
 
 
+class UsageError(Exception):
+    """A bad name or a missing piece, found before any run: one line, exit code 2."""
+
+
+#: What running the suite needs (module, distribution), from the ``conformance`` extra.
+RUN_REQUIREMENTS = (
+    ("pytest", "pytest"),
+    ("hypothesis", "hypothesis"),
+    ("pytest_jsonreport", "pytest-json-report"),
+    ("rich", "rich"),
+)
+
+
+def check_requirements(workers: int) -> None:
+    import importlib.util
+
+    needed = RUN_REQUIREMENTS + ((("xdist", "pytest-xdist"),) if workers > 1 else ())
+    missing = [dist for module, dist in needed if importlib.util.find_spec(module) is None]
+    if missing:
+        raise UsageError(
+            f"missing {', '.join(missing)}: install the harness's extra with pip install 'array_api_promo[conformance]'"
+        )
+
+
+def check_policy(name: str, module_map: dict) -> None:
+    """A registered policy name, a ``--module-map`` name, or an importable ``module:attribute``
+    (or module defining ``POLICY``) naming a Policy."""
+    from array_api_promo import promotion
+
+    if name in module_map or name in promotion.available_policies():
+        return
+    if ":" not in name and "." not in name:
+        raise UsageError(
+            f"unknown policy {name!r}: registered policies are {', '.join(promotion.available_policies())}; "
+            "or give module:attribute"
+        )
+    spec = name if ":" in name else f"{name}:POLICY"
+    try:
+        obj = runner.load_policy_object(spec)
+    except (ImportError, AttributeError) as exc:
+        raise UsageError(f"policy {name!r}: cannot load {spec}: {exc}") from None
+    if not (isinstance(obj, promotion.Policy) or (isinstance(obj, type) and issubclass(obj, promotion.Policy))):
+        raise UsageError(f"policy {name!r}: {spec} is a {type(obj).__name__}, not a promotion Policy")
+
+
+def check_api_versions(versions) -> None:
+    for version in versions:
+        if version not in API_VERSIONS:
+            raise UsageError(f"unknown API version {version!r}: known are {', '.join(API_VERSIONS)}")
+
+
+def default_settings(args, metas=()) -> bool:
+    """The settings the committed results are made with: built-in policies, default examples,
+    seed and shrinking, no extra pytest arguments. ``metas``: the settings of raw runs."""
+    from array_api_promo import promotion
+
+    runs = list(metas) or [
+        {"max_examples": args.max_examples, "seed": args.seed, "shrink": None, "pytest_args": args.pytest_arg}
+    ]
+    return (
+        all(p in promotion.available_policies() for p in args.policy)
+        and not args.module_map
+        and not args.no_shrink
+        and not args.shrink_all
+        and args.timeout is None
+        and all(
+            m["max_examples"] == DEFAULT_MAX_EXAMPLES and m["seed"] == DEFAULT_SEED and not m["pytest_args"]
+            for m in runs
+        )
+    )
+
+
+def destinations(args, *, committed: bool) -> tuple[Path, Path, Path]:
+    """(results dir, xfails dir, report path). The committed files only for ``committed`` runs
+    from a checkout; explicit options win; anything else goes to a new scratch folder."""
+    if args.results_dir is None and committed and IN_CHECKOUT:
+        base = None
+        results, xfails, report = RESULTS_DIR, XFAILS_DIR, DEVIATIONS_MD
+    else:
+        base = args.results_dir or scratch_dir()
+        results, xfails, report = base, base / "xfails", base / "DEVIATIONS.md"
+    return results, args.xfails_dir or xfails, args.output or report
+
+
+def scratch_dir() -> Path:
+    root = (CACHE_DIR if IN_CHECKOUT else Path.cwd() / "conformance-runs") / "scratch"
+    return root / time.strftime("%Y%m%d-%H%M%S")
+
+
 def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
     args = parse_args(argv)
-    console = _console()
+    try:
+        return _main(args, cloner)
+    except (UsageError, suite_mod.SuiteNotFound) as exc:
+        print(f"python -m conformance: error: {exc}", file=sys.stderr)
+        return 2
+
+
+def _main(args, cloner) -> int:
     if args.no_clone:
         cloner = None
+    if not args.render_only and not args.render_reports:
+        check_requirements(args.workers)
+    check_api_versions(args.api_version)
     if args.library or args.render_reports:
-        return library_main(args, console, cloner)
-
-    if not args.render_only:
-        try:
-            info = suite_mod.locate(args.suite, cloner=cloner)
-        except suite_mod.SuiteNotFound as exc:
-            console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True, soft_wrap=True)
-            return 2
-        for w in info.warnings:
-            console.print(f"[yellow]warning:[/] {w}", highlight=False)
+        return library_main(args, _console(), cloner)
+    for policy in args.policy:
+        check_policy(policy, args.module_map)
+    metas = []
+    if args.from_raw:
         for policy in args.policy:
             for version in args.api_version:
-                try:
-                    target = runner.resolve_policy(policy, args.module_map, version)
-                except ValueError as exc:
-                    console.print(f"[bold red]error:[/] {exc}")
-                    return 2
-                stem = f"{target.label}-{version}"
-                run_meta = args.work_dir / f"{stem}.run.json"
-                if args.from_raw:
-                    # Re-normalise the last raw report (no pytest run), with its run's settings.
-                    meta = json.loads(run_meta.read_text())
-                    outcome = runner.RunOutcome(
-                        target.label,
-                        version,
-                        target.module,
-                        args.work_dir / f"{stem}.report.json",
-                        args.work_dir / f"{stem}.log",
-                        1,
-                        0.0,
-                        0,
-                        0,
-                        0,
-                    )
-                else:
-                    shrink = not args.no_shrink and (args.shrink_all or target.label not in INTENTIONAL_POLICIES)
-                    meta = {
-                        "max_examples": args.max_examples,
-                        "seed": args.seed,
-                        "shrink": shrink,
-                        "pytest_args": list(args.pytest_arg),
-                    }
-                    outcome = runner.run_suite(
-                        info,
-                        target,
-                        version,
-                        max_examples=args.max_examples,
-                        seed=args.seed,
-                        workers=args.workers,
-                        work_dir=args.work_dir,
-                        progress=not args.no_progress,
-                        console=console,
-                        extra_args=args.pytest_arg,
-                        timeout=args.timeout,
-                        shrink=shrink,
-                    )
-                    run_meta.write_text(json.dumps(meta))
-                if not outcome.report_path.exists():
-                    tail = outcome.log_path.read_text(errors="replace").splitlines()[-25:]
-                    console.print(
-                        f"[bold red]error:[/] pytest produced no report for {target.label} "
-                        f"@ {version} (exit code {outcome.returncode}). Log tail "
-                        f"({outcome.log_path}):\n" + "\n".join(tail),
-                        highlight=False,
-                        markup=False,
-                    )
-                    return 3
-                raw = json.loads(outcome.report_path.read_text())
-                if not raw.get("tests") and outcome.returncode not in (0, 1, 5):
-                    tail = outcome.log_path.read_text(errors="replace").splitlines()[-25:]
-                    console.print(
-                        f"pytest failed for {target.label} @ {version} (exit code "
-                        f"{outcome.returncode}); log tail:\n" + "\n".join(tail),
-                        highlight=False,
-                        markup=False,
-                    )
-                    return 3
-                results = normalize.normalise_report(
-                    raw,
-                    policy=target.label,
-                    module=target.module,
-                    api_version=version,
-                    suite_commit=info.suite_commit,
-                    spec_commit=info.spec_commit,
-                    max_examples=meta["max_examples"],
-                    seed=meta["seed"],
-                    roots=[info.path],
+                run_meta = (
+                    args.work_dir
+                    / f"{runner.resolve_policy(policy, args.module_map, version).label}-{version}.run.json"
                 )
-                results["hypothesis"]["shrink"] = meta["shrink"]
-                if meta["pytest_args"]:
-                    results["pytest_args"] = list(meta["pytest_args"])
-                finish_results(results, spec_dir=info.spec_dir, target=target)
-                normalize.dump(results, args.results_dir / f"{stem}.json")
-                write_xfails(results, args.xfails_dir / f"{stem}.txt")
+                if not run_meta.is_file():
+                    raise UsageError(f"--from-raw: no raw run {run_meta}")
+                metas.append(json.loads(run_meta.read_text()))
+    if args.render_only:
+        if args.results_dir is None and not IN_CHECKOUT:
+            raise UsageError("--render-only outside a checkout needs --results-dir (the results to render)")
+        results_dir, xfails_dir, output = destinations(args, committed=True)
+        if not normalize.load_all(results_dir):
+            raise UsageError(f"no results to render in {results_dir}")
+    else:
+        committed = default_settings(args, metas)
+        results_dir, xfails_dir, output = destinations(args, committed=committed)
+        info = suite_mod.locate(args.suite, cloner=cloner) if not args.from_raw else None
+    console = _console()
+    if not args.render_only:
+        if info is not None:
+            for w in info.warnings:
+                console.print(f"[yellow]warning:[/] {w}", highlight=False)
+        for policy in args.policy:
+            for version in args.api_version:
+                done = run_one(args, console, info, runner.resolve_policy(policy, args.module_map, version), version)
+                if isinstance(done, int):
+                    return done
+                results, elapsed = done
+                stem = f"{results['policy']}-{version}"
+                normalize.dump(results, results_dir / f"{stem}.json")
+                write_xfails(results, xfails_dir / f"{stem}.txt")
                 s = results["summary"]
                 console.print(
-                    f"{target.label} @ {version}: {s['passed']} passed, {s['failed']} failed, "
+                    f"{results['policy']} @ {version}: {s['passed']} passed, {s['failed']} failed, "
                     f"{s.get('error', 0)} errors, {s['skipped']} skipped in "
-                    f"{outcome.elapsed:.0f} s -> {args.results_dir / (stem + '.json')}",
+                    f"{elapsed:.0f} s -> {results_dir / (stem + '.json')}",
                     highlight=False,
                 )
 
-    all_results = normalize.load_all(args.results_dir)
+    all_results = normalize.load_all(results_dir)
     if args.render_only:
         for r in all_results:
-            write_xfails(r, args.xfails_dir / f"{r['policy']}-{r['api_version']}.txt")
-    if not all_results:
-        console.print("[yellow]no results to render[/] (run without --render-only first)")
+            write_xfails(r, xfails_dir / f"{r['policy']}-{r['api_version']}.txt")
     start = time.monotonic()
-    render.write(all_results, args.output)
-    console.print(f"wrote {args.output} ({time.monotonic() - start:.1f} s)", highlight=False)
+    output.parent.mkdir(parents=True, exist_ok=True)
+    render.write(all_results, output)
+    console.print(f"wrote {output} ({time.monotonic() - start:.1f} s)", highlight=False)
     if all_results:
         _print_summary(console, all_results)
+    if results_dir != RESULTS_DIR:
+        console.print(
+            f"results, xfails and report of this run are in {results_dir} (the committed files are written "
+            "only by runs with the default settings)",
+            highlight=False,
+        )
     if args.strict:
         bad = [
             r
@@ -395,15 +451,86 @@ def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
     return 0
 
 
-def _locate(args, console, cloner):
-    try:
-        info = suite_mod.locate(args.suite, cloner=cloner)
-    except suite_mod.SuiteNotFound as exc:
-        console.print(f"[bold red]error:[/] {exc}", highlight=False, markup=True, soft_wrap=True)
-        return None
-    for w in info.warnings:
-        console.print(f"[yellow]warning:[/] {w}", highlight=False)
-    return info
+def run_one(args, console, info, target: runner.PolicyTarget, version: str):
+    """Run (or with --from-raw re-read) the suite for one policy and version: (results, seconds),
+    or an exit code when pytest produced nothing usable."""
+    stem = f"{target.label}-{version}"
+    run_meta = args.work_dir / f"{stem}.run.json"
+    if args.from_raw:
+        # Re-normalise the last raw report (no pytest run), with its run's settings.
+        meta = json.loads(run_meta.read_text())
+        outcome = runner.RunOutcome(
+            target.label,
+            version,
+            target.module,
+            args.work_dir / f"{stem}.report.json",
+            args.work_dir / f"{stem}.log",
+            1,
+            0.0,
+            0,
+            0,
+            0,
+        )
+        suite_path, suite_commit, spec_commit, spec_dir = (
+            Path(meta["suite"]),
+            meta["suite_commit"],
+            meta["spec_commit"],
+            Path(meta["suite"]) / "array-api",
+        )
+    else:
+        shrink = not args.no_shrink and (args.shrink_all or target.label not in INTENTIONAL_POLICIES)
+        meta = {
+            "max_examples": args.max_examples,
+            "seed": args.seed,
+            "shrink": shrink,
+            "pytest_args": list(args.pytest_arg),
+            "suite": str(info.path),
+            "suite_commit": info.suite_commit,
+            "spec_commit": info.spec_commit,
+        }
+        outcome = runner.run_suite(
+            info,
+            target,
+            version,
+            max_examples=args.max_examples,
+            seed=args.seed,
+            workers=args.workers,
+            work_dir=args.work_dir,
+            progress=not args.no_progress,
+            console=console,
+            extra_args=args.pytest_arg,
+            timeout=args.timeout,
+            shrink=shrink,
+        )
+        run_meta.write_text(json.dumps(meta))
+        suite_path, suite_commit, spec_commit, spec_dir = info.path, info.suite_commit, info.spec_commit, info.spec_dir
+    log_tail = ""
+    if outcome.log_path.exists():
+        log_tail = "\n".join(outcome.log_path.read_text(errors="replace").splitlines()[-25:])
+    raw = json.loads(outcome.report_path.read_text()) if outcome.report_path.exists() else {}
+    if not raw or (not raw.get("tests") and outcome.returncode not in (0, 1, 5)):
+        print(
+            f"python -m conformance: error: pytest produced no results for {target.label} @ {version} "
+            f"(exit code {outcome.returncode}); log {outcome.log_path}, its tail:\n{log_tail}",
+            file=sys.stderr,
+        )
+        return 3
+    results = normalize.normalise_report(
+        raw,
+        policy=target.label,
+        module=target.module,
+        api_version=version,
+        suite_commit=suite_commit,
+        spec_commit=spec_commit,
+        max_examples=meta["max_examples"],
+        seed=meta["seed"],
+        roots=[suite_path],
+    )
+    results["hypothesis"]["shrink"] = meta["shrink"]
+    if meta["pytest_args"]:
+        results["pytest_args"] = list(meta["pytest_args"])
+    finish_results(results, spec_dir=spec_dir, target=target)
+    return results, outcome.elapsed
 
 
 def library_main(args, console, cloner) -> int:
@@ -430,9 +557,15 @@ def library_main(args, console, cloner) -> int:
         index = library_report.write_index(args.reports_dir)
         console.print(f"wrote {index}", highlight=False)
         return 0
-    info = _locate(args, console, cloner)
-    if info is None:
-        return 2
+    probes = {}
+    for module in args.library:
+        probes[module] = lib = library.probe(module)
+        top = module.split(".")[0]
+        if str(lib.get("error", "")).startswith(f"ModuleNotFoundError: No module named '{top}'"):
+            raise UsageError(f"--library {module}: no module named {top!r} is installed")
+    info = suite_mod.locate(args.suite, cloner=cloner)
+    for w in info.warnings:
+        console.print(f"[yellow]warning:[/] {w}", highlight=False)
     timeout_args = library.timeout_args(args.per_test_timeout)
     if args.per_test_timeout and not timeout_args:
         console.print(
@@ -440,7 +573,7 @@ def library_main(args, console, cloner) -> int:
             highlight=False,
         )
     for module in args.library:
-        lib = library.probe(module)
+        lib = probes[module]
         versions = args.api_version or [
             lib.get("api_version") if lib.get("api_version") in API_VERSIONS else DEFAULT_API_VERSION
         ]

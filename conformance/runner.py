@@ -12,6 +12,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from array_api_promo.promotion import available_policies
+
 from . import CACHE_DIR, DEFAULT_API_VERSION, POLICY_MODULES, REPO_ROOT
 from .suite import SuiteInfo
 
@@ -59,10 +61,10 @@ def resolve_policy(
     module_map = dict(module_map or {})
     if name in module_map:
         return PolicyTarget(policy_label(name), module_map[name])
-    if name in POLICY_MODULES:
-        if api_version == DEFAULT_API_VERSION:
-            return PolicyTarget(name, POLICY_MODULES[name])
-        return PolicyTarget(name, FROM_ENV_MODULE, name, api_version)
+    if name in POLICY_MODULES and api_version == DEFAULT_API_VERSION:
+        return PolicyTarget(name, POLICY_MODULES[name])
+    if name in available_policies():  # from_env takes a registered name as it is
+        return PolicyTarget(policy_label(name), FROM_ENV_MODULE, name, api_version)
     m = re.fullmatch(r"([A-Za-z_][\w.]*)(?::([A-Za-z_][\w.]*))?", name)
     if m:
         spec = name if m.group(2) else f"{name}:POLICY"
@@ -232,8 +234,10 @@ def run_suite(
     with tempfile.TemporaryDirectory(prefix="conformance-") as scratch, open(log_path, "w") as log:
         proc = subprocess.Popen(cmd, cwd=scratch, env=env, stdout=log, stderr=subprocess.STDOUT)
         try:
-            if progress:
+            if progress and console is not None and console.is_terminal:
                 _follow_live(proc, follower, f"{target.label} @ {version}", console, start, timeout)
+            elif progress:
+                _follow_plain(proc, follower, f"{target.label} @ {version}", start, timeout)
             else:
                 proc.wait(timeout=timeout)
         except BaseException:
@@ -253,6 +257,34 @@ def run_suite(
         done=follower.done,
         failed=follower.failed,
     )
+
+
+PLAIN_PROGRESS_EVERY = 10.0  # seconds between progress lines to a pipe or file
+
+
+def _follow_plain(proc, follower: _Follower, title: str, start: float, timeout, every=PLAIN_PROGRESS_EVERY) -> None:
+    """Progress as plain lines on stdout (a pipe or a log file has no live display)."""
+    last = start
+
+    def line():
+        total = follower.total or "?"
+        print(
+            f"{title}: {follower.done}/{total} tests, {follower.failed} failed, {follower.skipped} skipped, "
+            f"{time.monotonic() - start:.0f} s",
+            flush=True,
+        )
+
+    line()
+    while proc.poll() is None:
+        if timeout is not None and time.monotonic() - start > timeout:
+            raise subprocess.TimeoutExpired(proc.args, timeout)
+        time.sleep(0.25)
+        if time.monotonic() - last >= every:
+            follower.poll()
+            line()
+            last = time.monotonic()
+    follower.poll()
+    line()
 
 
 def _follow_live(proc, follower: _Follower, title: str, console, start: float, timeout) -> None:

@@ -9,7 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import CACHE_DIR, SPEC_COMMIT, SPEC_REPO, SUITE_COMMIT, SUITE_REPO
+from . import CACHE_DIR, IN_CHECKOUT, REPO_ROOT, SPEC_COMMIT, SPEC_REPO, SUITE_COMMIT, SUITE_REPO
 
 ENV_SUITE_DIR = "ARRAY_API_TESTS_DIR"
 ENV_NO_CLONE = "CONFORMANCE_NO_CLONE"
@@ -52,8 +52,8 @@ def how_to_provide(target: Path | str = "array-api-tests") -> str:
         f"    git clone {SPEC_REPO} {t}/array-api && git -C {t}/array-api checkout {SPEC_COMMIT[:7]}\n\n"
         f"then pass it as `python -m conformance --suite {t}` or set the environment variable "
         f"{ENV_SUITE_DIR}={t}.\n"
-        f"(Without --suite/{ENV_SUITE_DIR}, the harness clones into {_display(DEFAULT_CACHE_SUITE)} "
-        "when a network is available.)"
+        f"(Without --suite/{ENV_SUITE_DIR}, the harness looks in ./array-api-tests, then clones into "
+        f"{_display(DEFAULT_CACHE_SUITE)} when a network is available.)"
     )
 
 
@@ -132,21 +132,34 @@ def git_clone(dest: Path) -> None:
 Cloner = Callable[[Path], None]
 
 
+def local_checkouts() -> list[Path]:
+    """Where the README's clone commands put the suite: ``array-api-tests`` in the current
+    directory, and in the repository root."""
+    places = [Path.cwd() / "array-api-tests"]
+    if IN_CHECKOUT:
+        places.append(REPO_ROOT / "array-api-tests")
+    return list(dict.fromkeys(p.resolve() for p in places))
+
+
 def locate(
     explicit: str | Path | None = None,
     *,
     environ: dict | None = None,
     cache_dir: Path | None = None,
     cloner: Cloner | None = git_clone,
+    local: list[Path] | None = None,
 ) -> SuiteInfo:
-    """Find the suite: ``explicit`` path, else $ARRAY_API_TESTS_DIR, else the cache
-    folder (cloning into it with ``cloner`` when it is empty; ``cloner=None`` or
-    $CONFORMANCE_NO_CLONE=1 disables cloning)."""
+    """Find the suite: ``explicit`` path, else $ARRAY_API_TESTS_DIR, else ``./array-api-tests``
+    (``local``), else the cache folder (cloning into it with ``cloner`` when it is empty;
+    ``cloner=None`` or $CONFORMANCE_NO_CLONE=1 disables cloning)."""
     environ = os.environ if environ is None else environ
     if explicit:
         return verify(Path(explicit))
     if environ.get(ENV_SUITE_DIR):
         return verify(Path(environ[ENV_SUITE_DIR]))
+    for place in local_checkouts() if local is None else local:
+        if _looks_like_suite(place):
+            return verify(place)
     cache_dir = Path(cache_dir if cache_dir is not None else DEFAULT_CACHE_SUITE)
     if _looks_like_suite(cache_dir):
         return verify(cache_dir)

@@ -4,15 +4,30 @@ torch, no upstream checkout needed)."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import re
+import shutil
+import subprocess
+import sys
+import time
 from functools import partial
 from pathlib import Path
 
 import pytest
 
-from conformance import DEVIATIONS_MD, RESULTS_DIR, cli, normalize, render, reproduce, suite as suite_mod
+from conformance import (
+    DEVIATIONS_MD,
+    RESULTS_DIR,
+    XFAILS_DIR,
+    cli,
+    normalize,
+    render,
+    reproduce,
+    runner,
+    suite as suite_mod,
+)
 
 FAKE = Path(__file__).resolve().parents[1] / "fixtures" / "fake_suite"
 ADD = "array_api_tests/test_operators_and_elementwise_functions.py::test_add[add(x1, x2)]"
@@ -240,7 +255,7 @@ def test_render_only(run, tmp_path):
 # ---------------------------------------------------------------------------
 def test_no_suite_gives_instructions(tmp_path):
     with pytest.raises(suite_mod.SuiteNotFound) as exc:
-        suite_mod.locate(None, environ={}, cache_dir=tmp_path / "none", cloner=None)
+        suite_mod.locate(None, environ={}, cache_dir=tmp_path / "none", cloner=None, local=[])
     msg = str(exc.value)
     assert "git clone https://github.com/data-apis/array-api-tests" in msg
     assert "git clone https://github.com/data-apis/array-api" in msg
@@ -256,7 +271,7 @@ def test_failed_clone_gives_instructions(tmp_path):
         raise OSError("network is unreachable")
 
     with pytest.raises(suite_mod.SuiteNotFound) as exc:
-        suite_mod.locate(None, environ={}, cache_dir=tmp_path / "c", cloner=offline)
+        suite_mod.locate(None, environ={}, cache_dir=tmp_path / "c", cloner=offline, local=[])
     assert calls == [tmp_path / "c"]
     assert "network is unreachable" in str(exc.value) and "--suite" in str(exc.value)
 
@@ -264,6 +279,7 @@ def test_failed_clone_gives_instructions(tmp_path):
 def test_cli_without_suite_exits_nonzero(tmp_path, monkeypatch, capsys):
     monkeypatch.delenv("ARRAY_API_TESTS_DIR", raising=False)
     monkeypatch.setattr(suite_mod, "DEFAULT_CACHE_SUITE", tmp_path / "cache")
+    monkeypatch.setattr(suite_mod, "local_checkouts", lambda: [])
 
     def offline(dest):
         raise OSError("no network")
@@ -281,9 +297,139 @@ def test_suite_from_env_and_commit_warning(monkeypatch):
     assert any("pinned is" in w for w in info.warnings)
 
 
+def test_the_suite_is_found_where_the_readme_clones_it(tmp_path, monkeypatch):
+    """The README's commands clone into ./array-api-tests: found without --suite or the variable."""
+    shutil.copytree(FAKE, tmp_path / "array-api-tests", ignore=shutil.ignore_patterns("__pycache__"))
+    monkeypatch.chdir(tmp_path)
+    info = suite_mod.locate(None, environ={}, cache_dir=tmp_path / "cache", cloner=None)
+    assert info.path == (tmp_path / "array-api-tests").resolve()
+
+
 def test_bad_suite_path(tmp_path):
     with pytest.raises(suite_mod.SuiteNotFound, match="does not look like"):
         suite_mod.locate(tmp_path, cloner=None)
+
+
+# ---------------------------------------------------------------------------
+# names checked before any run: one line on stderr, exit code 2, nothing written
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--policy", "nosuch"], "unknown policy 'nosuch': registered policies are array_api"),
+        (["--policy", "no_such_module:POLICY"], "policy 'no_such_module:POLICY': cannot load"),
+        (["--policy", "json:dumps"], "json:dumps is a function, not a promotion Policy"),
+        (["--api-version", "2020.01"], "unknown API version '2020.01'"),
+        (["--render-only", "--results-dir", "EMPTY"], "no results to render in"),
+    ],
+)
+def test_bad_names_are_one_line_errors_and_write_nothing(argv, says, tmp_path, capsys):
+    argv = [str(tmp_path / "empty") if a == "EMPTY" else a for a in argv]
+    (tmp_path / "empty").mkdir()
+    rc = cli.main([*argv, "--suite", str(FAKE), "--no-clone", "--work-dir", str(tmp_path / "work")])
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err.startswith("python -m conformance: error: ") and err.count("\n") == 1 and says in err
+    assert [p.name for p in tmp_path.iterdir()] == ["empty"] and not any((tmp_path / "empty").iterdir())
+
+
+def test_a_missing_extra_is_a_one_line_error(monkeypatch, tmp_path, capsys):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "pytest_jsonreport" else real(name, *a)
+    )
+    assert cli.main(["--suite", str(FAKE), "--work-dir", str(tmp_path / "work")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "missing pytest-json-report" in err and "array_api_promo[conformance]" in err
+    assert not (tmp_path / "work").exists()
+
+
+def test_every_registered_policy_runs_through_from_env():
+    from array_api_promo.promotion import available_policies
+
+    for name in available_policies():
+        target = runner.resolve_policy(name)
+        if name in ("array_api", "torch"):
+            assert target.module in ("array_api_promo", "array_api_promo.torch")
+        else:  # numpy_legacy once failed here as 'numpy_legacy:POLICY'
+            assert (target.module, target.policy_env) == ("array_api_promo.from_env", name)
+
+
+def test_only_default_settings_write_the_committed_files(tmp_path):
+    args = cli.parse_args([])
+    assert cli.default_settings(args) and cli.destinations(args, committed=True) == (
+        RESULTS_DIR,
+        XFAILS_DIR,
+        DEVIATIONS_MD,
+    )
+    for argv in (
+        ["--max-examples", "20"],
+        ["--seed", "1"],
+        ["--pytest-arg=-k"],
+        ["--no-shrink"],
+        ["--policy", "json:x"],
+    ):
+        args = cli.parse_args(argv)
+        assert not cli.default_settings(args), argv
+        results, xfails, report = cli.destinations(args, committed=False)
+        assert RESULTS_DIR not in (results, results.parent) and report != DEVIATIONS_MD
+        assert xfails == results / "xfails" and report == results / "DEVIATIONS.md"
+    args = cli.parse_args(["--results-dir", str(tmp_path)])
+    assert cli.destinations(args, committed=True) == (tmp_path, tmp_path / "xfails", tmp_path / "DEVIATIONS.md")
+
+
+def test_a_quick_run_changes_no_tracked_file(tmp_path):
+    """``--max-examples 5 -k one test``: against the real suite when ARRAY_API_TESTS_DIR is set,
+    else the fake one; afterwards ``git status`` shows no tracked file changed."""
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        pytest.skip("not a git checkout")
+    before = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
+    ).stdout
+    real = os.environ.get("ARRAY_API_TESTS_DIR")
+    env = dict(os.environ)
+    argv = ["--max-examples", "5", "--pytest-arg=-k", "--pytest-arg=test_abs", "--workers", "1"]
+    if not real:
+        env["PYTHONPATH"] = os.pathsep.join([str(FAKE), str(root)])
+        argv += ["--suite", str(FAKE), "--module-map", "array_api=fake_namespace", "--policy", "array_api"]
+    else:
+        argv += ["--policy", "array_api"]
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance", *argv, "--work-dir", str(tmp_path / "work")],
+        cwd=root,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert proc.returncode == 0, proc.stderr + proc.stdout
+    after = subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
+    ).stdout
+    assert after == before
+    assert "results, xfails and report of this run are in" in proc.stdout
+
+
+def test_progress_reaches_a_pipe_as_plain_lines(tmp_path, capsys):
+    progress = tmp_path / "p"
+    progress.write_text("total 3\ndone passed a\ndone failed b\n")
+    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.6)"])
+    runner._follow_plain(proc, runner._Follower(progress), "torch @ 2025.12", time.monotonic(), None, every=0.2)
+    lines = capsys.readouterr().out.splitlines()
+    assert len(lines) >= 3 and lines[-1].startswith("torch @ 2025.12: 2/3 tests, 1 failed, 0 skipped")
+
+
+def test_uninitialised_values_are_masked_and_messages_cut_at_words():
+    nodeid = "array_api_tests/test_data_type_functions.py::TestResultType::test_arrays_and_dtypes"
+    text = "result_type(*a) with a = [uint32, Array([1], dtype=uint32, policy=torch), Array(7, dtype=int8)]"
+    masked = normalize.mask_uninitialised(nodeid, text)
+    assert masked == "result_type(*a) with a = [uint32, Array([?], dtype=uint32, policy=torch), Array(?, dtype=int8)]"
+    assert normalize.mask_uninitialised(ADD, text) == text  # other tests keep their values
+    long = "Array(1706, dtype=int64) " * 40
+    cut = normalize.trim(long, 100)
+    kept = cut.removesuffix(" …")
+    assert cut.endswith(" …") and long.startswith(kept) and long[len(kept)] in " ,"  # not ``Array(1706, d…``
 
 
 # ---------------------------------------------------------------------------

@@ -135,13 +135,13 @@ def test_report_rerenders_from_results_alone(report, tmp_path):
     assert {p.name: p.read_bytes() for p in copy.iterdir()} == before
 
 
-def test_unimportable_library_gets_a_report(tmp_path):
-    rc = _main(
+def _library_run(tmp_path, module, env):
+    return _main(
         [
             "--suite",
             str(FAKE),
             "--library",
-            "no_such_array_library",
+            module,
             "--max-examples",
             "2",
             "--workers",
@@ -155,11 +155,25 @@ def test_unimportable_library_gets_a_report(tmp_path):
             "--work-dir",
             str(tmp_path / "work"),
         ],
-        {},
+        env,
     )
-    assert rc == 0
+
+
+def test_a_library_that_is_not_installed_is_a_one_line_error_and_nothing_is_written(tmp_path, capsys):
+    assert _library_run(tmp_path, "no_such_array_library", {}) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "no module named 'no_such_array_library' is installed" in err
+    assert not (tmp_path / "out").exists() and not (tmp_path / "work").exists()
+
+
+def test_a_library_that_fails_on_import_gets_a_report(tmp_path):
+    """Installed but broken on import (a missing shared library, say): that is the report's subject."""
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "broken_array_library.py").write_text("raise ImportError('libfoo.so: cannot open')\n")
+    env = {"PYTHONPATH": os.pathsep.join([str(tmp_path / "lib")] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    assert _library_run(tmp_path, "broken_array_library", env) == 0
     r = _results(tmp_path / "out")
-    assert "ModuleNotFoundError" in r["library"]["error"]
+    assert "ImportError: libfoo.so" in r["library"]["error"]
     assert r["summary"]["total"] == 0 and r["collection_errors"]
     text = (tmp_path / "out" / "README.md").read_text()
     assert "**The module could not be imported**" in text and "## Collection errors" in text
