@@ -295,7 +295,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.eigvalsh"
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvalsh, data)
-        return self._wrap_result(w, _real_of(dtype), x._device)
+        return self._wrap_result(w, self.policy.function_dtype("eigvalsh", dtype).result, x._device)
 
     def linalg_eig(self, x, /):
         """Eigenvalues and eigenvectors of general square matrices (complex results)."""
@@ -326,7 +326,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         if not is_one_of(ord, ("fro", "nuc", 1, 2, -1, -2, _INF, -_INF)):
             raise ValueError(f"{func}: ord must be 'fro', 'nuc', 1, 2, -1, -2, inf or -inf, got {ord!r}")
         x, dtype, data = self._linalg_input(x, func)
-        result = _real_of(dtype)
+        result = self.policy.function_dtype("matrix_norm", dtype).result
         if 0 in data.shape[-2:] and (
             ord in (2, -2, "nuc")
             or (ord in (1, -1) and data.shape[-1] == 0)
@@ -378,7 +378,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.matrix_rank"
         x, dtype, data = self._linalg_input(x, func)
         tol = self._rtol(rtol, func, dtype, data.shape, x._device)
-        result = self.policy.default_int
+        result = self.policy.function_dtype("matrix_rank", dtype).result
         if 0 in data.shape[-2:]:
             return self._wrap_result(np.zeros(data.shape[:-2], dtype=result.numpy), result, x._device)
         s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
@@ -413,7 +413,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         sign, logabs = self._lapack(func, np.linalg.slogdet, data)
         return SlogdetResult(
             self._wrap_result(sign, dtype, x._device),
-            self._wrap_result(logabs, _real_of(dtype), x._device),
+            self._wrap_result(logabs, self.policy.function_dtype("slogdet", dtype).result, x._device),
         )
 
     def linalg_svd(self, x, /, *, full_matrices=True):
@@ -435,7 +435,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.svdvals"
         x, dtype, data = self._linalg_input(x, func)
         s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
-        return self._wrap_result(s, _real_of(dtype), x._device)
+        return self._wrap_result(s, self.policy.function_dtype("svdvals", dtype).result, x._device)
 
     def linalg_trace(self, x, /, *, offset=0, dtype=None):
         """Sum of the ``offset`` diagonal of each matrix (accumulating as ``sum``)."""
@@ -469,7 +469,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: ord must not be NaN")
         x, dtype, data = self._linalg_input(x, func, min_ndim=0)
         axes = self._normalize_axes(axis, data.ndim, func)
-        result = _real_of(dtype)
+        result = self.policy.function_dtype("vector_norm", dtype).result
         with np.errstate(all="ignore"):
             a = np.abs(data)
             if ord == _INF:

@@ -236,7 +236,21 @@ def special_kernel(name: str, dtype):
         return _sign_bfloat16 if kind == "V" else None
     if name == "nextafter":
         return _nextafter_float16 if dtype == _F16 else None
+    if name == "atan2":
+        return _atan2_complex if kind == "c" else None
+    if name == "positive":
+        return _positive_bool if kind == "b" else None
     return None
+
+
+def _atan2_complex(x1, x2):
+    # NumPy has no complex arctan2; JAX (the one policy that computes it) defines it as atan(y / x).
+    with _errstate(divide="ignore", invalid="ignore"):
+        return np.arctan(x1 / x2)
+
+
+def _positive_bool(x):
+    return x.copy()  # NumPy's positive has no bool loop; +x of a bool is x (JAX)
 
 
 # -- dtype-generic kernels, for a dispatch that keeps one kernel per operation ---------------------

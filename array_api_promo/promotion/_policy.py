@@ -361,6 +361,8 @@ class Policy:
         spec = OPS.get(op) if op != "result_type" else None
         trace = Explanation(self, (), op)
         try:
+            if spec is None and op != "result_type" and op not in _FUNCTION_DOMAINS:
+                raise ValueError(f"explain: unknown operation {op!r}")
             sig, scalars = self.signature(operands)
             trace.operands = [str(s) for s in sig]
             if not sig:
@@ -368,7 +370,12 @@ class Policy:
             result = self._resolve(sig, trace)
             for value in scalars:
                 self.check_scalar(value, result, op)
-            if spec is not None:
+            if op in _FUNCTION_DOMAINS:  # a reduction, linalg or fft function: what the function reads
+                decision = self.function_dtype(op, result)
+                if decision.result is not result:
+                    trace.step(f"{op} of {result.name} input returns {decision.result.name}")
+                result = decision.result
+            elif spec is not None:
                 decision = self.decide(spec, sig)
                 if decision.compute is not result:
                     trace.step(f"{op} computes in {decision.compute.name} ({self._why_compute(spec)})")
@@ -620,9 +627,9 @@ class Policy:
         ``std``, ``diff``, ``trace``, ``vecdot``, ``inv``, ...; ``dtype`` is the
         dtype of its (promoted) input).  The standard: the input must be in the
         domain its stub names ("Should have a ... data type"); ``sum``, ``prod``,
-        ``cumulative_*`` and ``trace`` return :meth:`accumulation_dtype`, the
-        others keep the dtype (structural changes, such as the real eigenvalues
-        of a complex matrix, are the function's own business).
+        ``cumulative_*`` and ``trace`` return :meth:`accumulation_dtype`; norms, singular
+        values, Hermitian eigenvalues and ``slogdet``'s logabsdet are real of the input's
+        precision, ``matrix_rank`` the default integer; the others keep the dtype.
         """
         domain = _FUNCTION_DOMAINS.get(op)
         if domain is None:
@@ -639,6 +646,10 @@ class Policy:
             return Decision(dtype, D.COMPLEX_OF[dtype])
         if op in COMPLEX_TO_REAL_FUNCTIONS:
             return Decision(dtype, D.REAL_OF[dtype])
+        if op in REAL_RESULT_FUNCTIONS:
+            return Decision(dtype, D.REAL_OF.get(dtype, dtype))
+        if op in COUNT_RESULT_FUNCTIONS:
+            return Decision(dtype, self.default_int)
         return Decision(dtype, dtype)
 
     def can_cast(self, from_: DType, to: DType) -> bool:
@@ -655,6 +666,10 @@ ACCUMULATING_FUNCTIONS = frozenset({"sum", "prod", "cumulative_sum", "cumulative
 # FFTs whose output is complex of a real input / real of a complex input.
 REAL_TO_COMPLEX_FUNCTIONS = frozenset({"rfft", "rfftn", "ihfft"})
 COMPLEX_TO_REAL_FUNCTIONS = frozenset({"irfft", "irfftn", "hfft"})
+# Linear algebra with a real result of the input's precision (norms, singular values, the
+# eigenvalues of a Hermitian matrix, slogdet's logabsdet), and a count (the default integer).
+REAL_RESULT_FUNCTIONS = frozenset({"eigvalsh", "matrix_norm", "vector_norm", "svdvals", "slogdet"})
+COUNT_RESULT_FUNCTIONS = frozenset({"matrix_rank"})
 
 
 class _Kinds(NamedTuple):

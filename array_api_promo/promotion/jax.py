@@ -99,6 +99,8 @@ _JAX_REFUSES: dict[str, tuple] = {
 }
 # Ops whose bool input computes in the default integer (jnp.square(bool) is int32/int64).
 _BOOL_TO_INT32 = frozenset({"square", "floor_divide", "pow"})
+# Ops that take inexact operands (promote_args_inexact): integer and bool input become float.
+_INEXACT_ARGS = frozenset({"nextafter"})
 # Logical ops accept any dtype and return bool.
 _LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"})
 
@@ -186,7 +188,7 @@ class JaxPolicy(Policy):
             return Decision(common, b1)
         if spec.name in _BOOL_TO_INT32 and common is b1:
             compute = i4  # jnp's bool arithmetic goes through int32 in both modes
-        if kind is ResultKind.FLOAT and common.category <= D.CATEGORY_INTEGER:
+        if (kind is ResultKind.FLOAT or spec.name in _INEXACT_ARGS) and common.category <= D.CATEGORY_INTEGER:
             # to_inexact: integers of up to 32 bits give float32, 64-bit ones the default float.
             compute = self.default_float if common.bits == 64 else f4
         return Decision(compute, self.result_of_kind(kind, compute))
