@@ -125,6 +125,20 @@ BINARY = {
 }
 
 
+# Reductions and cumulative functions: the standard's name -> jax.numpy's.
+REDUCTIONS = {
+    "sum": "sum",
+    "prod": "prod",
+    "cumulative_sum": "cumulative_sum",
+    "cumulative_prod": "cumulative_prod",
+    "max": "max",
+    "min": "min",
+    "mean": "mean",
+    "std": "std",
+    "var": "var",
+}
+
+
 def run_mode(x64: bool) -> dict:
     import jax
 
@@ -184,11 +198,17 @@ def run_mode(x64: bool) -> dict:
         for sa, sb in pairs:
             a, b = make(sa), make(sb)
             ops.append({"op": name, "operands": [sa, sb], "result": dtype_of(fn, a, b)})
+    reductions = []
+    for name, fn_name in REDUCTIONS.items():
+        fn = getattr(jnp, fn_name)
+        for d in names:
+            reductions.append({"op": name, "operands": [f"nd:{d}"], "result": dtype_of(fn, make(f"nd:{d}"))})
     return {
         "x64": x64,
         "dtypes": names,
         "cases": cases,
         "ops": ops,
+        "reductions": reductions,
         "jax_version": jax.__version__,
         "jaxlib_version": __import__("jaxlib").__version__,
     }

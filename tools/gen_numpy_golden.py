@@ -184,6 +184,21 @@ INPLACE = {
 }
 
 
+# Reductions and cumulative functions: the standard's name -> NumPy's (what each returns for
+# every input dtype, bool included).
+REDUCTIONS = {
+    "sum": "sum",
+    "prod": "prod",
+    "cumulative_sum": "cumulative_sum",
+    "cumulative_prod": "cumulative_prod",
+    "max": "max",
+    "min": "min",
+    "mean": "mean",
+    "std": "std",
+    "var": "var",
+}
+
+
 def numpy_call(name: str, fn_name: str):
     fn = getattr(np, fn_name)
     if name == "where":
@@ -296,6 +311,12 @@ def ops_doc():
             if name == "matmul" and (sa.startswith("py") or sb.startswith("py")):
                 continue
             binary.append({"op": name, "operands": [sa, sb], "result": outcome(lambda: fn(a, b))})
+    reductions = []
+    for name, fn_name in REDUCTIONS.items():
+        calls[name] = f"np.{fn_name}"
+        for d in DTYPE_NAMES:
+            x = make_operand(f"nd:{d}")
+            reductions.append({"op": name, "operands": [f"nd:{d}"], "result": outcome(lambda: getattr(np, fn_name)(x))})
     for name, iop in INPLACE.items():
         for a in DTYPE_NAMES:
             others = [f"nd:{b}" for b in DTYPE_NAMES] + [f"py:{lit}" for lit in OP_PY_SCALARS]
@@ -316,6 +337,7 @@ def ops_doc():
         "unary": unary,
         "binary": binary,
         "inplace": inplace,
+        "reductions": reductions,
     }
 
 

@@ -206,8 +206,22 @@ def promotion_doc():
     }
 
 
+# Reductions and cumulative functions: the standard's name -> NumPy 1.26's.
+REDUCTIONS = {
+    "sum": "sum",
+    "prod": "prod",
+    "cumulative_sum": "cumsum",
+    "cumulative_prod": "cumprod",
+    "max": "max",
+    "min": "min",
+    "mean": "mean",
+    "std": "std",
+    "var": "var",
+}
+
+
 def ops_doc():
-    unary, binary = [], []
+    unary, binary, reductions = [], [], []
     calls, loop_table = {}, {}
     for name, fn_name in UNARY.items():
         fn, calls[name] = numpy_call(name, fn_name)
@@ -228,6 +242,11 @@ def ops_doc():
         for sa, sb in pairs:
             a, b = make_operand(sa), make_operand(sb)
             binary.append({"op": name, "operands": [sa, sb], "result": outcome(fn, a, b)})
+    for name, fn_name in REDUCTIONS.items():
+        calls[name] = f"np.{fn_name}"
+        for d in DTYPE_NAMES:
+            x = make_operand(f"nd:{d}")
+            reductions.append({"op": name, "operands": [f"nd:{d}"], "result": outcome(getattr(np, fn_name), x)})
     return {
         "generator": GENERATOR,
         "numpy_version": np.__version__,
@@ -236,6 +255,7 @@ def ops_doc():
         "ufunc_loops": loop_table,
         "unary": unary,
         "binary": binary,
+        "reductions": reductions,
     }
 
 

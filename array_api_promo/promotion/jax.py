@@ -28,7 +28,7 @@ from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import Domain, OpSpec, ResultKind
-from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
+from ._policy import ACCUMULATING_FUNCTIONS, Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
 
 __all__ = ["JaxPolicy", "JAX_LATTICE", "WEAK_INT", "WEAK_FLOAT", "WEAK_COMPLEX"]
 
@@ -101,6 +101,14 @@ _JAX_REFUSES: dict[str, tuple] = {
 _BOOL_TO_INT32 = frozenset({"square", "floor_divide", "pow"})
 # Ops that take inexact operands (promote_args_inexact): integer and bool input become float.
 _INEXACT_ARGS = frozenset({"nextafter"})
+# Reductions as jax.numpy computes them: mean/std/var take inexact input (integers and bool as
+# to_inexact makes them: float32 up to 32 bits, the default float at 64), std/var of complex
+# are real; max/min take any dtype; cumulative_prod keeps an integer dtype (jnp.cumulative_sum
+# widens it like sum); bool accumulates in the default integer.
+_INEXACT_REDUCTIONS = frozenset({"mean", "std", "var"})
+_REAL_RESULT_REDUCTIONS = frozenset({"std", "var"})
+_ANY_DTYPE_REDUCTIONS = frozenset({"max", "min"})
+_KEEPS_INTEGER_DTYPE = frozenset({"cumulative_prod"})
 # Logical ops accept any dtype and return bool.
 _LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"})
 
@@ -195,6 +203,27 @@ class JaxPolicy(Policy):
 
     def _why_compute(self, spec):
         return "integer input to a floating function promotes to the default float"
+
+    def _inexact(self, dtype: DType) -> DType:
+        if dtype.category > D.CATEGORY_INTEGER:
+            return dtype
+        return self.default_float if dtype.bits == 64 else f4
+
+    def accumulation_dtype(self, op, dtype):
+        if dtype.category == D.CATEGORY_INTEGER and op in _KEEPS_INTEGER_DTYPE:
+            return dtype
+        return super().accumulation_dtype(op, dtype)
+
+    def function_dtype(self, op, dtype):
+        if op in _ANY_DTYPE_REDUCTIONS:
+            return Decision(dtype, dtype)
+        if op in _INEXACT_REDUCTIONS:
+            compute = self._inexact(dtype)
+            return Decision(compute, D.REAL_OF.get(compute, compute) if op in _REAL_RESULT_REDUCTIONS else compute)
+        if op in ACCUMULATING_FUNCTIONS and dtype.category == D.CATEGORY_BOOL:
+            acc = self.accumulation_dtype(op, dtype)
+            return Decision(acc, acc)
+        return super().function_dtype(op, dtype)
 
     def inplace_result(self, op, result, target):
         """JAX arrays are immutable; ``x.at[...]`` / ``x += y`` rebind -- the array API's rule."""

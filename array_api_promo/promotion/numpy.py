@@ -32,7 +32,7 @@ from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import OpSpec
-from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
+from ._policy import ACCUMULATING_FUNCTIONS, Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
 
 __all__ = ["NumPyPolicy", "NUMPY_TABLE"]
 
@@ -324,4 +324,7 @@ class NumPyPolicy(Policy):
             return Decision(dtype, D.REAL_OF[dtype])
         if op in ("max", "min"):
             return Decision(dtype, dtype)
+        if op in ACCUMULATING_FUNCTIONS and dtype.category == D.CATEGORY_BOOL:  # np.sum(bool): the default int
+            acc = self.accumulation_dtype(op, dtype)
+            return Decision(acc, acc)
         return super().function_dtype(op, dtype)
