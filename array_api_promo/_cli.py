@@ -2,11 +2,14 @@
 
 Commands::
 
-    array-api-promo result-type OPERAND... [--policy P ...] [--explain]
+    array-api-promo result-type OPERAND... [--op OP] [--policy P ...] [--explain]
+    array-api-promo explain --op OP OPERAND... [--policy P ...]
     array-api-promo compare P1 P2 [P3 ...] [--check] [--limit N]
     array-api-promo lattice --policy P -o FILE.svg|FILE.png
     array-api-promo policies
     array-api-promo seeds [--check]
+    array-api-promo info
+    array-api-promo --version
 
 Operands: ``int8`` (or ``nd:int8``) is an n-d array of that dtype, ``0d:float64`` a
 0-d array (``0d:int64=300`` one holding 300: value-dependent policies such as
@@ -137,12 +140,28 @@ def _label(op) -> str:
     return repr(op)
 
 
-def _outcome(policy: Policy, operands):
-    """(dtype name, None) or (None, 'ExceptionType: message')."""
-    try:
-        return policy.result_type(*operands).name, None
-    except (TypeError, ValueError, OverflowError) as exc:
-        return None, f"{type(exc).__name__}: {exc}"
+def _outcome(policy: Policy, operands, op: str = "result_type"):
+    """(dtype name, None) or (None, 'ExceptionType: message'): what ``op`` gives (through
+    ``explain``, which reads the rules the namespace's functions read)."""
+    if op == "result_type":
+        try:
+            return policy.result_type(*operands).name, None
+        except (TypeError, ValueError, OverflowError) as exc:
+            return None, f"{type(exc).__name__}: {exc}"
+    trace = policy.explain(*operands, op=op)
+    if trace.error is not None:
+        return None, f"{type(trace.error).__name__}: {trace.error}"
+    return trace.result.name, None
+
+
+def _check_op(op: str) -> str:
+    from .promotion import OPS
+    from .promotion._policy import _FUNCTION_DOMAINS
+
+    if op not in OPS and op not in _FUNCTION_DOMAINS:
+        known = sorted(set(OPS) | set(_FUNCTION_DOMAINS))
+        raise UsageError(f"unknown operation {op!r}; known: {', '.join(known)}")
+    return op
 
 
 def _console(stderr=False):
@@ -160,16 +179,17 @@ def _term_width() -> int:
 # -- result-type -------------------------------------------------------------------------
 def cmd_result_type(args) -> int:
     operands = [parse_operand(t) for t in args.operands]
+    op = _check_op(args.op)
     policies = [load_policy(p) for p in args.policy] if args.policy else [get_policy(n) for n in available_policies()]
     failed = False
     if args.explain:
         for pol in policies:
-            trace = pol.explain(*operands)
+            trace = pol.explain(*operands, op=op)
             print(str(trace))
             failed |= trace.error is not None
         return EXIT_FAIL if failed else EXIT_OK
     if len(policies) == 1 and args.policy:
-        name, err = _outcome(policies[0], operands)
+        name, err = _outcome(policies[0], operands, op)
         if err is not None:
             print(f"array-api-promo: {policies[0].name}: {err}", file=sys.stderr)
             return EXIT_FAIL
@@ -177,11 +197,11 @@ def cmd_result_type(args) -> int:
         return EXIT_OK
     from rich.table import Table
 
-    table = Table(title=f"result_type({', '.join(_label(o) for o in operands)})")
+    table = Table(title=f"{op}({', '.join(_label(o) for o in operands)})")
     table.add_column("policy", style="bold")
     table.add_column("result")
     for pol in policies:
-        name, err = _outcome(pol, operands)
+        name, err = _outcome(pol, operands, op)
         failed |= err is not None
         table.add_row(pol.name, name if err is None else f"[red]{escape_markup(err)}[/red]")
     _console().print(table)
@@ -602,6 +622,22 @@ def cmd_seeds(args) -> int:
     return EXIT_FAIL if differ and args.check else EXIT_OK
 
 
+# -- info ----------------------------------------------------------------------------------
+def cmd_info(args) -> int:
+    import platform
+
+    import numpy
+
+    from . import __version__, _core
+
+    compiled = "in use" if _core.COMPILED else f"not in use: {_core.NOT_COMPILED_BECAUSE}"
+    print(f"array_api_promo {__version__}")
+    print(f"Python {platform.python_version()}, NumPy {numpy.__version__}")
+    print(f"policies: {', '.join(available_policies())}")
+    print(f"compiled fast paths: {compiled}")
+    return EXIT_OK
+
+
 # -- entry point ---------------------------------------------------------------------------
 class _Parser(argparse.ArgumentParser):
     def error(self, message):  # one line on stderr, exit 2
@@ -614,6 +650,9 @@ def build_parser() -> argparse.ArgumentParser:
         description="Explore and compare array API type promotion policies.",
         epilog="exit codes: 0 ok, 1 the promotion raises / policies disagree (compare --check), 2 bad usage or input",
     )
+    from . import __version__
+
+    parser.add_argument("--version", action="version", version=f"array-api-promo {__version__}")
     sub = parser.add_subparsers(dest="command", parser_class=_Parser, required=True)
 
     rt = sub.add_parser(
@@ -636,7 +675,23 @@ def build_parser() -> argparse.ArgumentParser:
         help="policy name or module:attribute (repeatable; default: all registered)",
     )
     rt.add_argument("--explain", action="store_true", help="print each policy's explanation trace")
+    rt.add_argument(
+        "--op",
+        default="result_type",
+        metavar="OP",
+        help="the operation (add, divide, sqrt, where, sum, mean, linalg's det, ...; default result_type)",
+    )
     rt.set_defaults(func=cmd_result_type)
+
+    ex = sub.add_parser(
+        "explain",
+        help="how an operation decides its dtype, step by step",
+        description="Print each policy's trace of how OP decides the dtype of OPERANDs, or why it refuses them.",
+    )
+    ex.add_argument("operands", nargs="+", metavar="OPERAND", help="as for result-type")
+    ex.add_argument("--op", default="result_type", metavar="OP", help="the operation (default result_type)")
+    ex.add_argument("--policy", "-p", action="append", metavar="P", help="policy (repeatable; default: all)")
+    ex.set_defaults(func=cmd_result_type, explain=True)
 
     cmp_ = sub.add_parser(
         "compare",
@@ -671,6 +726,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     pol = sub.add_parser("policies", help="list the registered policies")
     pol.set_defaults(func=cmd_policies)
+
+    info = sub.add_parser("info", help="version, policies, and whether the compiled fast paths are in use")
+    info.set_defaults(func=cmd_info)
     return parser
 
 

@@ -28,9 +28,12 @@ __all__ = [
 BINARY_OPERATOR, REFLECTED_OPERATOR, INPLACE_OPERATOR, UNARY_OPERATOR = 0, 1, 2, 3
 BINARY_FUNCTION, UNARY_FUNCTION, GETITEM, RESULT_TYPE, ASTYPE, ASARRAY = 4, 5, 6, 7, 8, 9
 
+PURE_PYTHON_REQUESTED = os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0")
+#: Why the compiled paths are not in use ("" when they are).
+NOT_COMPILED_BECAUSE = ""
 try:
-    if os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0"):
-        raise ImportError("turned off by ARRAY_API_PROMO_PURE_PYTHON")
+    if PURE_PYTHON_REQUESTED:
+        raise ImportError("turned off by ARRAY_API_PROMO_PURE_PYTHON=1")
     from ._fastpath import (
         UNTRACKED_ARRAYS,
         FastPath,
@@ -38,9 +41,20 @@ try:
         register_quiet_context as _register_quiet_context,
         register_scalar_converter as _register_converter,
     )
-except ImportError:  # not built (no compiler at install time), or turned off
+except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = None
     UNTRACKED_ARRAYS = 0
+    NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
+    if not PURE_PYTHON_REQUESTED:
+        import warnings
+
+        warnings.warn(
+            f"array_api_promo: the compiled fast paths are not available ({NOT_COMPILED_BECAUSE}); small "
+            "operations run about twice as slow in pure Python. Reinstall with a C compiler, or set "
+            "ARRAY_API_PROMO_PURE_PYTHON=1 to silence this.",
+            RuntimeWarning,
+            stacklevel=2,
+        )
 
 COMPILED = FastPath is not None
 

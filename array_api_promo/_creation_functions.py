@@ -489,7 +489,7 @@ def _nested_to_numpy(obj, dtype, func, create):
     try:
         data = np.array(values, dtype=dtype.numpy)
     except (OverflowError, ValueError, TypeError) as exc:
-        raise type(exc)(f"{func}: cannot make a {dtype.name} array: {exc}") from None
+        raise type(exc)(f"{func}: cannot make {D.a_dtype(dtype.name)} array: {exc}") from None
     if data.dtype == object:
         raise ValueError(f"{func}: ragged nested sequences are not arrays")
     return data

@@ -190,3 +190,8 @@ def finfo_of(dtype: DType):
     if real is bfloat16:
         return load_ml_dtypes().finfo(real.numpy)
     return np.finfo(real.numpy)
+
+
+def a_dtype(name: str) -> str:
+    """``name`` with its article, as said aloud: "an int8", "a uint8", "a float32"."""
+    return f"an {name}" if name.startswith("int") else f"a {name}"

@@ -344,7 +344,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise TypeError(f"{func}: n must be an int, got {type(n).__name__}")
         x, dtype, data = self._linalg_input(x, func, square=True)
         if n < 0 and dtype.category <= D.CATEGORY_INTEGER:
-            raise TypeError(f"{func}: a negative power of a {dtype.name} matrix needs floating-point input")
+            raise TypeError(f"{func}: a negative power of {D.a_dtype(dtype.name)} matrix needs floating-point input")
         out = self._lapack(func, np.linalg.matrix_power, data, n)
         return self._wrap_result(out, dtype, x._device)
 
@@ -450,7 +450,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             result = self._check_dtype(dtype, func)
             if x._dtype.category == D.CATEGORY_COMPLEX and result.category != D.CATEGORY_COMPLEX:
                 raise TypeError(
-                    f"{func}: dtype={result.name} would discard the imaginary part of a {x._dtype.name} "
+                    f"{func}: dtype={result.name} would discard the imaginary part of {D.a_dtype(x._dtype.name)} "
                     f"array; take real() first (policy {self.policy.name!r})"
                 )
         data = x._data if x._dtype is result else x._data.astype(result.numpy)

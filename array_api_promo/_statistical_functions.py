@@ -46,7 +46,7 @@ class StatisticalFunctions(RuntimeBase):
         dtype = self._check_dtype(dtype, func)
         if x._dtype.category == D.CATEGORY_COMPLEX and dtype.category != D.CATEGORY_COMPLEX:
             raise TypeError(
-                f"{func}: dtype={dtype.name} would discard the imaginary part of a {x._dtype.name} "
+                f"{func}: dtype={dtype.name} would discard the imaginary part of {D.a_dtype(x._dtype.name)} "
                 f"array; take real() first (policy {self.policy.name!r})"
             )
         return dtype

@@ -235,3 +235,50 @@ def test_policies_command():
     assert proc.returncode == 0
     for name in ("array_api", "numpy", "torch", "jax", "jax_x64"):
         assert name in proc.stdout
+
+
+# -- explain, info, --version -----------------------------------------------------------------
+def test_version():
+    from array_api_promo import __version__
+
+    proc = run("--version")
+    assert proc.returncode == 0 and proc.stdout.strip() == f"array-api-promo {__version__}"
+
+
+def test_info_says_whether_the_compiled_paths_are_in_use():
+    from array_api_promo import _core
+
+    proc = run("info")
+    assert proc.returncode == 0, proc.stderr
+    assert "policies: array_api, " in proc.stdout
+    assert ("compiled fast paths: in use" in proc.stdout) == _core.COMPILED
+    env = dict(os.environ, ARRAY_API_PROMO_PURE_PYTHON="1")
+    pure = subprocess.run(
+        [sys.executable, "-m", "array_api_promo._cli", "info"], capture_output=True, text=True, env=env
+    )
+    assert "compiled fast paths: not in use: turned off by ARRAY_API_PROMO_PURE_PYTHON=1" in pure.stdout
+
+
+def test_explain_an_operation():
+    proc = run("explain", "--op", "sum", "uint8", "-p", "torch")
+    assert proc.returncode == 0, proc.stderr
+    assert "sum of uint8 input returns int64" in proc.stdout and proc.stdout.rstrip().endswith("=> int64")
+    proc = run("explain", "--op", "mean", "int8", "-p", "torch")
+    assert proc.returncode == 1 and "PromotionError: mean: torch does not support int8 input" in proc.stdout
+    proc = run("result-type", "--op", "divide", "int8", "int8", "-p", "numpy")
+    assert (proc.returncode, proc.stdout.strip()) == (0, "float64")
+
+
+def test_an_unknown_operation_is_a_usage_error():
+    proc = run("explain", "--op", "no_such_op", "int8")
+    assert proc.returncode == 2 and proc.stderr.startswith("array-api-promo: error: unknown operation 'no_such_op'")
+
+
+@pytest.mark.parametrize(("pure", "warns"), [("", True), ("1", False)])
+def test_a_missing_compiled_module_warns_once_unless_pure_python_is_asked_for(pure, warns):
+    code = "import sys; sys.modules['array_api_promo._fastpath'] = None; import array_api_promo"
+    env = dict(os.environ, ARRAY_API_PROMO_PURE_PYTHON=pure)
+    proc = subprocess.run([sys.executable, "-W", "default", "-c", code], capture_output=True, text=True, env=env)
+    assert proc.returncode == 0, proc.stderr
+    lines = [ln for ln in proc.stderr.splitlines() if "compiled fast paths are not available" in ln]
+    assert len(lines) == (1 if warns else 0), proc.stderr

@@ -469,11 +469,11 @@ class Policy:
             # and in array-api-strict (SciPy's ndimage tests write ``asarray(1, dtype=bool)``).
             return np.asarray(bool(value), dtype=dtype.numpy)
         if t is complex and category != D.CATEGORY_COMPLEX:
-            raise TypeError(f"{op}: a Python complex cannot make a {dtype.name} array (policy {self.name!r})")
+            raise TypeError(f"{op}: a Python complex cannot make {D.a_dtype(dtype.name)} array (policy {self.name!r})")
         if t is float and category == D.CATEGORY_INTEGER:
             if not value.is_integer():
                 raise ValueError(
-                    f"{op}: the Python float {value!r} is not a whole number, so it cannot make a {dtype.name} "
+                    f"{op}: the Python float {value!r} is not a whole number, so it cannot make {D.a_dtype(dtype.name)} "
                     f"array without losing data (policy {self.name!r}); use astype() to truncate"
                 )
             if not self.int_fits(int(value), dtype):

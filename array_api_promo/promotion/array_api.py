@@ -87,7 +87,7 @@ class ArrayAPIPolicy(Policy):
             scalar_type = int
         if dtype.category not in _SCALAR_PARTNERS[scalar_type]:
             raise PromotionError(
-                f"Python {scalar_type.__name__} cannot be combined with a {dtype.name} array; "
+                f"Python {scalar_type.__name__} cannot be combined with {D.a_dtype(dtype.name)} array; "
                 f"the standard allows a Python {scalar_type.__name__} only with "
                 f"{_partner_words(scalar_type)} arrays (policy {self.name!r})"
             )

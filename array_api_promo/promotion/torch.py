@@ -51,25 +51,6 @@ __all__ = ["TorchPolicy", "TORCH_TABLE", "complex32"]
 # part in the table; results are stored as complex64 (``storage_substitutions``).
 complex32 = DType("complex32", np.complex64, D.COMPLEX_FLOATING, 32)
 
-_TORCH_NAMES = {
-    D.bool_: "Bool",
-    D.uint8: "Byte",
-    D.int8: "Char",
-    D.int16: "Short",
-    D.int32: "Int",
-    D.int64: "Long",
-    D.uint16: "UInt16",
-    D.uint32: "UInt32",
-    D.uint64: "UInt64",
-    D.float16: "Half",
-    D.bfloat16: "BFloat16",
-    D.float32: "Float",
-    D.float64: "Double",
-    complex32: "ComplexHalf",
-    D.complex64: "ComplexFloat",
-    D.complex128: "ComplexDouble",
-}
-
 u1, i1, i2, i4, i8 = D.uint8, D.int8, D.int16, D.int32, D.int64
 f2, f4, f8, bf = D.float16, D.float32, D.float64, D.bfloat16
 c2, c4, c8, b1 = complex32, D.complex64, D.complex128, D.bool_
@@ -104,10 +85,6 @@ _UNPACKABLE = (-(2**63), 2**64)
 _CHECKED_OPS = frozenset({"where", "clip"})
 # checked_convert lets any double into Half and BFloat16 (rounding to inf).
 _UNCHECKED_FLOATS = frozenset({f2, bf})
-
-
-def torch_name(dtype: DType) -> str:
-    return _TORCH_NAMES.get(dtype, dtype.name)
 
 
 class TorchPolicy(Policy):
@@ -169,7 +146,7 @@ class TorchPolicy(Policy):
                 return b
             raise PromotionError(
                 f"Promotion for uint16, uint32, uint64 types is not supported, attempted to "
-                f"promote {torch_name(a)} and {torch_name(b)} (policy {self.name!r})"
+                f"promote {a.name} and {b.name} (policy {self.name!r})"
             )
         return TORCH_TABLE.join(a, b)
 
@@ -330,7 +307,7 @@ class TorchPolicy(Policy):
         if category == D.CATEGORY_BOOL:
             return np.asarray(bool(value))
         if t is complex and category != D.CATEGORY_COMPLEX:
-            raise TypeError(f"{op}: a Python complex cannot make a {dtype.name} array (policy {self.name!r})")
+            raise TypeError(f"{op}: a Python complex cannot make {D.a_dtype(dtype.name)} array (policy {self.name!r})")
         if category == D.CATEGORY_INTEGER:
             if dtype is D.uint64:  # the value is unpacked as an unsigned 64-bit int
                 if t is float:
@@ -391,8 +368,8 @@ class TorchPolicy(Policy):
             or (result is not D.bool_ and target is D.bool_)
         ):
             raise PromotionError(
-                f"{op}: result type {torch_name(result)} can't be cast to the desired output "
-                f"type {torch_name(target)} (policy {self.name!r})"
+                f"{op}: result type {result.name} can't be cast to the desired output "
+                f"type {target.name} (policy {self.name!r})"
             )
 
     def accumulation_dtype(self, op, dtype):
