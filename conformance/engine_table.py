@@ -67,6 +67,16 @@ def _operands(promotion, dtype_by_name, operands):
     return out
 
 
+def _missing(policy, operands) -> str | None:
+    """The first array dtype of ``operands`` that ``policy`` does not have (jax: no int64)."""
+    have = {d.name for d in policy.dtypes}
+    for o in operands:
+        tag, _, val = o.partition(":")
+        if tag in ("nd", "0d") and val not in have:
+            return val
+    return None
+
+
 def _cell(promotion, policy, ops, op):
     try:
         trace = policy.explain(*ops, op=op) if op != "result_type" else policy.explain(*ops)
@@ -97,9 +107,14 @@ def render_engine_part() -> list:
         "value-based `numpy_legacy` policy looks at), `literal` is a Python scalar. "
         "A cell is the result dtype, or the exception raised. "
         "**Bold**: differs from what the standard requires. "
-        "*Italic*: the standard leaves the case unspecified and the policy defines it.",
+        "*Italic*: the standard leaves the case unspecified and the policy defines it. "
+        "*n/a*: the policy has no such dtype, so the operands cannot exist under it.",
+        "",
+        "The columns:",
         "",
     ]
+    lines += [f"- `{n}`: {p.summary}" for n, p in zip(names, policies)]
+    lines.append("")
     section = None
     for sec, operands, op, std in CASES:
         try:
@@ -118,6 +133,10 @@ def render_engine_part() -> list:
             ]
         cells = []
         for pol in policies:
+            missing = _missing(pol, operands)
+            if missing:
+                cells.append(f"n/a (no {missing})")
+                continue
             c = _cell(promotion, pol, ops, op)
             if std.startswith(UNSPEC):
                 if c not in ("TypeError", "OverflowError"):

@@ -121,8 +121,35 @@ def _generic(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip().rstrip(".")
 
 
+# Section headings in words for the rules that policies' ``explain`` names (the generic rule
+# text, dtypes as T, is the key; a rule not listed here is shown as the engine words it).
+RULE_HEADINGS = {
+    "rule:accumulation dtype of sum/prod-like reductions": (
+        "Sums and products of integers accumulate in int64, unsigned integers too"
+    ),
+    "rule:combine n-d T with 0-d/wrapped T: 0-d/wrapped is not of a higher category: n-d wins": (
+        "A 0-d array or Python scalar of the same or a lower category leaves an n-d array's dtype as it is"
+    ),
+    "rule:combine n-d T with 0-d/wrapped T: n-d is complex: it wins": (
+        "A complex n-d array keeps its dtype against any 0-d array or Python scalar"
+    ),
+    "rule:combine n-d T with 0-d/wrapped T: n-d is floating: it wins": (
+        "A floating-point n-d array keeps its dtype against an integer or floating 0-d array or scalar"
+    ),
+    "refused:Promotion for uint16, uint32, uint64 types is not supported, attempted to promote T and T": (
+        "uint16, uint32 and uint64 do not promote with other integer dtypes (refused)"
+    ),
+    "refused:torch does not support T array (complex floating-point input)": (
+        "Functions that torch does not support for complex input (refused)"
+    ),
+    "refused:torch does not support uint8 input (integer)": "Functions that torch does not support for uint8 input (refused)",
+}
+
+
 def group_title(key) -> str:
     kind, what = key
+    if what in RULE_HEADINGS:
+        return RULE_HEADINGS[what]
     if kind == MISSING_NAME:
         return f"Missing names: {what}"
     if what.startswith("refused:"):
@@ -217,19 +244,26 @@ def _spec_text(group: Group) -> list:
 # reproducers
 # ---------------------------------------------------------------------------
 def _reproducer(group: Group) -> str | None:
+    return _reproduce(group)[0]
+
+
+def _reproduce(group: Group) -> tuple[str | None, dict | None]:
+    """A runnable snippet for the group and the failure it reproduces (whose ``explain``
+    trace the section shows beside it, so that example and explanation are one call)."""
     if group.kind == MISSING_NAME:
         r = group.items[0][0]
-        return reproduce.missing_names_snippet(
+        code = reproduce.missing_names_snippet(
             r.get("module", "array_api_promo"),
             sorted({e["spec_function"] for _, e in group.items}),
             r.get("namespace_env"),
         )
+        return code, group.items[0][1]
     for r, e in sorted(group.items, key=lambda re_: (len(re_[1].get("failing_code") or "z" * 9999), re_[1]["nodeid"])):
         module, env = r.get("module", "array_api_promo"), r.get("namespace_env")
         if group.kind != WRONG_SIGNATURE and e.get("failing_code"):
             code = reproduce.failing_code_snippet(module, e["failing_code"], env)
             if code:
-                return code
+                return code, e
     for r, e in group.items:
         module, env = r.get("module", "array_api_promo"), r.get("namespace_env")
         if group.kind == WRONG_DTYPE and e.get("dtype"):
@@ -241,8 +275,8 @@ def _reproducer(group: Group) -> str | None:
         else:
             code = reproduce.value_snippet(module, e, env)
         if code:
-            return code
-    return None
+            return code, e
+    return None, None
 
 
 def _suite_command(group: Group) -> str:
@@ -267,7 +301,7 @@ def _header(results: list) -> list:
     specs = _uniq(x.get("spec_commit") for x in r)
     nps = _uniq(x.get("numpy") for x in r)
     sources = _uniq(
-        f"{x['package']['package_version']} (source `{x['package']['source_sha256'][:12]}`)"
+        f"{x['package']['package_version']} (source hash `{x['package']['source_sha256'][:12]}`)"
         for x in r
         if x.get("package")
     )
@@ -379,10 +413,11 @@ def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
             lines.append(f"… and {len(msgs) - len(shown)} more distinct message(s)")
         lines.append("```")
         lines.append("")
+    code, reproduced = _reproduce(group)
     traces = _uniq((e.get("attribution") or {}).get("trace") for _, e in group.items)
-    if traces:
-        lines += ["**Which policy rule (engine `explain`)**", "", "```text", traces[0], "```", ""]
-    code = _reproducer(group)
+    trace = ((reproduced or {}).get("attribution") or {}).get("trace") or (traces[0] if traces else None)
+    if trace:
+        lines += ["**Which policy rule (engine `explain`)**", "", "```text", trace, "```", ""]
     lines += ["**Reproducer**", ""]
     if code:
         lines += [

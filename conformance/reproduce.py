@@ -129,6 +129,7 @@ def failing_code_snippet(module: str, code: str, env=None) -> str | None:
         call = "xp." + call  # the suite prints elementwise functions by bare name
     if re.search(r"\b(Array|array|tensor)\(", call + bindings):
         return None
+    call, bindings = _inline_kwargs(call, bindings)
     lines = [import_line(module, env)]
     if re.search(r"\b(nan|inf)\b", call + bindings):
         lines.append("nan, inf = float('nan'), float('inf')")
@@ -142,6 +143,26 @@ def failing_code_snippet(module: str, code: str, env=None) -> str | None:
     except SyntaxError:
         return None
     return snippet
+
+
+def _inline_kwargs(call: str, bindings: str) -> tuple[str, str]:
+    """``f(x, **kw)`` with ``kw = {'axis': 0}`` -> ``f(x, axis=0)`` (and no ``kw`` at all when it is
+    empty), so the snippet reads as the call it is."""
+    m = re.fullmatch(r"kw\s*=\s*(\{.*\})", bindings, re.S)
+    if not m or ", **kw)" not in call and "(**kw)" not in call:
+        return call, bindings
+    try:
+        import ast
+
+        kw = ast.literal_eval(m.group(1))
+    except (ValueError, SyntaxError):
+        return call, bindings
+    if not isinstance(kw, dict) or not all(isinstance(k, str) and k.isidentifier() for k in kw):
+        return call, bindings
+    args = ", ".join(f"{k}={v!r}" for k, v in kw.items())
+    if "(**kw)" in call:
+        return call.replace("(**kw)", f"({args})"), ""
+    return call.replace(", **kw)", f", {args})" if args else ")"), ""
 
 
 def missing_names_snippet(module: str, names: list, env=None) -> str:

@@ -89,9 +89,26 @@ def summary_and_returns(spec_dir: Path, version: str, name: str) -> str | None:
 
 
 def _flatten(text: str) -> str:
+    """Unwrap the stub's lines into paragraphs (a blank line between them) and list items
+    (``- item``, one a line), as a person reads them."""
     text = re.sub(r"\.\. (versionadded|versionchanged)::.*", "", text)
     text = text.replace(".. note::", "Note:")
-    return " ".join(ln.strip() for ln in text.splitlines() if ln.strip())
+    blocks: list[str] = []
+    fresh = True  # the next text line starts a new block
+    for line in text.splitlines():
+        line = line.strip()
+        if not line:
+            fresh = True
+            continue
+        item = re.match(r"-\s+(.*)", line)
+        if item:
+            blocks.append("- " + item.group(1))
+        elif fresh or not blocks:
+            blocks.append(("\n" if blocks else "") + line)
+        else:
+            blocks[-1] += " " + line
+        fresh = False
+    return "\n".join(blocks).strip()
 
 
 def rst_section(spec_dir: Path, version: str, rst: str, heading: str) -> str | None:
@@ -140,6 +157,11 @@ def clean_rst(text: str) -> str:
     return text.strip()
 
 
+_FLATTENED_ITEM = re.compile(r"\s+-\s{2,}(?=\S)")  # an RST list item ("-   if ...") run into its paragraph
+
+
 def quote(text: str) -> str:
-    """Markdown block quote."""
-    return "\n".join(("> " + ln).rstrip() for ln in text.strip().splitlines())
+    """Markdown block quote; the spec's lists stay lists."""
+    text = _FLATTENED_ITEM.sub("\n- ", text.strip())
+    text = re.sub(r"(?m)^-\s{2,}(?=\S)", "- ", text)
+    return "\n".join(("> " + ln).rstrip() for ln in text.splitlines())

@@ -281,6 +281,11 @@ class Policy:
     #: the Python floats and complexes they subclass and other NumPy scalars are refused.
     sequence_numpy_scalars: bool = False
 
+    @property
+    def summary(self) -> str:
+        """One line saying which rules these are (the class docstring's first line, by default)."""
+        return ((type(self).__doc__ or "").strip().splitlines() or [self.name])[0]
+
     def __init__(self):
         self._result_cache: dict = {}
         self._decision_cache: dict = {}

@@ -132,6 +132,12 @@ class JaxPolicy(Policy):
         self.table = JAX_LATTICE
         super().__init__()
 
+    @property
+    def summary(self) -> str:
+        if self.x64:
+            return "JAX with jax_enable_x64 (64-bit dtypes and defaults)."
+        return "JAX in its default 32-bit mode: no 64-bit dtypes, int32 and float32 defaults."
+
     def _canonical(self, dtype: DType) -> DType:
         if dtype is i_:
             dtype = self.default_int

@@ -532,10 +532,11 @@ def test_failing_code_snippet():
     assert code.splitlines() == [
         "import array_api_promo as xp",
         "nan, inf = float('nan'), float('inf')",
-        "kw = {'axis': 0}",
-        "out = xp.prod(xp.asarray([nan, 1.], dtype=xp.float32), **kw)",
+        "out = xp.prod(xp.asarray([nan, 1.], dtype=xp.float32), axis=0)",  # kw inlined: the call as it reads
         "print(repr(out))",
     ]
+    code = reproduce.failing_code_snippet("array_api_promo", "xp.sum(Array(0, dtype=uint8), **kw) with kw = {}")
+    assert "out = xp.sum(xp.asarray(0, dtype=xp.uint8))" in code and "kw" not in code
     code = reproduce.failing_code_snippet(
         "array_api_promo.torch", "__floordiv__(Array(1, dtype=uint16, policy=torch), Array(1, dtype=uint8))"
     )
