@@ -554,7 +554,7 @@ def library_main(args, console, cloner) -> int:
                 library.write_report(results, d)
             library.render_dir(d)
             console.print(f"re-rendered {d / library.REPORT_NAME}", highlight=False)
-        index = library_report.write_index(args.reports_dir)
+        index = library.write_index(args.reports_dir)
         console.print(f"wrote {index}", highlight=False)
         return 0
     probes = {}
@@ -647,7 +647,7 @@ def library_main(args, console, cloner) -> int:
                 highlight=False,
             )
             if out_dir.parent.resolve() == Path(args.reports_dir).resolve():
-                library_report.write_index(args.reports_dir)
+                library.write_index(args.reports_dir)
     return 0
 
 

@@ -17,7 +17,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import PACKAGE_DIR, normalize, runner
+from . import DEFAULT_API_VERSION, PACKAGE_DIR, RESULTS_DIR, library_report, normalize, runner
 from .attribution import attribute
 
 REPORTS_DIR = PACKAGE_DIR / "reports"
@@ -105,8 +105,6 @@ def finish(
 def write_report(results: dict, out_dir: Path, *, execute=None) -> Path:
     """Run the reproducers against the library, then write results.json, README.md,
     xfails.txt and skips.txt into ``out_dir``."""
-    from . import library_report
-
     library_report.record_reproducers(results, **({} if execute is None else {"execute": execute}))
     out_dir = Path(out_dir)
     out_dir.mkdir(parents=True, exist_ok=True)
@@ -117,8 +115,6 @@ def write_report(results: dict, out_dir: Path, *, execute=None) -> Path:
 
 def render_dir(out_dir: Path) -> str:
     """Re-render a report folder from its results.json (no library needed)."""
-    from . import library_report
-
     out_dir = Path(out_dir)
     results = normalize.load(out_dir / RESULTS_NAME)
     text = library_report.render(results)
@@ -140,3 +136,21 @@ def timeout_args(seconds: float | None) -> list:
 
 def report_dirs(reports_dir: Path = REPORTS_DIR) -> list:
     return sorted(p.parent for p in Path(reports_dir).glob(f"*/{RESULTS_NAME}"))
+
+
+def our_results() -> tuple:
+    """This package's committed results at the default API version, for the index's side-by-side."""
+    return tuple(r for r in normalize.load_all(RESULTS_DIR) if r["api_version"] == DEFAULT_API_VERSION)
+
+
+def write_index(reports_dir: Path) -> Path:
+    """``reports_dir/README.md``: every report side by side with ours."""
+    reports_dir = Path(reports_dir)
+    all_results = []
+    for d in report_dirs(reports_dir):
+        r = normalize.load(d / RESULTS_NAME)
+        r["_folder"] = d.name
+        all_results.append(r)
+    path = reports_dir / library_report.INDEX_NAME
+    path.write_text(library_report.render_index(all_results, our_results()), encoding="utf-8")
+    return path

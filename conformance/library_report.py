@@ -340,25 +340,3 @@ def render_index(all_results: list, ours: tuple = ()) -> str:
         if any(c.get(k) for c in counts):
             lines.append(f"| {k} | " + " | ".join(str(c.get(k, 0)) for c in counts) + " |")
     return "\n".join(lines).rstrip() + "\n"
-
-
-def our_results() -> tuple:
-    from . import DEFAULT_API_VERSION, RESULTS_DIR, normalize
-
-    return tuple(r for r in normalize.load_all(RESULTS_DIR) if r["api_version"] == DEFAULT_API_VERSION)
-
-
-def write_index(reports_dir):
-    from pathlib import Path
-
-    from . import library, normalize
-
-    reports_dir = Path(reports_dir)
-    all_results = []
-    for d in library.report_dirs(reports_dir):
-        r = normalize.load(d / library.RESULTS_NAME)
-        r["_folder"] = d.name
-        all_results.append(r)
-    path = reports_dir / INDEX_NAME
-    path.write_text(render_index(all_results, our_results()), encoding="utf-8")
-    return path

@@ -210,7 +210,7 @@ def test_committed_reports_rerender_identically(tmp_path):
         for name in (library.REPORT_NAME, "xfails.txt", "skips.txt"):
             assert (copy / name).read_text() == (d / name).read_text(), f"{d.name}/{name} is stale"
     index = library_report.render_index(
-        [dict(normalize.load(d / library.RESULTS_NAME), _folder=d.name) for d in dirs], library_report.our_results()
+        [dict(normalize.load(d / library.RESULTS_NAME), _folder=d.name) for d in dirs], library.our_results()
     )
     assert index == (library.REPORTS_DIR / "README.md").read_text()
 
