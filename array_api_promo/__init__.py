@@ -33,5 +33,5 @@ def __dir__():
 
 
 # Package-level extras beyond the standard's names.
-__all__ = __all__ + ["Array", "DType", "namespace", "promotion", "CPU", "DEVICE1", "API_VERSIONS"]  # noqa: F821
+__all__ = __all__ + ["Array", "DType", "namespace", "promotion", "CPU", "DEVICE1", "API_VERSIONS"]  # type: ignore[has-type]  # noqa: F821
 __all__ += ["PromotionError", "NoDtypeError"]

@@ -10,13 +10,14 @@ This module imports no other module of the package but ``_devices``, ``_dtypes``
 from __future__ import annotations
 
 import operator as _operator
+from typing import Any
 
 import numpy as np
 
 from . import _core
 from ._core import fast_path
 from ._devices import CPU, Device
-from ._dtypes import CATEGORY_BOOL, CATEGORY_COMPLEX, CATEGORY_FLOATING, CATEGORY_INTEGER, bool_
+from ._dtypes import CATEGORY_BOOL, CATEGORY_COMPLEX, CATEGORY_FLOATING, CATEGORY_INTEGER, DType, bool_
 
 __all__ = ["Array"]
 
@@ -189,6 +190,10 @@ class Array:
     """
 
     __slots__ = ("_data", "_dtype", "_runtime", "_device", "__weakref__")
+    _data: np.ndarray
+    _dtype: DType
+    _runtime: Any  # the namespace's Runtime (imported by it, not here: the import chain runs one way)
+    _device: Device
     __array_priority__ = 1000
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
@@ -497,7 +502,7 @@ class Array:
     __le__ = _binary_operator("__le__", "less_equal")
     __gt__ = _binary_operator("__gt__", "greater")
     __ge__ = _binary_operator("__ge__", "greater_equal")
-    __hash__ = None  # arrays compare elementwise, so they are not hashable
+    __hash__ = None  # type: ignore[assignment]  # arrays compare elementwise, so they are not hashable
 
     __neg__ = _unary_operator("__neg__", "negative")
     __pos__ = _unary_operator("__pos__", "positive")

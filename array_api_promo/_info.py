@@ -37,7 +37,7 @@ class Info:
         return f"<array namespace info of {self._runtime.label}>"
 
     def capabilities(self) -> dict:
-        caps = {"boolean indexing": True, "data-dependent shapes": True}
+        caps: dict[str, bool | int] = {"boolean indexing": True, "data-dependent shapes": True}
         if self._runtime.api_version >= "2024.12":
             caps["max dimensions"] = _MAX_DIMENSIONS
         return caps
@@ -64,9 +64,8 @@ class Info:
 
     def dtypes(self, *, device=None, kind=None) -> dict:
         self._runtime._check_device(device, "dtypes", names=True)
-        if kind is None:
-            kinds = None
-        else:
+        kinds: set | None = None
+        if kind is not None:
             names = (kind,) if isinstance(kind, str) else kind
             if not isinstance(names, tuple):
                 raise TypeError(f"dtypes: kind must be None, a str or a tuple of str, got {type(kind).__name__}")

@@ -86,7 +86,7 @@ _MIXINS = (
 )
 
 
-class Runtime(*_MIXINS):
+class Runtime(*_MIXINS):  # type: ignore[misc]  # the mixins, one per spec category
     """All functions of the standard, bound to one policy and one API version."""
 
     def namespace_at(self, api_version: str) -> types.ModuleType:
@@ -121,7 +121,7 @@ def _in_version(name: str, api_version: str) -> bool:
 def _populate(module: types.ModuleType, runtime: Runtime) -> None:
     """Write the namespace's public names onto ``module``."""
     version = runtime.api_version
-    sub = {"linalg": {}, "fft": {}}
+    sub: dict[str, dict] = {"linalg": {}, "fft": {}}
     names = []
     for name in _PUBLIC_METHODS:
         prefix, _, rest = name.partition("_")

@@ -64,7 +64,7 @@ class RuntimeBase:
         if policy.value_dependent:
             self._by_value = True
             self._value_plans: dict = {}
-            self._operand = self._operand_with_value
+            self._operand = self._operand_with_value  # type: ignore[method-assign]  # this runtime only
 
     def __repr__(self) -> str:
         return f"<array_api_promo namespace policy={self.policy.name!r} api_version={self.api_version!r}>"
@@ -289,11 +289,12 @@ def check_fits(shape: tuple, itemsize: int, func: str, what: str = "the result",
         )
 
 
-def _human_bytes(n: int) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"):
-        if n < 1024 or unit == "EiB":
-            return f"{n:,} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}" if n < 1e6 else f"{n:.3g} {unit}"
+def _human_bytes(n: float) -> str:
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024:
+            return f"{n:,} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
         n /= 1024
+    return f"{n:,.1f} EiB" if n < 1e6 else f"{n:.3g} EiB"
 
 
 def _dtype_in_version(dtype: DType, api_version: str) -> bool:

@@ -74,7 +74,7 @@ class _Standin:
     def __init__(self, module: types.ModuleType, policy):
         self.module = module
         self.policy = policy
-        self.api_version = None
+        self.api_version = ""  # none bound yet: the first set_flags binds one
         self.data_dependent_shapes = True
         self.extensions = tuple(_EXTENSIONS)
         self._runtimes: dict = {}
@@ -184,7 +184,7 @@ def _without_data_dependent_shapes(name, func):
 
 def _env_flags() -> dict:
     """array-api-strict's environment variables, as flags."""
-    flags = {}
+    flags: dict[str, object] = {}
     if os.environ.get("ARRAY_API_STRICT_API_VERSION"):
         flags["api_version"] = os.environ["ARRAY_API_STRICT_API_VERSION"]
     for var, flag in (

@@ -274,7 +274,7 @@ class Policy:
     #: ``"refuse"`` (the standard knows no such operand), ``"array"`` (a 0-d array of its
     #: dtype, as NumPy does) or a mapping from its NumPy kind character to the Python type
     #: it counts as (torch reads it as a Python number).
-    numpy_scalars = "refuse"
+    numpy_scalars: str | dict[str, type] = "refuse"
     #: Whether a NumPy scalar inside a nested sequence given to ``asarray`` (without a dtype)
     #: counts by its own dtype, joined with the Python scalars' defaults by the policy's
     #: promotion (torch's ``inferScalarType``); otherwise ``np.float64``/``np.complex128`` are
