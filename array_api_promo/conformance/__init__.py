@@ -2,7 +2,9 @@
 ``array_api_promo`` (one run per promotion policy x API version), store
 normalised results under ``conformance/results/`` and render ``DEVIATIONS.md``.
 
-Run it as ``python -m conformance --help``.
+Run it as ``python -m array_api_promo.conformance --help`` (``python -m conformance`` from a
+checkout). The committed data (results, xfails, library reports) live in ``conformance/`` at
+the repository root, not in the package.
 """
 
 import os
@@ -19,20 +21,22 @@ SUITE_COMMIT = "55fcc60179efa2680ddd6cd926ddf17b83530e2b"
 SPEC_COMMIT = "5f847a3858875c682ae901aa22b0413bf24be9da"
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-REPO_ROOT = PACKAGE_DIR.parent
+REPO_ROOT = PACKAGE_DIR.parent.parent
+#: The repository's conformance/ folder: the committed results, xfails and library reports.
+DATA_DIR = REPO_ROOT / "conformance"
 #: Run from a checkout of this repository (where the committed results live), not from an
 #: installed copy: an installed harness never writes into site-packages.
 IN_CHECKOUT = (REPO_ROOT / "pyproject.toml").is_file() and not {"site-packages", "dist-packages"} & set(
     PACKAGE_DIR.parts
 )
 CACHE_DIR = (
-    PACKAGE_DIR / ".cache"
+    DATA_DIR / ".cache"
     if IN_CHECKOUT
     else Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "array_api_promo" / "conformance"
 )
 # The committed results, xfails and report: written only by default runs from a checkout.
-RESULTS_DIR = PACKAGE_DIR / "results"
-XFAILS_DIR = PACKAGE_DIR / "xfails"
+RESULTS_DIR = DATA_DIR / "results"
+XFAILS_DIR = DATA_DIR / "xfails"
 DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
 
 #: Policies whose failures are *intentional* deviations (documented, not defects).

@@ -1,4 +1,4 @@
-"""A tiny pytest plugin (loaded with ``-p conformance._pytest_progress``) that
+"""A tiny pytest plugin (loaded with ``-p array_api_promo.conformance._pytest_progress``) that
 appends progress lines to the file named by $CONFORMANCE_PROGRESS_FILE
 (and, with $CONFORMANCE_NO_SHRINK=1, turns off Hypothesis' shrink phase):
 

@@ -17,10 +17,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import DEFAULT_API_VERSION, PACKAGE_DIR, RESULTS_DIR, library_report, normalize, runner
+from . import DATA_DIR, DEFAULT_API_VERSION, IN_CHECKOUT, RESULTS_DIR, library_report, normalize, runner
 from .attribution import attribute
 
-REPORTS_DIR = PACKAGE_DIR / "reports"
+REPORTS_DIR = DATA_DIR / "reports" if IN_CHECKOUT else Path.cwd() / "conformance-reports"
 DEFAULT_TEST_TIMEOUT = 300.0
 RESULTS_NAME = "results.json"
 REPORT_NAME = "README.md"

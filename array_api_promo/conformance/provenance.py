@@ -25,10 +25,12 @@ def python_version() -> str:
 
 def source_hash(package_dir: Path = REPO_ROOT / PACKAGE) -> str:
     """sha256 over (relative path, ``ast.dump``) of every ``*.py`` under ``package_dir``, and
-    (relative path, text) of every ``*.c`` (the compiled fast paths)."""
+    (relative path, text) of every ``*.c`` (the compiled fast paths). The harness itself
+    (``conformance/``) is not the namespace under test and is left out."""
     digest = hashlib.sha256()
     root = Path(package_dir)
-    for path in sorted(root.rglob("*.py"), key=lambda p: p.relative_to(root).as_posix()):
+    sources = [p for p in root.rglob("*.py") if p.relative_to(root).parts[0] != "conformance"]
+    for path in sorted(sources, key=lambda p: p.relative_to(root).as_posix()):
         rel = path.relative_to(root).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=rel)
         digest.update(rel.encode() + b"\0" + ast.dump(tree).encode() + b"\0")

@@ -136,7 +136,7 @@ def build_command(
         "--rootdir",
         str(suite.path),
         "-p",
-        "conformance._pytest_progress",
+        "array_api_promo.conformance._pytest_progress",
         "-p",
         "no:cacheprovider",
         "--max-examples",

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import (
+from array_api_promo.conformance import (
     DEVIATIONS_MD,
     RESULTS_DIR,
     XFAILS_DIR,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from conformance import cli, library, library_report, normalize
+from array_api_promo.conformance import cli, library, library_report, normalize
 
 FAKE = Path(__file__).resolve().parents[1] / "fixtures" / "fake_suite"
 MOD = "array_api_tests/test_operators_and_elementwise_functions.py"
@@ -217,7 +217,7 @@ def test_committed_reports_rerender_identically(tmp_path):
 
 def test_cross_check_gives_a_reason_for_every_disagreement(report, tmp_path):
     """--render-reports --cross-check: our results under a policy against the library's."""
-    from conformance import crosscheck
+    from array_api_promo.conformance import crosscheck
 
     theirs = _results(report)
     ours = json.loads(json.dumps(theirs))
@@ -265,7 +265,7 @@ def test_cross_check_refuses_to_replay_on_a_library_that_does_not_import(report,
     """Without the real library (torch not installed), replaying our failing calls on it gives
     only import errors: the cross-check stops with a clear error and writes nothing, instead of
     recording that the library "fails there too"."""
-    from conformance import crosscheck, reproduce
+    from array_api_promo.conformance import crosscheck, reproduce
 
     theirs = _results(report)
     ours = json.loads(json.dumps(theirs))

@@ -6,7 +6,7 @@ import shutil
 
 import pytest
 
-from conformance import REPO_ROOT, RESULTS_DIR, normalize, provenance
+from array_api_promo.conformance import REPO_ROOT, RESULTS_DIR, normalize, provenance
 
 
 def test_source_hash_ignores_layout_and_comments(tmp_path):

@@ -1,0 +1,5 @@
+import sys
+
+from array_api_promo.conformance.cli import main
+
+sys.exit(main())
