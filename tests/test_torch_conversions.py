@@ -237,6 +237,8 @@ def test_numpy_scalars_are_wrapped_numbers(dtype):
     assert (tx.ones(2, dtype=tx.int8) + np.bool_(True)).dtype == tx.float32
 
 
+# torch warns that its complex32 is experimental: a fact about torch, not about us.
+@pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental")
 def test_live_numpy_scalars_match_torch():
     torch = pytest.importorskip("torch")
     import array_api_promo.torch as tx

@@ -20,7 +20,7 @@ _ENV = "CONFORMANCE_PROGRESS_FILE"
 class _Progress:
     def __init__(self, path: str):
         self._fh = open(path, "a", buffering=1, encoding="utf-8")  # noqa: SIM115 (open for the whole session; closed in sessionfinish)
-        self._failed = set()
+        self._failed: set[str] = set()
         self._total = 0
 
     def _write(self, line: str) -> None:

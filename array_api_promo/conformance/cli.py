@@ -9,6 +9,7 @@ import os
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from . import (
     API_VERSIONS,
@@ -232,7 +233,7 @@ def finish_results(results: dict, *, spec_dir: Path | None, target: runner.Polic
         results["namespace_env"] = dict(sorted(target.env.items()))
     if spec_dir is not None:
         results["spec_text"] = collect_spec_text(results, spec_dir)
-    engine_policy = target.policy_env or target.label
+    engine_policy: Any = target.policy_env or target.label
     if target.policy_env and ":" in target.policy_env:
         try:
             engine_policy = runner.load_policy_object(target.policy_env)

@@ -278,7 +278,7 @@ def _ids_file(results: dict, what: str, ids_by_kind: dict, use: str) -> str:
 
 
 def xfails_text(results: dict) -> str:
-    by_kind = {}
+    by_kind: dict[str, list[str]] = {}
     for e in results["tests"]:
         if e["outcome"] in FAILING and e.get("kind") != TIMEOUT:
             by_kind.setdefault(e.get("kind") or "unexpected exception", []).append(e["nodeid"])

@@ -176,7 +176,7 @@ def build_groups(results: list):
             for e in r["tests"]:
                 if e["outcome"] in FAILING:
                     failing_default.add((r["api_version"], e["nodeid"]))
-    parts = {"intentional": OrderedDict(), "defect": OrderedDict()}
+    parts: dict[str, OrderedDict] = {"intentional": OrderedDict(), "defect": OrderedDict()}
     for r in _sorted_results(results):
         for e in r["tests"]:
             if e["outcome"] not in FAILING:
@@ -250,6 +250,7 @@ def _reproducer(group: Group) -> str | None:
 def _reproduce(group: Group) -> tuple[str | None, dict | None]:
     """A runnable snippet for the group and the failure it reproduces (whose ``explain``
     trace the section shows beside it, so that example and explanation are one call)."""
+    code: str | None
     if group.kind == MISSING_NAME:
         r = group.items[0][0]
         code = reproduce.missing_names_snippet(
@@ -460,10 +461,12 @@ KERNELS_NOTE = (
 )
 
 
-def render(results: list, *, execute: Callable = reproduce.execute, engine_part: Callable = None) -> str:
+def render(results: list, *, execute: Callable = reproduce.execute, engine_part: Callable | None = None) -> str:
     """The full DEVIATIONS.md text for ``results``."""
     if engine_part is None:
-        from .engine_table import render_engine_part as engine_part
+        from .engine_table import render_engine_part
+
+        engine_part = render_engine_part
     results = _sorted_results(results)
     intentional, defects = build_groups(results)
     codes = []

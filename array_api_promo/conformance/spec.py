@@ -17,7 +17,7 @@ def stubs_dir(spec_dir: Path, version: str) -> Path:
 
 @cache
 def _docstrings(stub_dir: str) -> dict:
-    out = {}
+    out: dict[str, str] = {}
     d = Path(stub_dir)
     if not d.is_dir():
         return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -144,7 +144,7 @@ def local_checkouts() -> list[Path]:
 def locate(
     explicit: str | Path | None = None,
     *,
-    environ: dict | None = None,
+    environ: Mapping[str, str] | None = None,
     cache_dir: Path | None = None,
     cloner: Cloner | None = git_clone,
     local: list[Path] | None = None,

@@ -16,7 +16,7 @@ def render_xfails(results: dict) -> str:
         f"max-examples {results['hypothesis']['max_examples']}, seed {results['hypothesis']['seed']}",
         "",
     ]
-    by_kind = {}
+    by_kind: dict[str, list[str]] = {}
     for e in results["tests"]:
         if e["outcome"] in FAILING:
             by_kind.setdefault(e.get("kind") or "unexpected exception", []).append(e["nodeid"])

@@ -87,9 +87,9 @@ class ArrayAPIPolicy(Policy):
             scalar_type = int
         if dtype.category not in _SCALAR_PARTNERS[scalar_type]:
             raise PromotionError(
-                f"Python {scalar_type.__name__} cannot be combined with {D.a_dtype(dtype.name)} array; "
+                f"Python {scalar_type.__name__} cannot be promoted with {D.a_dtype(dtype.name)} array; "
                 f"the standard allows a Python {scalar_type.__name__} only with "
-                f"{_partner_words(scalar_type)} arrays (policy {self.name!r})"
+                f"{_partner_words(scalar_type)} dtypes (policy {self.name!r})"
             )
         if scalar_type is complex and dtype.category == D.CATEGORY_FLOATING:
             promoted = D.COMPLEX_OF[dtype]
