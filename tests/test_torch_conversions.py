@@ -27,11 +27,11 @@ import pytest
 
 import array_api_promo as xp
 from array_api_promo import promotion
+from array_api_promo._dtypes import dtype_by_name
 
 # The live checks (torch installed) make complex32 tensors, and torch warns that they are
 # experimental: a fact about torch, not about us.
 pytestmark = pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental")
-from array_api_promo._dtypes import dtype_by_name
 
 GOLDEN = json.loads((pathlib.Path(__file__).parent / "data" / "torch_2.13.0_promotion.json").read_text())
 CONVERSIONS = GOLDEN["conversions"]
