@@ -71,7 +71,13 @@ def parse_args(argv=None):
         default=DEFAULT_MAX_EXAMPLES,
         help=f"Hypothesis max examples per test (default {DEFAULT_MAX_EXAMPLES})",
     )
-    p.add_argument("--seed", type=int, default=DEFAULT_SEED, help="Hypothesis seed (default 0)")
+    p.add_argument(
+        "--seed",
+        type=int,
+        action="append",
+        help="Hypothesis seed (default 0). With --library, repeatable: the suite runs once per seed and "
+        "the report lists every test that failed on any draw, marking those that failed on some only",
+    )
     p.add_argument(
         "--workers",
         type=int,
@@ -191,6 +197,10 @@ def parse_args(argv=None):
     )
     lib.add_argument("--reports-dir", type=Path, default=library.REPORTS_DIR, help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    args.seeds = args.seed or [DEFAULT_SEED]
+    args.seed = args.seeds[0]
+    if len(args.seeds) > 1 and not args.library:
+        p.error("several --seed values are for --library runs (our own results use one seed)")
     if args.out and len(args.library or []) > 1:
         p.error("--out takes one --library")
     library_mode = bool(args.library or args.render_reports)
@@ -587,52 +597,17 @@ def library_main(args, console, cloner) -> int:
             # --tb=native: pytest's own traceback formatter crashes (INTERNALERROR) on some
             # frames of compiled libraries (tb_lineno None), ending the whole run.
             extra = ["--continue-on-collection-errors", "--tb=native", *timeout_args, *args.pytest_arg]
-            outcome = runner.run_suite(
-                info,
-                target,
-                version,
-                max_examples=args.max_examples,
-                seed=args.seed,
-                workers=args.workers,
-                work_dir=args.work_dir,
-                progress=not args.no_progress,
-                console=console,
-                extra_args=extra,
-                timeout=args.timeout,
-                shrink=not args.no_shrink,
-            )
-            raw = json.loads(outcome.report_path.read_text()) if outcome.report_path.exists() else {}
-            log = outcome.log_path.read_text(errors="replace")
-            tail = normalize.trim(normalize.scrub("\n".join(log.splitlines()[-30:]), [info.path]), 3000)
-            log_tail = None if raw.get("tests") else tail
-            results = normalize.normalise_report(
-                raw,
-                policy=label,
-                module=module,
-                api_version=version,
-                suite_commit=info.suite_commit,
-                spec_commit=info.spec_commit,
-                max_examples=args.max_examples,
-                seed=args.seed,
-                roots=[info.path],
-            )
-            results["hypothesis"]["shrink"] = not args.no_shrink
-            if args.pytest_arg:
-                results["pytest_args"] = list(args.pytest_arg)
-            results["spec_text"] = collect_spec_text(results, info.spec_dir)
-            if raw.get("tests") and ("INTERNALERROR" in log or outcome.total > len(raw["tests"])):
-                results["run_incomplete"] = {
-                    "collected": outcome.total,
-                    "reported": len(raw["tests"]),
-                    "log_tail": tail,
-                }
+            draws = [_run_library_draw(args, info, target, version, seed, extra, console) for seed in args.seeds]
+            results = normalize.merge_draws(draws)
             library.finish(
                 results,
                 lib,
                 explain_with=args.explain_with,
                 timeout=args.per_test_timeout if timeout_args else None,
-                collection_log=log_tail,
+                collection_log=results.pop("_log_tail", None),
             )
+            for r in draws:
+                r.pop("_log_tail", None)
             if args.cross_check:
                 try:
                     results["cross_check"] = crosscheck.snapshot(normalize.load(args.cross_check), results)
@@ -641,15 +616,66 @@ def library_main(args, console, cloner) -> int:
                     return 2
             library.write_report(results, out_dir)
             s = results["summary"]
+            flaky = sum(1 for e in results["tests"] if e.get("draws"))
             console.print(
                 f"{module} @ {version}: {s['passed']} passed, {s['failed']} failed, "
-                f"{s.get('error', 0)} errors, {s['skipped']} skipped in {outcome.elapsed:.0f} s "
-                f"-> {out_dir / library.REPORT_NAME}",
+                f"{s.get('error', 0)} errors, {s['skipped']} skipped"
+                + (
+                    f" over seeds {', '.join(map(str, args.seeds))} ({flaky} failing on some draws only)"
+                    if len(args.seeds) > 1
+                    else ""
+                )
+                + f" -> {out_dir / library.REPORT_NAME}",
                 highlight=False,
             )
             if out_dir.parent.resolve() == Path(args.reports_dir).resolve():
                 library.write_index(args.reports_dir)
     return 0
+
+
+def _run_library_draw(args, info, target, version: str, seed: int, extra: list, console) -> dict:
+    """One run of the suite against a library under one Hypothesis seed, normalised."""
+    outcome = runner.run_suite(
+        info,
+        target,
+        version,
+        max_examples=args.max_examples,
+        seed=seed,
+        workers=args.workers,
+        work_dir=args.work_dir,
+        progress=not args.no_progress,
+        console=console,
+        extra_args=extra,
+        timeout=args.timeout,
+        shrink=not args.no_shrink,
+    )
+    raw = json.loads(outcome.report_path.read_text()) if outcome.report_path.exists() else {}
+    log = outcome.log_path.read_text(errors="replace")
+    tail = normalize.trim(normalize.scrub("\n".join(log.splitlines()[-30:]), [info.path]), 3000)
+    log_tail = None if raw.get("tests") else tail
+    results = normalize.normalise_report(
+        raw,
+        policy=target.label,
+        module=target.module,
+        api_version=version,
+        suite_commit=info.suite_commit,
+        spec_commit=info.spec_commit,
+        max_examples=args.max_examples,
+        seed=seed,
+        roots=[info.path],
+    )
+    results["hypothesis"]["shrink"] = not args.no_shrink
+    if args.pytest_arg:
+        results["pytest_args"] = list(args.pytest_arg)
+    results["spec_text"] = collect_spec_text(results, info.spec_dir)
+    if raw.get("tests") and ("INTERNALERROR" in log or outcome.total > len(raw["tests"])):
+        results["run_incomplete"] = {
+            "collected": outcome.total,
+            "reported": len(raw["tests"]),
+            "log_tail": tail,
+        }
+    results["_log_tail"] = log_tail
+    return results
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -509,10 +509,7 @@ def normalise_report(
         for c in raw.get("collectors", [])
         if c.get("outcome") == "failed"
     ]
-    summary = {k: 0 for k in ("passed", "failed", "error", "skipped", "xfailed", "xpassed")}
-    for e in tests:
-        summary[e["outcome"]] = summary.get(e["outcome"], 0) + 1
-    summary["total"] = len(tests)
+    summary = summarise(tests)
     out = {
         "schema": SCHEMA,
         "policy": policy,
@@ -528,6 +525,44 @@ def normalise_report(
     }
     if collection_errors:
         out["collection_errors"] = sorted(collection_errors, key=lambda c: c["nodeid"])
+    return out
+
+
+def summarise(tests: list) -> dict:
+    summary = {k: 0 for k in ("passed", "failed", "error", "skipped", "xfailed", "xpassed")}
+    for e in tests:
+        summary[e["outcome"]] = summary.get(e["outcome"], 0) + 1
+    summary["total"] = len(tests)
+    return summary
+
+
+def merge_draws(runs: list) -> dict:
+    """One result from runs of the same target under different Hypothesis seeds: a test
+    fails if it failed on any draw (its first failure is kept), and one that failed on
+    some draws only says so (``draws``: failed, of, seeds), so that a report does not
+    depend on one draw of examples."""
+    if len(runs) == 1:
+        return runs[0]
+    seeds = [r["hypothesis"]["seed"] for r in runs]
+    by_id: dict[str, list] = {}
+    for r in runs:
+        for e in r["tests"]:
+            by_id.setdefault(e["nodeid"], []).append(e)
+    tests = []
+    for nodeid in sorted(by_id):
+        entries = by_id[nodeid]
+        failing = [i for i, e in enumerate(entries) if e["outcome"] in FAILING]
+        entry = dict(entries[failing[0]] if failing else entries[0])
+        if failing and len(failing) < len(runs):
+            entry["draws"] = {"failed": len(failing), "of": len(runs), "seeds": [seeds[i] for i in failing]}
+        tests.append(entry)
+    out = dict(runs[0])
+    out["hypothesis"] = {**runs[0]["hypothesis"], "seeds": seeds}
+    out["tests"] = tests
+    out["summary"] = summarise(tests)
+    errors = {c["nodeid"]: c for r in runs for c in r.get("collection_errors", [])}
+    if errors:
+        out["collection_errors"] = [errors[k] for k in sorted(errors)]
     return out
 
 

@@ -380,6 +380,11 @@ def _summary(results: list) -> list:
     return lines
 
 
+def _draws_tag(entry: dict) -> str:
+    d = entry["draws"]
+    return f"fails on {d['failed']} of {d['of']} draws (seeds {', '.join(map(str, d['seeds']))})"
+
+
 def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
     runs = sorted(
         {(r["policy"], r["api_version"]) for r, _ in group.items},
@@ -387,10 +392,12 @@ def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
     )
     where = ", ".join(f"`{p}` ({v})" for p, v in runs)
     ids = sorted({e["nodeid"] for _, e in group.items})
+    some_draws = len({e["nodeid"] for _, e in group.items if e.get("draws")})
     lines = [
         f"### {n}. {group.title}",
         "",
-        f"Failure kind: **{group.kind}** · under {where} · {len(ids)} upstream test(s)",
+        f"Failure kind: **{group.kind}** · under {where} · {len(ids)} upstream test(s)"
+        + (f", {some_draws} of them failing on some draws only" if some_draws else ""),
         "",
         "**What the standard stipulates**",
         "",
@@ -448,6 +455,7 @@ def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
     lines += [f"<details><summary>Upstream tests covered ({len(ids)})</summary>", ""]
     for nid in ids:
         tags = sorted({f"{r['policy']} {r['api_version']}" for r, e in group.items if e["nodeid"] == nid})
+        tags += sorted({_draws_tag(e) for _, e in group.items if e["nodeid"] == nid and e.get("draws")})
         lines.append(f"- `{nid}` ({', '.join(tags)})")
     lines += ["", "</details>", ""]
     return lines

@@ -302,3 +302,55 @@ def test_cross_check_refuses_to_replay_on_a_library_that_does_not_import(report,
     row["replay"] = {"code": "xp.add(a, b)", "output": "ImportError: cannot import name 'x'"}
     why = crosscheck.reason(f"{MOD}::test_add_values", row, {"policy": "torch", "max_examples": 200}, 10)
     assert "not compared" in why and "fails there too" not in why
+
+
+def _draw(seed, outcomes):
+    tests = [
+        {"nodeid": nid, "test_module": "m", "spec_function": nid, "outcome": o}
+        | ({"kind": "wrong value", "message": f"{nid} failed under seed {seed}"} if o == "failed" else {})
+        for nid, o in outcomes.items()
+    ]
+    return {"hypothesis": {"max_examples": 5, "seed": seed}, "tests": tests, "summary": normalize.summarise(tests)}
+
+
+def test_draws_merge_into_one_result_that_names_the_tests_failing_on_some_draws_only():
+    merged = normalize.merge_draws(
+        [
+            _draw(0, {"a": "passed", "b": "failed", "c": "failed", "d": "skipped"}),
+            _draw(1, {"a": "failed", "b": "failed", "c": "passed", "d": "skipped"}),
+            _draw(2, {"a": "passed", "b": "failed", "c": "passed", "d": "skipped"}),
+        ]
+    )
+    by_id = {e["nodeid"]: e for e in merged["tests"]}
+    assert merged["hypothesis"]["seeds"] == [0, 1, 2]
+    assert merged["summary"] == {
+        "passed": 0, "failed": 3, "error": 0, "skipped": 1, "xfailed": 0, "xpassed": 0, "total": 4
+    }  # fmt: skip
+    assert by_id["a"]["draws"] == {"failed": 1, "of": 3, "seeds": [1]}
+    assert by_id["a"]["message"] == "a failed under seed 1"  # the failing draw's own message
+    assert by_id["c"]["draws"] == {"failed": 1, "of": 3, "seeds": [0]}
+    assert "draws" not in by_id["b"] and "draws" not in by_id["d"]  # failed on every draw / never ran
+    xfails = library_report.xfails_text(merged | {"module": "m", "api_version": "2025.12"})
+    assert "# wrong value (fails on some draws only)\na\nc" in xfails
+    assert "# wrong value\nb" in xfails
+    assert normalize.merge_draws([_draw(0, {"a": "passed"})]) == _draw(0, {"a": "passed"})
+
+
+def test_several_seeds_run_the_library_once_per_seed(tmp_path):
+    rc = _main(
+        [
+            "--suite", str(FAKE), "--library", "fake_namespace", "--max-examples", "2", "--seed", "3",
+            "--seed", "4", "--workers", "1", "--no-progress", "--no-clone", "--per-test-timeout", "0",
+            "--out", str(tmp_path / "out"), "--work-dir", str(tmp_path / "work"),
+        ],
+        {"PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p])},
+    )  # fmt: skip
+    assert rc == 0
+    results = normalize.load(tmp_path / "out" / library.RESULTS_NAME)
+    assert results["hypothesis"]["seeds"] == [3, 4]
+    assert "max_examples=2, seeds 3, 4 (one run per seed" in (tmp_path / "out" / library.REPORT_NAME).read_text()
+
+
+def test_several_seeds_are_for_library_runs_only():
+    with pytest.raises(SystemExit):
+        cli.parse_args(["--seed", "1", "--seed", "2"])
