@@ -81,6 +81,28 @@ def _seeds(h: dict) -> str:
     return f"seed={seeds[0]}" if len(seeds) == 1 else f"seeds {', '.join(map(str, seeds))}"
 
 
+def regenerate_command(r: dict) -> str:
+    """The command that makes this report again (with the suite pointed to by $ARRAY_API_TESTS_DIR)."""
+    h = r["hypothesis"]
+    lib = r.get("library") or {}
+    parts = ["python -m conformance", f"--library {r['module']}"]
+    if r["api_version"] != lib.get("api_version"):
+        parts.append(f"--api-version {r['api_version']}")
+    parts.append(f"--max-examples {h['max_examples']}")
+    parts += [f"--seed {s}" for s in h.get("seeds") or [h["seed"]]]
+    if not h.get("shrink", True):
+        parts.append("--no-shrink")
+    if r.get("per_test_timeout"):
+        parts.append(f"--per-test-timeout {r['per_test_timeout']:g}")
+    if explain_policy(r):
+        parts.append(f"--explain-with {explain_policy(r)}")
+    if r.get("cross_check"):
+        c = r["cross_check"]
+        parts.append(f"--cross-check conformance/results/{c['policy']}-{c['api_version']}.json")
+    parts += [f"--pytest-arg={a}" for a in r.get("pytest_args") or ()]
+    return " ".join(parts)
+
+
 def _header(r: dict) -> list:
     lib = r.get("library") or {}
     h = r["hypothesis"]
@@ -117,6 +139,7 @@ def _header(r: dict) -> list:
     ]
     if r.get("per_test_timeout"):
         lines.append(f"- Per-test timeout: {r['per_test_timeout']:g} s (pytest-timeout)")
+    lines.append(f"- Made by: `{regenerate_command(r)}`")
     if r.get("pytest_args"):
         lines.append(f"- Partial run: extra pytest arguments `{' '.join(r['pytest_args'])}`")
     policy = explain_policy(r)

@@ -348,7 +348,9 @@ def test_several_seeds_run_the_library_once_per_seed(tmp_path):
     assert rc == 0
     results = normalize.load(tmp_path / "out" / library.RESULTS_NAME)
     assert results["hypothesis"]["seeds"] == [3, 4]
-    assert "max_examples=2, seeds 3, 4 (one run per seed" in (tmp_path / "out" / library.REPORT_NAME).read_text()
+    text = (tmp_path / "out" / library.REPORT_NAME).read_text()
+    assert "max_examples=2, seeds 3, 4 (one run per seed" in text
+    assert "Made by: `python -m conformance --library fake_namespace --max-examples 2 --seed 3 --seed 4`" in text
 
 
 def test_several_seeds_are_for_library_runs_only():
