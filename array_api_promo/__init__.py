@@ -11,7 +11,7 @@ import sys as _sys
 
 from . import promotion
 from ._array import Array
-from ._devices import CPU, DEVICE1
+from ._devices import CPU, DEVICE1, DEVICE2, NO_FLOAT64, NO_X64
 from ._dtypes import DType
 from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, bind as _bind, namespace  # noqa: F401
 from .promotion._policy import NoDtypeError, PromotionError
@@ -34,4 +34,5 @@ def __dir__():
 
 # Package-level extras beyond the standard's names.
 __all__ = __all__ + ["Array", "DType", "namespace", "promotion", "CPU", "DEVICE1", "API_VERSIONS"]  # type: ignore[has-type]  # noqa: F821
+__all__ += ["DEVICE2", "NO_FLOAT64", "NO_X64"]  # array-api-strict's other devices
 __all__ += ["PromotionError", "NoDtypeError"]

@@ -102,11 +102,14 @@ def _binary_operator(dunder: str, name: str):
         result = fast[1]
         if type(out) is not _ndarray:  # NumPy scalars from 0-d operands
             out = _asarray(out)
+        device = self._device
+        if device is not CPU:
+            device.admit(result, runtime)
         array = _new_object(Array)
         array._data = out
         array._dtype = result
         array._runtime = runtime
-        array._device = self._device
+        array._device = device
         return array
 
     return fast_path(_core.BINARY_OPERATOR, name, _named(operator, dunder))
@@ -125,11 +128,14 @@ def _reflected_operator(dunder: str, name: str):
                 out = run(convert(other), self._data)
                 if type(out) is not _ndarray:
                     out = _asarray(out)
+                device = self._device
+                if device is not CPU:
+                    device.admit(result, runtime)
                 array = _new_object(Array)
                 array._data = out
                 array._dtype = result
                 array._runtime = runtime
-                array._device = self._device
+                array._device = device
                 return array
         return runtime._apply2(name, other, self, True)
 
@@ -172,11 +178,14 @@ def _unary_operator(dunder: str, name: str):
         result = fast[1]
         if type(out) is not _ndarray:
             out = _asarray(out)
+        device = self._device
+        if device is not CPU:
+            device.admit(result, runtime)
         array = _new_object(Array)
         array._data = out
         array._dtype = result
         array._runtime = runtime
-        array._device = self._device
+        array._device = device
         return array
 
     return fast_path(_core.UNARY_OPERATOR, name, _named(operator, dunder))
@@ -237,6 +246,8 @@ class Array:
 
     @classmethod
     def _new(cls, data: np.ndarray, dtype, runtime, device: Device = CPU) -> Array:
+        if device is not CPU:
+            device.admit(dtype, runtime)
         self = _new_object(cls)
         self._data = data
         self._dtype = dtype
@@ -429,6 +440,7 @@ class Array:
             and key._runtime is self._runtime
             and key._device is self._device
             and key._data.shape == self._data.shape
+            and self._runtime.boolean_indexing
         ):  # a mask of x's own shape: nothing to check but what was just checked
             array = _new_object(Array)
             array._data = self._data[key._data]

@@ -23,17 +23,17 @@ class CreationFunctions(RuntimeBase):
     """Mixin: array creation under the namespace's policy and defaults."""
 
     # -- helpers -------------------------------------------------------------------------------
-    def _default_dtype_of_scalar(self, value):
+    def _default_dtype_of_scalar(self, value, device):
         t = type(value)
         if t is bool:
             return D.bool_
         if t is int:
-            return self.policy.default_int
+            return self._default("integral", device)
         if t is float:
-            return self.policy.default_float
-        return self.policy.default_complex
+            return self._default("real floating", device)
+        return self._default("complex floating", device)
 
-    def _infer_dtype(self, obj, func):
+    def _infer_dtype(self, obj, func, device):
         """The default dtype for nested Python scalars (bool < int < float < complex)."""
         kinds = set()
         numpy_dtypes = set()
@@ -66,20 +66,20 @@ class CreationFunctions(RuntimeBase):
         if numpy_dtypes:
             # torch's inferScalarType: each NumPy scalar by its dtype, each Python scalar by its
             # default dtype, joined by promoteTypes (torch.asarray([np.float64(1.), 2.]) is float64)
-            python = [self._python_kinds_dtype(kinds)] if kinds else []
+            python = [self._python_kinds_dtype(kinds, device)] if kinds else []
             return self.policy.result_type(*sorted(numpy_dtypes, key=lambda d: d.name), *python)
-        return self._python_kinds_dtype(kinds)
+        return self._python_kinds_dtype(kinds, device)
 
-    def _python_kinds_dtype(self, kinds):
+    def _python_kinds_dtype(self, kinds, device):
         """The default dtype for a set of Python scalar types (bool < int < float < complex)."""
         if complex in kinds:
-            return self.policy.default_complex
+            return self._default("complex floating", device)
         if float in kinds:
-            return self.policy.default_float
+            return self._default("real floating", device)
         if int in kinds:
-            return self.policy.default_int
+            return self._default("integral", device)
         if bool in kinds or not kinds:
-            return D.bool_ if kinds else self.policy.default_float
+            return D.bool_ if kinds else self._default("real floating", device)
         raise AssertionError
 
     # -- the standard's functions ----------------------------------------------------------------
@@ -132,7 +132,7 @@ class CreationFunctions(RuntimeBase):
         if t in D.PY_SCALARS:
             if copy is False:
                 raise ValueError("asarray: copy=False is impossible for a Python scalar")
-            dtype = self._default_dtype_of_scalar(obj) if dtype is None else dtype
+            dtype = self._default_dtype_of_scalar(obj, device) if dtype is None else dtype
             return Array._new(self._exact_scalar(obj, dtype, func), dtype, self, device)
         if isinstance(obj, type):  # np.float64 the class has __array__, but is no array
             raise TypeError(f"asarray: cannot make an array from the type {obj.__name__}; pass a value")
@@ -143,7 +143,7 @@ class CreationFunctions(RuntimeBase):
             if copy is False:
                 raise ValueError("asarray: copy=False is impossible for a Python sequence")
             if dtype is None:
-                dtype = self._infer_dtype(obj, func)
+                dtype = self._infer_dtype(obj, func, device)
             data = _nested_to_numpy(obj, dtype, func, self.policy.create_scalar)
             return Array._new(data, dtype, self, device)
         if hasattr(obj, "__dlpack__"):
@@ -212,7 +212,10 @@ class CreationFunctions(RuntimeBase):
             raise TypeError(
                 f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}"
             )
-        dtype = self._default_dtype_of_scalar(fill_value) if dtype is None else self._check_dtype(dtype, func)
+        if dtype is None:
+            dtype = self._default_dtype_of_scalar(fill_value, device)
+        else:
+            dtype = self._check_dtype(dtype, func)
         value = self._exact_scalar(fill_value, dtype, func)
         check_fits(shape, dtype.numpy.itemsize, func)
         return Array._new(np.full(shape, value, dtype=dtype.numpy), dtype, self, device)
@@ -222,8 +225,8 @@ class CreationFunctions(RuntimeBase):
 
     def _constant(self, shape, dtype, device, maker, func):
         shape = _check_shape(shape, func)
-        dtype = self.policy.default_float if dtype is None else self._check_dtype(dtype, func)
         device = self._check_device(device, func)
+        dtype = self._default("real floating", device) if dtype is None else self._check_dtype(dtype, func)
         check_fits(shape, dtype.numpy.itemsize, func)
         return Array._new(maker(shape, dtype=dtype.numpy), dtype, self, device)
 
@@ -278,7 +281,7 @@ class CreationFunctions(RuntimeBase):
             start, stop = 0, start
         if dtype is None:
             is_float = any(type(v) is float for v in (start, stop, step))
-            dtype = self.policy.default_float if is_float else self.policy.default_int
+            dtype = self._default("real floating" if is_float else "integral", device)
         else:
             dtype = self._check_dtype(dtype, func)
         if dtype.category == D.CATEGORY_BOOL:
@@ -315,7 +318,7 @@ class CreationFunctions(RuntimeBase):
         device = self._check_device(device, func)
         if dtype is None:
             is_complex = type(start) is complex or type(stop) is complex
-            dtype = self.policy.default_complex if is_complex else self.policy.default_float
+            dtype = self._default("complex floating" if is_complex else "real floating", device)
         else:
             dtype = self._check_dtype(dtype, func)
         if dtype.category == D.CATEGORY_BOOL:
@@ -343,8 +346,8 @@ class CreationFunctions(RuntimeBase):
                 raise TypeError(f"eye: {arg} must be an int, got {type(value).__name__}")
         if n_rows < 0 or (n_cols is not None and n_cols < 0):
             raise ValueError("eye: n_rows and n_cols must be non-negative")
-        dtype = self.policy.default_float if dtype is None else self._check_dtype(dtype, func)
         device = self._check_device(device, func)
+        dtype = self._default("real floating", device) if dtype is None else self._check_dtype(dtype, func)
         check_fits((n_rows, n_rows if n_cols is None else n_cols), dtype.numpy.itemsize, func)
         return Array._new(np.eye(n_rows, n_cols, k=k, dtype=dtype.numpy), dtype, self, device)
 

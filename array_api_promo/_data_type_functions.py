@@ -9,6 +9,7 @@ import numpy as np
 from . import _core, _dtypes as D
 from ._array import Array
 from ._core import fast_path
+from ._devices import CPU
 from ._dtypes import DType
 from ._runtime import RuntimeBase, describe_value, quiet_context, quietly
 
@@ -64,11 +65,14 @@ class DataTypeFunctions(RuntimeBase):
                 except TypeError:
                     pass
                 else:
+                    device = x._device
+                    if device is not CPU:
+                        device.admit(dtype, self)
                     array = _new_object(Array)
                     array._data = data
                     array._dtype = dtype
                     array._runtime = self
-                    array._device = x._device
+                    array._device = device
                     return array
         x = self._check_array(x, "astype")
         dtype = self._check_dtype(dtype, "astype")

@@ -1,37 +1,79 @@
-"""Devices: the CPU and one further logical device, so that device rules are testable.
+"""Devices: the CPU and four logical devices, array-api-strict's, so that device rules are testable.
 
-Both keep their data in NumPy arrays on the host; what differs is identity:
-arrays on two devices never combine, and ``to_device`` copies.
+All keep their data in NumPy arrays on the host; what differs is identity and
+what each device holds:
+
+========== ============================================ ===========================
+device     dtypes it cannot hold                        its defaults
+========== ============================================ ===========================
+cpu        none                                         the policy's
+device1    none                                         the policy's
+device2    none                                         float32, complex64 (as a torch CPU)
+no_float64 float64, complex128 (as Apple's MPS)         float32, complex64
+no_x64     float64, complex128, int64, uint64 (as JAX)  float32, complex64, int32, int32
+========== ============================================ ===========================
+
+(array-api-strict 2.6.1's devices, with its names and dtype sets.)  Arrays on
+two devices never combine, and ``to_device`` copies.  A device's limits
+compose with any policy: the policy decides a result's dtype, and an array of
+a dtype its device cannot hold is refused (``ValueError``, from
+:meth:`Device.admit`, the one place that checks); creation without ``dtype=``
+takes the device's defaults where it has its own, else the policy's.
 
 Devices are values: there is one object per device, and ``Device(name)``
 returns it (``Device("cpu") is CPU``), so a device built from its name and
 ``x.device`` are the same thing everywhere a ``device=`` is taken.  An
-unknown name is a ``ValueError``.  array-api-strict's names are accepted as
-aliases, so that code written against it runs here unchanged (see
-``array_api_promo.standin``): ``"CPU_DEVICE"`` is the CPU and ``"device1"``
-is ``device1``.  array-api-strict's other devices (``device2``,
-``no_float64``, ``no_x64``) restrict or change the default dtypes per
-device, which this package does not model: they are refused.
+unknown name is a ``ValueError``.  ``"CPU_DEVICE"``, array-api-strict's name
+for its CPU, is the CPU here too, so that code written against it runs here
+unchanged (see ``array_api_promo.standin``).
 """
 
 from __future__ import annotations
 
-__all__ = ["ALL_DEVICES", "CPU", "DEVICE1", "DEVICE_ALIASES", "Device", "device_by_name", "device_of"]
+import os
+import sys
+from types import FrameType
+
+__all__ = [
+    "ALL_DEVICES",
+    "CPU",
+    "DEVICE1",
+    "DEVICE2",
+    "DEVICE_ALIASES",
+    "NO_FLOAT64",
+    "NO_X64",
+    "Device",
+    "device_by_name",
+    "device_of",
+]
 
 
 class Device:
     """A device of this package; ``Device(name)`` is the one device of that name."""
 
-    __slots__ = ("name",)
+    __slots__ = ("name", "excluded", "defaults", "why")
 
     def __new__(cls, name: str = "cpu"):
         return device_by_name(name)
 
     @classmethod
-    def _create(cls, name: str) -> Device:
+    def _create(cls, name: str, excluded=(), defaults=None, why: str = "") -> Device:
         device = object.__new__(cls)
         device.name = name
+        device.excluded = frozenset(excluded)  # names of the dtypes it cannot hold
+        device.defaults = dict(defaults or {})  # kind ("real floating" ...) -> dtype name, where it has its own
+        device.why = why
         return device
+
+    def admit(self, dtype, runtime) -> None:
+        """Refuse an array of ``dtype`` on this device if the device cannot hold it."""
+        if dtype.name in self.excluded:
+            held = ", ".join(sorted(self.excluded))
+            raise ValueError(
+                f"{_operation()}: Device({self.name!r}) does not support dtype={dtype.name}, the result's dtype "
+                f"under policy {runtime.policy.name!r} ({self.name} {self.why}: it cannot hold {held}); "
+                "ask for a dtype it holds, or move the data with to_device()"
+            )
 
     def __repr__(self) -> str:
         return f"array_api_promo.Device({self.name!r})"
@@ -49,9 +91,20 @@ class Device:
         return self
 
 
+_SINGLE = {"real floating": "float32", "complex floating": "complex64"}
 CPU = Device._create("cpu")
 DEVICE1 = Device._create("device1")  # a logical second device (host memory, separate identity)
-ALL_DEVICES = (CPU, DEVICE1)
+DEVICE2 = Device._create("device2", defaults=_SINGLE, why="defaults to single precision, as a torch CPU")
+NO_FLOAT64 = Device._create(
+    "no_float64", ("float64", "complex128"), _SINGLE, why="has no double precision, as Apple's MPS"
+)
+NO_X64 = Device._create(
+    "no_x64",
+    ("float64", "complex128", "int64", "uint64"),
+    {**_SINGLE, "integral": "int32", "indexing": "int32"},
+    why="has no 64-bit dtype, as JAX without x64",
+)
+ALL_DEVICES = (CPU, DEVICE1, DEVICE2, NO_FLOAT64, NO_X64)
 # array-api-strict's names for the same devices.
 DEVICE_ALIASES = {"CPU_DEVICE": CPU}
 _BY_NAME = {d.name: d for d in ALL_DEVICES} | DEVICE_ALIASES
@@ -79,3 +132,19 @@ def device_of(device) -> Device | None:
     if isinstance(device, str):
         return _BY_NAME.get(device)
     return None
+
+
+_PACKAGE = os.path.dirname(os.path.abspath(__file__))
+
+
+def _operation() -> str:
+    """The public operation being run: the outermost frame of this package (``sum``, ``__add__`` ...)."""
+    frame: FrameType | None = sys._getframe(2)
+    name = "array"
+    while frame is not None:
+        if os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE:
+            name = frame.f_code.co_name
+        elif name != "array":
+            break
+        frame = frame.f_back
+    return name

@@ -412,6 +412,8 @@ class ElementwiseFunctions(RuntimeBase):
                 out = run(s, x._data) if reflected else run(x._data, s)
         if type(out) is not _ndarray or out.dtype is not rnp:
             out = _asarray(out, dtype=rnp)
+        if device is not CPU:
+            device.admit(result, self)
         array = _new_object(Array)
         array._data = out
         array._dtype = result
@@ -430,11 +432,14 @@ class ElementwiseFunctions(RuntimeBase):
         out = run(x._data)
         if type(out) is not _ndarray or out.dtype is not rnp:
             out = _asarray(out, dtype=rnp)
+        device = x._device
+        if device is not CPU:
+            device.admit(result, self)
         array = _new_object(Array)
         array._data = out
         array._dtype = result
         array._runtime = self
-        array._device = x._device
+        array._device = device
         return array
 
     def _bad_operands(self, name, x1, x2, operator):
@@ -617,11 +622,14 @@ def _make_unary(name):
             result = fast[1]
             if type(out) is not _ndarray:
                 out = _asarray(out)
+            device = x._device
+            if device is not CPU:
+                device.admit(result, self)
             array = _new_object(Array)
             array._data = out
             array._dtype = result
             array._runtime = self
-            array._device = x._device
+            array._device = device
             return array
         return self._apply1(name, x)
 
@@ -649,11 +657,14 @@ def _make_binary(name):
             result = fast[1]
             if type(out) is not _ndarray:
                 out = _asarray(out)
+            device = x1._device
+            if device is not CPU:
+                device.admit(result, self)
             array = _new_object(Array)
             array._data = out
             array._dtype = result
             array._runtime = self
-            array._device = x1._device
+            array._device = device
             return array
         return self._apply2(name, x1, x2, False)
 

@@ -63,6 +63,7 @@ static PyTypeObject *ScalarConverter = NULL;
 static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
 static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim;
 static PyObject *str_native_dtypes, *str_dtype;
+static PyObject *str_boolean_indexing;
 static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
@@ -185,6 +186,19 @@ as_ndarray(PyObject *out)
     PyObject *arr = PyObject_CallOneArg(asarray, out);
     Py_DECREF(out);
     return arr;
+}
+
+/* Whether runtime.boolean_indexing is true: 1, 0, or -1 with an error set. */
+static int
+boolean_indexing_allowed(PyObject *runtime)
+{
+    PyObject *flag = PyObject_GetAttr(runtime, str_boolean_indexing);
+    if (flag == NULL) {
+        return -1;
+    }
+    int allowed = PyObject_IsTrue(flag);
+    Py_DECREF(flag);
+    return allowed;
 }
 
 /* A new reference to the wrapped result, or NULL with an error set; steals out. */
@@ -496,6 +510,9 @@ static PyObject *
 with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
 {
     PyObject *runtime = SLOT(x, RUNTIME);
+    if (SLOT(x, DEVICE) != cpu_device) {
+        return FALL_BACK; /* the Python path checks the device holds the result's dtype */
+    }
     PyObject *plan = scalar_plan(self, x, other);
     if (plan == NULL || plan == FALL_BACK) {
         return plan;
@@ -517,6 +534,9 @@ with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
 static PyObject *
 of_two_arrays(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2, int zero_d_keys)
 {
+    if (SLOT(x1, DEVICE) != cpu_device) {
+        return FALL_BACK; /* the Python path checks the device holds the result's dtype */
+    }
     PyObject *plan = recall_two(self, runtime, x1, x2);
     if (plan != NULL) {
         Py_INCREF(plan);
@@ -614,6 +634,9 @@ inplace_operator(FastPath *self, PyObject *x, PyObject *other)
 static PyObject *
 unary(FastPath *self, PyObject *runtime, PyObject *x)
 {
+    if (SLOT(x, DEVICE) != cpu_device) {
+        return FALL_BACK; /* the Python path checks the device holds the result's dtype */
+    }
     PyObject *plan = find_plan(self, runtime, SLOT(x, DTYPE), NULL);
     if (plan == NULL || plan == FALL_BACK) {
         return plan == NULL ? MISSED() : FALL_BACK;
@@ -691,7 +714,12 @@ getitem(PyObject *x, PyObject *key)
     }
     else if (is_array(key) && SLOT(key, DTYPE) == bool_dtype && SLOT(key, RUNTIME) == SLOT(x, RUNTIME) &&
              SLOT(key, DEVICE) == SLOT(x, DEVICE) && Py_TYPE(SLOT(key, DATA)) == NDArray) {
-        /* a mask of x's own shape: nothing to check but what is checked here */
+        /* a mask of x's own shape: nothing to check but what is checked here (and that the
+         * namespace allows boolean indexing: the stand-in's flag may turn it off) */
+        int allowed = boolean_indexing_allowed(SLOT(x, RUNTIME));
+        if (allowed <= 0) {
+            return allowed < 0 ? NULL : FALL_BACK;
+        }
         if (!same_shape((PyArrayObject *)SLOT(key, DATA), (PyArrayObject *)data)) {
             return FALL_BACK;
         }
@@ -790,7 +818,7 @@ static PyObject *
 astype(PyObject *runtime, PyObject *x, PyObject *dtype)
 {
     if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(dtype) != Py_TYPE(bool_dtype) ||
-        Py_TYPE(SLOT(x, DATA)) != NDArray || quiet_context == NULL) {
+        Py_TYPE(SLOT(x, DATA)) != NDArray || quiet_context == NULL || SLOT(x, DEVICE) != cpu_device) {
         return FALL_BACK; /* (the type of bool_ is the DType class) */
     }
     PyObject *casts = PyObject_GetAttr(runtime, str_casts);
@@ -1287,6 +1315,7 @@ PyInit__fastpath(void)
         {&str_casts, "_casts"},
         {&str_numpy, "numpy"},
         {&str_astype, "astype"},
+        {&str_boolean_indexing, "boolean_indexing"},
         {&str_policy, "policy"},
         {&str_default_float, "default_float"},
         {&str_quiet_context, "array_api_promo._fastpath.quiet_context"},

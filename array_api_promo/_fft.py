@@ -158,12 +158,12 @@ class FFTFunctions(RuntimeBase):
             raise TypeError(f"{func}: d must be a float, got {type(d).__name__}")
         if d == 0:
             raise ValueError(f"{func}: d must not be zero")
+        device = self._check_device(device, func)
         if dtype is None:
-            dtype = self.policy.default_float
+            dtype = self._default("real floating", device)
         else:
             dtype = self._check_dtype(dtype, func)
         result = self.policy.function_dtype(op, dtype).result
-        device = self._check_device(device, func)
         kernel = np.fft.fftfreq if op == "fftfreq" else np.fft.rfftfreq
         check_fits((n,), 8, func)
         out = kernel(n, d=float(d))

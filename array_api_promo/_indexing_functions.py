@@ -100,6 +100,11 @@ class IndexingFunctions(RuntimeBase):
             )
         cat = k._dtype.category
         if cat == D.CATEGORY_BOOL:
+            if not self.boolean_indexing:
+                raise RuntimeError(
+                    f"{func}: boolean indexing is disabled for {self.label} "
+                    "(set_array_api_strict_flags(boolean_indexing=False), as a lazy library has it)"
+                )
             return k._data, (k._data if sole else None)
         if cat == D.CATEGORY_INTEGER:
             return k._data, None

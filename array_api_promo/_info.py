@@ -37,7 +37,11 @@ class Info:
         return f"<array namespace info of {self._runtime.label}>"
 
     def capabilities(self) -> dict:
-        caps: dict[str, bool | int] = {"boolean indexing": True, "data-dependent shapes": True}
+        runtime = self._runtime
+        caps: dict[str, bool | int] = {
+            "boolean indexing": runtime.boolean_indexing,
+            "data-dependent shapes": runtime.data_dependent_shapes,
+        }
         if self._runtime.api_version >= "2024.12":
             caps["max dimensions"] = _MAX_DIMENSIONS
         return caps
@@ -50,20 +54,16 @@ class Info:
         return tuple(ALL_DEVICES) if self._runtime.api_version >= "2025.12" else list(ALL_DEVICES)
 
     def default_dtypes(self, *, device=None) -> dict:
-        self._runtime._check_device(device, "default_dtypes", names=True)
-        policy = self._runtime.policy
-        defaults = {
-            "real floating": policy.default_float,
-            "integral": policy.default_int,
-            "indexing": policy.default_index,
-        }
-        complex_default = policy.default_complex
-        if complex_default in self._runtime._dtype_set:
-            defaults["complex floating"] = complex_default
-        return {k: defaults[k] for k in ("real floating", "complex floating", "integral", "indexing") if k in defaults}
+        runtime = self._runtime
+        device = runtime._check_device(device, "default_dtypes", names=True)
+        kinds = ("real floating", "complex floating", "integral", "indexing")
+        defaults = {kind: runtime._default(kind, device) for kind in kinds}
+        if defaults["complex floating"] not in runtime._dtype_set:  # a policy without complex dtypes
+            del defaults["complex floating"]
+        return defaults
 
     def dtypes(self, *, device=None, kind=None) -> dict:
-        self._runtime._check_device(device, "dtypes", names=True)
+        device = self._runtime._check_device(device, "dtypes", names=True)
         kinds: set | None = None
         if kind is not None:
             names = (kind,) if isinstance(kind, str) else kind
@@ -77,7 +77,12 @@ class Info:
                     raise ValueError(f"dtypes: unknown kind {name!r}; kinds are {', '.join(map(repr, _KINDS))}")
                 kinds.update(_KINDS[name])
         # Only the standard's dtypes: float16/bfloat16 of a policy are extensions.
-        return {d.name: d for d in self._runtime.dtypes if d in _STANDARD and (kinds is None or d.kind in kinds)}
+        excluded = device.excluded
+        return {
+            d.name: d
+            for d in self._runtime.dtypes
+            if d in _STANDARD and d.name not in excluded and (kinds is None or d.kind in kinds)
+        }
 
 
 class InfoFunctions(RuntimeBase):

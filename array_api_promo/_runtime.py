@@ -36,6 +36,10 @@ class RuntimeBase:
     """Policy, version and the shared argument checks of one namespace."""
 
     _by_value = False  # the policy's decisions depend on values (see __init__)
+    # The standard's optional capabilities (__array_namespace_info__().capabilities()); the
+    # stand-in for array-api-strict turns them off with its flags.
+    boolean_indexing = True
+    data_dependent_shapes = True
 
     def __init__(self, policy, api_version: str):
         self.policy = policy
@@ -112,6 +116,24 @@ class RuntimeBase:
             # (int/float/complex would name a policy-dependent default and stay errors).
             return D.bool_
         raise TypeError(f"{func}: {arg} must be a dtype of {self.label}, got {describe_value(dtype)}")
+
+    def _default(self, kind: str, device: Device = CPU) -> DType:
+        """The default dtype of ``kind`` ("real floating", "complex floating", "integral",
+        "indexing") on ``device``: the device's own where it has one (array-api-strict's
+        ``device2``, ``no_float64``, ``no_x64``) and this namespace has that dtype, else the policy's."""
+        own = device.defaults.get(kind) if device is not CPU else None
+        if own is not None:
+            for dtype in self.dtypes:
+                if dtype.name == own:
+                    return dtype
+        policy = self.policy
+        if kind == "real floating":
+            return policy.default_float
+        if kind == "integral":
+            return policy.default_int
+        if kind == "complex floating":
+            return policy.default_complex
+        return policy.default_index
 
     def _check_device(self, device, func: str, names: bool = False) -> Device:
         """``device`` as one of our devices (``None``: the CPU); ``names`` also takes a device's name."""

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._devices import CPU
 from ._runtime import RuntimeBase, quiet_context, quietly
 
 __all__ = ["StatisticalFunctions"]
@@ -72,11 +73,14 @@ class StatisticalFunctions(RuntimeBase):
                 if x._dtype is not result:
                     data = context.run(data.astype, result.numpy)
                 out = context.run(kernel, data, axis=axes, keepdims=False, dtype=result.numpy)
+                device = x._device
+                if device is not CPU:
+                    device.admit(result, self)
                 array = _new_object(Array)
                 array._data = _asarray(out, dtype=result.numpy)
                 array._dtype = result
                 array._runtime = self
-                array._device = x._device
+                array._device = device
                 return array
         x, axes = self._reduction_args(x, axis, keepdims, func)
         result = self._result_dtype(func, x, dtype)

@@ -24,19 +24,25 @@ branches, skip lists and xfail markers on ``xp.__name__``: scikit-learn's
 array-api-strict's extras:
 
 * ``set_array_api_strict_flags``, ``get_array_api_strict_flags``,
-  ``reset_array_api_strict_flags``, ``ArrayAPIStrictFlags``: ``api_version``
-  rebinds the module to the namespace of that version (global, as in
-  array-api-strict; arrays made before keep working, their operations take
-  the version they were made at); ``enabled_extensions`` removes or restores
-  ``linalg`` and ``fft``; ``data_dependent_shapes=False`` makes
-  ``unique_*``, ``nonzero`` and ``repeat`` with array ``repeats`` raise
-  ``RuntimeError`` as array-api-strict does; ``boolean_indexing=False`` is not
-  modelled and raises ``NotImplementedError``.  The environment variables
-  ``ARRAY_API_STRICT_API_VERSION``, ``..._DATA_DEPENDENT_SHAPES`` and
-  ``..._ENABLED_EXTENSIONS`` are read at import, as by array-api-strict.
-* ``Device``: ``Device("CPU_DEVICE")`` is the CPU and ``Device("device1")``
-  the second device (see ``_devices``); array-api-strict's ``device2``,
-  ``no_float64`` and ``no_x64`` are refused.
+  ``reset_array_api_strict_flags``, ``ArrayAPIStrictFlags``, as in
+  array-api-strict 2.6.1 (``tests/test_standin_parity.py`` compares them):
+  ``api_version`` rebinds the module to the namespace of that version (global,
+  as there; arrays made before keep working, their operations take the version
+  they were made at; a function of a later version is present and raises
+  ``RuntimeError`` when called); ``enabled_extensions`` removes or restores
+  ``linalg`` and ``fft`` (an extension newer than the version is a
+  ``ValueError``); ``data_dependent_shapes=False`` makes ``unique_*``,
+  ``nonzero`` and ``repeat`` with array ``repeats`` raise ``RuntimeError``;
+  ``boolean_indexing=False`` makes boolean-mask indexing and setitem raise
+  ``RuntimeError``; ``capabilities()`` reports both.  The flags belong to this
+  module: other namespaces are untouched.  The environment variables
+  ``ARRAY_API_STRICT_API_VERSION``, ``..._BOOLEAN_INDEXING``,
+  ``..._DATA_DEPENDENT_SHAPES`` and ``..._ENABLED_EXTENSIONS`` are read at
+  import, as by array-api-strict.
+* ``Device``: array-api-strict's five devices (see ``_devices``):
+  ``CPU_DEVICE`` (the CPU), ``device1``, ``device2`` (float32 defaults),
+  ``no_float64`` and ``no_x64`` (no double precision, no 64-bit dtypes), with
+  the same dtype sets, defaults and refusals.
 * ``__version__``: the array-api-strict release whose interface is mirrored
   (consumers check it), ``Array``.
 
@@ -54,7 +60,7 @@ import types
 
 from ._array import Array
 from ._devices import Device
-from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
+from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
 from .from_env import _load_policy
 
 __all__ = ["MIRRORED_VERSION", "SITE_DIR", "StandinRuntime", "main", "make_module"]
@@ -69,12 +75,13 @@ _FLAG_NAMES = ("api_version", "boolean_indexing", "data_dependent_shapes", "enab
 
 
 class _Standin:
-    """The state behind one stand-in module: its policy and the current flags."""
+    """The state behind one stand-in module: its policy and the current flags (array-api-strict's)."""
 
     def __init__(self, module: types.ModuleType, policy):
         self.module = module
         self.policy = policy
         self.api_version = ""  # none bound yet: the first set_flags binds one
+        self.boolean_indexing = True
         self.data_dependent_shapes = True
         self.extensions = tuple(_EXTENSIONS)
         self._runtimes: dict = {}
@@ -89,37 +96,41 @@ class _Standin:
                 f"set_array_api_strict_flags: api_version {api_version!r} is not supported by "
                 f"array_api_promo; supported: {', '.join(API_VERSIONS)}"
             )
-        if boolean_indexing is not None and not boolean_indexing:
-            raise NotImplementedError(
-                "set_array_api_strict_flags: boolean_indexing=False is not modelled by the "
-                "array_api_promo stand-in (boolean indexing is always enabled)"
-            )
+        version = api_version or self.api_version or DEFAULT_API_VERSION
         if enabled_extensions is not None:
-            unknown = [e for e in enabled_extensions if e not in _EXTENSIONS]
-            if unknown:
-                raise ValueError(
-                    f"set_array_api_strict_flags: unknown extensions {unknown}; extensions: {', '.join(_EXTENSIONS)}"
-                )
-        version = api_version or self.api_version
-        changed = version != self.api_version
+            for ext in enabled_extensions:
+                if ext not in _EXTENSIONS:
+                    raise ValueError(
+                        f"set_array_api_strict_flags: unknown extension {ext!r}; extensions: {', '.join(_EXTENSIONS)}"
+                    )
+                if _EXTENSIONS[ext] > version:
+                    raise ValueError(
+                        f"set_array_api_strict_flags: extension {ext} requires standard version "
+                        f"{_EXTENSIONS[ext]} or later, not {version}"
+                    )
+            extensions = tuple(enabled_extensions)
+        else:  # as array-api-strict: an extension the version lacks stays off until enabled again
+            extensions = tuple(e for e in self.extensions if _EXTENSIONS[e] <= version)
+        if boolean_indexing is not None:
+            self.boolean_indexing = bool(boolean_indexing)
+        changed = version != self.api_version or extensions != self.extensions
         if data_dependent_shapes is not None and bool(data_dependent_shapes) != self.data_dependent_shapes:
             self.data_dependent_shapes = bool(data_dependent_shapes)
             changed = True
-        if enabled_extensions is not None and tuple(enabled_extensions) != self.extensions:
-            self.extensions = tuple(e for e in _EXTENSIONS if e in enabled_extensions)
-            changed = True
+        self.extensions = extensions
         if changed:
             self._bind(version)
 
     def get_flags(self) -> dict:
         return {
             "api_version": self.api_version,
-            "boolean_indexing": True,
+            "boolean_indexing": self.boolean_indexing,
             "data_dependent_shapes": self.data_dependent_shapes,
-            "enabled_extensions": tuple(e for e in self.extensions if _EXTENSIONS[e] <= self.api_version),
+            "enabled_extensions": self.extensions,
         }
 
     def reset_flags(self) -> None:
+        self.boolean_indexing = True
         self.data_dependent_shapes = True
         self.extensions = tuple(_EXTENSIONS)
         self._bind(DEFAULT_API_VERSION)
@@ -135,15 +146,19 @@ class _Standin:
         _populate(module, runtime)
         self.api_version = api_version
         names = set(module.__all__)
-        for ext, added in _EXTENSIONS.items():
-            if ext in names and (ext not in self.extensions or added > api_version):
+        for ext in _EXTENSIONS:
+            if ext in names and ext not in self.extensions:
                 del module.__dict__[ext]
                 names.discard(ext)
         if not self.data_dependent_shapes:
             for name in _DATA_DEPENDENT:
                 if name in names:
                     setattr(module, name, _without_data_dependent_shapes(name, getattr(module, name)))
-        self._names = names
+        # As array-api-strict: a function of a later version is there, and says so when called.
+        later = [n for n, v in ADDED_IN.items() if v > api_version and "." not in n and n not in _NOT_FUNCTIONS]
+        for name in later:
+            setattr(module, name, _of_later_version(name, ADDED_IN[name], api_version))
+        self._names = names | set(later)
         module.__all__ = sorted(names) + [
             "Device",
             "set_array_api_strict_flags",
@@ -155,16 +170,39 @@ class _Standin:
 
 
 class StandinRuntime(Runtime):
-    """A runtime whose arrays' ``__array_namespace__`` is the stand-in module, at any version."""
+    """A runtime whose arrays' ``__array_namespace__`` is the stand-in module, at any version,
+    and whose optional capabilities follow the stand-in's flags."""
 
     def __init__(self, policy, api_version: str, standin: _Standin):
         super().__init__(policy, api_version)
         self.standin = standin
 
+    @property  # type: ignore[override]  # a flag of the stand-in, not a constant
+    def boolean_indexing(self) -> bool:
+        return self.standin.boolean_indexing
+
+    @property  # type: ignore[override]
+    def data_dependent_shapes(self) -> bool:
+        return self.standin.data_dependent_shapes
+
     def namespace_at(self, api_version: str):
         # As array-api-strict: asking an array for a version sets that version globally.
         self.standin.set_flags(api_version=api_version)
         return self.module
+
+
+_NOT_FUNCTIONS = ("complex64", "complex128", "fft")
+
+
+def _of_later_version(name: str, added: str, api_version: str):
+    def later(*args, **kwargs):
+        raise RuntimeError(
+            f"{name} requires API version {added} or later, but the current API version of the stand-in for "
+            f"array-api-strict is {api_version} (set_array_api_strict_flags(api_version=...))"
+        )
+
+    later.__name__ = later.__qualname__ = name
+    return later
 
 
 def _without_data_dependent_shapes(name, func):
@@ -245,14 +283,11 @@ def _flags_context(state: _Standin):
             self.old_flags = None
 
         def __enter__(self):
-            self.old_flags = (state.api_version, state.data_dependent_shapes, state.extensions)
+            self.old_flags = state.get_flags()
             state.set_flags(**self.kwargs)
 
         def __exit__(self, *exc):
-            api_version, data_dependent_shapes, extensions = self.old_flags
-            state.set_flags(
-                api_version=api_version, data_dependent_shapes=data_dependent_shapes, enabled_extensions=extensions
-            )
+            state.set_flags(**self.old_flags)
 
     return ArrayAPIStrictFlags
 

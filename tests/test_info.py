@@ -4,7 +4,7 @@ import pytest
 
 import array_api_promo as xp
 import array_api_promo.torch as tx
-from array_api_promo import CPU, DEVICE1, namespace
+from array_api_promo import CPU, DEVICE1, DEVICE2, NO_FLOAT64, NO_X64, namespace
 
 
 def test_capabilities():
@@ -15,8 +15,9 @@ def test_capabilities():
 
 
 def test_devices_by_version():
-    assert xp.__array_namespace_info__().devices() == (CPU, DEVICE1)
-    assert namespace("array_api", "2024.12").__array_namespace_info__().devices() == [CPU, DEVICE1]
+    every = (CPU, DEVICE1, DEVICE2, NO_FLOAT64, NO_X64)  # array-api-strict's five
+    assert xp.__array_namespace_info__().devices() == every
+    assert namespace("array_api", "2024.12").__array_namespace_info__().devices() == list(every)
     assert xp.__array_namespace_info__().default_device() is CPU
     assert not hasattr(namespace("array_api", "2022.12"), "__array_namespace_info__")
 
@@ -63,8 +64,15 @@ def test_devices_accepted_as_values_and_names():
     ):
         assert list(info.dtypes(device=device, kind="real floating")) == ["float32", "float64"]
         assert info.default_dtypes(device=device)["integral"] is xp.int64
-    for device in ("device2", "no_float64", "gpu"):
-        with pytest.raises(ValueError, match=f"dtypes: unknown device '{device}'"):
-            info.dtypes(device=device)
+    with pytest.raises(ValueError, match="dtypes: unknown device 'gpu'"):
+        info.dtypes(device="gpu")
+    assert list(info.dtypes(device="no_float64", kind="real floating")) == ["float32"]
+    assert info.default_dtypes(device=DEVICE2)["real floating"] is xp.float32
+    assert info.default_dtypes(device=NO_X64) == {
+        "real floating": xp.float32,
+        "complex floating": xp.complex64,
+        "integral": xp.int32,
+        "indexing": xp.int32,
+    }
     with pytest.raises(ValueError, match="dtypes: unknown device"):
         info.dtypes(device=3)
