@@ -313,6 +313,8 @@ def _policy_op(pol, name, operands):
     decision = pol.decide(promotion.op_spec(name), sig)
     for value in scalars:
         pol.check_scalar(value, decision.compute, name)
+        if name in ("clip", "where"):  # converted, not promoted: torch's checked_convert
+            pol.convert_scalar(value, decision.compute, name)
     return decision.result
 
 

@@ -210,6 +210,7 @@ CONVERSION_LITERALS = [
     "1j",
     "(1.5-2j)",
     "1e300j",
+    "(2+0j)",  # checked_convert takes a complex with no imaginary part as its real part
 ]
 # torch functions that take two Python scalars (the array API name -> torch callable)
 SCALAR_PAIR_FUNCTIONS = {
@@ -237,6 +238,9 @@ CLAMP_BOUNDS = [
     "0d:bool",
     "0d:uint8",
     "0d:float16",
+    "py:(2+0j)",  # a complex number bound: a floating x keeps its dtype (clamp's meta function)
+    "py:1j",
+    "0d:complex64",
 ]
 _SPECIAL_FLOATS = {"inf": float("inf"), "nan": float("nan")}
 

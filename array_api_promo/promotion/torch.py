@@ -83,8 +83,22 @@ _WRAPPED_TYPE = {bool: b1, int: i8, LargeInt: D.uint64, float: f8, complex: c8}
 _UNPACKABLE = (-(2**63), 2**64)
 # Operations that convert a Python scalar with c10::checked_convert (an error, not a wrap).
 _CHECKED_OPS = frozenset({"where", "clip"})
+
 # checked_convert lets any double into Half and BFloat16 (rounding to inf).
 _UNCHECKED_FLOATS = frozenset({f2, bf})
+
+
+def _keeps_dtype_in_clamp(signature) -> bool:
+    """clamp(Tensor, Scalar?, Scalar?)'s meta function: a floating ``self`` keeps its dtype and the
+    number bounds do not take part in promotion (clamp(float16, min=1+0j) is float16); other
+    dtypes promote with the numbers (TensorCompare.cpp, TORCH_META_FUNC(clamp))."""
+    x, *bounds = signature
+    return (
+        isinstance(x.dtype, DType)
+        and x.dtype.category == D.CATEGORY_FLOATING
+        and x.kind is not OperandKind.SCALAR
+        and all(b.kind is OperandKind.SCALAR for b in bounds)
+    )
 
 
 class TorchPolicy(Policy):
@@ -277,7 +291,13 @@ class TorchPolicy(Policy):
         if category == D.CATEGORY_BOOL:
             return np.asarray(bool(value))
         if t is complex and category != D.CATEGORY_COMPLEX:
-            raise TypeError(f"{op}: a Python complex cannot be converted to {dtype.name} (policy {self.name!r})")
+            # checked_convert takes a complex with no imaginary part as its real part
+            if value.imag != 0:
+                raise TypeError(
+                    f"{op}: a Python complex with a nonzero imaginary part cannot be converted to "
+                    f"{dtype.name} (policy {self.name!r})"
+                )
+            value, t = value.real, float
         if category == D.CATEGORY_INTEGER:
             return self._to_integer(value, dtype, op)
         if dtype not in _UNCHECKED_FLOATS:
@@ -332,6 +352,9 @@ class TorchPolicy(Policy):
 
     # -- operation rules -----------------------------------------------------------
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
+        if spec.name == "clip" and _keeps_dtype_in_clamp(signature):
+            x = signature[0].dtype
+            return Decision(x, x)
         refused = _TORCH_REFUSES.get(spec.name, _DEFAULT_REFUSALS.get(spec.domain, ()))
         if spec.name in _REFUSE_BOOL_OPERAND and any(o.dtype is D.bool_ or o.dtype is bool for o in signature):
             raise PromotionError(
@@ -358,6 +381,8 @@ class TorchPolicy(Policy):
         return Decision(compute, self.result_of_kind(kind, compute))
 
     def _why_compute(self, spec):
+        if spec.name == "clip":
+            return "clamp with number bounds: a floating x keeps its dtype, the numbers do not promote"
         return "integer input to a floating operation takes the default dtype (INT_TO_FLOAT)"
 
     def inplace_result(self, op, result, target):
