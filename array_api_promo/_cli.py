@@ -583,7 +583,8 @@ def cmd_policies(args) -> int:
         table.add_row(
             n,
             " ".join(d.name for d in p.dtypes),
-            f"{p.default_int.name}, {p.default_float.name}, {p.default_complex.name}",
+            f"{p.default_int.name}, {p.default_float.name}, "
+            + (p.default_complex.name if p.default_complex is not None else "no complex"),
         )
     _console().print(table)
     return EXIT_OK

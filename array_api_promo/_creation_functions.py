@@ -187,8 +187,13 @@ class CreationFunctions(RuntimeBase):
             raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
         if dtype is None:
             if source is None or source not in self._dtype_set:
-                raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
-            dtype = source
+                narrowed = self.policy.numpy_array_dtypes.get(data.dtype.name)
+                if narrowed is None:
+                    raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
+                source = None
+                dtype = D.dtype_by_name(narrowed)
+            else:
+                dtype = source
         if source is dtype:
             if copy:
                 data = data.copy()

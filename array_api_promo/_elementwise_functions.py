@@ -297,7 +297,8 @@ class ElementwiseFunctions(RuntimeBase):
         compute = decision.compute
         kernel = kernel_for(name, compute.numpy)
         signature = None
-        second_numpy = dt2.numpy if type(dt2) is DType else compute.numpy  # a scalar arrives converted
+        scalar_dtype = decision.scalar or compute  # a scalar arrives converted
+        second_numpy = dt2.numpy if type(dt2) is DType else scalar_dtype.numpy
         if (dt1 is not compute or second_numpy is not compute.numpy) and not _resolves_to(
             kernel, (dt1.numpy, second_numpy), compute.numpy, decision.result.numpy
         ):
@@ -306,7 +307,7 @@ class ElementwiseFunctions(RuntimeBase):
                 signature = (compute.numpy, compute.numpy, None)
             else:
                 kernel = _casting(kernel, compute.numpy, 2)
-        convert = None if type(dt2) is DType else self.policy.scalar_converter(dt2, compute, name)
+        convert = None if type(dt2) is DType else self.policy.scalar_converter(dt2, scalar_dtype, name)
         plan = BinaryPlan(kernel, signature, decision.result, decision.result.numpy, convert)
         plans[key] = plan
         if plans is self._plans and _resolves_to(kernel, (dt1.numpy, second_numpy), compute.numpy, plan.result_numpy):

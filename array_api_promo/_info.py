@@ -57,10 +57,11 @@ class Info:
         runtime = self._runtime
         device = runtime._check_device(device, "default_dtypes", names=True)
         kinds = ("real floating", "complex floating", "integral", "indexing")
-        defaults = {kind: runtime._default(kind, device) for kind in kinds}
-        if defaults["complex floating"] not in runtime._dtype_set:  # a policy without complex dtypes
-            del defaults["complex floating"]
-        return defaults
+        # (a policy without complex dtypes has no complex default)
+        defaults = {kind: runtime._default(kind, device) for kind in kinds if kind != "complex floating"}
+        if runtime.policy.default_complex is not None:
+            defaults["complex floating"] = runtime._default("complex floating", device)
+        return {k: defaults[k] for k in kinds if k in defaults}
 
     def dtypes(self, *, device=None, kind=None) -> dict:
         device = self._runtime._check_device(device, "dtypes", names=True)

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _core, _dtypes as D
 from ._array import Array
-from ._devices import ALL_DEVICES, CPU, Device, device_by_name, device_of
+from ._devices import ALL_DEVICES, CPU, Device, _operation, device_by_name, device_of
 from ._dtypes import PY_SCALARS, DType
 from .promotion import Operand, OperandKind, scalar_type, zero_d_value
 
@@ -132,6 +132,8 @@ class RuntimeBase:
         if kind == "integral":
             return policy.default_int
         if kind == "complex floating":
+            if policy.default_complex is None:
+                raise TypeError(f"{_operation()}: {self.label} has no complex dtype")
             return policy.default_complex
         return policy.default_index
 

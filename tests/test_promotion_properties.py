@@ -96,6 +96,11 @@ def test_commutative_with_two_arrays_and_a_scalar(pol, data):
             "NumPy 1.x folds value-based promotion left to right: np.result_type(bool, "
             "int8, 0) is int8, np.result_type(0, bool, int8) int16 (tests/test_golden_numpy_legacy.py)"
         )
+    if pol.name == "megengine":
+        pytest.skip(
+            "MegEngine folds mgb::dtype_promotion left to right: (int8, uint8, 0.0) meets int8 with "
+            "uint8 first and raises, (0.0, int8, uint8) is float32 (tests/test_golden_megengine.py)"
+        )
     a = data.draw(array_operands(pol), label="a")
     b = data.draw(array_operands(pol), label="b")
     s = data.draw(PY_SCALARS, label="s")

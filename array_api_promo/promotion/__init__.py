@@ -44,6 +44,7 @@ _defer_policy("numpy", lambda: _rules("numpy").NumPyPolicy())
 _defer_policy("numpy_legacy", lambda: _rules("numpy_legacy").NumPyLegacyPolicy())
 _defer_policy("jax", lambda: _rules("jax")._jax_policy(False))
 _defer_policy("jax_x64", lambda: _rules("jax")._jax_policy(True))
+_defer_policy("megengine", lambda: _rules("megengine").MegEnginePolicy())
 
 # Name -> the module of rules it comes from (a module's own name: the module).
 _DEFERRED_NAMES = {
@@ -51,6 +52,7 @@ _DEFERRED_NAMES = {
     **dict.fromkeys(["numpy", "NUMPY_TABLE", "NumPyPolicy"], "numpy"),
     **dict.fromkeys(["numpy_legacy", "NumPyLegacyPolicy"], "numpy_legacy"),
     **dict.fromkeys(["jax", "JAX_LATTICE", "JaxPolicy", "_jax_policy"], "jax"),
+    **dict.fromkeys(["megengine", "MegEnginePolicy", "megengine_promote"], "megengine"),
 }
 
 
@@ -98,6 +100,7 @@ __all__ = [
     "NumPyPolicy",
     "JAX_LATTICE",
     "JaxPolicy",
+    "MegEnginePolicy",
     "LargeInt",
     "scalar_type",
 ]

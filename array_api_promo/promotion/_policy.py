@@ -188,6 +188,9 @@ class Decision(NamedTuple):
 
     compute: DType  # the dtype every operand is converted to
     result: DType  # the dtype of the returned array
+    # The dtype a Python scalar operand is converted to first (None: straight to ``compute``);
+    # MegEngine makes a number a tensor of its own dtype before the operator promotes.
+    scalar: DType | None = None
 
 
 class PromotionError(TypeError):
@@ -280,6 +283,10 @@ class Policy:
     #: promotion (torch's ``inferScalarType``); otherwise ``np.float64``/``np.complex128`` are
     #: the Python floats and complexes they subclass and other NumPy scalars are refused.
     sequence_numpy_scalars: bool = False
+    #: What ``asarray`` makes of a NumPy array whose dtype the policy lacks, without ``dtype=``:
+    #: NumPy dtype name -> the name of the policy's dtype (MegEngine narrows int64 to int32);
+    #: a dtype not named here is refused.
+    numpy_array_dtypes: dict[str, str] = {}
 
     @property
     def summary(self) -> str:
