@@ -252,6 +252,9 @@ _REPEATING_TYPES = (list, tuple, str, bytes, bytearray, np.dtype)
 class ElementwiseFunctions(RuntimeBase):
     """The elementwise functions of the standard and the one path every operator takes."""
 
+    # The kernels of an elementwise operation (a stand-in wraps them: see standin.StandinRuntime).
+    _kernel_for = staticmethod(kernel_for)
+
     # -- plans: a decision turned into what the kernel call needs (cached per signature) --------
     def _binary_key(self, name: str, x: Array, other) -> tuple:
         """The plan key of ``name(x, other)``, ``x`` an array, ``other`` an array or a Python scalar.
@@ -295,7 +298,7 @@ class ElementwiseFunctions(RuntimeBase):
                 return plan
         decision = self.policy.decide(OPS[name], (first, second))
         compute = decision.compute
-        kernel = kernel_for(name, compute.numpy)
+        kernel = self._kernel_for(name, compute.numpy)
         signature = None
         scalar_dtype = decision.scalar or compute  # a scalar arrives converted
         second_numpy = dt2.numpy if type(dt2) is DType else scalar_dtype.numpy
@@ -342,7 +345,7 @@ class ElementwiseFunctions(RuntimeBase):
         name, dtype = key
         decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
         compute = decision.compute
-        kernel = kernel_for(name, compute.numpy)
+        kernel = self._kernel_for(name, compute.numpy)
         if dtype is not compute and not _resolves_to(kernel, (dtype.numpy,), compute.numpy, decision.result.numpy):
             kernel = _casting(kernel, compute.numpy, 1)  # (a ufunc too: one cast of a 1-operand call)
         plan = UnaryPlan(kernel, decision.result, decision.result.numpy)

@@ -60,6 +60,7 @@ import types
 
 from ._array import Array
 from ._devices import Device
+from ._elementwise_functions import kernel_for
 from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
 from .from_env import _load_policy
 
@@ -185,6 +186,15 @@ class StandinRuntime(Runtime):
     def data_dependent_shapes(self) -> bool:
         return self.standin.data_dependent_shapes
 
+    @staticmethod
+    def _kernel_for(name, numpy_dtype):
+        """The kernel, called from a function of a module named ``array_api_strict._kernels``:
+        NumPy attributes its floating-point warnings (``invalid value encountered in
+        subtract``) to the calling module, and consumers filter them by array-api-strict's
+        module (array-api-extra: ``ignore:invalid value encountered:RuntimeWarning:array_api_strict``).
+        The stand-in's elementwise operations take the general path, not the compiled one."""
+        return _attributed(kernel_for(name, numpy_dtype))
+
     def namespace_at(self, api_version: str):
         # As array-api-strict: asking an array for a version sets that version globally.
         self.standin.set_flags(api_version=api_version)
@@ -192,6 +202,23 @@ class StandinRuntime(Runtime):
 
 
 _NOT_FUNCTIONS = ("complex64", "complex128", "fft")
+
+# A function whose frame belongs to the module ``array_api_strict._kernels`` (warnings name the
+# module of the frame that raises them).
+_KERNELS_MODULE: dict = {"__name__": f"{MODULE_NAME}._kernels"}
+exec(  # noqa: S102 - a fixed source: only its globals differ from this module's
+    compile(
+        "def _attributed(kernel):\n"
+        "    def run(*args, **kwargs):\n"
+        "        return kernel(*args, **kwargs)\n"
+        "    run.__name__ = getattr(kernel, '__name__', 'kernel')\n"
+        "    return run\n",
+        "<array_api_promo stand-in kernels>",
+        "exec",
+    ),
+    _KERNELS_MODULE,
+)
+_attributed = _KERNELS_MODULE["_attributed"]
 
 
 def _of_later_version(name: str, added: str, api_version: str):
