@@ -584,6 +584,13 @@ class ElementwiseFunctions(RuntimeBase):
             out = out.copy()
         return Array._new(out, decision.result, self, device)
 
+    def _where_scalar(self, value, decision):
+        """A Python scalar operand of ``where``, converted to the decision's scalar dtype first where
+        the policy has one (Paddle makes it a tensor of its default dtype), then to the compute dtype."""
+        if decision.scalar is None or decision.scalar is decision.compute:
+            return self.policy.convert_scalar(value, decision.compute, "where")
+        return self.policy.convert_scalar(value, decision.scalar, "where").astype(decision.compute.numpy)
+
     def where(self, condition, x1, x2, /):
         condition = self._check_array(condition, "where", "condition")
         if condition._dtype.category != D.CATEGORY_BOOL:
@@ -605,7 +612,7 @@ class ElementwiseFunctions(RuntimeBase):
         values = [
             (o._data if o._dtype is compute else o._data.astype(compute.numpy))
             if type(o) is Array
-            else self.policy.convert_scalar(o, compute, "where")
+            else self._where_scalar(o, decision)
             for o in operands
         ]
         try:

@@ -45,6 +45,7 @@ _defer_policy("numpy_legacy", lambda: _rules("numpy_legacy").NumPyLegacyPolicy()
 _defer_policy("jax", lambda: _rules("jax")._jax_policy(False))
 _defer_policy("jax_x64", lambda: _rules("jax")._jax_policy(True))
 _defer_policy("megengine", lambda: _rules("megengine").MegEnginePolicy())
+_defer_policy("paddle", lambda: _rules("paddle").PaddlePolicy())
 
 # Name -> the module of rules it comes from (a module's own name: the module).
 _DEFERRED_NAMES = {
@@ -53,6 +54,7 @@ _DEFERRED_NAMES = {
     **dict.fromkeys(["numpy_legacy", "NumPyLegacyPolicy"], "numpy_legacy"),
     **dict.fromkeys(["jax", "JAX_LATTICE", "JaxPolicy", "_jax_policy"], "jax"),
     **dict.fromkeys(["megengine", "MegEnginePolicy", "megengine_promote"], "megengine"),
+    **dict.fromkeys(["paddle", "PaddlePolicy"], "paddle"),
 }
 
 
@@ -101,6 +103,7 @@ __all__ = [
     "JAX_LATTICE",
     "JaxPolicy",
     "MegEnginePolicy",
+    "PaddlePolicy",
     "LargeInt",
     "scalar_type",
 ]

@@ -104,7 +104,7 @@ def _keeps_dtype_in_clamp(signature) -> bool:
 class TorchPolicy(Policy):
     """PyTorch 2.13.0 eager promotion (``torch.result_type`` and TensorIterator)."""
 
-    dtypes = (
+    dtypes: tuple[DType, ...] = (
         D.bool_,
         D.uint8,
         D.int8,
