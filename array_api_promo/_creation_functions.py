@@ -186,12 +186,12 @@ class CreationFunctions(RuntimeBase):
         if data.dtype.kind not in "biufc":  # objects, strings, records, dates: nothing to convert
             raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
         if dtype is None:
-            if source is None or source not in self._dtype_set:
-                narrowed = self.policy.numpy_array_dtypes.get(data.dtype.name)
-                if narrowed is None:
-                    raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
+            narrowed = self.policy.numpy_array_dtypes.get(data.dtype.name)
+            if narrowed is not None:  # the policy's library converts this NumPy dtype (float64 -> float32)
                 source = None
                 dtype = D.dtype_by_name(narrowed)
+            elif source is None or source not in self._dtype_set:
+                raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
             else:
                 dtype = source
         if source is dtype:

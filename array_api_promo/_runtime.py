@@ -48,7 +48,9 @@ class RuntimeBase:
         self.dtypes = tuple(d for d in policy.dtypes if _dtype_in_version(d, api_version))
         self._dtype_set = frozenset(self.dtypes)
         # NumPy's native dtype objects are singletons: asarray looks them up by id.
-        self._native_dtypes = {id(d.numpy): d for d in self.dtypes}
+        # (A NumPy dtype the policy's library converts, MLX's float64, is not wrapped as it is.)
+        converted = policy.numpy_array_dtypes
+        self._native_dtypes = {id(d.numpy): d for d in self.dtypes if d.name not in converted}
         # Python scalars as arguments of elementwise functions: 2024.12 and later.
         self.scalars_in_functions = api_version >= "2024.12"
         # Elementwise plans per signature, filled on first use (see _elementwise_functions).

@@ -41,7 +41,7 @@ DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
 
 #: Policies whose failures are *intentional* deviations (documented, not defects).
 #: Anything failing under another policy is a defect.
-INTENTIONAL_POLICIES = frozenset({"torch", "numpy", "numpy_legacy", "jax", "jax_x64", "megengine", "paddle"})
+INTENTIONAL_POLICIES = frozenset({"torch", "numpy", "numpy_legacy", "jax", "jax_x64", "megengine", "paddle", "mlx"})
 
 __all__ = [
     "SUITE_COMMIT",

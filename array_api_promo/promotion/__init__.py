@@ -46,6 +46,7 @@ _defer_policy("jax", lambda: _rules("jax")._jax_policy(False))
 _defer_policy("jax_x64", lambda: _rules("jax")._jax_policy(True))
 _defer_policy("megengine", lambda: _rules("megengine").MegEnginePolicy())
 _defer_policy("paddle", lambda: _rules("paddle").PaddlePolicy())
+_defer_policy("mlx", lambda: _rules("mlx").MlxPolicy())
 
 # Name -> the module of rules it comes from (a module's own name: the module).
 _DEFERRED_NAMES = {
@@ -55,6 +56,7 @@ _DEFERRED_NAMES = {
     **dict.fromkeys(["jax", "JAX_LATTICE", "JaxPolicy", "_jax_policy"], "jax"),
     **dict.fromkeys(["megengine", "MegEnginePolicy", "megengine_promote"], "megengine"),
     **dict.fromkeys(["paddle", "PaddlePolicy"], "paddle"),
+    **dict.fromkeys(["mlx", "MlxPolicy", "MLX_TABLE"], "mlx"),
 }
 
 
@@ -104,6 +106,7 @@ __all__ = [
     "JaxPolicy",
     "MegEnginePolicy",
     "PaddlePolicy",
+    "MlxPolicy",
     "LargeInt",
     "scalar_type",
 ]

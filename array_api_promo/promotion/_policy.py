@@ -283,9 +283,10 @@ class Policy:
     #: promotion (torch's ``inferScalarType``); otherwise ``np.float64``/``np.complex128`` are
     #: the Python floats and complexes they subclass and other NumPy scalars are refused.
     sequence_numpy_scalars: bool = False
-    #: What ``asarray`` makes of a NumPy array whose dtype the policy lacks, without ``dtype=``:
-    #: NumPy dtype name -> the name of the policy's dtype (MegEngine narrows int64 to int32);
-    #: a dtype not named here is refused.
+    #: What ``asarray`` makes of a NumPy array without ``dtype=`` where the library converts it:
+    #: NumPy dtype name -> the name of the policy's dtype (MegEngine narrows int64 to int32, MLX
+    #: float64 to float32); a dtype not named here keeps its dtype, or is refused if the policy
+    #: lacks it.
     numpy_array_dtypes: dict[str, str] = {}
 
     @property
