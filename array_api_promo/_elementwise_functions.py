@@ -567,11 +567,12 @@ class ElementwiseFunctions(RuntimeBase):
         compute = decision.compute
         data = x._data if x._dtype is compute else x._data.astype(compute.numpy)
         bounds = []
-        for o in operands[1:]:
+        which = (["min"] if min is not None else []) + (["max"] if max is not None else [])
+        for o, bound in zip(operands[1:], which):
             if type(o) is Array:
                 bounds.append(o._data if o._dtype is compute else o._data.astype(compute.numpy))
             else:
-                bounds.append(self.policy.convert_bound(o, compute))
+                bounds.append(self.policy.convert_bound(o, compute, bound))
         lo = bounds.pop(0) if min is not None else None
         hi = bounds.pop(0) if max is not None else None
         out = data

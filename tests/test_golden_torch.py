@@ -46,7 +46,7 @@ DEFAULTS = ("float32", "float64")
 
 
 def policy_for(default: str):
-    pol = promotion.get_policy("torch")
+    pol = promotion.get_policy("torch@2.13")
     if default == "float32":
         return pol
     return pol.with_default_dtype(dtype_by_name(default))
@@ -135,7 +135,7 @@ def test_table_metadata():
     assert GOLDEN["generator"] == "tools/gen_torch_golden.py"
     assert GOLDEN["torch_version"] == "2.13.0"
     assert GOLDEN["three_operand_op"] == "torch.addcmul"
-    pol = promotion.get_policy("torch")
+    pol = promotion.get_policy("torch@2.13")
     assert sorted(d.name for d in pol.dtypes) == sorted(GOLDEN["dtypes"])
     # every pair of 46 operands, for both default dtypes
     n = 2 * len(GOLDEN["dtypes"]) + len(GOLDEN["py_literals"])
@@ -178,7 +178,7 @@ def test_pairs(default, first):
 
 def test_complex32_substitution_is_documented():
     """The only deviation from torch: complex32 results are stored as complex64."""
-    pol = promotion.get_policy("torch")
+    pol = promotion.get_policy("torch@2.13")
     assert pol.storage_substitutions == {"complex32": dtype_by_name("complex64")}
     c32 = [c for c in GOLDEN["cases"] if c["result_type"] == "complex32"]
     assert c32, "the table should contain complex32 results (float16 + complex)"
@@ -189,7 +189,7 @@ def test_complex32_substitution_is_documented():
 
 
 def test_errors_name_the_policy():
-    pol = promotion.get_policy("torch")
+    pol = promotion.get_policy("torch@2.13")
     with pytest.raises(TypeError, match="torch"):
         pol.result_type(promotion.nd(dtype_by_name("uint16")), promotion.nd(dtype_by_name("int8")))
     with pytest.raises(OverflowError, match="torch"):

@@ -81,7 +81,10 @@ import re
 import sys
 import warnings
 
-TORCH_VERSION = "2.13.0"
+# The torch releases the tables are made from (each its own files): the ``torch`` policy
+# follows the newest, ``torch@2.13`` the first.
+SUPPORTED_VERSIONS = ("2.13.0", "2.15.0")
+TORCH_VERSION = "2.13.0"  # the installed one, once _check_torch has run
 GENERATOR = "tools/gen_torch_golden.py"
 
 DTYPE_NAMES = [
@@ -339,8 +342,11 @@ SCALARTYPE_NAMES = {
 def _check_torch():
     import torch
 
-    if torch.__version__.split("+")[0] != TORCH_VERSION:
-        sys.exit(f"{GENERATOR}: requires torch {TORCH_VERSION}, found {torch.__version__}")
+    global TORCH_VERSION
+    version = torch.__version__.split("+")[0]
+    if version not in SUPPORTED_VERSIONS:
+        sys.exit(f"{GENERATOR}: requires torch {' or '.join(SUPPORTED_VERSIONS)}, found {torch.__version__}")
+    TORCH_VERSION = version
     return torch
 
 
@@ -405,6 +411,7 @@ def values_or_error(fn) -> object:
 
 
 def main(argv=None) -> int:
+    torch = _check_torch()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--out",
@@ -416,7 +423,6 @@ def main(argv=None) -> int:
         ),
     )
     args = ap.parse_args(argv)
-    torch = _check_torch()
     warnings.simplefilter("ignore")  # ComplexHalf "experimental" UserWarning etc.
 
     operands = (

@@ -28,9 +28,9 @@ import sys
 import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import gen_torch_golden  # noqa: E402
 from gen_torch_golden import (  # noqa: E402
     DTYPE_NAMES,
-    TORCH_VERSION,
     _check_torch,
     dtype_name,
     error_record,
@@ -137,6 +137,7 @@ def result_of(fn, *args):
 
 
 def main(argv=None) -> int:
+    torch = _check_torch()
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument(
         "--out",
@@ -144,11 +145,10 @@ def main(argv=None) -> int:
             os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
             "tests",
             "data",
-            f"torch_{TORCH_VERSION}_ops.json",
+            f"torch_{gen_torch_golden.TORCH_VERSION}_ops.json",
         ),
     )
     args = ap.parse_args(argv)
-    torch = _check_torch()
     warnings.simplefilter("ignore")
 
     uops, bops = unary_ops(torch), binary_ops(torch)
@@ -198,7 +198,7 @@ def main(argv=None) -> int:
 
     doc = {
         "generator": GENERATOR,
-        "torch_version": TORCH_VERSION,
+        "torch_version": gen_torch_golden.TORCH_VERSION,
         "dtypes": DTYPE_NAMES,
         "py_scalars": PY_SCALARS,
         "unary_calls": {k: v[0] for k, v in uops.items()},

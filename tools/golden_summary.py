@@ -24,7 +24,7 @@ DATA = ROOT / "tests" / "data"
 # policy -> (library, golden files' name prefixes). The files say which version made them.
 SYSTEMS = {
     "array_api": ("the standard's text (spec)", ["array_api_spec_"]),
-    "torch": ("PyTorch", ["torch_"]),
+    "torch, torch@2.13": ("PyTorch", ["torch_"]),
     "numpy": ("NumPy 2", ["numpy_promotion", "numpy_ops"]),
     "numpy_legacy": ("NumPy 1.x", ["numpy_1."]),
     "jax, jax_x64": ("JAX", ["jax_"]),

@@ -40,6 +40,7 @@ register_policy(ArrayAPIPolicy())
 # The other built-ins are made on first use, not at import (their modules are milliseconds of it):
 # by get_policy(name), or by a name of theirs read from this package (__getattr__).
 _defer_policy("torch", lambda: _rules("torch")._torch_policy())
+_defer_policy("torch@2.13", lambda: _rules("torch")._torch_policy(version="2.13"))
 _defer_policy("numpy", lambda: _rules("numpy").NumPyPolicy())
 _defer_policy("numpy_legacy", lambda: _rules("numpy_legacy").NumPyLegacyPolicy())
 _defer_policy("jax", lambda: _rules("jax")._jax_policy(False))

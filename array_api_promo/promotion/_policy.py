@@ -454,9 +454,10 @@ class Policy:
                 f"{op}: {int_text(value)} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}"
             ) from None
 
-    def convert_bound(self, value, dtype: DType):
-        """A Python scalar bound of ``clip`` as a 0-d ``dtype`` array: an integer beyond the
-        dtype's range saturates (it clips nothing, or everything) instead of wrapping."""
+    def convert_bound(self, value, dtype: DType, bound: str = "min"):
+        """A Python scalar bound of ``clip`` (``bound``: "min" or "max") as a 0-d ``dtype`` array:
+        an integer beyond the dtype's range saturates (it clips nothing, or everything) instead of
+        wrapping."""
         if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
             lo, hi = _INT_BOUNDS[dtype]
             value = lo if value < lo else min(value, hi)

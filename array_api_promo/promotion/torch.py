@@ -1,4 +1,4 @@
-"""PyTorch 2.13's promotion rules, as eager PyTorch applies them.
+"""PyTorch's promotion rules, as eager PyTorch 2.15 applies them (``torch``) and 2.13 did (``torch@2.13``).
 
 Everything torch-specific lives in this module:
 
@@ -18,7 +18,10 @@ Everything torch-specific lives in this module:
   and NumPy scalars (Python numbers to torch's argument parser).
 
 The tests compare this module against golden tables generated from real
-torch 2.13.0 (``tools/gen_torch_golden.py``).
+torch 2.13.0 and 2.15.0 (``tools/gen_torch_golden.py``, ``tools/gen_torch_op_golden.py``).
+The two releases promote alike; 2.15 converts ``clamp``'s integer bounds differently
+(``convert_bound``), and names bfloat16's complex type ``BComplex32`` (stored as complex64,
+as 2.13's complex64 result was).
 """
 
 from __future__ import annotations
@@ -45,7 +48,12 @@ from ._policy import (
     int_text,
 )
 
-__all__ = ["TorchPolicy", "TORCH_TABLE", "complex32"]
+__all__ = ["TorchPolicy", "TORCH_TABLE", "complex32", "VERSIONS"]
+
+# The releases the policy reproduces (golden tables of each): ``torch`` is the newest,
+# ``torch@2.13`` the older.  They differ in one rule, ``convert_bound`` (clamp's integer bounds).
+VERSIONS = {"2.15": "2.15.0", "2.13": "2.13.0"}
+NEWEST = "2.15"
 
 # torch.complex32 (ComplexHalf): a promotion result NumPy cannot store.  It takes
 # part in the table; results are stored as complex64 (``storage_substitutions``).
@@ -102,7 +110,7 @@ def _keeps_dtype_in_clamp(signature) -> bool:
 
 
 class TorchPolicy(Policy):
-    """PyTorch 2.13.0 eager promotion (``torch.result_type`` and TensorIterator)."""
+    """PyTorch eager promotion (``torch.result_type`` and TensorIterator), of 2.15.0 or 2.13.0."""
 
     dtypes: tuple[DType, ...] = (
         D.bool_,
@@ -137,17 +145,25 @@ class TorchPolicy(Policy):
     # torch.asarray([np.float64(1.), np.float64(2.)]) is float64, [np.int32(1)] is int32.
     sequence_numpy_scalars = True
 
-    def __init__(self, default_dtype: DType = D.float32):
+    def __init__(self, default_dtype: DType = D.float32, version: str = NEWEST):
         if default_dtype not in (D.float32, D.float64):
             raise ValueError(f"torch policy: default dtype must be float32 or float64, got {default_dtype!r}")
+        if version not in VERSIONS:
+            raise ValueError(f"torch policy: version must be one of {', '.join(VERSIONS)}, got {version!r}")
         self.default_float = default_dtype
         self.default_complex = D.COMPLEX_OF[default_dtype]
-        self.name = "torch" if default_dtype is D.float32 else "torch(default_dtype=float64)"
+        self.version = version
+        base = "torch" if version == NEWEST else f"torch@{version}"
+        self.name = base if default_dtype is D.float32 else f"{base}(default_dtype=float64)"
         super().__init__()
+
+    @property
+    def summary(self) -> str:
+        return f"PyTorch {VERSIONS[self.version]} eager promotion (``torch.result_type`` and TensorIterator)."
 
     def with_default_dtype(self, dtype: DType) -> TorchPolicy:
         """The torch policy with another default float (``torch.set_default_dtype``)."""
-        return _torch_policy(dtype)
+        return _torch_policy(dtype, self.version)
 
     # -- promoteTypes ----------------------------------------------------------
     def promote_types(self, a: DType, b: DType) -> DType:
@@ -268,7 +284,18 @@ class TorchPolicy(Policy):
                 value = float(value)
             return np.asarray(value, dtype=dtype.numpy)
 
-    def convert_bound(self, value, dtype):
+    def convert_bound(self, value, dtype, bound="min"):
+        if self.version != "2.13" and type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            # torch 2.15: an integer bound beyond the dtype's range clips nothing (it saturates),
+            # unless it would clip everything ("Clamp min value 1000 is outside the representable
+            # range of Char"); 2.13 checked the conversion (1000) or wrapped (-1 into uint8: 255)
+            lo, hi = D.iinfo_bounds(dtype)
+            if (bound == "min" and value > hi) or (bound == "max" and value < lo):
+                raise OverflowError(
+                    f"clip: {bound} {value} is outside the range of {dtype.name} [{lo}, {hi}] (torch: "
+                    f"'Clamp {bound} value {value} is outside the representable range') (policy {self.name!r})"
+                )
+            return np.asarray(min(max(value, lo), hi), dtype=dtype.numpy)
         return self._checked(value, dtype, "clip")
 
     def create_scalar(self, value, dtype, op="asarray"):
@@ -508,8 +535,8 @@ _TORCH_FFTS = frozenset({"fft", "ifft", "fftn", "ifftn", "rfft", "rfftn", "ihfft
 _POLICIES: dict = {}
 
 
-def _torch_policy(default_dtype: DType = D.float32) -> TorchPolicy:
-    policy = _POLICIES.get(default_dtype)
+def _torch_policy(default_dtype: DType = D.float32, version: str = NEWEST) -> TorchPolicy:
+    policy = _POLICIES.get((default_dtype, version))
     if policy is None:
-        policy = _POLICIES[default_dtype] = TorchPolicy(default_dtype)
+        policy = _POLICIES[default_dtype, version] = TorchPolicy(default_dtype, version)
     return policy
