@@ -99,7 +99,7 @@ def test_commutative_with_two_arrays_and_a_scalar(pol, data):
     if pol.name == "megengine":
         pytest.skip(
             "MegEngine folds mgb::dtype_promotion left to right: (int8, uint8, 0.0) meets int8 with "
-            "uint8 first and raises, (0.0, int8, uint8) is float32 (tests/test_golden_megengine.py)"
+            "uint8 first and raises, (0.0, int8, uint8) is float32 (tests/test_golden_libraries.py)"
         )
     a = data.draw(array_operands(pol), label="a")
     b = data.draw(array_operands(pol), label="b")

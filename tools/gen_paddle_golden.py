@@ -5,27 +5,18 @@ Run, in an environment with PaddlePaddle's CPU build (``pip install paddlepaddle
 
     V/bin/python tools/gen_paddle_golden.py
 
-Recorded, for every operand pair of n-d tensors, 0-d tensors and Python scalars (each
-result's dtype and values, or the error's type and first line):
-
-* ``binary``: ``a + b``, ``a * b``, ``a / b``, ``a // b`` (the ``Tensor`` operators);
-* ``where``: ``paddle.where(mask, a, b)``;
-* ``creation``: ``paddle.to_tensor`` of Python scalars and nested lists, and of NumPy
-  arrays of every NumPy dtype; ``paddle.ones([2])``, ``paddle.arange(3)``;
-* ``reductions``: ``paddle.sum``, ``paddle.prod``, ``paddle.mean``, ``paddle.max`` of n-d
-  tensors.
+The cases and the table's layout are ``tools/field_golden.py``'s (arithmetic and ``where``
+of every operand pair, creation, reductions); this script says how Paddle makes them, and
+records Paddle's default dtype and whether it has ``paddle.result_type``.
 """
 
 from __future__ import annotations
 
-import argparse
-import itertools
-import json
-import operator
 import os
-import platform
 import sys
-import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import field_golden  # noqa: E402
 
 DTYPE_NAMES = [
     "bool",
@@ -42,115 +33,33 @@ DTYPE_NAMES = [
     "complex128",
 ]
 PY_LITERALS = ["True", "1", "-1", "1000", "2147483648", "1.5", "1e39", "1j"]
-NUMPY_DTYPES = [
-    "bool",
-    "uint8",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
-BINARY = {"add": operator.add, "multiply": operator.mul, "divide": operator.truediv, "floor_divide": operator.floordiv}
-REDUCTIONS = ["sum", "prod", "mean", "max"]
 
 
-def make(paddle, spec):
-    kind, _, val = spec.partition(":")
-    if kind == "py":
-        return eval(val)  # noqa: S307 - our own literals
-    return paddle.ones([2] if kind == "nd" else [], dtype=val)
-
-
-def _name(dtype) -> str:
-    return str(dtype).replace("paddle.", "")
-
-
-def outcome(fn):
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            out = fn()
-            values = out.astype("float32").numpy() if _name(out.dtype) == "bfloat16" else out.numpy()
-    except Exception as exc:  # the error is the record
-        return {"error": type(exc).__name__, "message": (str(exc).strip().splitlines() or [""])[0][:160]}
-    if values.dtype.kind == "c":
-        values = [[v.real, v.imag] for v in values.reshape(-1)] if values.ndim else [values.real, values.imag]
-        return {"dtype": _name(out.dtype), "values": json.loads(json.dumps(values, default=float))}
-    return {"dtype": _name(out.dtype), "values": values.tolist()}
-
-
-def main(argv=None) -> int:
-    import numpy as np
+def backend() -> field_golden.Backend:
     import paddle
 
     paddle.set_device("cpu")
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument(
-        "--out",
-        default=os.path.join(
-            os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
-            "tests",
-            "data",
-            f"paddle_{paddle.__version__}_promotion.json",
-        ),
+
+    def name_of(d) -> str:
+        return str(d).replace("paddle.", "")
+
+    return field_golden.Backend(
+        name="paddle",
+        version=paddle.__version__,
+        dtypes=DTYPE_NAMES,
+        literals=PY_LITERALS,
+        array_call="to_tensor",
+        make=lambda dn, shape: paddle.ones(list(shape), dtype=dn),
+        where=paddle.where,
+        array=paddle.to_tensor,
+        calls={"ones([2])": lambda: paddle.ones([2]), "arange(3)": lambda: paddle.arange(3)},
+        reduce=lambda op, x: getattr(paddle, op)(x),
+        values=lambda out: (out.astype("float32") if name_of(out.dtype) == "bfloat16" else out).numpy(),
+        dtype_name=name_of,
+        lists=(*field_golden.LISTS, "[1, 1j]"),
+        extra={"default_dtype": str(paddle.get_default_dtype()), "has_result_type": hasattr(paddle, "result_type")},
     )
-    args = ap.parse_args(argv)
-    operands = [f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{n}" for n in DTYPE_NAMES] + [f"py:{v}" for v in PY_LITERALS]
-    pairs = [(a, b) for a, b in itertools.product(operands, repeat=2) if not (a[:3] == b[:3] == "py:")]
-    binary = []
-    for name, func in BINARY.items():
-        for sa, sb in pairs:
-            a, b = make(paddle, sa), make(paddle, sb)
-            binary.append({"op": name, "operands": [sa, sb], "result": outcome(lambda: func(a, b))})
-    mask = paddle.to_tensor([True, False])
-    where = []
-    for sa, sb in pairs:
-        a, b = make(paddle, sa), make(paddle, sb)
-        where.append({"operands": [sa, sb], "result": outcome(lambda: paddle.where(mask, a, b))})
-    creation = []
-    for lit in PY_LITERALS + ["[1, 2]", "[1.5, 2]", "[True, False]", "[True, 2]", "[1, 1j]"]:
-        value = eval(lit)  # noqa: S307 - our own literals
-        creation.append({"call": "to_tensor", "value": f"py:{lit}", "result": outcome(lambda: paddle.to_tensor(value))})
-    for dn in NUMPY_DTYPES:
-        data = np.ones(2, dtype=dn)
-        creation.append({"call": "to_tensor", "value": f"np:{dn}", "result": outcome(lambda: paddle.to_tensor(data))})
-    for call, fn in {"ones([2])": lambda: paddle.ones([2]), "arange(3)": lambda: paddle.arange(3)}.items():
-        creation.append({"call": call, "value": None, "result": outcome(fn)})
-    reductions = []
-    for name in REDUCTIONS:
-        for dn in DTYPE_NAMES:
-            x = make(paddle, f"nd:{dn}")
-            reductions.append({"op": name, "dtype": dn, "result": outcome(lambda: getattr(paddle, name)(x))})
-    golden = {
-        "generator": "tools/gen_paddle_golden.py",
-        "paddle_version": paddle.__version__,
-        "numpy": np.__version__,  # (not a *_version key: the table is of PaddlePaddle)
-        "python": platform.python_version(),
-        "device": "cpu",
-        "default_dtype": str(paddle.get_default_dtype()),
-        "has_result_type": hasattr(paddle, "result_type"),
-        "dtypes": DTYPE_NAMES,
-        "py_literals": PY_LITERALS,
-        "binary": binary,
-        "where": where,
-        "creation": creation,
-        "reductions": reductions,
-    }
-    with open(args.out, "w") as f:
-        json.dump(golden, f, indent=0, sort_keys=True)
-        f.write("\n")
-    sections = {k: golden[k] for k in ("binary", "where", "creation", "reductions")}
-    print(f"wrote {args.out}: " + ", ".join(f"{len(v)} {k}" for k, v in sections.items()) + " records")
-    return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(field_golden.main(backend, os.path.abspath(__file__)))

@@ -71,20 +71,8 @@ class PaddlePolicy(TorchPolicy):
     """PaddlePaddle 3.3 (dynamic graph, CPU): torch's structure, but no promotion between
     n-d tensors unless both are floating or one is complex."""
 
-    dtypes: tuple[DType, ...] = (
-        D.bool_,
-        D.uint8,
-        D.int8,
-        D.int16,
-        D.int32,
-        D.int64,
-        D.float16,
-        D.bfloat16,
-        D.float32,
-        D.float64,
-        D.complex64,
-        D.complex128,
-    )
+    # torch's dtypes but uint16/uint32/uint64, which Paddle does not have
+    dtypes: tuple[DType, ...] = tuple(d for d in TorchPolicy.dtypes if d not in (D.uint16, D.uint32, D.uint64))
     clip_number_bounds = False
     scalar_pair_functions = frozenset()
     numpy_array_dtypes: dict[str, str] = {}

@@ -1,0 +1,237 @@
+"""The ``megengine``, ``paddle`` and ``mlx`` policies against golden tables from the real libraries.
+
+Each table comes from a committed generator run with the real library, which it names with
+its version (no library needed here):
+
+* ``tests/data/megengine_1.13.0_promotion.json``: ``tools/gen_megengine_golden.py``
+  (MegEngine 1.13.0 on CPU; Python 3.10, NumPy 1.x);
+* ``tests/data/paddle_3.3.1_promotion.json``: ``tools/gen_paddle_golden.py``
+  (PaddlePaddle 3.3.1, CPU build);
+* ``tests/data/mlx_0.32.4_promotion.json``: ``tools/gen_mlx_golden.py`` (MLX 0.32.4, CPU).
+
+Every record (``+``, ``*``, ``/``, ``//`` and ``where`` of every pair of n-d arrays, 0-d
+arrays and Python numbers; creation from Python values and NumPy arrays; reductions) is
+replayed through the namespace itself and compared by dtype, values and refusal: the
+library's refusals must be refusals here (a ``TypeError``, or an ``OverflowError`` for a
+number that does not fit).  A record is not compared only for a reason named in
+``Library.not_compared`` (a crash or a missing kernel of the library, a value special case
+that is no promotion rule).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import operator
+import pathlib
+from dataclasses import dataclass, field
+
+import numpy as np
+import pytest
+
+from array_api_promo import namespace, promotion
+from array_api_promo._dtypes import dtype_by_name
+
+DATA = pathlib.Path(__file__).parent / "data"
+BINARY = {"add": operator.add, "multiply": operator.mul, "divide": operator.truediv, "floor_divide": operator.floordiv}
+
+
+@dataclass(frozen=True)
+class Library:
+    policy: str
+    table: str
+    version: str
+    # creation calls without a value: the generator's name -> the namespace's call
+    calls: dict = field(default_factory=dict)
+    # (call, value) pairs the policy does not model, with the reason in ``not_compared``
+    creation_not_modelled: frozenset = frozenset()
+    refusals: tuple = (TypeError,)
+
+    def golden(self) -> dict:
+        return json.loads((DATA / self.table).read_text())
+
+    def not_compared(self, record) -> str | None:
+        """Why ``record`` is not compared (None: it is)."""
+        want, operands = record["result"], record.get("operands", [])
+        message = want.get("message", "")
+        if (record.get("call"), record.get("value")) in self.creation_not_modelled:
+            return "a creation default the policy does not model"
+        if self.policy == "megengine" and want.get("error") == "signal":
+            return "MegEngine's integer kernel died dividing by a number that converts to 0 (SIGFPE)"
+        if self.policy == "paddle":
+            if message.startswith(("(NotFound)", "(Unimplemented)")):
+                return "Paddle has no CPU kernel for it"
+            if "Integer division by zero" in message:
+                return "an integer divided by a number that wraps to 0"
+        if self.policy == "mlx":
+            if record.get("op") == "floor_divide" and any("complex" in o or o == "py:1j" for o in operands):
+                return "MLX's complex floor_divide divides without flooring; the standard defines none"
+            if (
+                record.get("op") == "divide"
+                and "py:2147483648" in operands
+                and any(o.endswith(":bool") for o in operands)
+            ):
+                return "MLX wraps the int into int32 before dividing a bool array (the dtype agrees)"
+        return None
+
+    def value_special_case(self, record, got) -> bool:
+        """Paddle's ``inf // x`` is NaN where the standard's special cases give an infinity."""
+        if self.policy != "paddle" or record.get("op") != "floor_divide":
+            return False
+        values = np.ravel(np.asarray(record["result"]["values"], dtype=float))
+        return bool(np.isnan(values).all()) and bool(np.isinf(np.asarray(got, dtype=float)).all())
+
+
+LIBRARIES = {
+    "megengine": Library(
+        "megengine",
+        "megengine_1.13.0_promotion.json",
+        "1.13.0",
+        # megengine.functional.arange's default is float32; the standard's arange of ints gives
+        # the default integer, and a policy decides promotion, not one function's defaults
+        calls={"ones(2)": "ones", "zeros(2)": "zeros"},
+        creation_not_modelled=frozenset({("arange(3)", None)}),
+        refusals=(TypeError,),
+    ),
+    "paddle": Library(
+        "paddle",
+        "paddle_3.3.1_promotion.json",
+        "3.3.1",
+        calls={"ones([2])": "ones", "arange(3)": "arange"},
+        # to_tensor of a NumPy uint16 array reads its bits as bfloat16 (1 becomes 9.18e-41)
+        creation_not_modelled=frozenset({("to_tensor", "np:uint16")}),
+    ),
+    "mlx": Library(
+        "mlx",
+        "mlx_0.32.4_promotion.json",
+        "0.32.4",
+        calls={"ones((2,))": "ones", "arange(3)": "arange"},
+        # mx.array(2**31) is int64; the namespace's default integer is int32 and an int beyond it
+        # is refused rather than given another dtype
+        creation_not_modelled=frozenset({("array", "py:2147483648")}),
+        refusals=(TypeError, OverflowError),
+    ),
+}
+GOLDEN = {name: lib.golden() for name, lib in LIBRARIES.items()}
+
+
+def make(xp, spec):
+    kind, _, val = spec.partition(":")
+    if kind == "py":
+        return eval(val)  # noqa: S307 - the table's own literals
+    return xp.ones((2,) if kind == "nd" else (), dtype=dtype_by_name(val))
+
+
+def _same_values(got, want) -> bool:
+    if isinstance(want, list) != isinstance(got, list):
+        return False
+    if isinstance(want, list):
+        return len(got) == len(want) and all(_same_values(g, w) for g, w in zip(got, want))
+    if isinstance(want, float) or isinstance(got, float):
+        return (math.isnan(want) and math.isnan(got)) or math.isclose(got, want, rel_tol=1e-3, abs_tol=1e-6)
+    return got == want
+
+
+def _values(array) -> list:
+    """An array's values as the tables hold them: flat, a complex as [real, imag] (Paddle's
+    0-d tensor divided by a Python complex has shape [1]: compared by value)."""
+    data = np.ravel(np.asarray(array))
+    if data.dtype.kind == "c":
+        return np.stack([data.real, data.imag], axis=-1).tolist()
+    return data.tolist()
+
+
+def mismatch(lib: Library, record, fn) -> str | None:
+    if lib.not_compared(record):
+        return None
+    want = record["result"]
+    try:
+        with np.errstate(all="ignore"):
+            got = fn()
+    except (TypeError, ValueError, OverflowError) as exc:
+        if "error" in want:
+            return None if isinstance(exc, lib.refusals) else f"{lib.policy} refuses, ours {type(exc).__name__}: {exc}"
+        return f"{lib.policy} gives {want}, ours raised {type(exc).__name__}: {exc}"
+    if "error" in want:
+        return f"{lib.policy} refuses ({want['error']}: {want['message'][:70]}), ours gave {got.dtype.name}"
+    if got.dtype.name != want["dtype"]:
+        return f"{lib.policy} gives {want['dtype']}, ours {got.dtype.name}"
+    expected = np.asarray(want["values"])
+    is_complex = np.asarray(got).dtype.kind == "c"
+    expected = expected.reshape(-1, 2).tolist() if is_complex else np.ravel(expected).tolist()
+    if not lib.value_special_case(record, got) and not _same_values(_values(got), expected):
+        return f"{lib.policy} holds {want['values']}, ours {np.asarray(got).tolist()}"
+    return None
+
+
+def report(lib: Library, bad, total, what):
+    if bad:
+        shown = "\n".join(bad[:40])
+        pytest.fail(f"{len(bad)} of {total} {what} differ from {lib.policy} {lib.version}:\n{shown}")
+
+
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_metadata(name):
+    lib, golden = LIBRARIES[name], GOLDEN[name]
+    assert golden["generator"] == f"tools/gen_{name}_golden.py"
+    assert golden[f"{name}_version"] == lib.version
+    assert {d.name for d in promotion.get_policy(name).dtypes} == set(golden["dtypes"])
+
+
+@pytest.mark.parametrize("op", sorted(BINARY))
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_binary(name, op):
+    lib, xp = LIBRARIES[name], namespace(name)
+    cases = [r for r in GOLDEN[name]["binary"] if r["op"] == op]
+    bad = []
+    for r in cases:
+        a, b = (make(xp, s) for s in r["operands"])
+        why = mismatch(lib, r, lambda: BINARY[op](a, b))
+        if why:
+            bad.append(f"{op}({', '.join(r['operands'])}): {why}")
+    report(lib, bad, len(cases), f"{op} cases")
+
+
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_where(name):
+    lib, xp = LIBRARIES[name], namespace(name)
+    mask = xp.asarray([True, False])
+    bad = []
+    for r in GOLDEN[name]["where"]:
+        a, b = (make(xp, s) for s in r["operands"])
+        why = mismatch(lib, r, lambda: xp.where(mask, a, b))
+        if why:
+            bad.append(f"where({', '.join(r['operands'])}): {why}")
+    report(lib, bad, len(GOLDEN[name]["where"]), "where cases")
+
+
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_creation(name):
+    lib, xp = LIBRARIES[name], namespace(name)
+    bad = []
+    for r in GOLDEN[name]["creation"]:
+        if r["value"] is None:
+            if (r["call"], None) in lib.creation_not_modelled:
+                continue
+            func = getattr(xp, lib.calls[r["call"]])
+            fn = lambda func=func: func(2) if func.__name__ != "arange" else func(3)  # noqa: E731
+        else:
+            kind, _, val = r["value"].partition(":")
+            data = eval(val) if kind == "py" else np.ones(2, dtype=val)  # noqa: S307
+            fn = lambda data=data: xp.asarray(data)  # noqa: E731
+        why = mismatch(lib, r, fn)
+        if why:
+            bad.append(f"{r['call']}({r['value']}): {why}")
+    report(lib, bad, len(GOLDEN[name]["creation"]), "creation cases")
+
+
+@pytest.mark.parametrize("name", LIBRARIES)
+def test_reductions(name):
+    lib, xp = LIBRARIES[name], namespace(name)
+    bad = []
+    for r in GOLDEN[name]["reductions"]:
+        x = make(xp, f"nd:{r['dtype']}")
+        why = mismatch(lib, r, lambda: getattr(xp, r["op"])(x))
+        if why:
+            bad.append(f"{r['op']}({r['dtype']}): {why}")
+    report(lib, bad, len(GOLDEN[name]["reductions"]), "reductions")
