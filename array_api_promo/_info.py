@@ -7,7 +7,7 @@ that exist under its policy and API version) and its policy's defaults.
 from __future__ import annotations
 
 from . import _dtypes as D
-from ._devices import ALL_DEVICES, CPU
+from ._devices import CPU
 from ._runtime import RuntimeBase
 
 __all__ = ["InfoFunctions", "Info"]
@@ -51,7 +51,8 @@ class Info:
 
     def devices(self):
         # A list until 2024.12, a tuple since 2025.12.
-        return tuple(ALL_DEVICES) if self._runtime.api_version >= "2025.12" else list(ALL_DEVICES)
+        listed = self._runtime.listed_devices
+        return tuple(listed) if self._runtime.api_version >= "2025.12" else list(listed)
 
     def default_dtypes(self, *, device=None) -> dict:
         runtime = self._runtime

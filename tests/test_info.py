@@ -15,9 +15,12 @@ def test_capabilities():
 
 
 def test_devices_by_version():
-    every = (CPU, DEVICE1, DEVICE2, NO_FLOAT64, NO_X64)  # array-api-strict's five
-    assert xp.__array_namespace_info__().devices() == every
-    assert namespace("array_api", "2024.12").__array_namespace_info__().devices() == list(every)
+    # the devices that hold every dtype; no_float64 and no_x64 exist by name (the stand-in lists
+    # all five, as array-api-strict does: tests/test_standin_parity.py)
+    listed = (CPU, DEVICE1, DEVICE2)
+    assert xp.__array_namespace_info__().devices() == listed
+    assert namespace("array_api", "2024.12").__array_namespace_info__().devices() == list(listed)
+    assert xp.Device("no_float64") is NO_FLOAT64 and xp.Device("no_x64") is NO_X64
     assert xp.__array_namespace_info__().default_device() is CPU
     assert not hasattr(namespace("array_api", "2022.12"), "__array_namespace_info__")
 
