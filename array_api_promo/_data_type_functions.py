@@ -162,6 +162,8 @@ class DataTypeFunctions(RuntimeBase):
                     if not (self._by_value and len(key) == 3 and key[2]):  # a 0-d operand's value decides
                         self._result_types[key] = result
                 return result
+        if self.policy.numpy_scalars != "refuse":  # NumPy scalars as the policy's library takes them
+            arrays_and_dtypes = tuple(self._from_numpy_scalar(x) for x in arrays_and_dtypes)
         for x in arrays_and_dtypes:
             t = type(x)
             if t is Array:

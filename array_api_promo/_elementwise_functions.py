@@ -597,6 +597,8 @@ class ElementwiseFunctions(RuntimeBase):
         if condition._dtype.category != D.CATEGORY_BOOL:
             raise TypeError(f"where: condition must have a boolean dtype, got {condition._dtype.name}")
         operands = []
+        if self.policy.numpy_scalars != "refuse":  # NumPy scalars as the policy's library takes them
+            x1, x2 = self._from_numpy_scalar(x1), self._from_numpy_scalar(x2)
         for value, arg in ((x1, "x1"), (x2, "x2")):
             if type(value) is Array:
                 self._check_array(value, "where", arg)

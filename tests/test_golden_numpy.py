@@ -288,3 +288,28 @@ def test_live_random_triples():
         if why:
             bad.append(f"np.result_type({', '.join(specs)}): {why}")
     report(sorted(set(bad)), 4000, "random triples")
+
+
+_NP_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+_NP_DTYPES += ["float32", "float64", "complex64", "complex128"]
+
+
+@pytest.mark.skipif(np.__version__.split(".")[0] != "2", reason="the numpy policy is NumPy 2's rules")
+@pytest.mark.parametrize("entry", ["result_type", "where"])
+def test_numpy_scalars_at_every_entry_point(entry):
+    """A NumPy scalar is a 0-d array of its dtype under ``numpy`` in ``result_type`` and ``where``
+    too, not only in operators: every array dtype with every NumPy scalar type, against NumPy."""
+    import array_api_promo as xp
+
+    ns = xp.namespace("numpy")
+    cond, cond_np = ns.asarray([True, False]), np.array([True, False])
+    bad = []
+    for a, b in [(a, b) for a in _NP_DTYPES for b in _NP_DTYPES]:
+        x, x_np, s = ns.ones(2, dtype=dtype_by_name(a)), np.ones(2, dtype=a), np.dtype(b).type(1)
+        if entry == "result_type":
+            want, got = np.result_type(x_np, s).name, ns.result_type(x, s).name
+        else:
+            want, got = np.where(cond_np, x_np, s).dtype.name, ns.where(cond, x, s).dtype.name
+        if want != got:
+            bad.append(f"{entry}({a} array, np.{b}(1)): NumPy {want}, ours {got}")
+    assert not bad, bad
