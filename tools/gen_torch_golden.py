@@ -339,6 +339,21 @@ SCALARTYPE_NAMES = {
 }
 
 
+def write_table(doc, fh) -> None:
+    """``doc`` as JSON with one record (a list's element) per line and no indentation: diffs
+    stay line by line, and the file is a third smaller than indented JSON."""
+
+    def dump(node, depth):
+        if isinstance(node, dict) and any(isinstance(v, (dict, list)) for v in node.values()) and depth < 2:
+            items = [f"{json.dumps(k)}: {dump(v, depth + 1)}" for k, v in sorted(node.items())]
+            return "{\n" + ",\n".join(items) + "\n}"
+        if isinstance(node, list) and node and isinstance(node[0], dict):
+            return "[\n" + ",\n".join(json.dumps(r, sort_keys=True, separators=(",", ":")) for r in node) + "\n]"
+        return json.dumps(node, sort_keys=True, separators=(",", ":"))
+
+    fh.write(dump(doc, 0) + "\n")
+
+
 def _check_torch():
     import torch
 
@@ -534,7 +549,7 @@ def main(argv=None) -> int:
     }
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as fh:
-        json.dump(doc, fh, sort_keys=True, indent=1)
+        write_table(doc, fh)
         fh.write("\n")
     print(
         f"wrote {args.out}: {len(cases)} pair cases, {len(three)} three-operand "

@@ -21,7 +21,6 @@ from __future__ import annotations
 import argparse
 import ast
 import itertools
-import json
 import operator
 import os
 import sys
@@ -210,7 +209,7 @@ def main(argv=None) -> int:
     }
     os.makedirs(os.path.dirname(args.out), exist_ok=True)
     with open(args.out, "w") as fh:
-        json.dump(doc, fh, sort_keys=True, indent=1)
+        gen_torch_golden.write_table(doc, fh)
         fh.write("\n")
     print(f"wrote {args.out}: {len(unary)} unary cases, {len(binary)} binary cases")
     return 0
