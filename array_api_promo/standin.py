@@ -72,7 +72,6 @@ SITE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_standin_si
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _EXTENSIONS = {"linalg": "2021.12", "fft": "2022.12"}
 _DATA_DEPENDENT = ("unique_all", "unique_counts", "unique_inverse", "unique_values", "nonzero", "repeat")
-_FLAG_NAMES = ("api_version", "boolean_indexing", "data_dependent_shapes", "enabled_extensions")
 
 
 class _Standin:
