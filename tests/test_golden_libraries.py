@@ -41,7 +41,7 @@ class Library:
     policy: str
     table: str
     version: str
-    # creation calls without a value: the generator's name -> the namespace's call
+    # creation calls the table names by their source: the name -> the namespace's call
     calls: dict = field(default_factory=dict)
     # (call, value) pairs the policy does not model, with the reason in ``not_compared``
     creation_not_modelled: frozenset = frozenset()
@@ -89,7 +89,13 @@ LIBRARIES = {
         "1.13.0",
         # megengine.functional.arange's default is float32; the standard's arange of ints gives
         # the default integer, and a policy decides promotion, not one function's defaults
-        calls={"ones(2)": "ones", "zeros(2)": "zeros"},
+        calls={
+            "ones(2)": lambda xp: xp.ones(2),
+            "zeros(2)": lambda xp: xp.zeros(2),
+            "tensor(1.5, dtype=int32)": lambda xp: xp.asarray(1.5, dtype=xp.int32),
+            "tensor(-1.7, dtype=int8)": lambda xp: xp.asarray(-1.7, dtype=xp.int8),
+            "tensor(1000, dtype=int8)": lambda xp: xp.asarray(1000, dtype=xp.int8),
+        },
         creation_not_modelled=frozenset({("arange(3)", None)}),
         refusals=(TypeError,),
     ),
@@ -97,7 +103,7 @@ LIBRARIES = {
         "paddle",
         "paddle_3.3.1_promotion.json",
         "3.3.1",
-        calls={"ones([2])": "ones", "arange(3)": "arange"},
+        calls={"ones([2])": lambda xp: xp.ones(2), "arange(3)": lambda xp: xp.arange(3)},
         # to_tensor of a NumPy uint16 array reads its bits as bfloat16 (1 becomes 9.18e-41)
         creation_not_modelled=frozenset({("to_tensor", "np:uint16")}),
     ),
@@ -105,7 +111,7 @@ LIBRARIES = {
         "mlx",
         "mlx_0.32.4_promotion.json",
         "0.32.4",
-        calls={"ones((2,))": "ones", "arange(3)": "arange"},
+        calls={"ones((2,))": lambda xp: xp.ones(2), "arange(3)": lambda xp: xp.arange(3)},
         # mx.array(2**31) is int64; the namespace's default integer is int32 and an int beyond it
         # is refused rather than given another dtype
         creation_not_modelled=frozenset({("array", "py:2147483648")}),
@@ -213,8 +219,7 @@ def test_creation(name):
         if r["value"] is None:
             if (r["call"], None) in lib.creation_not_modelled:
                 continue
-            func = getattr(xp, lib.calls[r["call"]])
-            fn = lambda func=func: func(2) if func.__name__ != "arange" else func(3)  # noqa: E731
+            fn = lambda call=lib.calls[r["call"]]: call(xp)  # noqa: E731
         else:
             kind, _, val = r["value"].partition(":")
             data = eval(val) if kind == "py" else np.ones(2, dtype=val)  # noqa: S307

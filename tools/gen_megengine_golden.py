@@ -44,7 +44,15 @@ def backend() -> field_golden.Backend:
         make=lambda dn, shape: mge.tensor(np.full(shape, 1 if dn != "bool" else True, dtype=dn)),
         where=F.where,
         array=mge.tensor,
-        calls={"ones(2)": lambda: F.ones(2), "zeros(2)": lambda: F.zeros(2), "arange(3)": lambda: F.arange(3)},
+        calls={
+            "ones(2)": lambda: F.ones(2),
+            "zeros(2)": lambda: F.zeros(2),
+            "arange(3)": lambda: F.arange(3),
+            # a Python float into an integer dtype truncates, an int wraps
+            "tensor(1.5, dtype=int32)": lambda: mge.tensor(1.5, dtype="int32"),
+            "tensor(-1.7, dtype=int8)": lambda: mge.tensor(-1.7, dtype="int8"),
+            "tensor(1000, dtype=int8)": lambda: mge.tensor(1000, dtype="int8"),
+        },
         reduce=lambda op, x: getattr(F, op)(x),
         values=lambda out: out.numpy(),
         dtype_name=str,
