@@ -87,3 +87,25 @@ def test_boolean_indexing_flag_in_every_path():
     xp = namespace("array_api")
     with ns.ArrayAPIStrictFlags(boolean_indexing=False):
         assert xp.asarray([1, 2])[xp.asarray([True, False])].shape == (1,)
+
+
+def test_numpy_warnings_name_array_api_strict():
+    """NumPy's floating-point warnings from the stand-in's elementwise kernels come from a
+    module named array_api_strict..., so consumers' filters by module hold (array-api-extra's
+    ``ignore:invalid value encountered:RuntimeWarning:array_api_strict``)."""
+    import warnings
+
+    ns = make_module("array_api", name="array_api_strict_warnings")
+    x = ns.asarray([float("inf")])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", "invalid value encountered", RuntimeWarning, "array_api_strict")
+        for compute in (lambda: x - x, lambda: ns.subtract(x, x), lambda: ns.abs(x - x)):
+            assert bool(ns.isnan(compute())[0])
+    # other namespaces keep NumPy's attribution to the caller
+    xp = namespace("array_api")
+    y = xp.asarray([float("inf")])
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        y - y
+    assert seen and seen[0].category is RuntimeWarning
