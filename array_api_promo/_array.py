@@ -19,7 +19,7 @@ from ._core import fast_path
 from ._devices import CPU, Device
 from ._dtypes import CATEGORY_BOOL, CATEGORY_COMPLEX, CATEGORY_FLOATING, CATEGORY_INTEGER, DType, bool_
 
-__all__ = ["Array"]
+__all__ = ["Array", "OPERATORS"]
 
 _new_object = object.__new__
 _ndarray = np.ndarray
@@ -62,7 +62,13 @@ _asarray = np.asarray
 _INT64_MAX = 2**63 - 1  # a larger Python int has a key of its own (promotion.LargeInt)
 
 
-def _named(function, dunder: str):
+# dunder -> (the standard's function behind it, "binary" | "reflected" | "inplace" | "unary"):
+# filled by the factories below (the audit names the operator a user wrote).
+OPERATORS: dict[str, tuple[str, str]] = {}
+
+
+def _named(function, dunder: str, name: str, form: str):
+    OPERATORS[dunder] = (name, form)
     function.__name__ = dunder
     function.__qualname__ = f"Array.{dunder}"
     function.__code__ = function.__code__.replace(co_name=dunder, co_qualname=f"Array.{dunder}")
@@ -112,7 +118,7 @@ def _binary_operator(dunder: str, name: str):
         array._device = device
         return array
 
-    return fast_path(_core.BINARY_OPERATOR, name, _named(operator, dunder))
+    return fast_path(_core.BINARY_OPERATOR, name, _named(operator, dunder, name, "binary"))
 
 
 def _reflected_operator(dunder: str, name: str):
@@ -139,7 +145,7 @@ def _reflected_operator(dunder: str, name: str):
                 return array
         return runtime._apply2(name, other, self, True)
 
-    return fast_path(_core.REFLECTED_OPERATOR, name, _named(operator, dunder))
+    return fast_path(_core.REFLECTED_OPERATOR, name, _named(operator, dunder, name, "reflected"))
 
 
 def _inplace_operator(dunder: str, name: str):
@@ -165,7 +171,7 @@ def _inplace_operator(dunder: str, name: str):
                 pass
         return runtime._inplace(name, self, other)
 
-    return fast_path(_core.INPLACE_OPERATOR, name, _named(operator, dunder))
+    return fast_path(_core.INPLACE_OPERATOR, name, _named(operator, dunder, name, "inplace"))
 
 
 def _unary_operator(dunder: str, name: str):
@@ -188,7 +194,7 @@ def _unary_operator(dunder: str, name: str):
         array._device = device
         return array
 
-    return fast_path(_core.UNARY_OPERATOR, name, _named(operator, dunder))
+    return fast_path(_core.UNARY_OPERATOR, name, _named(operator, dunder, name, "unary"))
 
 
 class Array:

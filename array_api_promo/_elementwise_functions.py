@@ -542,28 +542,8 @@ class ElementwiseFunctions(RuntimeBase):
     # -- functions with more than a plain signature ---------------------------------------------
     def clip(self, x, /, min=None, max=None):
         x = self._check_array(x, "clip")
-        operands = [x]
-        for bound, arg in ((min, "min"), (max, "max")):
-            if bound is None:
-                continue
-            if type(bound) is Array:
-                self._check_array(bound, "clip", arg)
-            elif type(bound) not in PY_SCALARS:
-                raise TypeError(f"clip: {arg} must be an array, a Python scalar or None, got {type(bound).__name__}")
-            operands.append(bound)
-        arrays = [o for o in operands if type(o) is Array]
-        if self.policy.clip_number_bounds and len(arrays) < len(operands):
-            if any(a._data.ndim for a in arrays[1:]):
-                raise TypeError(
-                    f"clip: an n-d array bound cannot be combined with a Python number bound "
-                    f"(policy {self.policy.name!r} follows torch.clamp's overloads)"
-                )
-            operands = [x] + [
-                _NUMBER_OF_CATEGORY[o._dtype.category](o._data.item()) if type(o) is Array else o for o in operands[1:]
-            ]
+        operands, arrays, decision = self._clip_decision(x, min, max)
         device = self._same_device("clip", *arrays)
-        sig = tuple(self._operand(o) for o in operands)
-        decision = self.policy.decide(OPS["clip"], sig)
         compute = decision.compute
         data = x._data if x._dtype is compute else x._data.astype(compute.numpy)
         bounds = []
@@ -584,6 +564,29 @@ class ElementwiseFunctions(RuntimeBase):
         if out is data or out is x._data:
             out = out.copy()
         return Array._new(out, decision.result, self, device)
+
+    def _clip_decision(self, x, min, max):
+        """clip's operands as its policy reads them (x, then the bounds given), its arrays, and its decision."""
+        operands = [x]
+        for bound, arg in ((min, "min"), (max, "max")):
+            if bound is None:
+                continue
+            if type(bound) is Array:
+                self._check_array(bound, "clip", arg)
+            elif type(bound) not in PY_SCALARS:
+                raise TypeError(f"clip: {arg} must be an array, a Python scalar or None, got {type(bound).__name__}")
+            operands.append(bound)
+        arrays = [o for o in operands if type(o) is Array]
+        if self.policy.clip_number_bounds and len(arrays) < len(operands):
+            if any(a._data.ndim for a in arrays[1:]):
+                raise TypeError(
+                    f"clip: an n-d array bound cannot be combined with a Python number bound "
+                    f"(policy {self.policy.name!r} follows torch.clamp's overloads)"
+                )
+            operands = [x] + [
+                _NUMBER_OF_CATEGORY[o._dtype.category](o._data.item()) if type(o) is Array else o for o in operands[1:]
+            ]
+        return operands, arrays, self.policy.decide(OPS["clip"], tuple(self._operand(o) for o in operands))
 
     def _where_scalar(self, value, decision):
         """A Python scalar operand of ``where``, converted to the decision's scalar dtype first where

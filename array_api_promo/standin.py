@@ -77,9 +77,11 @@ _DATA_DEPENDENT = ("unique_all", "unique_counts", "unique_inverse", "unique_valu
 class _Standin:
     """The state behind one stand-in module: its policy and the current flags (array-api-strict's)."""
 
-    def __init__(self, module: types.ModuleType, policy):
+    def __init__(self, module: types.ModuleType, policy, make_runtime=None):
         self.module = module
         self.policy = policy
+        # (policy, api_version, state) -> the runtime of a version (the audit's layers it)
+        self.make_runtime = make_runtime or StandinRuntime
         self.api_version = ""  # none bound yet: the first set_flags binds one
         self.boolean_indexing = True
         self.data_dependent_shapes = True
@@ -142,7 +144,7 @@ class _Standin:
             module.__dict__.pop(name, None)
         runtime = self._runtimes.get(api_version)
         if runtime is None:
-            runtime = self._runtimes[api_version] = StandinRuntime(self.policy, api_version, self)
+            runtime = self._runtimes[api_version] = self.make_runtime(self.policy, api_version, self)
         _populate(module, runtime)
         self.api_version = api_version
         names = set(module.__all__)
@@ -268,17 +270,20 @@ def _env_flags() -> dict:
     return flags
 
 
-def make_module(policy=None, api_version: str | None = None, name: str = MODULE_NAME) -> types.ModuleType:
+def make_module(
+    policy=None, api_version: str | None = None, name: str = MODULE_NAME, make_runtime=None
+) -> types.ModuleType:
     """A new module ``name`` standing in for array-api-strict, of ``policy`` at ``api_version``.
 
     ``policy`` defaults to ``$ARRAY_API_PROMO_POLICY`` (else ``array_api``),
-    ``api_version`` to ``$ARRAY_API_STRICT_API_VERSION`` (else 2025.12).
+    ``api_version`` to ``$ARRAY_API_STRICT_API_VERSION`` (else 2025.12); ``make_runtime(policy,
+    api_version, state)`` makes each version's runtime (the audit's runner layers its own).
     """
     if policy is None:
         policy = os.environ.get("ARRAY_API_PROMO_POLICY", "array_api")
     policy = _load_policy(policy) if isinstance(policy, str) else policy
     module = types.ModuleType(name, f"array_api_promo standing in for array-api-strict (policy {policy.name!r}).")
-    state = _Standin(module, policy)
+    state = _Standin(module, policy, make_runtime)
     module._standin = state
     module.__version__ = MIRRORED_VERSION
     module.Array = Array

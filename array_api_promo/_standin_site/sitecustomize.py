@@ -1,4 +1,4 @@
-"""Started by ``python -m array_api_promo.standin``: make ``import array_api_strict`` give the stand-in.
+"""Started by ``python -m array_api_promo.standin`` (and ``.audit``): make ``import array_api_strict`` give the stand-in.
 
 Kept free of imports of array_api_promo (and NumPy): every Python process the
 program starts runs this file; the namespace is built only when something
@@ -25,11 +25,14 @@ class ArrayApiStrictStandin(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def create_module(self, spec):
         root = os.environ.get("ARRAY_API_PROMO_STANDIN_ROOT")
         try:
-            from array_api_promo.standin import make_module
+            import array_api_promo  # noqa: F401
         except ImportError:
             if not root:
                 raise
             sys.path.append(root)  # after everything: never shadows the program's own modules
+        if os.environ.get("ARRAY_API_PROMO_AUDIT_AGAINST"):  # under python -m array_api_promo.audit
+            from array_api_promo._audit import make_standin_module as make_module
+        else:
             from array_api_promo.standin import make_module
         return make_module()
 

@@ -40,6 +40,7 @@ __all__ = [
     "Explanation",
     "Policy",
     "PromotionError",
+    "PromotionDifferenceWarning",
     "LargeInt",
     "scalar_type",
     "register_policy",
@@ -203,6 +204,13 @@ class NoDtypeError(PromotionError, ValueError):
     """Only Python scalars, no array or dtype, to promote: also a ``ValueError``, which is
     what NumPy's and array-api-strict's ``result_type`` raise for it (SciPy's ``_logspace``
     catches that ``ValueError`` to fall back on the default float)."""
+
+    __module__ = "array_api_promo"
+
+
+class PromotionDifferenceWarning(UserWarning):
+    """A call whose outcome another policy would change (raised by an audited namespace,
+    ``array_api_promo.audit``, once per site of the user's code)."""
 
     __module__ = "array_api_promo"
 

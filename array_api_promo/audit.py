@@ -1,0 +1,212 @@
+"""Audit a program: every line of it whose result another promotion policy would change.
+
+    python -m array_api_promo.audit --policy array_api --against torch,numpy [--json FILE] -- pytest -k "array_api and strict"
+
+The program runs with ``import array_api_strict`` giving an audited stand-in
+(``array_api_promo.standin``'s mechanism: the program and every Python
+subprocess it starts, pytest-xdist workers included): it computes exactly as the
+``--policy`` namespace, and each call of the program's whose outcome (result
+dtype, refusal, or a Python scalar's conversion) an ``--against`` policy would
+change is recorded at the program's own line.  At exit the runner merges the
+records of every process, prints the sites worst first and writes ``--json``
+(and ``--markdown``: the sites grouped by rule, with the command that made it).
+
+In Python, ``array_api_promo.audit(policy, against=[...], api_version=None)``
+gives the audited namespace itself (this module is callable: it is that function).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import types
+
+from ._audit import Audit, Outcome, Record, _sorted, audit as _audit
+from ._namespace import API_VERSIONS
+from .from_env import _load_policy
+from .promotion._policy import PromotionDifferenceWarning
+from .standin import _PACKAGE_ROOT, SITE_DIR
+
+__all__ = ["Audit", "Outcome", "PromotionDifferenceWarning", "Record", "audit", "main", "merge", "render_markdown"]
+
+audit = _audit
+
+
+def merge(reports) -> list[Record]:
+    """The records of several processes' reports as one list (counts of a site summed), worst first."""
+    merged: dict = {}
+    for report in reports:
+        for data in report["records"]:
+            record = Record.from_json(data)
+            key = record.key
+            if key in merged:
+                merged[key].count += record.count
+            else:
+                merged[key] = record
+    return _sorted(merged.values())
+
+
+def _site(path: str) -> str:
+    marker = f"site-packages{os.sep}"
+    if marker in path:
+        return path.split(marker, 1)[1]
+    try:
+        relative = os.path.relpath(path)
+    except ValueError:  # another drive (Windows)
+        return path
+    return path if relative.startswith("..") else relative
+
+
+def render_markdown(records: list[Record], policy: str, against: list[str], command: str, title: str = "") -> str:
+    """A report of ``records`` grouped by rule (operation, operands and outcomes), each rule's sites below it."""
+    rules: dict = {}
+    for r in records:
+        rules.setdefault((r.op, r.operands, r.policy_outcome, tuple(r.against.items())), []).append(r)
+    ordered = sorted(rules.items(), key=lambda item: (-item[1][0].severity, -sum(r.count for r in item[1])))
+    heading = title or f"Audit: {policy} against {', '.join(against)}"
+    lines = [f"# {heading}", ""]
+    lines += [
+        f"Every call of the program whose outcome under policy `{policy}` differs under "
+        f"{', '.join(f'`{a}`' for a in against)}, grouped by rule. Regenerate with:",
+        "",
+        "```sh",
+        command,
+        "```",
+        "",
+        f"{len(records)} sites, {len(ordered)} rules, {sum(r.count for r in records):,} calls.",
+        "",
+    ]
+    if not records:
+        lines.append("No call differs.")
+    for (op, operands, mine, theirs), sites in ordered:
+        outcomes = "; ".join([f"`{policy}`: {mine.text()}"] + [f"`{n}`: {o.text()}" for n, o in theirs])
+        lines += [f"## `{op}({operands})`", "", outcomes, ""]
+        for r in sorted(sites, key=lambda r: (-r.count, r.file, r.line)):
+            example = f", values {r.values}" if r.values else ""
+            lines.append(f"- `{_site(r.file)}:{r.line}` ({r.function}), {r.count:,} calls{example}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def print_table(records: list[Record], policy: str, against: list[str], limit: int = 50, file=None) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console(file=file or sys.stdout, width=200)
+    if not records:
+        console.print(f"audit: no call differs between policy {policy!r} and {', '.join(against)}")
+        return
+    table = Table(title=f"Calls whose outcome differs: {policy} against {', '.join(against)}", show_lines=False)
+    table.add_column("calls", justify="right")
+    table.add_column("site")
+    table.add_column("call")
+    table.add_column(policy)
+    for name in against:
+        table.add_column(name)
+    for r in records[:limit]:
+        table.add_row(
+            f"{r.count:,}",
+            f"{_site(r.file)}:{r.line}",
+            f"{r.op}({r.operands})" + (f" [{r.values}]" if r.values else ""),
+            r.policy_outcome.text(),
+            *[r.against[n].text() if n in r.against else "" for n in against],
+        )
+    console.print(table)
+    if len(records) > limit:
+        console.print(f"... and {len(records) - limit} more sites (all in --json)")
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = argparse.ArgumentParser(
+        prog="python -m array_api_promo.audit",
+        description="Run a program with `import array_api_strict` giving an audited namespace of --policy, and list "
+        "every line of it whose outcome (result dtype, refusal, a scalar's conversion) an --against policy changes.",
+    )
+    parser.add_argument("--policy", default="array_api", help="the policy the program runs under (default array_api)")
+    parser.add_argument("--against", required=True, help="the policies to compare with, separated by commas")
+    parser.add_argument("--api-version", choices=API_VERSIONS, default=None, help="the standard's version")
+    parser.add_argument("--json", metavar="FILE", help="write the records as JSON")
+    parser.add_argument("--markdown", metavar="FILE", help="write a report grouped by rule")
+    parser.add_argument("--title", default="", help="the Markdown report's title")
+    parser.add_argument("--limit", type=int, default=50, help="sites shown in the table (default 50)")
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment variable for the program (repeatable; kept in the report's command, e.g. SCIPY_ARRAY_API=1)",
+    )
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the program and its arguments (after --)")
+    args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("no program given: python -m array_api_promo.audit --against Q [options] -- PROGRAM [ARGS...]")
+    against = [a for a in args.against.split(",") if a]
+    extra_env = {}
+    for item in args.env:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            parser.error(f"--env takes NAME=VALUE, got {item!r}")
+        extra_env[name] = value
+    try:
+        main_policy = _load_policy(args.policy)
+        others = [_load_policy(a) for a in against]
+        from ._audit import _policies
+
+        _policies(main_policy, others)
+    except (ImportError, TypeError, ValueError) as exc:
+        parser.error(str(exc))
+    if shutil.which(command[0]) is None:
+        parser.error(f"program not found: {command[0]}")
+    with tempfile.TemporaryDirectory(prefix="array-api-promo-audit-") as folder:
+        env = dict(os.environ, **extra_env)
+        env["ARRAY_API_PROMO_STANDIN"] = "1"
+        env["ARRAY_API_PROMO_STANDIN_ROOT"] = _PACKAGE_ROOT
+        env["ARRAY_API_PROMO_POLICY"] = args.policy
+        env["ARRAY_API_PROMO_AUDIT_AGAINST"] = ",".join(against)
+        env["ARRAY_API_PROMO_AUDIT_DIR"] = folder
+        if args.api_version:
+            env["ARRAY_API_STRICT_API_VERSION"] = args.api_version
+        env["PYTHONPATH"] = os.pathsep.join([SITE_DIR] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        sys.stdout.flush()
+        try:
+            returncode = subprocess.call(command, env=env)
+        except KeyboardInterrupt:
+            returncode = 130
+        reports = []
+        for name in sorted(os.listdir(folder)):
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                reports.extend(json.load(f))
+    records = merge(reports)
+    names = [p.name for p in others]
+    print_table(records, main_policy.name, names, args.limit)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            payload = {"policy": main_policy.name, "against": names, "records": [r.as_json() for r in records]}
+            json.dump(payload, f, indent=1)
+            f.write("\n")
+    if args.markdown:
+        invocation = shlex.join(["python", "-m", "array_api_promo.audit", *argv])
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(render_markdown(records, main_policy.name, names, invocation, args.title))
+    return returncode
+
+
+class _CallableModule(types.ModuleType):
+    """``array_api_promo.audit(...)`` is the function, whether or not this module was imported."""
+
+    def __call__(self, policy="array_api", against=("torch",), api_version=None):
+        return _audit(policy, against, api_version)
+
+
+sys.modules[__name__].__class__ = _CallableModule
+
+if __name__ == "__main__":
+    sys.exit(main())
