@@ -195,6 +195,8 @@ def run_mode(x64: bool) -> dict:
         fn = getattr(jnp, fn_name)
         pairs = [(f"nd:{a}", f"nd:{b}") for a in names for b in names]
         pairs += [(f"nd:{d}", f"py:{s}") for d in names for s in OP_PY_SCALARS]
+        if name not in ("matmul", "clip"):  # two Python scalars: jax.numpy computes them
+            pairs += [(f"py:{a}", f"py:{b}") for a in OP_PY_SCALARS for b in OP_PY_SCALARS]
         for sa, sb in pairs:
             a, b = make(sa), make(sb)
             ops.append({"op": name, "operands": [sa, sb], "result": dtype_of(fn, a, b)})

@@ -306,6 +306,8 @@ def ops_doc():
                 pairs.append((f"nd:{d}", f"py:{lit}"))
                 if name != "clip":
                     pairs.append((f"py:{lit}", f"nd:{d}"))
+        if name not in ("matmul", "clip"):  # two Python scalars: every ufunc (and np.where) takes them
+            pairs += [(f"py:{a}", f"py:{b}") for a in OP_PY_SCALARS for b in OP_PY_SCALARS]
         for sa, sb in pairs:
             a, b = make_operand(sa), make_operand(sb)
             if name == "matmul" and (sa.startswith("py") or sb.startswith("py")):

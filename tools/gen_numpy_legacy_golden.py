@@ -239,6 +239,9 @@ def ops_doc():
                 pairs.append((f"nd:{d}", other))
                 if name != "clip":
                     pairs.append((other, f"nd:{d}"))
+        if name not in ("matmul", "clip"):  # two Python scalars: every ufunc (and np.where) takes them
+            scalars = [f"py:{lit}" for lit in OP_PY_SCALARS]
+            pairs += [(a, b) for a in scalars for b in scalars]
         for sa, sb in pairs:
             a, b = make_operand(sa), make_operand(sb)
             binary.append({"op": name, "operands": [sa, sb], "result": outcome(fn, a, b)})
@@ -256,7 +259,41 @@ def ops_doc():
         "unary": unary,
         "binary": binary,
         "reductions": reductions,
+        "numpy_scalars": numpy_scalar_cases(),
     }
+
+
+# NumPy scalars (np.int64(300), np.float64(1e5)) at the entry points that are not operators:
+# value-based like a 0-d array in np.result_type and np.where.
+NUMPY_SCALAR_VALUES = ["1", "-1", "300", "70000", "1.5", "100000.0", "1e+39"]
+
+
+def numpy_scalar_cases():
+    cases = []
+    condition = np.array([True, False])
+    for scalar_name in DTYPE_NAMES:
+        if scalar_name == "float16":
+            continue  # the array API has no float16 scalar to hand over
+        make = np.dtype(scalar_name).type
+        for literal in NUMPY_SCALAR_VALUES:
+            value = ast.literal_eval(literal)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    scalar = make(value)
+                if scalar != value:  # wrapped, rounded or a truth value: not this value
+                    continue
+            except (OverflowError, ValueError, TypeError, RuntimeWarning, DeprecationWarning):
+                continue
+            for array_name in DTYPE_NAMES:
+                x = np.ones(2, dtype=array_name)
+                operands = [f"nd:{array_name}", f"np:{scalar_name}={literal}"]
+                cases.append(
+                    {"entry": "result_type", "operands": operands, "result": outcome(np.result_type, x, scalar)}
+                )
+                where = outcome(lambda: np.where(condition, x, scalar))
+                cases.append({"entry": "where", "operands": operands, "result": where})
+    return cases
 
 
 def main(argv=None) -> int:

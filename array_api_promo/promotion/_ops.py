@@ -149,6 +149,9 @@ for _name, (_domain, _result) in _UNARY.items():
     OPS[_name] = OpSpec(_name, 1, _domain, _result)
 for _name, (_domain, _result) in _BINARY.items():
     OPS[_name] = OpSpec(_name, 2, _domain, _result)
+# The elementwise functions of two operands that a library computing two Python scalars
+# (NumPy's ufuncs, jax.numpy) computes, and ``where``: ``Policy.scalar_pair_functions``.
+ELEMENTWISE_PAIR_FUNCTIONS = frozenset(_BINARY) - {"matmul", "clip"}
 # Promotion with no operation attached (``result_type``, ``concat``, ``stack``, ...).
 OPS["result_type"] = OpSpec("result_type", 2, _D.ANY, _R.SAME)
 

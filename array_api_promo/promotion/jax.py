@@ -27,7 +27,7 @@ import numpy as np
 from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
-from ._ops import Domain, OpSpec, ResultKind
+from ._ops import ELEMENTWISE_PAIR_FUNCTIONS, Domain, OpSpec, ResultKind
 from ._policy import ACCUMULATING_FUNCTIONS, Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
 
 __all__ = ["JaxPolicy", "JAX_LATTICE", "WEAK_INT", "WEAK_FLOAT", "WEAK_COMPLEX"]
@@ -117,6 +117,9 @@ class JaxPolicy(Policy):
     """JAX (``jax.numpy``) promotion in 32-bit mode or, with ``x64=True``, x64 mode."""
 
     zero_d_matters = False  # 0-d arrays are strong; only Python scalars are weak
+    # jnp.add(True, 1), jnp.where(c, 1, 2.5): a (weakly typed) array of the scalars' defaults;
+    # here a plain 0-d array of that dtype
+    scalar_pair_functions = ELEMENTWISE_PAIR_FUNCTIONS
 
     def __init__(self, x64: bool = False):
         self.x64 = x64

@@ -31,7 +31,7 @@ from __future__ import annotations
 from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
-from ._ops import OpSpec
+from ._ops import ELEMENTWISE_PAIR_FUNCTIONS, OpSpec
 from ._policy import ACCUMULATING_FUNCTIONS, Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
 
 __all__ = ["NumPyPolicy", "NUMPY_TABLE"]
@@ -181,6 +181,7 @@ class NumPyPolicy(Policy):
     name = "numpy"
     zero_d_matters = False  # NEP 50: 0-d arrays are strong, like n-d arrays
     numpy_scalars = "array"  # a NumPy scalar is a (strong) 0-d array of its dtype
+    scalar_pair_functions = ELEMENTWISE_PAIR_FUNCTIONS  # np.add(True, 1), np.where(c, 1, 2.5)
     dtypes = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16)
     table = NUMPY_TABLE
     default_int = i8
