@@ -54,6 +54,7 @@ _REFUSALS = (TypeError, ValueError, OverflowError, IndexError, ZeroDivisionError
 _DUNDERS = {(name, form): dunder for dunder, (name, form) in OPERATORS.items()}
 # Creation functions: a Python scalar argument becomes a value of the result's dtype (create_scalar).
 _CREATED = ("asarray", "full", "full_like")
+_OPERANDS = frozenset({Array, *PY_SCALARS})  # what an elementwise function's two operands may be
 _ENV_DIR = "ARRAY_API_PROMO_AUDIT_DIR"
 
 
@@ -162,7 +163,7 @@ def _scalar_targets(runtime, op: str, name: str, args: tuple, kwargs: dict, resu
     if name == "where":
         target = getattr(result, "_dtype", None)
         return [(v, lambda v: (policy.convert_scalar(v, target, name), target)) for v in scalars if target]
-    if name in OPS and len(args) == 2 and scalars:
+    if name in OPS and name != "result_type" and len(args) == 2 and scalars and all(type(a) in _OPERANDS for a in args):
         decision = policy.decide(OPS[name], tuple(runtime._operand(a) for a in args))
         target = decision.scalar or decision.compute
         return [(v, lambda v: (policy.convert_scalar(v, target, name), target)) for v in scalars]
@@ -182,6 +183,12 @@ def _conversions(runtime, op: str, name: str, args: tuple, kwargs: dict, result)
         except _REFUSALS:
             words.append("refused")
     return ", ".join(words)
+
+
+def _differ(mine: Outcome, other: Outcome) -> bool:
+    """Whether two outcomes differ for the user: a call refused under both fails under both, whatever
+    each's exception (one checks shapes first, the other dtypes), and is no difference."""
+    return mine != other and not (mine.error is not None and other.error is not None)
 
 
 def _error_name(error: BaseException) -> str:
@@ -353,7 +360,7 @@ class Record:
 
     @property
     def severity(self) -> int:
-        return max(self.policy_outcome.severity(o) for o in self.against.values() if o != self.policy_outcome)
+        return max(self.policy_outcome.severity(o) for o in self.against.values() if _differ(self.policy_outcome, o))
 
     def as_json(self) -> dict:
         return {
@@ -451,15 +458,17 @@ class Audit:
             _state.depth -= 1
         if result is NotImplemented:  # an operator handing over to Python (a foreign operand)
             return result
-        key = _call_key(op, args, kwargs)
+        # Cached per signature only when the call computed: a refusal may come from what the signature
+        # leaves out (shapes that do not broadcast), so a refused call is compared each time.
+        key = _call_key(op, args, kwargs) if error is None else None
         outcomes = self._outcomes.get(key) if key is not None else None
         if outcomes is None:
             mine = _outcome(runtime, op, name, args, kwargs, result, error)
-            outcomes = (mine, tuple(self._against(runtime, op, name, run_against, args, kwargs)))  # once per signature
+            outcomes = (mine, tuple(self._against(runtime, op, name, run_against, args, kwargs)))
             if key is not None:
                 self._outcomes[key] = outcomes
         mine, theirs = outcomes
-        if any(o != mine for o in theirs):
+        if any(_differ(mine, o) for o in theirs):
             self._record(op, args, kwargs, mine, theirs)
         if error is not None:
             raise error
@@ -519,7 +528,7 @@ class Audit:
                 values,
             )
             self._records[key] = record
-        differing = "; ".join(f"under {n!r} {o.text()}" for n, o in against.items() if o != mine)
+        differing = "; ".join(f"under {n!r} {o.text()}" for n, o in against.items() if _differ(mine, o))
         example = f" (values {record.values})" if record.values else ""
         message = f"{op}({operands}){example}: under policy {self.policy.name!r} {mine.text()}, but {differing}"
         # warnings.warn's own path (filters, registry, -W error) with the user's frame as the caller

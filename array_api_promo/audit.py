@@ -63,6 +63,9 @@ def _site(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
+SITES_PER_RULE = 20  # the Markdown report's sites under one rule, most frequent first
+
+
 def render_markdown(records: list[Record], policy: str, against: list[str], command: str, title: str = "") -> str:
     """A report of ``records`` grouped by rule (operation, operands and outcomes), each rule's sites below it."""
     rules: dict = {}
@@ -87,9 +90,13 @@ def render_markdown(records: list[Record], policy: str, against: list[str], comm
     for (op, operands, mine, theirs), sites in ordered:
         outcomes = "; ".join([f"`{policy}`: {mine.text()}"] + [f"`{n}`: {o.text()}" for n, o in theirs])
         lines += [f"## `{op}({operands})`", "", outcomes, ""]
-        for r in sorted(sites, key=lambda r: (-r.count, r.file, r.line)):
+        ranked = sorted(sites, key=lambda r: (-r.count, r.file, r.line))
+        for r in ranked[:SITES_PER_RULE]:
             example = f", values {r.values}" if r.values else ""
             lines.append(f"- `{_site(r.file)}:{r.line}` ({r.function}), {r.count:,} calls{example}")
+        if len(ranked) > SITES_PER_RULE:
+            rest = ranked[SITES_PER_RULE:]
+            lines.append(f"- ... and {len(rest)} more sites ({sum(r.count for r in rest):,} calls; all in the JSON)")
         lines.append("")
     return "\n".join(lines)
 

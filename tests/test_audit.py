@@ -129,7 +129,7 @@ def test_result_type_astype_can_cast_linalg_fft(xp):
     xp.linalg.matrix_norm(xp.asarray([[1.0, 2.0], [3.0, 4.0]], dtype=xp.float32))  # the same everywhere
     with pytest.raises(TypeError):
         xp.astype(xp.asarray([1j]), xp.float64)
-    assert outcomes(only(xp, "result_type"))[1] == {"torch": "float32 (scalar kept)", "numpy": "float64 (scalar kept)"}
+    assert outcomes(only(xp, "result_type"))[1] == {"torch": "float32", "numpy": "float64"}  # (no value converted)
     assert outcomes(only(xp, "can_cast")) == ("False", {"torch": "True", "numpy": "False"})
     assert outcomes(only(xp, "fft.fft")) == ("raises TypeError", {"torch": "complex64", "numpy": "raises TypeError"})
     assert not records(xp, "linalg.matrix_norm")
@@ -375,3 +375,43 @@ def test_the_other_policies_runs_are_silent():
     assert y.dtype == xp.float64
     assert outcomes(only(xp, "__mul__")) == ("float64", {"torch": "float32"})
     xp.__audit__.clear()
+
+
+def test_a_refused_call_does_not_stand_for_its_signature():
+    xp = audit("torch", against="array_api")
+    xp.__audit__.clear()
+    u8, f32 = xp.ones(3, dtype=xp.uint8), xp.ones(4, dtype=xp.float32)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+        with pytest.raises(ValueError):
+            xp.add(u8, f32)  # shapes that do not broadcast: refused under both, no record ...
+        assert records(xp, "add") == []
+        xp.add(u8, f32[:3])  # ... and the same signature, computed, is compared: float32 against a refusal
+    assert outcomes(only(xp, "add")) == ("float32", {"array_api": "raises TypeError"})
+    xp.__audit__.clear()
+
+
+def test_result_type_with_a_dtype_and_a_python_scalar():
+    # SciPy's xp_result_type calls result_type(1.0, float64): a dtype, not an operand to convert
+    xp = audit("array_api", against="torch")
+    xp.__audit__.clear()
+    assert xp.result_type(1.5, xp.float64) == xp.float64
+    assert xp.result_type(1.5, xp.float32) == xp.float32
+    assert xp.__audit__.records == []
+
+
+def test_markdown_report_groups_sites_by_rule_and_caps_the_list():
+    from array_api_promo.audit import SITES_PER_RULE, Outcome, Record, merge, render_markdown
+
+    mine, theirs = Outcome("uint64", None), Outcome("int64", None)
+    sites = [
+        Record("/x/site-packages/lib/m.py", line, "f", "sum", "uint8 array", line, mine, {"torch": theirs})
+        for line in range(1, SITES_PER_RULE + 6)
+    ]
+    # two processes' reports of the same sites merge by summing counts
+    merged = merge([{"records": [r.as_json() for r in sites]}, {"records": [sites[0].as_json()]}])
+    assert len(merged) == len(sites) and max(r.count for r in merged) == SITES_PER_RULE + 5
+    text = render_markdown(merged, "array_api", ["torch"], "python -m array_api_promo.audit ...")
+    assert text.count("## `sum(uint8 array)`") == 1 and "`array_api`: uint64; `torch`: int64" in text
+    assert "- `lib/m.py:25` (f), 25 calls" in text  # the site-packages path, most calls first
+    assert "- ... and 5 more sites (" in text
