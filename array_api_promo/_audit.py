@@ -42,7 +42,7 @@ from ._array import OPERATORS, Array
 from ._dtypes import PY_SCALARS, DType
 from ._namespace import _PUBLIC_METHODS, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate, namespace
 from .promotion import OPS, get_policy
-from .promotion._policy import PromotionDifferenceWarning
+from .promotion._policy import PromotionDifferenceWarning, int_text
 
 __all__ = ["Audit", "Outcome", "Record", "audit", "PromotionDifferenceWarning", "audited_runtime_class"]
 
@@ -52,10 +52,16 @@ _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 # RuntimeError, a MemoryError) is not a policy's outcome: the call is not compared.
 _REFUSALS = (TypeError, ValueError, OverflowError, IndexError, ZeroDivisionError)
 _DUNDERS = {(name, form): dunder for dunder, (name, form) in OPERATORS.items()}
+# The calls that write into their first argument (the other policies run on a copy of it).
+_WRITES = frozenset([d for d, (_, form) in OPERATORS.items() if form == "inplace"] + ["__setitem__"])
 # Creation functions: a Python scalar argument becomes a value of the result's dtype (create_scalar).
 _CREATED = ("asarray", "full", "full_like")
 _OPERANDS = frozenset({Array, *PY_SCALARS})  # what an elementwise function's two operands may be
 _ENV_DIR = "ARRAY_API_PROMO_AUDIT_DIR"
+
+
+class _NotCompared(Exception):
+    """Another policy's run failed other than by refusing (a warning made an error, no memory)."""
 
 
 class _State(threading.local):
@@ -127,7 +133,7 @@ def _classify_conversion(made, value, dtype: DType) -> str:
     for g, v in pairs:
         if g == v or (g != g and v != v):
             continue
-        if isinstance(g, float) and math.isinf(g) and not math.isinf(v):
+        if isinstance(g, float) and math.isinf(g) and not (isinstance(v, float) and math.isinf(v)):
             return "overflowed"
         if dtype.category == D.CATEGORY_INTEGER and type(v) is int:
             return "saturated" if g in D.INT_BOUNDS[dtype] else "wrapped"
@@ -140,8 +146,9 @@ def _scalar_targets(runtime, op: str, name: str, args: tuple, kwargs: dict, resu
     (``convert(value)`` -> ``(made, dtype)``), as the namespace's functions apply it."""
     policy = runtime.policy
     scalars = [a for a in args if type(a) in PY_SCALARS]
-    if name in _CREATED:
-        scalars += [v for k, v in kwargs.items() if k == "fill_value" and type(v) in PY_SCALARS]
+    if name in _CREATED:  # asarray(obj), full(shape, fill_value), full_like(x, fill_value)
+        given = args[0] if name == "asarray" and args else args[1] if len(args) > 1 else kwargs.get("fill_value")
+        scalars = [given] if type(given) in PY_SCALARS else []
         target = getattr(result, "_dtype", None)
         return [(v, lambda v: (policy.create_scalar(v, target, name), target)) for v in scalars if target]
     if op == "__setitem__":  # x[key] = value: the value (a key's ints are positions)
@@ -211,33 +218,48 @@ def _outcome(runtime, op: str, name: str, args: tuple, kwargs: dict, result, err
 
 
 # -- signatures: what decides an outcome, cheaply ----------------------------------------------
-# A Python int's class: where it falls among the integer dtypes' bounds, how many significant
-# bits it has (float16 has 11, bfloat16 8, float32 24, float64 53) and its size against the
-# floats' ranges -- all a policy's promotion or conversion of it can depend on.
+# A Python number's class: what any policy's promotion or conversion of it can depend on.  For an
+# int: where it falls among the integer dtypes' bounds; for every number: whether each float format
+# holds it exactly and where it falls among the formats' overflow thresholds (the largest finite
+# value plus half a unit in the last place: above it, the value rounds to inf).
 _INT_EDGES = sorted({b for lo, hi in D.INT_BOUNDS.values() for b in (lo, hi + 1)})
-_PRECISIONS = (8, 11, 24, 53)
-_MAGNITUDES = (2.0**-149, 2.0**-126, 2.0**-24, 2.0**-14, 1.0, 65504.0, 3.3895313892515355e38, 3.4028234663852886e38)
+_OVERFLOWS = (65520.0, 3.3961775292304797e38, 3.4028235677973366e38)  # float16, bfloat16, float32
+
+
+def _exact_in(v, make) -> bool:
+    try:
+        as_float = float(v)
+        return as_float == v and float(make(as_float)) == v  # (an int beyond float64 is in no format)
+    except (OverflowError, ValueError, TypeError):
+        return False
+
+
+def _float_formats(v) -> tuple:
+    """Whether float16, bfloat16 (when loaded), float32 and float64 hold ``v`` exactly, and its size
+    class among the formats' overflow thresholds."""
+    with np.errstate(all="ignore"):
+        exact = (
+            _exact_in(v, np.float16),
+            _exact_in(v, D.bfloat16.numpy.type) if D.bfloat16 is not None and D.bfloat16.numpy is not None else None,
+            _exact_in(v, np.float32),
+            _exact_in(v, float),
+        )
+    size = abs(v)
+    return exact + (bisect.bisect_left(_OVERFLOWS, size) if size < 2**1024 else -1, v < 0)
 
 
 def _int_class(v: int) -> tuple:
     if -2048 <= v <= 2048:
-        return (bisect.bisect_right(_INT_EDGES, v), v)  # small ints: the value itself (0, 1, -1 matter)
-    m = abs(v)
-    odd = m >> ((m & -m).bit_length() - 1)
-    return (
-        bisect.bisect_right(_INT_EDGES, v),
-        bisect.bisect_left(_PRECISIONS, odd.bit_length()),
-        bisect.bisect_right(_MAGNITUDES, m) if m < 2**1024 else -1,
-    )
+        return (v,)  # small ints: the value itself (0, 1 and -1 matter; every format holds them)
+    return (bisect.bisect_right(_INT_EDGES, v), *_float_formats(v))
 
 
 def _float_class(v: float) -> tuple:
     if v != v or math.isinf(v):
         return (repr(v),)
-    if v.is_integer() and abs(v) < 2**64:
+    if v.is_integer() and abs(v) < 2**64:  # a whole number: also by its class as an int (creation)
         return ("i", _int_class(int(v)), math.copysign(1.0, v))
-    numerator = abs(v.as_integer_ratio()[0])
-    return (bisect.bisect_left(_PRECISIONS, numerator.bit_length()), bisect.bisect_right(_MAGNITUDES, abs(v)), v > 0)
+    return _float_formats(v)
 
 
 def _value_class(v):
@@ -281,8 +303,8 @@ def _key(x):
     return None
 
 
-def _call_key(op: str, args: tuple, kwargs: dict):
-    keys: list = [op]
+def _call_key(api_version: str, op: str, args: tuple, kwargs: dict):
+    keys: list = [api_version, op]
     for a in args:
         k = _key(a)
         if k is None:
@@ -332,9 +354,9 @@ def _values(args: tuple, kwargs: dict) -> str:
     found = []
     for x in (*args, *kwargs.values()):
         if type(x) in PY_SCALARS:
-            found.append(repr(x))
+            found.append(int_text(x))
         elif type(x) is Array and x._data.ndim == 0:
-            found.append(repr(x._data[()].item()))
+            found.append(int_text(x._data[()].item()))
     return ", ".join(found)
 
 
@@ -448,6 +470,15 @@ class Audit:
     # -- one call ------------------------------------------------------------------------------
     def call(self, runtime, op: str, name: str, run, run_against, args: tuple, kwargs: dict):
         """``run(*args, **kwargs)``, compared with ``run_against(other runtime, *args, **kwargs)``."""
+        writes = op in _WRITES
+        # The signature before the call: an in-place operator or x[k] = v changes its target.
+        key = _call_key(runtime.api_version, op, args, kwargs)
+        outcomes = self._outcomes.get(key) if key is not None else None
+        before = None
+        if writes and (outcomes is None or self.value_dependent):
+            target = args[0]
+            before = (Array._new(target._data.copy(), target._dtype, runtime, target._device), _values(args, kwargs))
+            before[0]._data.flags.writeable = target._data.flags.writeable
         _state.depth += 1
         try:
             result = run(*args, **kwargs)
@@ -458,48 +489,56 @@ class Audit:
             _state.depth -= 1
         if result is NotImplemented:  # an operator handing over to Python (a foreign operand)
             return result
-        # Cached per signature only when the call computed: a refusal may come from what the signature
-        # leaves out (shapes that do not broadcast), so a refused call is compared each time.
-        key = _call_key(op, args, kwargs) if error is None else None
-        outcomes = self._outcomes.get(key) if key is not None else None
+        compared = args if before is None else (before[0], *args[1:])
         if outcomes is None:
-            mine = _outcome(runtime, op, name, args, kwargs, result, error)
-            outcomes = (mine, tuple(self._against(runtime, op, name, run_against, args, kwargs)))
-            if key is not None:
-                self._outcomes[key] = outcomes
-        mine, theirs = outcomes
-        if any(_differ(mine, o) for o in theirs):
-            self._record(op, args, kwargs, mine, theirs)
+            mine = _outcome(runtime, op, name, compared, kwargs, result, error)
+            try:
+                theirs = self._against(runtime, op, name, run_against, compared, kwargs)
+            except _NotCompared:
+                theirs = None
+            if theirs is not None:
+                outcomes = (mine, theirs)
+                # Cached only when the call computed: a refusal may come from what the signature
+                # leaves out (shapes that do not broadcast), so a refused call is compared each time.
+                if key is not None and error is None:
+                    self._outcomes[key] = outcomes
+        if outcomes is not None and any(_differ(outcomes[0], o) for o in outcomes[1]):
+            values = before[1] if before is not None else None
+            try:
+                self._record(op, args, kwargs, *outcomes, values)
+            except Warning:  # -W error: the warning is the error, unless the call itself was refused
+                if error is None:
+                    raise
         if error is not None:
             raise error
         return result
 
-    def _against(self, runtime, op, name, run_against, args, kwargs):
-        # The other policies' runs are silent: their NumPy warnings (an overflow in another dtype) are
-        # not the program's, and a program's warning filter set to "error" must not turn them into outcomes.
-        with warnings.catch_warnings(), np.errstate(all="ignore"):
-            warnings.simplefilter("ignore")
-            return list(self._run_against(runtime, op, name, run_against, args, kwargs))
+    def _against(self, runtime, op, name, run_against, args, kwargs) -> tuple:
+        # The other policies' runs are silent (np.errstate: per thread, unlike the warning filters):
+        # their NumPy warnings (an overflow in another dtype) are not the program's.
+        with np.errstate(all="ignore"):
+            return tuple(self._run_against(runtime, op, name, run_against, args, kwargs))
 
     def _run_against(self, runtime, op, name, run_against, args, kwargs):
+        writes = op in _WRITES
         for policy in self.against:
             other = namespace(policy, runtime.api_version)._runtime
             try:
                 moved_args = tuple(_move(a, other) for a in args)
                 moved_kwargs = {k: _move(v, other) for k, v in kwargs.items()}
-                if op.startswith("__i") or op == "__setitem__":  # the target is written: a copy of it
+                if writes:  # the target is written: a copy of it, read-only if it is
                     target = moved_args[0]
-                    moved_args = (Array._new(target._data.copy(), target._dtype, other, target._device),) + moved_args[
-                        1:
-                    ]
+                    copy = target._data.copy()
+                    copy.flags.writeable = args[0]._data.flags.writeable
+                    moved_args = (Array._new(copy, target._dtype, other, target._device), *moved_args[1:])
                 result = run_against(other, *moved_args, **moved_kwargs)
                 yield _outcome(other, op, name, moved_args, moved_kwargs, result, None)
             except _REFUSALS as exc:
                 yield _outcome(other, op, name, args, kwargs, None, exc)
-            except Exception as exc:  # noqa: BLE001 - another policy's failure is its outcome, not the program's
-                yield Outcome(None, _error_name(exc))
+            except Exception:  # a warning made an error by the program's filters, a MemoryError: not an outcome
+                raise _NotCompared from None
 
-    def _record(self, op, args, kwargs, mine: Outcome, theirs: tuple) -> None:
+    def _record(self, op, args, kwargs, mine: Outcome, theirs: tuple, values: str | None = None) -> None:
         frame = _user_frame()
         if frame is None:
             return
@@ -515,7 +554,10 @@ class Audit:
                 record.count += 1
                 return
             against = {p.name: o for p, o in zip(self.against, theirs)}
-            values = _values(args, kwargs) if shown else None
+            if not shown:
+                values = None
+            elif values is None:
+                values = _values(args, kwargs)
             record = Record(
                 code.co_filename,
                 frame.f_lineno,
@@ -679,6 +721,16 @@ class AuditRuntime(audited_runtime_class(Runtime)):  # type: ignore[misc]
     def namespace_at(self, api_version: str):
         super().namespace_at(api_version)  # the same checks and words
         return audit(self.policy, [p for p in self.audit.against], api_version)
+
+    def reduce_array(self, x) -> tuple:
+        """A copy (``copy.deepcopy``, pickle) stays an array of the audited namespace."""
+        against = [p.name for p in self.audit.against]
+        return (_unpickle_audited, (x._data, self.policy.name, against, self.api_version, x._device))
+
+
+def _unpickle_audited(data, policy_name, against, api_version, device):
+    runtime = audit(policy_name, against, api_version)._runtime
+    return Array._new(data, D.dtype_of_numpy(data.dtype), runtime, device)
 
 
 def make_standin_module():

@@ -203,8 +203,33 @@ class StandinRuntime(Runtime):
         self.standin.set_flags(api_version=api_version)
         return self.module
 
+    def reduce_array(self, x) -> tuple:
+        """A copy (``copy.deepcopy``, pickle to a joblib worker) stays an array of the stand-in."""
+        return (_unpickle_standin, (x._data, self.policy.name, self.api_version, x._device))
+
 
 _NOT_FUNCTIONS = ("complex64", "complex128", "fft")
+
+
+def _unpickle_standin(data, policy_name, api_version, device):
+    """An array of the process's stand-in module at ``api_version`` (a namespace of the policy where
+    ``array_api_strict`` is not the stand-in: a process not started by the runner)."""
+    from . import _dtypes as D
+    from ._namespace import namespace
+
+    module = sys.modules.get(MODULE_NAME)
+    state = getattr(module, "_standin", None)
+    if state is None or state.policy.name != policy_name:
+        runtime = namespace(policy_name, api_version)._runtime
+    else:
+        runtime = state._runtimes.get(api_version)
+        if runtime is None:  # a version this process has not bound: bind it, then go back
+            current = state.api_version
+            state.set_flags(api_version=api_version)
+            state.set_flags(api_version=current)
+            runtime = state._runtimes[api_version]
+    return Array._new(data, D.dtype_of_numpy(data.dtype), runtime, device)
+
 
 # A function whose frame belongs to the module ``array_api_strict._kernels`` (warnings name the
 # module of the frame that raises them).

@@ -415,3 +415,103 @@ def test_markdown_report_groups_sites_by_rule_and_caps_the_list():
     assert text.count("## `sum(uint8 array)`") == 1 and "`array_api`: uint64; `torch`: int64" in text
     assert "- `lib/m.py:25` (f), 25 calls" in text  # the site-packages path, most calls first
     assert "- ... and 5 more sites (" in text
+
+
+# -- corners (found in review) ---------------------------------------------------------------------
+def test_outcomes_are_per_api_version():
+    # sum of float32 accumulates in float64 before 2023.12: one signature, two versions, two outcomes
+    new, old = audit("array_api", against="torch"), audit("array_api", against="torch", api_version="2022.12")
+    new.__audit__.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+        new.sum(new.ones(2, dtype=new.float32))
+        old.sum(old.ones(2, dtype=old.float32))
+    (record,) = records(new, "sum")  # the two versions share one record set
+    assert outcomes(record) == ("float64", {"torch": "float32"})
+    new.__audit__.clear()
+
+
+def test_the_comparison_leaves_the_warning_filters_alone():
+    xp = audit("numpy", against="torch")
+    xp.__audit__.clear()
+    filters = list(warnings.filters)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+        inner = list(warnings.filters)
+        xp.asarray([1.0], dtype=xp.float32) * xp.asarray(3.0)
+        assert warnings.filters == inner
+    assert warnings.filters == filters
+    xp.__audit__.clear()
+
+
+def test_error_filter_keeps_the_calls_own_refusal():
+    xp = audit("array_api", against="torch")
+    xp.__audit__.clear()
+    x = xp.asarray([1, 2], dtype=xp.int8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", PromotionDifferenceWarning)
+        for _ in range(2):  # the first call records (its warning an error), the second is known
+            with pytest.raises(TypeError, match="policy 'array_api'"):
+                x / 2
+    xp.__audit__.clear()
+
+
+def test_huge_ints_and_float_format_thresholds():
+    xp = audit("torch", against="numpy_legacy")
+    xp.__audit__.clear()
+    plain = namespace("torch")
+    h = xp.asarray([1.0], dtype=xp.float16)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+        with np.errstate(all="ignore"):
+            for ns in (xp, plain):  # the same refusal, in words that do not print 5,000 digits
+                with pytest.raises(OverflowError, match="<about 5,000 digits>"):
+                    ns.asarray([1.0]) + 10**5000
+            a = xp.where(xp.asarray([False]), h, 65510.0)  # rounds to 65504 in float16
+            b = xp.where(xp.asarray([False]), h, 65530.0)  # beyond float16: inf
+    assert np.asarray(a).tolist() == [65504.0] and np.asarray(b).tolist() == [np.inf]
+    conversions = {r.values: r.policy_outcome.conversion for r in records(xp, "where")}
+    # (NumPy 1.x widens to float32 for both values: records, whose torch outcomes differ in the conversion)
+    assert conversions == {"65510.0": "rounded", "65530.0": "overflowed"}
+    xp.__audit__.clear()
+
+
+def test_read_only_targets_and_shapes_are_not_differences():
+    xp = audit("array_api", against="numpy")
+    xp.__audit__.clear()
+    view = xp.broadcast_to(xp.asarray([1, 2], dtype=xp.int8), (2, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+        with pytest.raises(ValueError):
+            view[0] = 1  # read-only under both
+        with pytest.raises(ValueError):
+            view += 1
+        xp.full(300, 1, dtype=xp.int8)  # 300 is a shape, not a value to convert
+    assert xp.__audit__.records == []
+    xp.__audit__.clear()
+
+
+def test_inplace_calls_are_compared_on_the_operands_before_the_write():
+    xp = audit("torch", against="array_api")
+    xp.__audit__.clear()
+    x = xp.asarray(5, dtype=xp.int8)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+        x += 1000  # torch wraps 1000 into int8; the standard refuses it
+    assert int(x) == (5 + 1000 + 128) % 256 - 128
+    record = only(xp, "__iadd__")
+    assert record.values == "5, 1000" and outcomes(record) == (
+        "int8 (scalar wrapped)",
+        {"array_api": "raises OverflowError"},
+    )
+    xp.__audit__.clear()
+
+
+def test_copies_stay_in_the_audited_namespace():
+    import copy
+    import pickle
+
+    xp = audit("torch", against="array_api")
+    x = xp.asarray([1, 2], dtype=xp.int8)
+    for y in (copy.deepcopy(x), pickle.loads(pickle.dumps(x))):
+        assert y.__array_namespace__() is xp and np.asarray(y).tolist() == [1, 2]

@@ -132,6 +132,9 @@ _FLOAT_INT_END = 2**1024 - 2**970
 def int_text(value) -> str:
     """A Python number for an error message: a huge int by its size, not 400 digits."""
     if type(value) is int and abs(value) >= 10**30:
+        bits = abs(value).bit_length()
+        if bits > 12_000:  # str() refuses more than 4,300 digits (sys.set_int_max_str_digits)
+            return f"{'-' if value < 0 else ''}<about {int(bits * 0.30103):,} digits>"
         text = str(value)
         return f"{text[:8]}... ({len(text.lstrip('-'))} digits)"
     return repr(value)
