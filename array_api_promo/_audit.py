@@ -503,9 +503,9 @@ class Audit:
                 if key is not None and error is None:
                     self._outcomes[key] = outcomes
         if outcomes is not None and any(_differ(outcomes[0], o) for o in outcomes[1]):
-            values = before[1] if before is not None else None
+            mine, theirs = outcomes
             try:
-                self._record(op, args, kwargs, *outcomes, values)
+                self._record(op, args, kwargs, mine, theirs, before[1] if before is not None else None)
             except Warning:  # -W error: the warning is the error, unless the call itself was refused
                 if error is None:
                     raise
