@@ -240,7 +240,7 @@ def _float_formats(v) -> tuple:
     with np.errstate(all="ignore"):
         exact = (
             _exact_in(v, np.float16),
-            _exact_in(v, D.bfloat16.numpy.type) if D.bfloat16 is not None and D.bfloat16.numpy is not None else None,
+            _exact_in(v, bfloat16.type) if (bfloat16 := getattr(D.bfloat16, "numpy", None)) is not None else None,
             _exact_in(v, np.float32),
             _exact_in(v, float),
         )

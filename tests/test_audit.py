@@ -322,6 +322,16 @@ def test_runner_on_a_script(tmp_path):
     assert "python -m array_api_promo.audit --policy array_api --against torch,numpy" in text
 
 
+def test_runner_without_a_bfloat16_policy(tmp_path):
+    # no policy with bfloat16 in the process: ml_dtypes is not loaded when a float's class is taken
+    (tmp_path / "program.py").write_text(
+        "import array_api_strict as xp\nx = xp.ones(2, dtype=xp.float32) * 3.3\nprint(x.dtype)\n"
+    )
+    done, report, _ = _run(tmp_path, [sys.executable, "program.py"], policy="numpy", against="numpy_legacy")
+    assert done.returncode == 0, done.stderr
+    assert report["records"] == []
+
+
 def test_runner_merges_pytest_xdist_workers(tmp_path):
     (tmp_path / "test_program.py").write_text(
         textwrap.dedent(
