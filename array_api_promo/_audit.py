@@ -56,7 +56,9 @@ _DUNDERS = {(name, form): dunder for dunder, (name, form) in OPERATORS.items()}
 _WRITES = frozenset([d for d, (_, form) in OPERATORS.items() if form == "inplace"] + ["__setitem__"])
 # Creation functions: a Python scalar argument becomes a value of the result's dtype (create_scalar).
 _CREATED = ("asarray", "full", "full_like")
-_OPERANDS = frozenset({Array, *PY_SCALARS})  # what an elementwise function's two operands may be
+_OPERANDS = frozenset({Array, *PY_SCALARS})
+_SEQUENCES = frozenset({list, tuple})
+_NUMBER_TYPES = frozenset(PY_SCALARS)  # what an elementwise function's two operands may be
 _ENV_DIR = "ARRAY_API_PROMO_AUDIT_DIR"
 
 
@@ -226,26 +228,32 @@ _INT_EDGES = sorted({b for lo, hi in D.INT_BOUNDS.values() for b in (lo, hi + 1)
 _OVERFLOWS = (65520.0, 3.3961775292304797e38, 3.4028235677973366e38)  # float16, bfloat16, float32
 
 
-def _exact_in(v, make) -> bool:
-    try:
-        as_float = float(v)
-        return as_float == v and float(make(as_float)) == v  # (an int beyond float64 is in no format)
-    except (OverflowError, ValueError, TypeError):
-        return False
+_HUGE = 2**1024  # beyond every float format
 
 
 def _float_formats(v) -> tuple:
-    """Whether float16, bfloat16 (when loaded), float32 and float64 hold ``v`` exactly, and its size
-    class among the formats' overflow thresholds."""
-    with np.errstate(all="ignore"):
-        exact = (
-            _exact_in(v, np.float16),
-            _exact_in(v, bfloat16.type) if (bfloat16 := getattr(D.bfloat16, "numpy", None)) is not None else None,
-            _exact_in(v, np.float32),
-            _exact_in(v, float),
-        )
+    """Whether float16, bfloat16, float32 and float64 hold ``v`` (an int or a finite float) exactly,
+    and its size class among the formats' overflow thresholds.  A format holds a number when its
+    binary digits fit the format's significant bits (11, 8, 24, 53), its lowest set bit is no finer
+    than the format's smallest subnormal (2**-24, 2**-133, 2**-149, 2**-1074) and it is no larger
+    than the format's largest value: integer arithmetic, no conversions."""
     size = abs(v)
-    return exact + (bisect.bisect_left(_OVERFLOWS, size) if size < 2**1024 else -1, v < 0)
+    if size >= _HUGE:
+        return (False, False, False, False, -1, v < 0)
+    n, d = size.as_integer_ratio()
+    if n == 0:
+        return (True, True, True, True, 0, False)
+    low = (n & -n).bit_length() - 1  # trailing zero bits of the numerator
+    digits = (n >> low).bit_length()
+    lowest = low - d.bit_length() + 1  # the exponent of the lowest set bit (d is a power of 2)
+    return (
+        digits <= 11 and lowest >= -24 and size <= 65504.0,
+        digits <= 8 and lowest >= -133 and size <= 3.3895313892515355e38,
+        digits <= 24 and lowest >= -149 and size <= 3.4028234663852886e38,
+        digits <= 53 and lowest >= -1074,
+        bisect.bisect_left(_OVERFLOWS, size),
+        v < 0,
+    )
 
 
 def _int_class(v: int) -> tuple:
@@ -278,6 +286,45 @@ def _value_class(v):
 _LONG = 16  # a longer sequence is keyed by the set of its items' keys
 
 
+def _numbers_key(x):
+    """A nested sequence of Python numbers (``asarray([[1, 2.5], [3, 4]])``) by what decides its
+    outcome: the nesting depths, the types of its numbers and the classes of its extremes (the least
+    and greatest int, the largest float in size and any NaN or infinity), one pass in C-speed builtins
+    rather than a class per number.  None if it holds anything else (arrays: keyed item by item)."""
+    types, ints, floats, depths = set(), [], [], set()
+    stack = [(x, 1)]
+    while stack:
+        seq, depth = stack.pop()
+        kinds = set(map(type, seq))
+        if kinds & _SEQUENCES:
+            if kinds - _SEQUENCES:
+                return None  # ragged: a number beside a sequence
+            stack.extend((item, depth + 1) for item in seq)
+            continue
+        if not kinds <= _NUMBER_TYPES:
+            return None
+        depths.add(depth)
+        types |= kinds
+        if int in kinds:
+            ints.extend(i for i in seq if type(i) is int)
+        if float in kinds or complex in kinds:
+            floats.extend(f.real for f in seq if type(f) is not int and type(f) is not bool)
+            floats.extend(f.imag for f in seq if type(f) is complex)
+    key: list = [frozenset(depths), frozenset(types)]
+    if ints:
+        key += [_int_class(min(ints)), _int_class(max(ints))]
+    if floats:
+        numbers = [f for f in floats if f == f]  # (NaN compares false: a flag of its own)
+        sizes = [abs(f) for f in numbers]
+        key += [
+            _float_class(max(sizes)) if sizes else None,
+            _float_class(min(numbers)) if numbers else None,
+            len(numbers) < len(floats),
+            all(f.is_integer() for f in numbers),  # a fraction is refused by an integer dtype
+        ]
+    return tuple(key)
+
+
 def _key(x):
     """The part of a call's signature ``x`` makes (None: not cacheable, the call is compared each time)."""
     t = type(x)
@@ -291,6 +338,9 @@ def _key(x):
     if x is None or t is DType or t is str or t is slice or x is Ellipsis or t.__name__ == "Device":
         return x if t is not slice else ("slice", _key(x.start), _key(x.stop), _key(x.step))
     if t is tuple or t is list:
+        numbers = _numbers_key(x)
+        if numbers is not None:
+            return (t.__name__, numbers)
         if len(x) > _LONG:
             keys = frozenset(_key(i) for i in x)
             return None if None in keys else (t.__name__, keys)

@@ -525,3 +525,29 @@ def test_copies_stay_in_the_audited_namespace():
     x = xp.asarray([1, 2], dtype=xp.int8)
     for y in (copy.deepcopy(x), pickle.loads(pickle.dumps(x))):
         assert y.__array_namespace__() is xp and np.asarray(y).tolist() == [1, 2]
+
+
+def test_value_classes_know_which_float_formats_hold_a_number():
+    import ml_dtypes
+
+    from array_api_promo._audit import _float_formats
+
+    def held(v):
+        out = []
+        for make in (np.float16, ml_dtypes.bfloat16, np.float32, float):
+            try:
+                f = float(v)
+                with np.errstate(all="ignore"):
+                    out.append(f == v and float(make(f)) == v)
+            except OverflowError:
+                out.append(False)
+        return tuple(out)
+
+    rng = np.random.default_rng(0)
+    values = [0.0, 0.1, 65504.0, 65505.0, 2**-24, 2**-25, 3 * 2**-25, 2**-133, 2**-134, 2**-149, 5e-324]
+    values += [1e39, 3.4e38, 2**100, 2**100 + 1, 16777216, 16777217, 2**1100, -255.5]
+    values += [float(v) for v in rng.uniform(-1e5, 1e5, 300)]
+    values += [
+        float(np.ldexp(m, e)) for m, e in zip(rng.choice([1, 1.5, 1.25, 1.001], 500), rng.integers(-1074, 1000, 500))
+    ]
+    assert [v for v in values if _float_formats(v)[:4] != held(v)] == []
