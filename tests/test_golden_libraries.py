@@ -230,6 +230,21 @@ def test_creation(name):
     report(lib, bad, len(GOLDEN[name]["creation"]), "creation cases")
 
 
+@pytest.mark.parametrize("name", [n for n in LIBRARIES if "functions" in GOLDEN[n]])
+def test_fft_and_linalg_functions(name):
+    """The FFT and linear-algebra functions the generator recorded (MLX: every transform in complex64,
+    eigenvalues complex64, no 16-bit eigvals), on 2x2 arrays of each floating dtype."""
+    lib, xp = LIBRARIES[name], namespace(name)
+    bad = []
+    for r in GOLDEN[name]["functions"]:
+        module, _, function = r["op"].partition(".")
+        x = xp.ones((2, 2), dtype=getattr(xp, r["dtype"]))
+        why = mismatch(lib, r, lambda: getattr(getattr(xp, module), function)(x))
+        if why:
+            bad.append(f"{r['op']}({r['dtype']}): {why}")
+    report(lib, bad, len(GOLDEN[name]["functions"]), "function cases")
+
+
 @pytest.mark.parametrize("name", LIBRARIES)
 def test_reductions(name):
     lib, xp = LIBRARIES[name], namespace(name)

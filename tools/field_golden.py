@@ -12,7 +12,10 @@ worker processes for a library whose kernels can kill the process) and writes
 * ``where``: ``where(mask, a, b)`` for the same pairs;
 * ``creation``: the library's array from Python scalars, nested lists and NumPy arrays of
   every NumPy dtype, and its creation calls without a dtype;
-* ``reductions``: ``sum``, ``prod``, ``mean``, ``max`` of n-d arrays.
+* ``reductions``: ``sum``, ``prod``, ``mean``, ``max`` of n-d arrays;
+* ``functions`` (where the backend names them): the standard's FFT and linear-algebra
+  functions whose result dtype a policy decides (``fft.rfft`` of float64), on 2x2 arrays of
+  every floating dtype.
 
 Each result is the dtype and values, or the error's type and first line.
 """
@@ -70,6 +73,8 @@ class Backend:
     dtype_name: Callable[[Any], str]
     lists: tuple[str, ...] = tuple(LISTS)
     extra: dict | None = None  # more metadata for the table
+    # the standard's name of an FFT or linear-algebra function -> the library's call on an array
+    functions: dict[str, Callable[[Any], Any]] | None = None
     isolate: bool = False  # run the cases in restartable worker processes
 
 
@@ -114,6 +119,8 @@ def cases(backend: Backend) -> list[dict]:
     out += [{"section": "creation", "call": backend.array_call, "value": f"np:{dn}"} for dn in NUMPY_DTYPES]
     out += [{"section": "creation", "call": call, "value": None} for call in backend.calls]
     out += [{"section": "reductions", "op": op, "dtype": dn} for op in REDUCTIONS for dn in backend.dtypes]
+    floating = [dn for dn in backend.dtypes if dn.startswith(("float", "bfloat", "complex"))]
+    out += [{"section": "functions", "op": op, "dtype": dn} for op in backend.functions or {} for dn in floating]
     return out
 
 
@@ -133,6 +140,9 @@ def run_case(backend: Backend, case: dict) -> dict:
         kind, _, val = value.partition(":")
         data = eval(val) if kind == "py" else np.ones(2, dtype=val)  # noqa: S307 - our own literals
         return outcome(backend, lambda: backend.array(data))
+    if section == "functions":
+        matrix = backend.make(case["dtype"], (2, 2))
+        return outcome(backend, lambda: backend.functions[case["op"]](matrix))
     x = operand(backend, f"nd:{case['dtype']}")
     return outcome(backend, lambda: backend.reduce(case["op"], x))
 
@@ -179,6 +189,8 @@ def main(backend_factory: Callable[[], Backend], script: str, argv=None) -> int:
     else:
         results = [run_case(backend, case) for case in todo]
     sections: dict[str, list] = {"binary": [], "where": [], "creation": [], "reductions": []}
+    if backend.functions:
+        sections["functions"] = []
     for case, result in zip(todo, results):
         record = {k: v for k, v in case.items() if k != "section"}
         record["result"] = result

@@ -62,6 +62,12 @@ def backend() -> field_golden.Backend:
         values=lambda out: np.array(out.astype(mx.float32) if name_of(out.dtype) == "bfloat16" else out),
         dtype_name=name_of,
         lists=(*field_golden.LISTS, "[1, 1j]"),
+        functions={
+            "fft.fft": mx.fft.fft,
+            "fft.rfft": mx.fft.rfft,
+            "fft.irfft": mx.fft.irfft,
+            "linalg.eigvals": mx.linalg.eigvals,
+        },
     )
 
 

@@ -32,7 +32,7 @@ from . import (
 from .attribution import attribute
 from .xfails import write_xfails
 
-DEFAULT_POLICIES = ("array_api", "torch")
+DEFAULT_POLICIES = ("array_api", "torch", "paddle", "mlx")  # the policies whose results DEVIATIONS.md holds
 DEFAULT_MAX_EXAMPLES = 200
 DEFAULT_SEED = 0
 

@@ -222,6 +222,13 @@ import contextlib, io, json, sys, traceback
 snippets = json.load(sys.stdin)
 outs = []
 for code in snippets:
+    # A namespace bound by environment variables (from_env) binds at import: import it afresh for
+    # each snippet, whose lines set the variables first (one process runs every policy's snippets).
+    for name in [m for m in sys.modules if m.endswith(".from_env")]:
+        module = sys.modules.pop(name)
+        parent, _, child = name.rpartition(".")
+        if getattr(sys.modules.get(parent), child, None) is module:
+            delattr(sys.modules[parent], child)
     buf = io.StringIO()
     try:
         with contextlib.redirect_stdout(buf):

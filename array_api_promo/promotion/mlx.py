@@ -16,6 +16,8 @@ Everything MLX-specific lives in this module:
   bool, int8 and int16 in int32 and uint8, uint16 in uint32; ``mean`` of integers is float32.
 * Creation: a Python int is int32, a float float32, a complex complex64; NumPy float64
   and complex128 arrays become float32 and complex64.  ``max``/``min`` take any dtype.
+* FFTs compute in complex64 whatever the floating input (``fft`` takes real input too;
+  ``irfft`` gives float32), and eigenvalues are complex64; ``eig``/``eigvals`` refuse 16-bit floats.
 
 The tests compare this module with golden tables generated from real MLX
 (``tools/gen_mlx_golden.py`` -> ``tests/data/mlx_0.32.4_promotion.json``).
@@ -29,7 +31,7 @@ from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import OpSpec, ResultKind
-from ._policy import Decision, LargeInt, OperandKind, Policy
+from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError
 
 __all__ = ["MlxPolicy", "MLX_TABLE"]
 
@@ -63,6 +65,12 @@ _WEAK = {bool: (_B, b1), int: (_I, i4), LargeInt: (_I, i4), float: (_F, f4), com
 _BOOL_ARITHMETIC = frozenset({"add", "multiply", "floor_divide"})
 # sum/prod: what narrow integers and bool accumulate in.
 _ACCUMULATE = {b1: i4, i1: i4, i2: i4, u1: u4, u2: u4}
+# FFTs: MLX computes every transform in complex64, real or complex input alike (``mx.fft.fft`` of
+# float64 is complex64, ``mx.fft.irfft`` of float64 float32); hfft/ihfft, which MLX lacks, by analogy.
+_FFT_TO_COMPLEX = frozenset({"fft", "ifft", "fftn", "ifftn", "rfft", "rfftn", "ihfft"})
+_FFT_TO_REAL = frozenset({"irfft", "irfftn", "hfft"})
+_FFT_OF_REAL = frozenset({"rfft", "rfftn", "ihfft"})
+_EIGEN = frozenset({"eig", "eigvals"})  # mx.linalg.eig(vals): float32, float64 or complex64 input
 
 
 class MlxPolicy(Policy):
@@ -141,7 +149,21 @@ class MlxPolicy(Policy):
     def accumulation_dtype(self, op, dtype):
         return _ACCUMULATE.get(dtype, dtype)
 
+    def complex_of(self, dtype):
+        return c8  # the one complex dtype: eigenvalues of a float64 matrix are complex64
+
     def function_dtype(self, op, dtype):
+        if op in _FFT_TO_COMPLEX and dtype.category >= _F:
+            if op in _FFT_OF_REAL:  # rfft of real input in its own precision; of complex64, its real part
+                return Decision(f4 if dtype is c8 else dtype, c8)
+            return Decision(c8, c8)
+        if op in _FFT_TO_REAL and dtype.category >= _F:
+            return Decision(c8, f4)
+        if op in _EIGEN and dtype.bits == 16:
+            raise PromotionError(
+                f"{op}: {dtype.name} input is not allowed; MLX's linalg.{op} takes float32, float64 or "
+                f"complex64 (policy {self.name!r})"
+            )
         if op == "mean" and dtype.category <= _I:
             return Decision(f4, f4)
         if op in ("max", "min"):
