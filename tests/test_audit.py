@@ -2,6 +2,7 @@
 every call whose outcome another policy changes (tests for each operation family, the
 records, the warnings, value-dependent policies and the runner with pytest-xdist)."""
 
+import contextlib
 import json
 import os
 import subprocess
@@ -28,6 +29,16 @@ def xp():
         warnings.simplefilter("ignore", PromotionDifferenceWarning)
         yield module
     module.__audit__.clear()
+
+
+@contextlib.contextmanager
+def quiet(policy, against, **kwargs):
+    """An audited namespace with no records yet, its warnings ignored inside the block."""
+    module = audit(policy, against=against, **kwargs)
+    module.__audit__.clear()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+        yield module
 
 
 def records(xp, op=None):
@@ -86,10 +97,7 @@ def test_refusals_are_the_policys(xp):
 
 # -- each operation family -------------------------------------------------------------------------
 def test_operators_forward_reflected_inplace_unary():
-    xp = audit("torch", against="array_api")
-    xp.__audit__.clear()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+    with quiet("torch", against="array_api") as xp:
         x = xp.asarray([1, 2, 3], dtype=xp.int16)
         f = xp.asarray([1.0, 2.0], dtype=xp.float32)
         forward = x * 1.5
@@ -102,7 +110,6 @@ def test_operators_forward_reflected_inplace_unary():
     assert ops["__rtruediv__"] == ("float32 (scalar kept)", {"array_api": "raises TypeError"})
     assert ops["__iadd__"] == ("float32", {"array_api": "raises TypeError"})
     assert ops["__abs__"] == ("bool", {"array_api": "raises TypeError"})
-    xp.__audit__.clear()
 
 
 def test_functions_where_clip_reductions_creation(xp):
@@ -138,10 +145,7 @@ def test_result_type_astype_can_cast_linalg_fft(xp):
 
 
 def test_scalar_conversions_kept_wrapped_refused():
-    xp = audit("array_api", against=["megengine", "torch"])
-    xp.__audit__.clear()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+    with quiet("array_api", against=["megengine", "torch"]) as xp:
         x = xp.asarray([1, 2], dtype=xp.uint8)
         with pytest.raises(OverflowError):
             xp.add(x, 300)
@@ -156,7 +160,6 @@ def test_scalar_conversions_kept_wrapped_refused():
         {"megengine": "int8 (scalar wrapped)", "torch": "raises OverflowError"},
     )
     assert created.against["megengine"].as_json() == {"dtype": "int8", "error": None, "conversion": "wrapped"}
-    xp.__audit__.clear()
 
 
 def test_setitem_is_compared_and_the_others_never_write_into_the_users_array():
@@ -171,14 +174,10 @@ def test_setitem_is_compared_and_the_others_never_write_into_the_users_array():
     assert np.asarray(x).tolist() == [-24, 2, 3] and np.asarray(y).tolist() == [2, 3, 4]
     assert outcomes(only(xp, "__setitem__")) == ("int8 (scalar wrapped)", {"array_api": "raises OverflowError"})
     assert not records(xp, "__iadd__")
-    xp.__audit__.clear()
 
 
 def test_value_dependent_policies_are_compared_with_the_real_values():
-    xp = audit("numpy", against="numpy_legacy")
-    xp.__audit__.clear()
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", PromotionDifferenceWarning)
+    with quiet("numpy", against="numpy_legacy") as xp:
         x = xp.asarray([1, 2], dtype=xp.int8)
         for value in (1, 2, 3):
             x + xp.asarray(value, dtype=xp.int64)  # NumPy 2: int64; NumPy 1: int8 (the value fits)
@@ -192,7 +191,6 @@ def test_value_dependent_policies_are_compared_with_the_real_values():
         ("int8 array, 0-d int64 array", 1, "1000"): ("int64", {"numpy_legacy": "int16"}),
         ("int8 array, Python int", 1, "1000"): ("raises OverflowError", {"numpy_legacy": "int16 (scalar kept)"}),
     }
-    xp.__audit__.clear()
 
 
 # -- records: sites, deduplication, counts, internal calls -----------------------------------------
@@ -245,7 +243,6 @@ def test_warnings_once_per_site_pointing_at_the_users_line():
     assert w.category is PromotionDifferenceWarning and issubclass(w.category, UserWarning)
     assert (w.filename, w.lineno) == (__file__, line)
     assert str(w.message) == "sum(uint8 array): under policy 'array_api' uint64, but under 'torch' int64"
-    xp.__audit__.clear()
 
 
 def test_warning_filters_turn_them_into_errors():
@@ -255,14 +252,12 @@ def test_warning_filters_turn_them_into_errors():
         warnings.simplefilter("error", PromotionDifferenceWarning)
         with pytest.raises(PromotionDifferenceWarning, match="sum"):
             xp.sum(xp.asarray([1, 2], dtype=xp.uint8))
-    xp.__audit__.clear()
 
 
 @pytest.mark.filterwarnings("ignore::array_api_promo.PromotionDifferenceWarning")
 def test_pytest_filterwarnings_names_it():
     xp = audit("array_api", against="torch")
     xp.sum(xp.asarray([1, 2], dtype=xp.uint8))
-    xp.__audit__.clear()
 
 
 def test_bad_arguments():
@@ -384,7 +379,6 @@ def test_the_other_policies_runs_are_silent():
         y = x * xp.asarray(10.0)  # numpy: float64, no overflow; torch: float32, which overflows (silently here)
     assert y.dtype == xp.float64
     assert outcomes(only(xp, "__mul__")) == ("float64", {"torch": "float32"})
-    xp.__audit__.clear()
 
 
 def test_a_refused_call_does_not_stand_for_its_signature():
@@ -398,7 +392,6 @@ def test_a_refused_call_does_not_stand_for_its_signature():
         assert records(xp, "add") == []
         xp.add(u8, f32[:3])  # ... and the same signature, computed, is compared: float32 against a refusal
     assert outcomes(only(xp, "add")) == ("float32", {"array_api": "raises TypeError"})
-    xp.__audit__.clear()
 
 
 def test_result_type_with_a_dtype_and_a_python_scalar():
@@ -451,7 +444,6 @@ def test_the_comparison_leaves_the_warning_filters_alone():
         xp.asarray([1.0], dtype=xp.float32) * xp.asarray(3.0)
         assert warnings.filters == inner
     assert warnings.filters == filters
-    xp.__audit__.clear()
 
 
 def test_error_filter_keeps_the_calls_own_refusal():
@@ -463,7 +455,6 @@ def test_error_filter_keeps_the_calls_own_refusal():
         for _ in range(2):  # the first call records (its warning an error), the second is known
             with pytest.raises(TypeError, match="policy 'array_api'"):
                 x / 2
-    xp.__audit__.clear()
 
 
 def test_huge_ints_and_float_format_thresholds():
@@ -483,7 +474,6 @@ def test_huge_ints_and_float_format_thresholds():
     conversions = {r.values: r.policy_outcome.conversion for r in records(xp, "where")}
     # (NumPy 1.x widens to float32 for both values: records, whose torch outcomes differ in the conversion)
     assert conversions == {"65510.0": "rounded", "65530.0": "overflowed"}
-    xp.__audit__.clear()
 
 
 def test_read_only_targets_and_shapes_are_not_differences():
@@ -498,7 +488,6 @@ def test_read_only_targets_and_shapes_are_not_differences():
             view += 1
         xp.full(300, 1, dtype=xp.int8)  # 300 is a shape, not a value to convert
     assert xp.__audit__.records == []
-    xp.__audit__.clear()
 
 
 def test_inplace_calls_are_compared_on_the_operands_before_the_write():
@@ -514,7 +503,6 @@ def test_inplace_calls_are_compared_on_the_operands_before_the_write():
         "int8 (scalar wrapped)",
         {"array_api": "raises OverflowError"},
     )
-    xp.__audit__.clear()
 
 
 def test_copies_stay_in_the_audited_namespace():
