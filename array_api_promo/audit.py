@@ -196,7 +196,10 @@ def main(argv=None) -> int:
     print_table(records, main_policy.name, names, args.limit)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
-            payload = {"policy": main_policy.name, "against": names, "records": [r.as_json() for r in records]}
+            # Sites as the table shows them (inside site-packages, or relative to the working directory):
+            # a report does not name the machine it was made on.
+            rows = [{**r.as_json(), "file": _site(r.file)} for r in records]
+            payload = {"policy": main_policy.name, "against": names, "records": rows}
             json.dump(payload, f, indent=1)
             f.write("\n")
     if args.markdown:
