@@ -276,11 +276,18 @@ class Array:
 
     @property
     def shape(self) -> tuple[int, ...]:
-        return self._data.shape
+        data = self._data
+        if type(data) is _ndarray:
+            return data.shape
+        return tuple(None if s != s else s for s in data.shape)  # lazy storage: NaN is an unknown size
 
     @property
-    def size(self) -> int:
-        return self._data.size
+    def size(self) -> int | None:
+        data = self._data
+        if type(data) is _ndarray:
+            return data.size
+        size = data.size
+        return None if size != size else size
 
     @property
     def T(self) -> Array:
@@ -312,6 +319,8 @@ class Array:
 
     # -- conversion -------------------------------------------------------------------
     def __repr__(self) -> str:
+        if type(self._data) is not _ndarray:  # lazy storage: no values until asked for
+            return self._runtime._repr(self)
         body = np.array2string(self._data, separator=", ", prefix="Array(")
         extra = "" if self._device is CPU else f", device={self._device.name}"
         policy = self._runtime.policy.name
@@ -327,6 +336,8 @@ class Array:
         if self._device is not CPU:
             raise RuntimeError(f"__array__: the array is on {self._device.name}; call to_device(CPU) first")
         data = self._data
+        if type(data) is not _ndarray:  # lazy storage: computed here
+            data = self._runtime._to_numpy(self)
         if dtype is not None:
             try:
                 dtype = np.dtype(dtype)
@@ -349,7 +360,7 @@ class Array:
             return str(self)
         if self._data.ndim != 0:
             raise TypeError(f"__format__: format spec {spec!r} needs a 0-d array, got shape {self._data.shape}")
-        value = self._data.item()
+        value = (self._data if type(self._data) is _ndarray else self._runtime._to_numpy(self)).item()
         try:
             return format(value, spec)
         except (TypeError, ValueError) as exc:  # Python's words ("Unknown format code"), named
@@ -409,6 +420,8 @@ class Array:
         if copy is not None:
             kwargs["copy"] = copy
         data = self._data
+        if type(data) is not _ndarray:  # lazy storage: computed here
+            data = self._runtime._to_numpy(self)
         if copy is True:
             data = data.copy()
             kwargs.pop("copy")
@@ -433,6 +446,8 @@ class Array:
                     ) from None
                 return self._runtime._getitem(self, key)  # worded by the namespace's path
             if type(data) is not _ndarray:  # one element of a 1-d array: a new 0-d array
+                if not isinstance(data, np.generic):  # lazy storage: its runtime's path
+                    return self._runtime._getitem(self, key)
                 data = np.asarray(data)
             array = _new_object(Array)
             array._data = data
@@ -469,7 +484,10 @@ class Array:
     def __len__(self) -> int:
         if self._data.ndim == 0:
             raise TypeError("__len__: len() of a 0-d array is not defined")
-        return self._data.shape[0]
+        n = self._data.shape[0]
+        if n != n:
+            raise TypeError("__len__: the length of this lazy array is unknown until computed; compute() it first")
+        return n
 
     # -- operators (the standard's names; dunder -> elementwise function) --------------------
     __add__ = _binary_operator("__add__", "add")

@@ -32,7 +32,7 @@ from ._statistical_functions import StatisticalFunctions
 from ._utility_functions import UtilityFunctions
 from .promotion import get_policy
 
-__all__ = ["namespace", "Runtime", "API_VERSIONS", "DEFAULT_API_VERSION", "ADDED_IN", "POLICY_MODULES"]
+__all__ = ["namespace", "Runtime", "STORAGES", "API_VERSIONS", "DEFAULT_API_VERSION", "ADDED_IN", "POLICY_MODULES"]
 
 API_VERSIONS = ("2021.12", "2022.12", "2023.12", "2024.12", "2025.12")
 DEFAULT_API_VERSION = "2025.12"
@@ -178,12 +178,19 @@ def _cached(key):
     return module if module is not None else _USER_NAMESPACES.get(key)
 
 
-def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> types.ModuleType:
+STORAGES = ("numpy", "dask")
+_STORAGE_RUNTIMES = {"dask": ("array_api_promo._dask", "DaskRuntime")}  # storage -> (module, runtime class)
+
+
+def namespace(
+    policy="array_api", api_version: str = DEFAULT_API_VERSION, *, storage: str = "numpy"
+) -> types.ModuleType:
     """The array namespace for ``policy`` (a name or a Policy) at ``api_version``.
 
-    The same (policy, version) always gives the same module object; the
+    The same (policy, version, storage) always gives the same module object; the
     package itself is the ``array_api`` namespace at 2025.12 and
-    ``array_api_promo.torch`` the ``torch`` one.
+    ``array_api_promo.torch`` the ``torch`` one.  ``storage="dask"`` keeps arrays as
+    chunked, lazy ``dask.array`` arrays (the ``dask`` extra); the policy decides alike.
     """
     try:
         policy = get_policy(policy)
@@ -191,6 +198,8 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
         raise type(exc)(f"namespace: {exc}") from None
     if type(api_version) is not str or api_version not in API_VERSIONS:
         raise ValueError(f"namespace: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
+    if storage != "numpy":
+        return _storage_namespace(policy, api_version, storage)
     key = (policy, api_version)
     module = _cached(key)
     if module is None and api_version == DEFAULT_API_VERSION and policy.name in POLICY_MODULES and _is_builtin(policy):
@@ -211,21 +220,56 @@ def namespace(policy="array_api", api_version: str = DEFAULT_API_VERSION) -> typ
 _CREATING = threading.Lock()
 
 
-def bind(
-    module: types.ModuleType, policy, api_version: str = DEFAULT_API_VERSION, *, canonical: bool = True
-) -> Runtime:
-    """Make ``module`` a namespace of (policy, version) (used by the package modules).
+def _storage_namespace(policy, api_version: str, storage) -> types.ModuleType:
+    """The namespace of (policy, version) over a storage other than NumPy's (only ``"dask"``)."""
+    if type(storage) is not str or storage not in STORAGES:
+        raise ValueError(f"namespace: unknown storage {storage!r}; storages are {', '.join(map(repr, STORAGES))}")
+    key = (policy, api_version, storage)
+    module = _cached(key)
+    if module is not None:
+        return module
+    namespace(policy, api_version)  # the NumPy namespace it decides by, made first (the lock is not re-entrant)
+    with _CREATING:
+        module = _cached(key)
+        if module is None:
+            name = f"array_api_promo[{policy.name},{api_version},{storage}]"
+            module = types.ModuleType(
+                name, f"Array API namespace: policy {policy.name!r}, version {api_version}, {storage} storage."
+            )
+            bind(module, policy, api_version, storage=storage)
+    return module
 
-    A canonical module is what ``namespace(policy, api_version)`` returns.
+
+def bind(
+    module: types.ModuleType,
+    policy,
+    api_version: str = DEFAULT_API_VERSION,
+    *,
+    canonical: bool = True,
+    storage: str = "numpy",
+) -> Runtime:
+    """Make ``module`` a namespace of (policy, version, storage) (used by the package modules).
+
+    A canonical module is what ``namespace(policy, api_version, storage=storage)`` returns.
     """
     policy = get_policy(policy)
     if api_version not in API_VERSIONS:
         raise ValueError(f"unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
-    runtime = Runtime(policy, api_version)
+    if storage == "numpy":
+        runtime = Runtime(policy, api_version)
+        key: tuple = (policy, api_version)
+    elif storage in _STORAGE_RUNTIMES:
+        # A storage's module builds on this one (its runtime is a Runtime): it is loaded by name, on first
+        # use, so that dask is imported only when its storage is asked for.
+        module_name, class_name = _STORAGE_RUNTIMES[storage]
+        runtime = getattr(importlib.import_module(module_name), class_name)(policy, api_version)
+        key = (policy, api_version, storage)
+    else:
+        raise ValueError(f"unknown storage {storage!r}; storages are {', '.join(map(repr, STORAGES))}")
     _populate(module, runtime)
     if canonical:
         cache = _NAMESPACES if _is_builtin(policy) else _USER_NAMESPACES
-        cache[(policy, api_version)] = module
+        cache[key] = module
     return runtime
 
 

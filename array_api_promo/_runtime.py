@@ -36,6 +36,7 @@ class RuntimeBase:
     """Policy, version and the shared argument checks of one namespace."""
 
     _by_value = False  # the policy's decisions depend on values (see __init__)
+    storage = "numpy"  # where arrays keep their data ("dask": _dask.DaskRuntime)
     # The standard's optional capabilities (__array_namespace_info__().capabilities()); the
     # stand-in for array-api-strict turns them off with its flags.
     boolean_indexing = True
@@ -91,7 +92,7 @@ class RuntimeBase:
     def _check_array(self, x, func: str, arg: str = "x") -> Array:
         """``x`` itself if it is an array this namespace may use, else a clear ``TypeError``."""
         if type(x) is Array:
-            if x._runtime is not self and x._runtime.policy is not self.policy:
+            if x._runtime is not self and (x._runtime.policy is not self.policy or x._runtime.storage != self.storage):
                 self._foreign(x, func)
             return x
         raise TypeError(f"{func}: {arg} must be an array of {self.label}, got {describe_value(x)}")

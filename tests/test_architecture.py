@@ -162,6 +162,8 @@ LOADED_ON_FIRST_USE = [
     "array_api_promo.promotion.numpy",
     "array_api_promo.promotion.numpy_legacy",
     "ml_dtypes",
+    "array_api_promo._dask",
+    "dask",
 ]
 
 
