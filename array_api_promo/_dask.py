@@ -157,6 +157,8 @@ def _filled(shape, dtype, matrices=False) -> np.ndarray:
 
 
 def _meta_shape(shape) -> tuple:
+    if 0 in shape:  # an empty array's meta is its own shape (no memory), for the host's words
+        return tuple(shape)
     return tuple(0 if s == 0 else 1 for s in shape)
 
 
@@ -172,6 +174,7 @@ class DaskRuntime(Runtime):
     """The functions of the standard over dask arrays, decided by the host namespace (see the module)."""
 
     storage = "dask"
+    storage_functions = ("compute", "persist")  # in the namespace beside the standard's
 
     def __init__(self, policy, api_version: str):
         super().__init__(policy, api_version)
@@ -288,6 +291,8 @@ class DaskRuntime(Runtime):
         return self._wrap(out, result._dtype, result._device)
 
     def _apply2(self, name, x1, x2, operator):
+        if name == "matmul" and type(x1) is Array and type(x2) is Array:
+            return self.matmul(x1, x2)
         result = self._decide("_apply2", (name, x1, x2, operator), {}, name, ("name", "x1", "x2", "operator"))
         if result is NotImplemented:
             return result
@@ -303,10 +308,11 @@ class DaskRuntime(Runtime):
     def _inplace(self, name, x1, x2):
         """``x1 <op>= x2``: the host's checks on the metas, then ``x1`` holds the new lazy result."""
         x1 = self._check_array(x1, name, "x1")
-        self._decide("_inplace", (name, x1, x2), {}, name, ("name", "x1", "x2"))
-        result = self._apply2(name, x1, x2, True)
+        result = self._apply2(name, x1, x2, True)  # the result's dtype, refusals and broadcasting
         if result is NotImplemented:
             return result
+        if result._dtype is not x1._dtype:  # the cast back, as the host asks its policy
+            self.policy.inplace_result(f"{name} (in-place)", result._dtype, x1._dtype)
         if type(x2) is Array and _known(x1.shape) and _known(x2.shape):
             shape = np.broadcast_shapes(x1._data.shape, x2._data.shape)
             if shape != x1._data.shape:
@@ -725,7 +731,13 @@ class DaskRuntime(Runtime):
 
     def reshape(self, x, /, shape, *, copy=None):
         result = self._host.reshape(self._view_meta(x, "reshape"), shape, copy=copy)
-        return self._wrap(x._data.reshape(result._data.shape), result._dtype, result._device)
+        data, shape = x._data, result._data.shape
+        try:
+            out = data.reshape(shape)
+        except NotImplementedError:  # dask splits dimensions only evenly: through one dimension first
+            flat = data.rechunk({i: -1 for i in range(1, data.ndim)}) if data.ndim > 1 else data
+            out = flat.reshape(-1).reshape(shape)
+        return self._wrap(out, result._dtype, result._device)
 
     def permute_dims(self, x, /, axes):
         self._host.permute_dims(self._view_meta(x, "permute_dims"), axes)

@@ -267,6 +267,9 @@ def bind(
     else:
         raise ValueError(f"unknown storage {storage!r}; storages are {', '.join(map(repr, STORAGES))}")
     _populate(module, runtime)
+    for name in getattr(runtime, "storage_functions", ()):  # a storage's own (dask: compute, persist)
+        setattr(module, name, getattr(runtime, name))
+        module.__all__ = sorted(module.__all__ + [name])
     if canonical:
         cache = _NAMESPACES if _is_builtin(policy) else _USER_NAMESPACES
         cache[key] = module

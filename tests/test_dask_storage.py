@@ -1,0 +1,386 @@
+"""The Dask storage: the same dtypes, values and refusals as NumPy storage, lazily, on threads and a cluster."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+pytest.importorskip("dask.array")
+
+import dask  # noqa: E402
+from dask.callbacks import Callback  # noqa: E402
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+import array_api_promo as app  # noqa: E402
+from array_api_promo._elementwise_functions import BINARY_NAMES, UNARY_NAMES  # noqa: E402
+
+POLICIES = ("array_api", "torch")
+
+
+def pair(policy):
+    return app.namespace(policy), app.namespace(policy, storage="dask")
+
+
+def outcome(call, ns):
+    """What ``call(ns)`` gives: its dtype name, shape and values, or its exception's type and words."""
+    try:
+        out = call(ns)
+    except Exception as exc:  # the refusal is part of the outcome
+        return ("error", type(exc).__name__, str(exc).replace(", dask storage", ""))
+    if out is NotImplemented:  # an operator's answer to a foreign operand
+        return ("NotImplemented",)
+    outs = out if isinstance(out, (tuple, list)) else (out,)
+    return tuple((o.dtype.name, np.asarray(o).shape, np.asarray(o)) for o in outs)
+
+
+def assert_same(call, policy, rtol=0.0, words=True):
+    host, lazy = pair(policy)
+    expected, got = outcome(call, host), outcome(call, lazy)
+    if not words:  # the same exception type; dask's words where NumPy's would need the whole operands
+        expected, got = expected[:2], got[:2]
+    if type(expected[0]) is str or type(got[0]) is str:
+        assert got == expected
+        return
+    assert len(got) == len(expected)
+    for (dt, shape, values), (edt, eshape, evalues) in zip(got, expected):
+        assert (dt, shape) == (edt, eshape)
+        if rtol:
+            np.testing.assert_allclose(values, evalues, rtol=rtol, equal_nan=True)
+        else:
+            np.testing.assert_array_equal(values, evalues)
+
+
+# -- property tests: every elementwise function, mixed operands -------------------------------------
+DTYPES = ("bool", "int8", "uint8", "int16", "int32", "int64", "float32", "float64", "complex64", "complex128")
+SPECIAL = [0.0, -0.0, 1.0, -1.5, 2.5, np.inf, -np.inf, np.nan, 3.0, 100.0]
+INTEGERS = [0, 1, -1, 2, 5, 7, 100, -100, 3, 127]
+
+
+def operand(kind, dtype, ns_name):
+    """An operand maker: an n-d array (chunked by 2 under Dask), a 0-d array, or a Python scalar."""
+    if dtype == "bool":
+        values = np.asarray([True, False] * 5)
+    elif dtype.startswith(("int", "uint")):
+        values = np.asarray(INTEGERS if dtype.startswith("int") else np.abs(INTEGERS)).astype(dtype)
+    else:
+        values = np.asarray(SPECIAL).astype(dtype)
+
+    def make(ns):
+        dt = getattr(ns, dtype)
+        if kind == "array":
+            return ns.asarray(values.reshape(2, 5), dtype=dt, copy=True)
+        if kind == "0d":
+            return ns.asarray(values[3], dtype=dt)
+        return {"bool": True, "int": 3, "float": -1.5, "complex": 2 - 1j}[ns_name]
+
+    return make
+
+
+operands = st.tuples(
+    st.sampled_from(["array", "0d", "scalar"]),
+    st.sampled_from(DTYPES),
+    st.sampled_from(["bool", "int", "float", "complex"]),
+)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(BINARY_NAMES), first=operands, second=operands, op=st.booleans())
+def test_binary_functions_and_operators_match_numpy_storage(policy, name, first, second, op):
+    a, b = operand(*first), operand(*second)
+
+    def call(ns):
+        x1, x2 = a(ns), b(ns)
+        return ns._runtime._apply2(name, x1, x2, op) if op else getattr(ns, name)(x1, x2)
+
+    with np.errstate(all="ignore"):
+        assert_same(call, policy)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(UNARY_NAMES), dtype=st.sampled_from(DTYPES), kind=st.sampled_from(["array", "0d"]))
+def test_unary_functions_match_numpy_storage(policy, name, dtype, kind):
+    x = operand(kind, dtype, "float")
+    with np.errstate(all="ignore"):
+        assert_same(lambda ns: getattr(ns, name)(x(ns)), policy)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(first=operands, second=operands, cond=st.sampled_from(["array", "0d"]))
+def test_where_and_clip_match_numpy_storage(policy, first, second, cond):
+    a, b = operand(*first), operand(*second)
+    c = operand(cond, "bool", "bool")
+    assert_same(lambda ns: ns.where(c(ns), a(ns), b(ns)), policy)
+    assert_same(lambda ns: ns.clip(a(ns), min=b(ns)), policy)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(name=st.sampled_from(["add", "multiply", "divide", "bitwise_and", "pow"]), first=operands, second=operands)
+def test_inplace_operators_match_numpy_storage(policy, name, first, second):
+    a, b = operand(*first), operand(*second)
+    dunder = {"add": "__iadd__", "multiply": "__imul__", "divide": "__itruediv__", "bitwise_and": "__iand__"}
+    method = dunder.get(name, "__ipow__")
+
+    def call(ns):
+        x = a(ns)
+        if not hasattr(x, "dtype"):
+            raise TypeError("a Python scalar has no in-place operator")
+        out = getattr(x, method)(b(ns))
+        if out is NotImplemented:
+            raise TypeError("NotImplemented")
+        return out
+
+    with np.errstate(all="ignore"):
+        assert_same(call, policy)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("to", ["bool", "int8", "uint8", "int32", "float32", "float64", "complex64"])
+def test_astype_matches_numpy_storage(policy, dtype, to):
+    x = operand("array", dtype, "float")
+    with np.errstate(all="ignore"):
+        assert_same(lambda ns: ns.astype(x(ns), getattr(ns, to)), policy)
+
+
+# -- the other function families, on multi-chunk data ------------------------------------------------
+def chunked(ns, values, dtype=None, chunks=3):
+    values = np.asarray(values)
+    if "dask" in ns.__name__:
+        return ns.asarray(values, dtype=dtype, chunks=chunks)
+    return ns.asarray(values, dtype=dtype, copy=True)
+
+
+M = np.arange(24, dtype=np.float64).reshape(4, 6) % 7 - 2.5
+I = np.arange(24).reshape(4, 6) % 5
+CALLS = {
+    "sum": lambda ns: ns.sum(chunked(ns, I), axis=1),
+    "sum_int8_all": lambda ns: ns.sum(chunked(ns, I, ns.int8)),
+    "sum_dtype": lambda ns: ns.sum(chunked(ns, I, ns.int16), dtype=ns.int32, keepdims=True),
+    "prod": lambda ns: ns.prod(chunked(ns, I[:, :3] + 1), axis=0),
+    "max": lambda ns: ns.max(chunked(ns, M), axis=(0, 1), keepdims=True),
+    "min_empty": lambda ns: ns.min(chunked(ns, np.zeros((0, 3)))),
+    "mean": lambda ns: ns.mean(chunked(ns, M), axis=0),
+    "mean_int": lambda ns: ns.mean(chunked(ns, I)),
+    "var": lambda ns: ns.var(chunked(ns, M), correction=1),
+    "std": lambda ns: ns.std(chunked(ns, M), axis=1, keepdims=True),
+    "all": lambda ns: ns.all(chunked(ns, I > 0), axis=0),
+    "any": lambda ns: ns.any(chunked(ns, I > 3)),
+    "count_nonzero": lambda ns: ns.count_nonzero(chunked(ns, I), axis=1),
+    "argmax": lambda ns: ns.argmax(chunked(ns, M), axis=1, keepdims=True),
+    "argmin": lambda ns: ns.argmin(chunked(ns, M)),
+    "cumulative_sum": lambda ns: ns.cumulative_sum(chunked(ns, I), axis=1, include_initial=True),
+    "cumulative_prod": lambda ns: ns.cumulative_prod(chunked(ns, I[0] + 1, ns.int8)),
+    "diff": lambda ns: ns.diff(chunked(ns, I), axis=0, n=2),
+    "sort": lambda ns: ns.sort(chunked(ns, M), axis=0, descending=True),
+    "argsort": lambda ns: ns.argsort(chunked(ns, I), axis=1),
+    "take": lambda ns: ns.take(chunked(ns, M), chunked(ns, [5, -1, 0]), axis=1),
+    "take_along_axis": lambda ns: ns.take_along_axis(chunked(ns, M), chunked(ns, I % 4), axis=0),
+    "searchsorted": lambda ns: ns.searchsorted(chunked(ns, np.arange(10.0)), chunked(ns, M)),
+    "isin": lambda ns: ns.isin(chunked(ns, I), chunked(ns, [1, 3])),
+    "concat": lambda ns: ns.concat([chunked(ns, I, ns.int8), chunked(ns, I, ns.int16)], axis=1),
+    "concat_none": lambda ns: ns.concat([chunked(ns, M), chunked(ns, I[0], ns.float32)], axis=None),
+    "stack": lambda ns: ns.stack([chunked(ns, M), chunked(ns, M)], axis=-1),
+    "reshape": lambda ns: ns.reshape(chunked(ns, M), (3, -1)),
+    "reshape_bad": lambda ns: ns.reshape(chunked(ns, M), (5, -1)),
+    "squeeze_bad": lambda ns: ns.squeeze(chunked(ns, M), axis=0),
+    "expand_dims": lambda ns: ns.expand_dims(chunked(ns, M), axis=1),
+    "permute_dims": lambda ns: ns.permute_dims(chunked(ns, M), (1, 0)),
+    "moveaxis": lambda ns: ns.moveaxis(chunked(ns, M), 0, 1),
+    "flip": lambda ns: ns.flip(chunked(ns, M), axis=1),
+    "roll": lambda ns: ns.roll(chunked(ns, M), 2, axis=1),
+    "repeat": lambda ns: ns.repeat(chunked(ns, M), 2, axis=0),
+    "tile": lambda ns: ns.tile(chunked(ns, I[0]), (2, 2)),
+    "unstack": lambda ns: ns.unstack(chunked(ns, M), axis=1),
+    "broadcast_to": lambda ns: ns.broadcast_to(chunked(ns, I[0]), (3, 6)),
+    "broadcast_bad": lambda ns: ns.broadcast_to(chunked(ns, I[0]), (3, 5)),
+    "getitem": lambda ns: chunked(ns, M)[1:, ::-2],
+    "getitem_int": lambda ns: chunked(ns, M)[2, 3],
+    "getitem_oob": lambda ns: chunked(ns, M)[9],
+    "getitem_index_array": lambda ns: chunked(ns, M)[chunked(ns, [3, -1, 0])],
+    "getitem_list": lambda ns: chunked(ns, M)[[1, 2]],
+    "matmul": lambda ns: chunked(ns, M) @ chunked(ns, M.T),
+    "matmul_bad": lambda ns: chunked(ns, M) @ chunked(ns, M),
+    "tensordot": lambda ns: ns.tensordot(chunked(ns, M), chunked(ns, M), axes=([0, 1], [0, 1])),
+    "vecdot": lambda ns: ns.vecdot(chunked(ns, M), chunked(ns, M)),
+    "inv": lambda ns: ns.linalg.inv(chunked(ns, np.eye(4) * 2 + 0.5)),
+    "det": lambda ns: ns.linalg.det(chunked(ns, np.stack([np.eye(3) * 2 + 0.5] * 4), chunks=2)),
+    "eigh": lambda ns: ns.linalg.eigvalsh(chunked(ns, np.eye(4) + 1)),
+    "svdvals": lambda ns: ns.linalg.svdvals(chunked(ns, M)),
+    "solve": lambda ns: ns.linalg.solve(chunked(ns, np.eye(4) * 3 + 1), chunked(ns, M)),
+    "vector_norm": lambda ns: ns.linalg.vector_norm(chunked(ns, M), axis=1, ord=3),
+    "matrix_norm": lambda ns: ns.linalg.matrix_norm(chunked(ns, M), ord="nuc"),
+    "trace": lambda ns: ns.linalg.trace(chunked(ns, I, ns.int8)),
+    "fft": lambda ns: ns.fft.fft(chunked(ns, M), n=8, axis=0),
+    "irfftn": lambda ns: ns.fft.irfftn(chunked(ns, M)),
+    "fftshift": lambda ns: ns.fft.fftshift(chunked(ns, M)),
+    "tril": lambda ns: ns.tril(chunked(ns, M), k=1),
+    "triu": lambda ns: ns.triu(chunked(ns, M)),
+    "arange": lambda ns: ns.arange(2, 20, 3, dtype=ns.int16),
+    "arange_bad": lambda ns: ns.arange(0, 300, 1, dtype=ns.int8),
+    "linspace": lambda ns: ns.linspace(-1, 1, 7),
+    "full": lambda ns: ns.full((2, 3), 2.5, dtype=ns.float32),
+    "full_bad": lambda ns: ns.full((2, 3), 300, dtype=ns.uint8),
+    "zeros_like": lambda ns: ns.zeros_like(chunked(ns, I), dtype=ns.float32),
+    "eye": lambda ns: ns.eye(4, 5, k=-1),
+    "result_type": lambda ns: ns.asarray(ns.result_type(chunked(ns, I, ns.int8), ns.int16) == ns.int16),
+}
+
+# Refusals whose NumPy wording needs the operands computed: the same exception, in dask's or our words.
+OWN_WORDS = {"matmul_bad"}
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_function_families_match_numpy_storage(policy, name):
+    with np.errstate(all="ignore"):
+        assert_same(CALLS[name], policy, rtol=1e-12, words=name not in OWN_WORDS)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_setitem_matches_numpy_storage(policy):
+    def call(ns):
+        x = chunked(ns, M)
+        x[1:3, ::2] = 9
+        x[chunked(ns, M > 3)] = -1.0
+        x[0] = chunked(ns, np.arange(6.0), ns.float32)
+        return x
+
+    assert_same(call, policy)
+    assert_same(lambda ns: chunked(ns, I, ns.int8).__setitem__((0, 0), 1.5), policy)  # refused alike
+
+
+# -- laziness, unknown sizes, identity ----------------------------------------------------------------
+class Computes(Callback):
+    def __init__(self):
+        super().__init__()
+        self.count = 0
+
+    def _start(self, dsk):
+        self.count += 1
+
+
+def test_nothing_computes_until_a_value_is_asked_for():
+    xp = app.namespace("torch", storage="dask")
+    with Computes() as c:
+        x = xp.arange(100, dtype=xp.float32, chunks=10)
+        y = xp.where(x > 50, x * 2 + 1, xp.sin(x)) / 3
+        y[::7] = 0
+        z = xp.sum(xp.sort(xp.reshape(y, (10, 10)), axis=0), axis=1) + xp.mean(y)
+        u = xp.unique_values(xp.astype(y, xp.int16))
+        assert c.count == 0
+        assert z.shape == (10,) and u.shape == (None,)
+        value = float(xp.sum(z))
+        assert c.count == 1
+    host = app.namespace("torch")
+    hx = host.arange(100, dtype=host.float32)
+    hy = host.where(hx > 50, hx * 2 + 1, host.sin(hx)) / 3
+    hy[::7] = 0
+    expected = float(host.sum(host.sum(host.sort(host.reshape(hy, (10, 10)), axis=0), axis=1) + host.mean(hy)))
+    assert math.isclose(value, expected, rel_tol=1e-6)
+
+
+def test_unknown_sizes_are_none_until_computed():
+    xp = app.namespace("array_api", storage="dask")
+    x = xp.asarray([0, 3, 0, 5, 7], chunks=2)
+    (idx,) = xp.nonzero(x)
+    masked = x[x > 2]
+    assert idx.shape == (None,) and masked.shape == (None,) and masked.size is None
+    with pytest.raises(TypeError, match="unknown until computed"):
+        len(masked)
+    assert np.asarray(idx).tolist() == [1, 3, 4]
+    assert xp.compute(masked).shape == (3,)
+    assert "shape=(None,)" in repr(masked)
+
+
+def test_storages_do_not_mix_and_namespaces_are_cached():
+    host, lazy = pair("array_api")
+    assert app.namespace("array_api", storage="dask") is lazy
+    assert lazy.asarray(1.0).__array_namespace__() is lazy
+    assert lazy.asarray(1.0).__array_namespace__(api_version="2023.12") is app.namespace(
+        "array_api", "2023.12", storage="dask"
+    )
+    with pytest.raises(TypeError, match="cannot mix arrays"):
+        host.asarray([1.0]) + lazy.asarray([1.0])
+    with pytest.raises(TypeError, match="cannot mix arrays"):
+        lazy.add(lazy.asarray([1.0]), host.asarray([1.0]))
+    with pytest.raises(ValueError, match="unknown storage 'zarr'"):
+        app.namespace("array_api", storage="zarr")
+
+
+def test_conversions_compute_and_pickles_keep_the_namespace():
+    xp = app.namespace("torch", storage="dask")
+    x = xp.asarray([1.5, 2.5], chunks=1)
+    assert float(x[1]) == 2.5 and bool(x[0]) and int(x[1]) == 2
+    assert np.asarray(x).tolist() == [1.5, 2.5]
+    assert np.from_dlpack(x).tolist() == [1.5, 2.5]
+    y = pickle.loads(pickle.dumps(x * 2))
+    assert y.__array_namespace__() is xp and np.asarray(y).tolist() == [3.0, 5.0]
+    host = xp.compute(y)
+    assert host.__array_namespace__() is app.namespace("torch") and host.dtype == xp.float32
+
+
+def test_value_dependent_policy_reads_zero_d_values():
+    host, lazy = pair("numpy_legacy")
+    for value in (3, 300, 70000):
+
+        def call(ns, value=value):
+            return ns.asarray([1, 2], dtype=ns.int8) + ns.asarray(value, dtype=ns.int32)
+
+        assert outcome(call, lazy)[0][0] == outcome(call, host)[0][0]
+
+
+def test_chunks_reach_dask_and_reductions_are_out_of_core_graphs():
+    xp = app.namespace("array_api", storage="dask")
+    x = xp.ones((10**9,), dtype=xp.float64, chunks=10**7)  # 8 GB if it were ever whole
+    assert x._data.chunks[0][:2] == (10**7, 10**7)
+    s = xp.sum(x)
+    assert s.shape == () and len(s._data.dask) > 100  # a tree of partial sums, nothing computed
+
+
+def test_a_cluster_computes_the_same(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+    ):
+        for policy in POLICIES:
+            for name in ("sum", "mean", "sort", "take", "cumulative_sum", "solve", "fft", "concat", "getitem_int"):
+                assert_same(CALLS[name], policy, rtol=1e-12)
+            x = operand("array", "int8", "int")
+            y = operand("scalar", "int8", "float")
+            assert_same(lambda ns, x=x, y=y: ns.multiply(x(ns), y(ns)), policy)
+            assert_same(lambda ns, x=x: x(ns) // ns.asarray(0, dtype=ns.int8), policy)
+
+
+def test_out_of_core_sum_stays_small(tmp_path):
+    """2e8 float64 elements (1.6 GB if whole), in 32 MiB chunks: the process never holds them."""
+    code = textwrap.dedent(
+        """
+        import resource, array_api_promo as app
+        xp = app.namespace("array_api", storage="dask")
+        n = 2 * 10**8
+        total = float(xp.sum(xp.arange(n, dtype=xp.float64, chunks=2**22)))
+        assert total == n * (n - 1) / 2, total
+        assert float(xp.mean(xp.ones((n,), dtype=xp.float64, chunks=2**22))) == 1.0
+        print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024)
+        """
+    )
+    peak = int(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout)
+    assert peak < 1.6e9 / 2, f"peak RSS {peak / 1e6:.0f} MB"
+
+
+def test_dask_scheduler_choice_is_dasks(monkeypatch):
+    xp = app.namespace("array_api", storage="dask")
+    x = xp.arange(10, chunks=3) * 2
+    with dask.config.set(scheduler="synchronous"):
+        assert int(xp.sum(x)) == 90
