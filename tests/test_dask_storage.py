@@ -161,34 +161,34 @@ def chunked(ns, values, dtype=None, chunks=3):
 
 
 M = np.arange(24, dtype=np.float64).reshape(4, 6) % 7 - 2.5
-I = np.arange(24).reshape(4, 6) % 5
+K = np.arange(24).reshape(4, 6) % 5
 CALLS = {
-    "sum": lambda ns: ns.sum(chunked(ns, I), axis=1),
-    "sum_int8_all": lambda ns: ns.sum(chunked(ns, I, ns.int8)),
-    "sum_dtype": lambda ns: ns.sum(chunked(ns, I, ns.int16), dtype=ns.int32, keepdims=True),
-    "prod": lambda ns: ns.prod(chunked(ns, I[:, :3] + 1), axis=0),
+    "sum": lambda ns: ns.sum(chunked(ns, K), axis=1),
+    "sum_int8_all": lambda ns: ns.sum(chunked(ns, K, ns.int8)),
+    "sum_dtype": lambda ns: ns.sum(chunked(ns, K, ns.int16), dtype=ns.int32, keepdims=True),
+    "prod": lambda ns: ns.prod(chunked(ns, K[:, :3] + 1), axis=0),
     "max": lambda ns: ns.max(chunked(ns, M), axis=(0, 1), keepdims=True),
     "min_empty": lambda ns: ns.min(chunked(ns, np.zeros((0, 3)))),
     "mean": lambda ns: ns.mean(chunked(ns, M), axis=0),
-    "mean_int": lambda ns: ns.mean(chunked(ns, I)),
+    "mean_int": lambda ns: ns.mean(chunked(ns, K)),
     "var": lambda ns: ns.var(chunked(ns, M), correction=1),
     "std": lambda ns: ns.std(chunked(ns, M), axis=1, keepdims=True),
-    "all": lambda ns: ns.all(chunked(ns, I > 0), axis=0),
-    "any": lambda ns: ns.any(chunked(ns, I > 3)),
-    "count_nonzero": lambda ns: ns.count_nonzero(chunked(ns, I), axis=1),
+    "all": lambda ns: ns.all(chunked(ns, K > 0), axis=0),
+    "any": lambda ns: ns.any(chunked(ns, K > 3)),
+    "count_nonzero": lambda ns: ns.count_nonzero(chunked(ns, K), axis=1),
     "argmax": lambda ns: ns.argmax(chunked(ns, M), axis=1, keepdims=True),
     "argmin": lambda ns: ns.argmin(chunked(ns, M)),
-    "cumulative_sum": lambda ns: ns.cumulative_sum(chunked(ns, I), axis=1, include_initial=True),
-    "cumulative_prod": lambda ns: ns.cumulative_prod(chunked(ns, I[0] + 1, ns.int8)),
-    "diff": lambda ns: ns.diff(chunked(ns, I), axis=0, n=2),
+    "cumulative_sum": lambda ns: ns.cumulative_sum(chunked(ns, K), axis=1, include_initial=True),
+    "cumulative_prod": lambda ns: ns.cumulative_prod(chunked(ns, K[0] + 1, ns.int8)),
+    "diff": lambda ns: ns.diff(chunked(ns, K), axis=0, n=2),
     "sort": lambda ns: ns.sort(chunked(ns, M), axis=0, descending=True),
-    "argsort": lambda ns: ns.argsort(chunked(ns, I), axis=1),
+    "argsort": lambda ns: ns.argsort(chunked(ns, K), axis=1),
     "take": lambda ns: ns.take(chunked(ns, M), chunked(ns, [5, -1, 0]), axis=1),
-    "take_along_axis": lambda ns: ns.take_along_axis(chunked(ns, M), chunked(ns, I % 4), axis=0),
+    "take_along_axis": lambda ns: ns.take_along_axis(chunked(ns, M), chunked(ns, K % 4), axis=0),
     "searchsorted": lambda ns: ns.searchsorted(chunked(ns, np.arange(10.0)), chunked(ns, M)),
-    "isin": lambda ns: ns.isin(chunked(ns, I), chunked(ns, [1, 3])),
-    "concat": lambda ns: ns.concat([chunked(ns, I, ns.int8), chunked(ns, I, ns.int16)], axis=1),
-    "concat_none": lambda ns: ns.concat([chunked(ns, M), chunked(ns, I[0], ns.float32)], axis=None),
+    "isin": lambda ns: ns.isin(chunked(ns, K), chunked(ns, [1, 3])),
+    "concat": lambda ns: ns.concat([chunked(ns, K, ns.int8), chunked(ns, K, ns.int16)], axis=1),
+    "concat_none": lambda ns: ns.concat([chunked(ns, M), chunked(ns, K[0], ns.float32)], axis=None),
     "stack": lambda ns: ns.stack([chunked(ns, M), chunked(ns, M)], axis=-1),
     "reshape": lambda ns: ns.reshape(chunked(ns, M), (3, -1)),
     "reshape_bad": lambda ns: ns.reshape(chunked(ns, M), (5, -1)),
@@ -199,10 +199,10 @@ CALLS = {
     "flip": lambda ns: ns.flip(chunked(ns, M), axis=1),
     "roll": lambda ns: ns.roll(chunked(ns, M), 2, axis=1),
     "repeat": lambda ns: ns.repeat(chunked(ns, M), 2, axis=0),
-    "tile": lambda ns: ns.tile(chunked(ns, I[0]), (2, 2)),
+    "tile": lambda ns: ns.tile(chunked(ns, K[0]), (2, 2)),
     "unstack": lambda ns: ns.unstack(chunked(ns, M), axis=1),
-    "broadcast_to": lambda ns: ns.broadcast_to(chunked(ns, I[0]), (3, 6)),
-    "broadcast_bad": lambda ns: ns.broadcast_to(chunked(ns, I[0]), (3, 5)),
+    "broadcast_to": lambda ns: ns.broadcast_to(chunked(ns, K[0]), (3, 6)),
+    "broadcast_bad": lambda ns: ns.broadcast_to(chunked(ns, K[0]), (3, 5)),
     "getitem": lambda ns: chunked(ns, M)[1:, ::-2],
     "getitem_int": lambda ns: chunked(ns, M)[2, 3],
     "getitem_oob": lambda ns: chunked(ns, M)[9],
@@ -219,7 +219,7 @@ CALLS = {
     "solve": lambda ns: ns.linalg.solve(chunked(ns, np.eye(4) * 3 + 1), chunked(ns, M)),
     "vector_norm": lambda ns: ns.linalg.vector_norm(chunked(ns, M), axis=1, ord=3),
     "matrix_norm": lambda ns: ns.linalg.matrix_norm(chunked(ns, M), ord="nuc"),
-    "trace": lambda ns: ns.linalg.trace(chunked(ns, I, ns.int8)),
+    "trace": lambda ns: ns.linalg.trace(chunked(ns, K, ns.int8)),
     "fft": lambda ns: ns.fft.fft(chunked(ns, M), n=8, axis=0),
     "irfftn": lambda ns: ns.fft.irfftn(chunked(ns, M)),
     "fftshift": lambda ns: ns.fft.fftshift(chunked(ns, M)),
@@ -230,9 +230,9 @@ CALLS = {
     "linspace": lambda ns: ns.linspace(-1, 1, 7),
     "full": lambda ns: ns.full((2, 3), 2.5, dtype=ns.float32),
     "full_bad": lambda ns: ns.full((2, 3), 300, dtype=ns.uint8),
-    "zeros_like": lambda ns: ns.zeros_like(chunked(ns, I), dtype=ns.float32),
+    "zeros_like": lambda ns: ns.zeros_like(chunked(ns, K), dtype=ns.float32),
     "eye": lambda ns: ns.eye(4, 5, k=-1),
-    "result_type": lambda ns: ns.asarray(ns.result_type(chunked(ns, I, ns.int8), ns.int16) == ns.int16),
+    "result_type": lambda ns: ns.asarray(ns.result_type(chunked(ns, K, ns.int8), ns.int16) == ns.int16),
 }
 
 # Refusals whose NumPy wording needs the operands computed: the same exception, in dask's or our words.
@@ -256,7 +256,7 @@ def test_setitem_matches_numpy_storage(policy):
         return x
 
     assert_same(call, policy)
-    assert_same(lambda ns: chunked(ns, I, ns.int8).__setitem__((0, 0), 1.5), policy)  # refused alike
+    assert_same(lambda ns: chunked(ns, K, ns.int8).__setitem__((0, 0), 1.5), policy)  # refused alike
 
 
 # -- laziness, unknown sizes, identity ----------------------------------------------------------------
