@@ -6,7 +6,10 @@ For tools that take a module name, such as the upstream test suite
 * ``ARRAY_API_PROMO_POLICY``: a registered policy name (``array_api``,
   ``torch``) or ``package.module:attribute`` naming a Policy instance (or a
   Policy subclass, instantiated without arguments); default ``array_api``;
-* ``ARRAY_API_PROMO_API_VERSION``: the standard's version; default 2025.12.
+* ``ARRAY_API_PROMO_API_VERSION``: the standard's version; default 2025.12;
+* ``ARRAY_API_PROMO_STORAGE``: where the arrays' data live: ``numpy`` (the
+  default) or ``dask`` (chunked, lazy ``dask.array`` arrays; needs dask), as
+  ``namespace(policy, api_version, storage=...)``.
 """
 
 import importlib as _importlib
@@ -14,7 +17,7 @@ import os as _os
 import sys as _sys
 
 from . import promotion as _promotion
-from ._namespace import DEFAULT_API_VERSION as _DEFAULT_API_VERSION, bind as _bind
+from ._namespace import DEFAULT_API_VERSION as _DEFAULT_API_VERSION, STORAGES as _STORAGES, bind as _bind
 
 
 def _load_policy(spec: str):
@@ -37,9 +40,18 @@ def _load_policy(spec: str):
         return _promotion.register_policy(obj)
 
 
+def _storage(name: str) -> str:
+    if name not in _STORAGES:
+        raise ValueError(
+            f"ARRAY_API_PROMO_STORAGE={name!r}: unknown storage; storages are {', '.join(map(repr, _STORAGES))}"
+        )
+    return name
+
+
 _bind(
     _sys.modules[__name__],
     _load_policy(_os.environ.get("ARRAY_API_PROMO_POLICY", "array_api")),
     _os.environ.get("ARRAY_API_PROMO_API_VERSION", _DEFAULT_API_VERSION),
     canonical=False,
+    storage=_storage(_os.environ.get("ARRAY_API_PROMO_STORAGE", "numpy")),
 )

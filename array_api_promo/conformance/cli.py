@@ -1,5 +1,7 @@
 """``python -m conformance``: run the upstream suite per policy x API version,
-store normalised results and xfails, and regenerate DEVIATIONS.md."""
+store normalised results and xfails, and regenerate DEVIATIONS.md; with ``--library``,
+any array namespace, and with ``--storage dask``, the namespace over Dask, each as a
+report under ``conformance/reports/``."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+from array_api_promo._namespace import STORAGES
 
 from . import (
     API_VERSIONS,
@@ -33,6 +37,7 @@ from .attribution import attribute
 from .xfails import write_xfails
 
 DEFAULT_POLICIES = ("array_api", "torch", "paddle", "mlx")  # the policies whose results DEVIATIONS.md holds
+DEFAULT_STORAGE_POLICIES = ("array_api",)  # --storage dask: the standard policy's report
 DEFAULT_MAX_EXAMPLES = 200
 DEFAULT_SEED = 0
 
@@ -57,7 +62,8 @@ def parse_args(argv=None):
         action="append",
         metavar="NAME",
         help="policy to run: array_api, torch, a module path or module:attr "
-        f"(repeatable; default: {' '.join(DEFAULT_POLICIES)})",
+        f"(repeatable; default: {' '.join(DEFAULT_POLICIES)}; with --storage dask: "
+        f"{' '.join(DEFAULT_STORAGE_POLICIES)})",
     )
     p.add_argument(
         "--api-version",
@@ -68,15 +74,17 @@ def parse_args(argv=None):
     p.add_argument(
         "--max-examples",
         type=int,
-        default=DEFAULT_MAX_EXAMPLES,
-        help=f"Hypothesis max examples per test (default {DEFAULT_MAX_EXAMPLES})",
+        default=None,
+        help=f"Hypothesis max examples per test (default {DEFAULT_MAX_EXAMPLES}; "
+        f"{library.REPORT_MAX_EXAMPLES} with --storage dask, as the committed library reports)",
     )
     p.add_argument(
         "--seed",
         type=int,
         action="append",
-        help="Hypothesis seed (default 0). With --library, repeatable: the suite runs once per seed and "
-        "the report lists every test that failed on any draw, marking those that failed on some only",
+        help="Hypothesis seed (default 0). With --library or --storage dask, repeatable: the suite runs once "
+        "per seed and the report lists every test that failed on any draw, marking those that failed on "
+        "some only",
     )
     p.add_argument(
         "--workers",
@@ -141,6 +149,24 @@ def parse_args(argv=None):
     )
     p.add_argument("--timeout", type=float, default=None, help="seconds allowed per run")
     p.add_argument("--strict", action="store_true", help="exit 1 when a non-intentional policy has failures (defects)")
+    st = p.add_argument_group(
+        "another storage",
+        "Run the suite against array_api_promo over another storage (array_api_promo.from_env with "
+        "ARRAY_API_PROMO_STORAGE) and render a report like --library's into "
+        "conformance/reports/array_api_promo-<storage>[-<policy>][-api<version>]/ (README.md, "
+        "results.json, xfails.txt, skips.txt); conformance/results, conformance/xfails and "
+        "DEVIATIONS.md (the NumPy storage's) are not touched.",
+    )
+    st.add_argument(
+        "--storage",
+        choices=STORAGES,
+        default="numpy",
+        help="where the arrays' data live (default numpy). dask: under --policy (default array_api only) "
+        f"and --api-version (default {DEFAULT_API_VERSION}), {library.REPORT_MAX_EXAMPLES} examples and a "
+        f"{library.DASK_TEST_TIMEOUT:g} s per-test timeout unless given, each wrong-dtype failure "
+        "replayed through the run's own policy, the suite run with DASK_SCHEDULER=synchronous unless "
+        "the variable is set",
+    )
     lib = p.add_argument_group(
         "any array library",
         "Run the suite against an importable namespace instead of array_api_promo and render its "
@@ -165,15 +191,16 @@ def parse_args(argv=None):
         "--out",
         type=Path,
         metavar="PATH",
-        help="report folder (default conformance/reports/<library>-<version>; one --library only)",
+        help="report folder (default conformance/reports/<library>-<version>; one --library only; "
+        "with --storage, one --policy only)",
     )
     lib.add_argument(
         "--per-test-timeout",
         type=float,
-        default=library.DEFAULT_TEST_TIMEOUT,
+        default=None,
         metavar="S",
         help=f"seconds per test before pytest-timeout fails it as a timeout (default "
-        f"{library.DEFAULT_TEST_TIMEOUT:g}; 0 = none)",
+        f"{library.DEFAULT_TEST_TIMEOUT:g}, {library.DASK_TEST_TIMEOUT:g} with --storage dask; 0 = none)",
     )
     lib.add_argument(
         "--render-reports",
@@ -199,8 +226,9 @@ def parse_args(argv=None):
     args = p.parse_args(argv)
     args.seeds = args.seed or [DEFAULT_SEED]
     args.seed = args.seeds[0]
-    if len(args.seeds) > 1 and not args.library:
-        p.error("several --seed values are for --library runs (our own results use one seed)")
+    storage_mode = args.storage != "numpy"
+    if len(args.seeds) > 1 and not (args.library or storage_mode):
+        p.error("several --seed values are for --library and --storage runs (our own results use one seed)")
     if args.out and len(args.library or []) > 1:
         p.error("--out takes one --library")
     library_mode = bool(args.library or args.render_reports)
@@ -208,7 +236,34 @@ def parse_args(argv=None):
         for opt in ("policy", "module_map", "strict", "render_only", "from_raw"):
             if getattr(args, opt):
                 p.error(f"--{opt.replace('_', '-')} does not apply to --library/--render-reports")
-    args.policy = args.policy or ([] if library_mode else list(DEFAULT_POLICIES))
+        if storage_mode:
+            p.error("--storage does not apply to --library/--render-reports")
+    if storage_mode:
+        for opt in (
+            "module_map",
+            "strict",
+            "render_only",
+            "from_raw",
+            "results_dir",
+            "xfails_dir",
+            "output",
+            "explain_with",
+            "cross_check",
+        ):
+            if getattr(args, opt):
+                p.error(
+                    f"--{opt.replace('_', '-')} does not apply to --storage {args.storage} (its report goes to "
+                    "--out; its wrong-dtype failures are replayed through the run's own policy)"
+                )
+        if args.out and len(args.policy or []) > 1:
+            p.error(f"--out takes one --policy with --storage {args.storage}")
+    if args.max_examples is None:
+        args.max_examples = library.REPORT_MAX_EXAMPLES if storage_mode else DEFAULT_MAX_EXAMPLES
+    if args.per_test_timeout is None:
+        args.per_test_timeout = library.DASK_TEST_TIMEOUT if storage_mode else library.DEFAULT_TEST_TIMEOUT
+    args.policy = args.policy or (
+        [] if library_mode else list(DEFAULT_STORAGE_POLICIES if storage_mode else DEFAULT_POLICIES)
+    )
     args.api_version = args.api_version or ([] if library_mode else [DEFAULT_API_VERSION])
     mm = {}
     for item in args.module_map:
@@ -243,19 +298,31 @@ def finish_results(results: dict, *, spec_dir: Path | None, target: runner.Polic
         results["namespace_env"] = dict(sorted(target.env.items()))
     if spec_dir is not None:
         results["spec_text"] = collect_spec_text(results, spec_dir)
-    engine_policy: Any = target.policy_env or target.label
+    attribute_all(results, engine_policy(target))
+    return results
+
+
+def engine_policy(target: runner.PolicyTarget) -> Any:
+    """The policy (a name, or the object a ``module:attr`` names) that explains the target's failures;
+    None when it does not load."""
+    policy: Any = target.policy_env or target.label
     if target.policy_env and ":" in target.policy_env:
         try:
-            engine_policy = runner.load_policy_object(target.policy_env)
-            if isinstance(engine_policy, type):
-                engine_policy = engine_policy()
+            policy = runner.load_policy_object(target.policy_env)
+            if isinstance(policy, type):
+                policy = policy()
         except (ImportError, AttributeError, TypeError):  # attribution is optional: no policy, no attribution
-            engine_policy = None
+            policy = None
+    return policy
+
+
+def attribute_all(results: dict, policy: Any) -> None:
+    """Each failure's attribution to a rule of ``policy`` (replacing any earlier one)."""
     for e in results["tests"]:
-        a = attribute(engine_policy, e) if engine_policy is not None else None
+        e.pop("attribution", None)
+        a = attribute(policy, e) if policy is not None else None
         if a:
             e["attribution"] = a
-    return results
 
 
 def _console():
@@ -344,7 +411,8 @@ def default_settings(args, metas=()) -> bool:
         {"max_examples": args.max_examples, "seed": args.seed, "shrink": None, "pytest_args": args.pytest_arg}
     ]
     return (
-        all(p in promotion.available_policies() for p in args.policy)
+        args.storage == "numpy"
+        and all(p in promotion.available_policies() for p in args.policy)
         and not args.module_map
         and not args.no_shrink
         and not args.shrink_all
@@ -390,6 +458,8 @@ def _main(args, cloner) -> int:
     check_api_versions(args.api_version)
     if args.library or args.render_reports:
         return library_main(args, _console(), cloner)
+    if args.storage != "numpy":
+        return storage_main(args, _console(), cloner)
     for policy in args.policy:
         check_policy(policy, args.module_map)
     metas = []
@@ -553,7 +623,8 @@ def library_main(args, console, cloner) -> int:
         for d in library.report_dirs(args.reports_dir):
             if ours is not None:
                 results = normalize.load(d / library.RESULTS_NAME)
-                if library_report.explain_policy(results) == ours["policy"]:
+                # a real library's report, not one of array_api_promo itself over another storage
+                if library_report.explain_policy(results) == ours["policy"] and not library_report.storage(results):
                     try:
                         results["cross_check"] = crosscheck.snapshot(ours, results)
                     except crosscheck.ReplayUnavailable as e:
@@ -574,15 +645,7 @@ def library_main(args, console, cloner) -> int:
         top = module.split(".")[0]
         if str(lib.get("error", "")).startswith(f"ModuleNotFoundError: No module named '{top}'"):
             raise UsageError(f"--library {module}: no module named {top!r} is installed")
-    info = suite_mod.locate(args.suite, cloner=cloner)
-    for w in info.warnings:
-        console.print(f"[yellow]warning:[/] {w}", highlight=False)
-    timeout_args = library.timeout_args(args.per_test_timeout)
-    if args.per_test_timeout and not timeout_args:
-        console.print(
-            "[yellow]warning:[/] pytest-timeout is not installed: no per-test timeout (pip install pytest-timeout)",
-            highlight=False,
-        )
+    info, timeout_args = _report_setup(args, console, cloner)
     for module in args.library:
         lib = probes[module]
         versions = args.api_version or [
@@ -594,20 +657,9 @@ def library_main(args, console, cloner) -> int:
             if len(versions) > 1:
                 out_dir = out_dir.with_name(f"{out_dir.name}-api{version}")
             target = runner.PolicyTarget(label, module)
-            # --tb=native: pytest's own traceback formatter crashes (INTERNALERROR) on some
-            # frames of compiled libraries (tb_lineno None), ending the whole run.
-            extra = ["--continue-on-collection-errors", "--tb=native", *timeout_args, *args.pytest_arg]
-            draws = [_run_library_draw(args, info, target, version, seed, extra, console) for seed in args.seeds]
-            results = normalize.merge_draws(draws)
-            library.finish(
-                results,
-                lib,
-                explain_with=args.explain_with,
-                timeout=args.per_test_timeout if timeout_args else None,
-                collection_log=results.pop("_log_tail", None),
+            results = _report_results(
+                args, console, info, target, lib, version, timeout_args, explain_with=args.explain_with
             )
-            for r in draws:
-                r.pop("_log_tail", None)
             if args.cross_check:
                 try:
                     results["cross_check"] = crosscheck.snapshot(normalize.load(args.cross_check), results)
@@ -633,8 +685,93 @@ def library_main(args, console, cloner) -> int:
     return 0
 
 
-def _run_library_draw(args, info, target, version: str, seed: int, extra: list, console) -> dict:
-    """One run of the suite against a library under one Hypothesis seed, normalised."""
+def _report_setup(args, console, cloner) -> tuple:
+    """The suite and the per-test timeout's pytest arguments of a report run."""
+    info = suite_mod.locate(args.suite, cloner=cloner)
+    for w in info.warnings:
+        console.print(f"[yellow]warning:[/] {w}", highlight=False)
+    timeout_args = library.timeout_args(args.per_test_timeout)
+    if args.per_test_timeout and not timeout_args:
+        console.print(
+            "[yellow]warning:[/] pytest-timeout is not installed: no per-test timeout (pip install pytest-timeout)",
+            highlight=False,
+        )
+    return info, timeout_args
+
+
+def _report_results(
+    args, console, info, target, lib: dict, version: str, timeout_args: list, *, explain_with, shrink=None
+) -> dict:
+    """The suite run once per seed against ``target``, merged and finished as a report's results."""
+    # --tb=native: pytest's own traceback formatter crashes (INTERNALERROR) on some
+    # frames of compiled libraries (tb_lineno None), ending the whole run.
+    extra = ["--continue-on-collection-errors", "--tb=native", *timeout_args, *args.pytest_arg]
+    draws = [_run_library_draw(args, info, target, version, seed, extra, console, shrink=shrink) for seed in args.seeds]
+    results = normalize.merge_draws(draws)
+    library.finish(
+        results,
+        lib,
+        explain_with=explain_with,
+        timeout=args.per_test_timeout if timeout_args else None,
+        collection_log=results.pop("_log_tail", None),
+    )
+    for r in draws:
+        r.pop("_log_tail", None)
+    return results
+
+
+def storage_out_dir(args, target: runner.PolicyTarget, version: str) -> Path:
+    """Where ``--storage``'s report for one (policy, version) goes: ``--out``, else its own folder
+    under conformance/reports/ (``array_api_promo-dask``; ``-api<version>`` added for a version other
+    than the default, or for each of several versions with ``--out``)."""
+    if args.out:
+        return args.out.with_name(f"{args.out.name}-api{version}") if len(args.api_version) > 1 else args.out
+    out = Path(args.reports_dir) / target.label
+    return out if version == DEFAULT_API_VERSION else out.with_name(f"{out.name}-api{version}")
+
+
+def storage_main(args, console, cloner) -> int:
+    """``--storage dask``: array_api_promo itself over another storage, reported as a library is
+    (its own folder under conformance/reports/; the committed results are the NumPy storage's)."""
+    import importlib.util
+
+    if importlib.util.find_spec(args.storage) is None:
+        raise UsageError(f"--storage {args.storage}: no module named {args.storage!r} is installed")
+    for policy in args.policy:
+        check_policy(policy, {})
+    info, timeout_args = _report_setup(args, console, cloner)
+    for policy in args.policy:
+        for version in args.api_version:
+            target = runner.resolve_storage(policy, args.storage, version)
+            lib = library.probe_storage(target, policy, args.storage)
+            out_dir = storage_out_dir(args, target, version)
+            shrink = not args.no_shrink and (args.shrink_all or policy not in INTENTIONAL_POLICIES)
+            results = _report_results(
+                args, console, info, target, lib, version, timeout_args, explain_with=policy, shrink=shrink
+            )
+            attribute_all(results, engine_policy(target))  # a module:attr policy by its object
+            results["namespace_env"] = dict(sorted(target.env.items()))
+            results["package"] = provenance.package_provenance()
+            library.write_report(results, out_dir)
+            s = results["summary"]
+            console.print(
+                f"{policy} @ {version} on {args.storage}: {s['passed']} passed, {s['failed']} failed, "
+                f"{s.get('error', 0)} errors, {s['skipped']} skipped"
+                + (f" over seeds {', '.join(map(str, args.seeds))}" if len(args.seeds) > 1 else "")
+                + f" -> {out_dir / library.REPORT_NAME}",
+                highlight=False,
+            )
+            if out_dir.parent.resolve() == Path(args.reports_dir).resolve():
+                library.write_index(args.reports_dir)
+    return 0
+
+
+def _run_library_draw(
+    args, info, target, version: str, seed: int, extra: list, console, *, shrink: bool | None = None
+) -> dict:
+    """One run of the suite against a library under one Hypothesis seed, normalised
+    (shrinking failures unless ``--no-shrink``, or as ``shrink`` says)."""
+    shrink = not args.no_shrink if shrink is None else shrink
     outcome = runner.run_suite(
         info,
         target,
@@ -647,7 +784,7 @@ def _run_library_draw(args, info, target, version: str, seed: int, extra: list, 
         console=console,
         extra_args=extra,
         timeout=args.timeout,
-        shrink=not args.no_shrink,
+        shrink=shrink,
     )
     raw = json.loads(outcome.report_path.read_text()) if outcome.report_path.exists() else {}
     log = outcome.log_path.read_text(errors="replace")
@@ -664,7 +801,7 @@ def _run_library_draw(args, info, target, version: str, seed: int, extra: list, 
         seed=seed,
         roots=[info.path],
     )
-    results["hypothesis"]["shrink"] = not args.no_shrink
+    results["hypothesis"]["shrink"] = shrink
     if args.pytest_arg:
         results["pytest_args"] = list(args.pytest_arg)
     results["spec_text"] = collect_spec_text(results, info.spec_dir)

@@ -1,6 +1,8 @@
 """``python -m conformance --library MODULE``: the upstream suite run against any
 importable array namespace, rendered as that library's own report under
-``conformance/reports/<library>-<version>/``.
+``conformance/reports/<library>-<version>/``; ``python -m conformance --storage dask``:
+``array_api_promo`` itself over Dask, reported the same way under
+``conformance/reports/array_api_promo-dask/``.
 
 A report folder holds ``results.json`` (the normalised results, the only input
 of the report), ``README.md`` (the report), ``xfails.txt`` (every failing test,
@@ -17,11 +19,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import DATA_DIR, DEFAULT_API_VERSION, IN_CHECKOUT, RESULTS_DIR, library_report, normalize, runner
+from . import DATA_DIR, DEFAULT_API_VERSION, IN_CHECKOUT, RESULTS_DIR, library_report, normalize, provenance, runner
 from .attribution import attribute
 
 REPORTS_DIR = DATA_DIR / "reports" if IN_CHECKOUT else Path.cwd() / "conformance-reports"
 DEFAULT_TEST_TIMEOUT = 300.0
+#: ``--storage dask``: every value the suite checks is a computed graph. array-api-compat's Dask
+#: namespace took up to 182 s for one test (``test_svd``, 20 examples, one worker, shrinking its
+#: failure); twice that on 2 busy workers must not count as a hang.
+DASK_TEST_TIMEOUT = 600.0
+#: Hypothesis examples per test of a report made with no ``--max-examples`` under ``--storage``:
+#: what the committed library reports use (array-api-strict, NumPy, JAX).
+REPORT_MAX_EXAMPLES = 20
 RESULTS_NAME = "results.json"
 REPORT_NAME = "README.md"
 
@@ -55,10 +64,10 @@ print(json.dumps(out))
 """
 
 
-def probe(module: str) -> dict:
-    """Import ``module`` in a fresh interpreter: its library, version, declared API
-    version and extensions (or the import error)."""
-    env = runner.build_env(runner.PolicyTarget(module, module), "", Path("/dev/null"))
+def probe(module: str, target: runner.PolicyTarget | None = None) -> dict:
+    """Import ``module`` in a fresh interpreter (with ``target``'s environment variables): its
+    library, version, declared API version and extensions (or the import error)."""
+    env = runner.build_env(target or runner.PolicyTarget(module, module), "", Path("/dev/null"))
     for var in ("ARRAY_API_TESTS_VERSION", "ARRAY_API_STRICT_API_VERSION"):  # let it declare its own
         env.pop(var, None)
     proc = subprocess.run(
@@ -68,6 +77,27 @@ def probe(module: str) -> dict:
         return json.loads(proc.stdout.strip().splitlines()[-1])
     except (IndexError, ValueError):
         return {"module": module, "error": (proc.stderr.strip().splitlines() or ["no output"])[-1]}
+
+
+def probe_storage(target: runner.PolicyTarget, policy: str, storage: str) -> dict:
+    """``probe`` of ``array_api_promo`` bound to ``policy`` over ``storage`` (``--storage``): the
+    package and its version as the library, with the policy and the storage's own version."""
+    info = probe(target.module, target)
+    info["library"] = provenance.PACKAGE
+    info["version"] = provenance.package_version()
+    info.pop("wrapper", None)
+    info["policy"] = policy
+    info["storage"] = {"name": storage, "version": _distribution_version(storage)}
+    return info
+
+
+def _distribution_version(name: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version(name)
+    except PackageNotFoundError:
+        return "not installed"
 
 
 def report_label(info: dict) -> str:
@@ -84,7 +114,7 @@ def finish(
     replayed through that promotion policy."""
     results["library"] = {
         k: info[k]
-        for k in ("module", "library", "version", "wrapper", "api_version", "extensions", "error")
+        for k in ("module", "library", "version", "wrapper", "policy", "storage", "api_version", "extensions", "error")
         if info.get(k) is not None
     }
     if timeout:
@@ -92,8 +122,6 @@ def finish(
     if collection_log and not results["tests"]:
         results.setdefault("collection_errors", []).append({"nodeid": "(session)", "message": collection_log})
     if explain_with:
-        from . import provenance
-
         results["explained_with"] = {"policy": explain_with, **provenance.package_provenance()}
         for e in results["tests"]:
             a = attribute(explain_with, e)

@@ -218,10 +218,15 @@ def value_snippet(module: str, entry: dict, env=None) -> str | None:
 
 
 _DRIVER = r"""
-import contextlib, io, json, sys, traceback
+import contextlib, io, json, os, sys, traceback
 snippets = json.load(sys.stdin)
 outs = []
+base_env = dict(os.environ)
 for code in snippets:
+    # Each snippet starts from the driver's environment: the variables one sets (a storage, say)
+    # must not carry over to the next one's namespace.
+    os.environ.clear()
+    os.environ.update(base_env)
     # A namespace bound by environment variables (from_env) binds at import: import it afresh for
     # each snippet, whose lines set the variables first (one process runs every policy's snippets).
     for name in [m for m in sys.modules if m.endswith(".from_env")]:
@@ -250,6 +255,7 @@ def execute(snippets: list, *, cwd: Path = REPO_ROOT, extra_path=()) -> list:
     env["PYTHONDONTWRITEBYTECODE"] = "1"
     env.pop("ARRAY_API_PROMO_POLICY", None)
     env.pop("ARRAY_API_PROMO_API_VERSION", None)
+    env.pop("ARRAY_API_PROMO_STORAGE", None)  # a snippet's own lines set what its namespace needs
     pp = [str(p) for p in extra_path] + [str(REPO_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(pp))
     try:

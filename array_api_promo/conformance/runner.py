@@ -19,6 +19,12 @@ from .suite import SuiteInfo
 
 ENV_POLICY = "ARRAY_API_PROMO_POLICY"
 ENV_API_VERSION = "ARRAY_API_PROMO_API_VERSION"
+ENV_STORAGE = "ARRAY_API_PROMO_STORAGE"
+#: Dask's scheduler for every suite run, unless the caller's environment names one: the suite
+#: computes one small graph per value it checks, and the synchronous scheduler does that about
+#: twice as fast as the threaded one (no thread pool per pytest-xdist worker either).
+ENV_DASK_SCHEDULER = "DASK_SCHEDULER"
+DEFAULT_DASK_SCHEDULER = "synchronous"
 
 
 @dataclass(frozen=True)
@@ -27,6 +33,8 @@ class PolicyTarget:
     module: str  # ARRAY_API_TESTS_MODULE
     policy_env: str | None = None  # value for $ARRAY_API_PROMO_POLICY, if any
     version_env: str | None = None  # value for $ARRAY_API_PROMO_API_VERSION, if any
+    storage_env: str | None = None  # value for $ARRAY_API_PROMO_STORAGE, if any (not numpy)
+    extra_env: tuple = ()  # other (name, value) pairs the namespace is run with
 
     @property
     def env(self) -> dict:
@@ -35,6 +43,9 @@ class PolicyTarget:
             out[ENV_POLICY] = self.policy_env
         if self.version_env:
             out[ENV_API_VERSION] = self.version_env
+        if self.storage_env:
+            out[ENV_STORAGE] = self.storage_env
+        out.update(self.extra_env)
         return out
 
 
@@ -70,6 +81,35 @@ def resolve_policy(
         spec = name if m.group(2) else f"{name}:POLICY"
         return PolicyTarget(policy_label(name), FROM_ENV_MODULE, spec, api_version)
     raise ValueError(f"unknown policy {name!r}: use array_api, torch, a module path or module:attr")
+
+
+#: The report folder (and run label) of ``array_api_promo`` over a storage other than NumPy's.
+STORAGE_REPORT_PREFIX = "array_api_promo"
+
+
+def storage_label(policy: str, storage: str) -> str:
+    """``array_api_promo-dask`` for the standard policy, ``array_api_promo-dask-torch`` for another."""
+    label = f"{STORAGE_REPORT_PREFIX}-{storage}"
+    return label if policy == "array_api" else f"{label}-{policy_label(policy)}"
+
+
+def resolve_storage(
+    name: str,
+    storage: str,
+    api_version: str = DEFAULT_API_VERSION,
+    environ: Mapping[str, str] | None = None,
+) -> PolicyTarget:
+    """The target of ``--storage STORAGE``: ``array_api_promo.from_env`` with the policy, version and
+    storage in its environment variables (whatever the policy and version: the package's modules are
+    NumPy-storage namespaces), and for dask the scheduler the run uses (the caller's
+    ``$DASK_SCHEDULER``, else synchronous), recorded with them."""
+    numpy_target = resolve_policy(name, None, api_version)
+    spec = numpy_target.policy_env or name
+    extra: tuple = ()
+    if storage == "dask":
+        scheduler = (os.environ if environ is None else environ).get(ENV_DASK_SCHEDULER) or DEFAULT_DASK_SCHEDULER
+        extra = ((ENV_DASK_SCHEDULER, scheduler),)
+    return PolicyTarget(storage_label(name, storage), FROM_ENV_MODULE, spec, api_version, storage, extra)
 
 
 def load_policy_object(spec: str):
@@ -116,6 +156,8 @@ def build_env(
     env["ARRAY_API_STRICT_API_VERSION"] = version
     env.pop(ENV_POLICY, None)
     env.pop(ENV_API_VERSION, None)
+    env.pop(ENV_STORAGE, None)  # NumPy storage unless the target says otherwise
+    env.setdefault(ENV_DASK_SCHEDULER, DEFAULT_DASK_SCHEDULER)
     env.update(target.env)
     env["CONFORMANCE_PROGRESS_FILE"] = str(progress_file)
     env["PYTHONHASHSEED"] = "0"

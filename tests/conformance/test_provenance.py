@@ -55,3 +55,24 @@ def test_committed_results_come_from_this_source():
             f"package is now {current[:12]}: regenerate with `python -m conformance`"
         )
         assert produced["package_version"] == provenance.package_version()
+
+
+def test_committed_storage_reports_come_from_this_source():
+    """A report of array_api_promo itself over another storage (``python -m conformance --storage
+    dask``, in conformance/reports/) records the source it ran, as the results do: fails when the
+    package changed since; regenerate with the command in the report's header."""
+    from array_api_promo.conformance import library
+
+    reports = [d for d in library.report_dirs() if "package" in normalize.load(d / library.RESULTS_NAME)]
+    if not reports:
+        pytest.skip("no committed report of array_api_promo over another storage")
+    current = provenance.source_hash()
+    for d in reports:
+        produced = normalize.load(d / library.RESULTS_NAME)["package"]
+        if produced["source_python"] != provenance.python_version():
+            pytest.skip(f"{d.name} was hashed under Python {produced['source_python']}")
+        assert produced["source_sha256"] == current, (
+            f"{d.name} was produced by array_api_promo source {produced['source_sha256'][:12]}, the package "
+            f"is now {current[:12]}: regenerate it with the command in {d.name}/README.md"
+        )
+        assert produced["package_version"] == provenance.package_version()
