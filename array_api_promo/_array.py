@@ -275,7 +275,7 @@ class Array:
         return self._data.ndim
 
     @property
-    def shape(self) -> tuple[int, ...]:
+    def shape(self) -> tuple[int | None, ...]:
         data = self._data
         if type(data) is _ndarray:
             return data.shape

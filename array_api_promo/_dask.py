@@ -1160,6 +1160,8 @@ def _matrix_function(name, core=2, arrays=("x",)):
     func = "linalg." + name
 
     def method(self, *args, **kwargs):
+        # An array argument beside the matrices (pinv's or matrix_rank's rtol) is small: its values, computed.
+        kwargs = {k: self.compute(self._check_array(v, func, k)) if type(v) is Array else v for k, v in kwargs.items()}
         return self._along("linalg_" + name, args, kwargs, func, tuple(range(-core, 0)), list(arrays))
 
     method.__name__ = method.__qualname__ = "linalg_" + name
