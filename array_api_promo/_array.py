@@ -462,7 +462,8 @@ class Array:
             and key._device is self._device
             and key._data.shape == self._data.shape
             and self._runtime.boolean_indexing
-        ):  # a mask of x's own shape: nothing to check but what was just checked
+            and type(self._data) is _ndarray
+        ):  # a mask of x's own shape: nothing to check but what was just checked (lazy storage: its runtime)
             array = _new_object(Array)
             array._data = self._data[key._data]
             array._dtype = self._dtype

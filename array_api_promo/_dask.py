@@ -29,6 +29,7 @@ matrix) raise when the value is computed.
 
 from __future__ import annotations
 
+import inspect
 import math
 import operator
 
@@ -910,7 +911,6 @@ class DaskRuntime(Runtime):
         )
 
     def searchsorted(self, x1, x2, /, *, side="left", sorter=None):
-        args = (x1, x2) if sorter is None else (x1, x2, sorter)
         result = self._decide(
             "searchsorted",
             (x1, x2),
@@ -938,7 +938,6 @@ class DaskRuntime(Runtime):
             concatenate=True,
             meta=np.empty((0,) * n, result._data.dtype),
         )
-        del args
         return self._wrap(out, result._dtype, result._device)
 
     def isin(self, x1, x2, /, *, invert=False):
@@ -1012,7 +1011,12 @@ class DaskRuntime(Runtime):
                 out.reshape(result._data.shape) if out.shape != result._data.shape else out, x._dtype, x._device
             )
         np_key, mask = self._index_key(x, key, func)
-        if mask is not None and _known(data.shape) and _known(mask.shape) and self._mask_shape_check(data, mask, func):
+        if (
+            mask is not None
+            and _known(data.shape)
+            and _known(mask.shape)
+            and (self._mask_shape_check(data, mask, func) or mask.size == 0)
+        ):  # a mask that selects nothing by its size: a known empty result
             return self._wrap(da.zeros((0,) + data.shape[mask.ndim :], dtype=data.dtype), x._dtype, x._device)
         return self._indexed(x, np_key, key, func)
 
@@ -1111,10 +1115,6 @@ class DaskRuntime(Runtime):
         def dot(a, b):
             return da.sum(da.conj(a) * b if np.iscomplexobj(a) else a * b, axis=axis)
 
-        if _known(x1.shape) and _known(x2.shape):
-            n = max(x1._data.ndim, x2._data.ndim)
-            if not -n <= axis < 0 if type(axis) is int else False:
-                pass
         return self._contracted("vecdot", x1, x2, {"axis": axis}, dot)
 
     linalg_vecdot = vecdot
@@ -1165,6 +1165,7 @@ def _matrix_function(name, core=2, arrays=("x",)):
         return self._along("linalg_" + name, args, kwargs, func, tuple(range(-core, 0)), list(arrays))
 
     method.__name__ = method.__qualname__ = "linalg_" + name
+    method.__signature__ = inspect.signature(getattr(Runtime, "linalg_" + name))  # type: ignore[attr-defined]  # the standard's
     method.__doc__ = f"``linalg.{name}``: the host's function on blocks that hold the last {core} axes whole."
     return method
 
@@ -1208,6 +1209,7 @@ def _fft_function(name):
         return self._along("fft_" + name, (x,), kwargs, "fft." + name, core)
 
     method.__name__ = method.__qualname__ = "fft_" + name
+    method.__signature__ = inspect.signature(getattr(Runtime, "fft_" + name))  # type: ignore[attr-defined]  # the standard's
     method.__doc__ = f"``fft.{name}``: the host's function on blocks that hold the transformed axes whole."
     return method
 
