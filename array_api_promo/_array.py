@@ -445,6 +445,10 @@ class Array:
                         f"__getitem__: index {key} is out of bounds for axis 0 with size {self._data.shape[0]}"
                     ) from None
                 return self._runtime._getitem(self, key)  # worded by the namespace's path
+            except TypeError:
+                if type(self._data) is _ndarray:
+                    raise
+                return self._runtime._getitem(self, key)  # lazy storage: bounds that are 0-d arrays
             if type(data) is not _ndarray:  # one element of a 1-d array: a new 0-d array
                 if not isinstance(data, np.generic):  # lazy storage: its runtime's path
                     return self._runtime._getitem(self, key)

@@ -157,6 +157,18 @@ def _filled(shape, dtype, matrices=False) -> np.ndarray:
     return np.ones(shape, dtype=dtype.numpy)
 
 
+def _plain_slices(key):
+    """``key`` with each slice's bounds as ints: 0-d integer arrays (``x[start:stop]``) have ``__index__``,
+    which dask does not call."""
+    if type(key) is slice:
+        return slice(
+            *(None if v is None or type(v) is int else operator.index(v) for v in (key.start, key.stop, key.step))
+        )
+    if type(key) is tuple:
+        return tuple(_plain_slices(k) if type(k) is slice else k for k in key)
+    return key
+
+
 def _meta_shape(shape) -> tuple:
     if 0 in shape:  # an empty array's meta is its own shape (no memory), for the host's words
         return tuple(shape)
@@ -490,7 +502,7 @@ class DaskRuntime(Runtime):
     def meshgrid(self, *arrays, indexing="xy"):
         results = self._decide("meshgrid", arrays, {"indexing": indexing}, "meshgrid", ["arrays"] * len(arrays))
         datas = da.meshgrid(*(a._data for a in arrays), indexing=indexing)
-        return [self._wrap(d, r._dtype, r._device) for d, r in zip(datas, results)]
+        return type(results)(self._wrap(d, r._dtype, r._device) for d, r in zip(datas, results))
 
     def from_dlpack(self, x, /, *, device=None, copy=None):
         if type(x) is Array:
@@ -718,9 +730,9 @@ class DaskRuntime(Runtime):
 
     def broadcast_arrays(self, *arrays):
         results = self._host.broadcast_arrays(*(self._view_meta(a, "broadcast_arrays", "arrays") for a in arrays))
-        return [
+        return type(results)(
             self._wrap(da.broadcast_to(a._data, r._data.shape), r._dtype, r._device) for a, r in zip(arrays, results)
-        ]
+        )
 
     def expand_dims(self, x, /, axis):
         result = self._host.expand_dims(self._view_meta(x, "expand_dims"), axis)
@@ -787,6 +799,9 @@ class DaskRuntime(Runtime):
         data = x._data if axis is not None else x._data.ravel()
         ax = 0 if axis is None else self._normalize_axis(axis, x._data.ndim, "repeat")
         if type(repeats) is not Array:
+            if data.shape[ax] == 0 or repeats == 0:  # dask cannot repeat into nothing: an empty result
+                shape = data.shape[:ax] + (data.shape[ax] * repeats,) + data.shape[ax + 1 :]
+                return self._wrap(da.zeros(shape, dtype=data.dtype), result._dtype, result._device)
             return self._wrap(da.repeat(data, repeats, axis=ax), result._dtype, result._device)
         # Array repeats: the size depends on their values, so it is unknown until computed.
         whole = data.rechunk({ax: -1})
@@ -926,6 +941,17 @@ class DaskRuntime(Runtime):
         whole = x1._data.rechunk(-1)
         if sorter is not None:
             whole = da.take(whole, sorter._data.rechunk(-1).astype(np.intp))
+        if type(x2) is not Array:  # a Python scalar: a 0-d result from the whole of x1
+            out = da.blockwise(
+                block,
+                (),
+                whole,
+                (900,),
+                dtype=result._data.dtype,
+                concatenate=True,
+                meta=np.empty((), result._data.dtype),
+            )
+            return self._wrap(out, result._dtype, result._device)
         n = x2._data.ndim
         out = da.blockwise(
             block,
@@ -1003,6 +1029,7 @@ class DaskRuntime(Runtime):
     def _getitem(self, x, key):
         func = "__getitem__"
         data = x._data
+        key = _plain_slices(key)
         keys = key if type(key) is tuple else (key,)
         if all(type(k) in _BASIC for k in keys) and _known(data.shape):
             result = self._host._getitem(self._view_meta(x, func), key)  # the host's checks and words
