@@ -162,7 +162,7 @@ def _plain_slices(key):
     which dask does not call."""
     if type(key) is slice:
         return slice(
-            *(None if v is None or type(v) is int else operator.index(v) for v in (key.start, key.stop, key.step))
+            *(v if v is None or type(v) is int else operator.index(v) for v in (key.start, key.stop, key.step))
         )
     if type(key) is tuple:
         return tuple(_plain_slices(k) if type(k) is slice else k for k in key)

@@ -232,6 +232,11 @@ CALLS = {
     "full_bad": lambda ns: ns.full((2, 3), 300, dtype=ns.uint8),
     "zeros_like": lambda ns: ns.zeros_like(chunked(ns, K), dtype=ns.float32),
     "eye": lambda ns: ns.eye(4, 5, k=-1),
+    "searchsorted_scalar": lambda ns: ns.searchsorted(chunked(ns, np.arange(10.0)), 3.5, side="right"),
+    "repeat_into_nothing": lambda ns: ns.repeat(chunked(ns, np.zeros((0, 2))), 2, axis=0),
+    "slice_by_0d_arrays": lambda ns: chunked(ns, M)[ns.asarray(1) : ns.asarray(3), :: ns.asarray(2)],
+    "broadcast_arrays": lambda ns: ns.broadcast_arrays(chunked(ns, M), chunked(ns, M[0])),
+    "meshgrid": lambda ns: ns.meshgrid(chunked(ns, M[0]), chunked(ns, K[:, 0]), indexing="ij"),
     "result_type": lambda ns: ns.asarray(ns.result_type(chunked(ns, K, ns.int8), ns.int16) == ns.int16),
 }
 
@@ -300,6 +305,15 @@ def test_unknown_sizes_are_none_until_computed():
     assert np.asarray(idx).tolist() == [1, 3, 4]
     assert xp.compute(masked).shape == (3,)
     assert "shape=(None,)" in repr(masked)
+
+
+def test_sequences_and_known_empty_sizes_are_as_numpy_storage():
+    host, lazy = pair("array_api")
+    for ns in (host, lazy):
+        assert type(ns.broadcast_arrays(ns.asarray([1]), ns.asarray([2]))) is tuple
+        assert type(ns.meshgrid(ns.asarray([1]), ns.asarray([2]))) is tuple
+    empty = lazy.asarray(np.zeros((0, 3)), chunks=2)
+    assert empty[lazy.asarray(np.zeros((0,), dtype=bool))].shape == (0, 3)  # nothing selected: known
 
 
 def test_storages_do_not_mix_and_namespaces_are_cached():
