@@ -375,6 +375,8 @@ class DaskRuntime(Runtime):
             result = self._decide("asarray", (obj,), {"dtype": dtype, "device": device, "copy": copy}, func, ("obj",))
             if result._dtype is not obj._dtype:
                 return self.astype(obj, result._dtype, device=result._device)
+            if not copy and result._device is obj._device:
+                return obj  # no copy: the array itself, whose later writes (copy-on-write) it then sees
             return self._wrap(obj._data, obj._dtype, result._device)
         if isinstance(obj, da.Array):
             meta = np.ones(_meta_shape(obj.shape), dtype=obj.dtype)
@@ -637,18 +639,19 @@ class DaskRuntime(Runtime):
         return self._arg_extreme("argmin", x, axis, keepdims)
 
     # -- along axes: the host's function on blocks that hold these axes whole -----------------------
-    def _along(self, method, args, kwargs, func, core, names=None, drop=0, new=None):
-        """The host's ``method`` on blocks whose ``core`` axes (of the first array argument) are whole.
+    def _along(self, method, args, kwargs, func, core, names=None):
+        """The host's ``method`` on blocks whose ``core`` axes are whole.
 
-        Other array arguments are aligned on the trailing axes.  The output has the batch axes
-        of the arrays, then (for ``drop``/``new``) core axes of the sizes the host gives on a meta
-        that keeps the core axes' real sizes.  Returns the host's result structure.
+        Axes count from the array argument of most dimensions; the others are aligned on the
+        trailing axes (their batch axes broadcast).  The output keeps the batch axes, with core
+        axes of the sizes the host gives on metas that keep the core axes' real sizes: in place
+        when it has as many dimensions, else after the batch axes.  Returns the host's result
+        structure.
         """
         arrays = [a for a in args if type(a) is Array]
         for a, n in zip(arrays, names or ["x"] * len(arrays)):
             self._check_array(a, func, n)
-        x = arrays[0]
-        ndim = x._data.ndim
+        ndim = max(a._data.ndim for a in arrays)
         core = tuple(sorted(c % ndim for c in core)) if ndim else ()
         for a in arrays:
             if not _known(a._data.shape):
@@ -1189,7 +1192,10 @@ def _matrix_function(name, core=2, arrays=("x",)):
     def method(self, *args, **kwargs):
         # An array argument beside the matrices (pinv's or matrix_rank's rtol) is small: its values, computed.
         kwargs = {k: self.compute(self._check_array(v, func, k)) if type(v) is Array else v for k, v in kwargs.items()}
-        return self._along("linalg_" + name, args, kwargs, func, tuple(range(-core, 0)), list(arrays))
+        axes = tuple(range(-core, 0))
+        if any(type(v) is Array and v.ndim for v in kwargs.values()) and type(args[0]) is Array:
+            axes = tuple(range(-args[0].ndim, 0))  # an rtol per matrix of the stack: the whole stack in one block
+        return self._along("linalg_" + name, args, kwargs, func, axes, list(arrays))
 
     method.__name__ = method.__qualname__ = "linalg_" + name
     method.__signature__ = inspect.signature(getattr(Runtime, "linalg_" + name))  # type: ignore[attr-defined]  # the standard's

@@ -237,6 +237,12 @@ CALLS = {
     "slice_by_0d_arrays": lambda ns: chunked(ns, M)[ns.asarray(1) : ns.asarray(3), :: ns.asarray(2)],
     "broadcast_arrays": lambda ns: ns.broadcast_arrays(chunked(ns, M), chunked(ns, M[0])),
     "meshgrid": lambda ns: ns.meshgrid(chunked(ns, M[0]), chunked(ns, K[:, 0]), indexing="ij"),
+    "cross_broadcast_empty": lambda ns: ns.linalg.cross(
+        chunked(ns, np.zeros((0, 3))), chunked(ns, np.zeros((1, 0, 3)))
+    ),
+    "pinv_rtol_per_matrix": lambda ns: ns.linalg.pinv(
+        chunked(ns, np.stack([np.eye(3) * 2, np.eye(3)]), chunks=1), rtol=ns.asarray([0.1, 0.6])
+    ),
     "result_type": lambda ns: ns.asarray(ns.result_type(chunked(ns, K, ns.int8), ns.int16) == ns.int16),
 }
 
@@ -314,6 +320,14 @@ def test_sequences_and_known_empty_sizes_are_as_numpy_storage():
         assert type(ns.meshgrid(ns.asarray([1]), ns.asarray([2]))) is tuple
     empty = lazy.asarray(np.zeros((0, 3)), chunks=2)
     assert empty[lazy.asarray(np.zeros((0,), dtype=bool))].shape == (0, 3)  # nothing selected: known
+
+
+def test_asarray_without_copy_sees_later_writes():
+    for ns in pair("torch"):
+        x = ns.asarray([3, 4], dtype=ns.uint8)
+        y = ns.asarray(x, copy=False)
+        x[0] = 0
+        assert int(y[0]) == 0
 
 
 def test_storages_do_not_mix_and_namespaces_are_cached():
