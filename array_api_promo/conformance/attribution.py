@@ -68,6 +68,9 @@ def attribute(policy_name, entry: dict) -> dict | None:
     counterpart = _missing_counterpart(policy_name, entry)
     if counterpart is not None:
         return counterpart
+    unknown = _unknown_size(entry)
+    if unknown is not None:
+        return unknown
     detail = entry.get("dtype")
     if entry.get("kind") != WRONG_DTYPE or not detail:
         return None
@@ -154,6 +157,30 @@ def _missing_counterpart(policy_name, entry: dict) -> dict | None:
     )
     rule = f"the policy has {real} but no {wanted} (the suite expects the standard's counterpart)"
     return {"trace": trace, "rule": rule, "engine_result": None, "explained": True}
+
+
+# Functions whose output size depends on the values: under a lazy storage it is unknown (None).
+_DATA_DEPENDENT = frozenset(
+    ("nonzero", "unique_all", "unique_counts", "unique_inverse", "unique_values", "repeat", "__getitem__")
+)
+_NONE_SIZE = re.compile(r"\(None\) dimensions|'NoneType'|shape=\([^)]*None")
+
+
+def _unknown_size(entry: dict) -> dict | None:
+    """A failure of the Dask storage's unknown sizes: ``nonzero``, ``unique_*``, a boolean mask or
+    ``repeat`` by an array give ``None`` in ``shape`` until computed, which the suite cannot use."""
+    message = entry.get("message") or ""
+    func = entry.get("spec_function") or ""
+    if func not in _DATA_DEPENDENT or "<dask shape=" not in message or not _NONE_SIZE.search(message):
+        return None
+    trace = (
+        "nonzero, unique_*, a boolean mask and repeat by an array on the Dask storage: the size of the result "
+        "depends on the values, so it is None in shape until computed, as the standard has it for a lazy "
+        "library (array.shape: 'An array dimension must be None if and only if a dimension is unknown'); "
+        "the suite needs every size before it computes (ndindex refuses None dimensions)"
+    )
+    rule = "data-dependent size, unknown (None) until computed on the lazy Dask storage"
+    return {"trace": trace, "rule": rule, "engine_result": None, "explained": True, "heading": "Why"}
 
 
 def _literal(text: str):

@@ -12,7 +12,7 @@ from collections import Counter, OrderedDict
 from collections.abc import Callable
 
 from . import DEFAULT_API_VERSION, crosscheck, reproduce
-from .normalize import FAILING, KINDS, TIMEOUT, WRONG_DTYPE
+from .normalize import FAILING, KINDS, TIMEOUT, UNEXPECTED_EXCEPTION, WRONG_DTYPE
 from .render import (
     Group,
     _dtype_category,
@@ -61,6 +61,9 @@ def library_group_key(entry: dict, policy) -> tuple:
         if attr.get("explained"):
             return (WRONG_DTYPE, "predicted:" + attr["rule"])
         return (WRONG_DTYPE, "unpredicted:" + _dtype_category(entry))
+    attr = entry.get("attribution") or {}
+    if attr.get("explained") and attr.get("heading"):  # a cause other than a policy rule (unknown sizes)
+        return (entry.get("kind") or UNEXPECTED_EXCEPTION, "explained:" + attr["rule"])
     return group_key(entry)
 
 
@@ -70,6 +73,8 @@ def library_group_title(key: tuple, policy) -> str:
         return f"Type promotion predicted by policy `{policy}`: {what[len('predicted:') :]}"
     if what.startswith("unpredicted:"):
         return f"Type promotion not predicted by policy `{policy}`: {what[len('unpredicted:') :]}"
+    if what.startswith("explained:"):
+        return f"Explained: {what[len('explained:') :]}"
     return group_title(key)
 
 

@@ -424,8 +424,10 @@ def _group_section(n: int, group: Group, reproducer_output: dict) -> list:
     code, reproduced = _reproduce(group)
     traces = _uniq((e.get("attribution") or {}).get("trace") for _, e in group.items)
     trace = ((reproduced or {}).get("attribution") or {}).get("trace") or (traces[0] if traces else None)
+    headings = _uniq((e.get("attribution") or {}).get("heading") for _, e in group.items)
     if trace:
-        lines += ["**Which policy rule (engine `explain`)**", "", "```text", trace, "```", ""]
+        heading = headings[0] if headings else "Which policy rule (engine `explain`)"
+        lines += [f"**{heading}**", "", "```text", trace, "```", ""]
     lines += ["**Reproducer**", ""]
     if code:
         lines += [

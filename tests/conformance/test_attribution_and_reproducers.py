@@ -28,3 +28,17 @@ def test_reproducers_of_two_from_env_policies_in_one_process():
     ]
     outputs = reproduce.execute(snippets)
     assert [o.split()[-1] for o in outputs] == ["paddle", "mlx"]
+
+
+def test_unknown_sizes_of_the_dask_storage_are_explained_and_nothing_else_is():
+    message = (
+        "ValueError: unknonwn (None) dimensions are not supported\n========== FAILING CODE SNIPPET:\n"
+        "xp.unique_values(Array(<dask shape=(3,), chunksize=(3,)>, dtype=bool)\n===================="
+    )
+    entry = {"kind": "unexpected exception", "spec_function": "unique_values", "message": message, "nodeid": "t"}
+    found = attribute("array_api", entry)
+    assert found["explained"] and found["heading"] == "Why" and "unknown (None)" in found["rule"]
+    numpy_storage = dict(entry, message=message.replace("<dask shape=(3,), chunksize=(3,)>", "[True, False]"))
+    assert attribute("array_api", numpy_storage) is None  # the NumPy storage has no unknown sizes
+    other_function = dict(entry, spec_function="sort")
+    assert attribute("array_api", other_function) is None
