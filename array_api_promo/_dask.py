@@ -157,6 +157,14 @@ def _filled(shape, dtype, matrices=False) -> np.ndarray:
     return np.ones(shape, dtype=dtype.numpy)
 
 
+def _chunks(shape, chunks):
+    """``chunks`` for an array of ``shape``: one chunk for an empty one (dask's "auto" divides by its
+    zero size)."""
+    if isinstance(chunks, str) and any(s == 0 for s in shape):
+        return tuple(shape)
+    return chunks
+
+
 def _plain_slices(key):
     """``key`` with each slice's bounds as ints: 0-d integer arrays (``x[start:stop]``) have ``__index__``,
     which dask does not call."""
@@ -273,6 +281,7 @@ class DaskRuntime(Runtime):
     def _from_host(self, out, chunks="auto"):
         """A host result (an array or a tuple of arrays) as arrays of this namespace."""
         if type(out) is Array:
+            chunks = _chunks(out._data.shape, chunks)
             return self._wrap(da.from_array(out._data, chunks=chunks), out._dtype, out._device)
         return type(out)(self._from_host(o, chunks) for o in out)
 
@@ -387,6 +396,7 @@ class DaskRuntime(Runtime):
 
     def _constant(self, maker, shape, dtype, device, chunks, func, fill=None):
         shape = _check_shape(shape, func)
+        chunks = _chunks(shape, chunks)
         kwargs = {"dtype": dtype, "device": device}
         probe = self._host.full((), fill, **kwargs) if maker == "full" else getattr(self._host, maker)((), **kwargs)
         rnp = probe._data.dtype
@@ -971,8 +981,22 @@ class DaskRuntime(Runtime):
 
     def isin(self, x1, x2, /, *, invert=False):
         result = self._decide("isin", (x1, x2), {"invert": invert}, "isin", ("x1", "x2"))
-        if type(x1) is not Array or type(x2) is not Array:  # a Python scalar side: the host per block
+        if type(x2) is not Array:  # a Python scalar x2: the host on each block of x1
             return self._blockwise("isin", (x1, x2), {"invert": invert}, result, "isin", shapes=[])
+        if type(x1) is not Array:  # a Python scalar x1: a 0-d result from the whole of x2
+            template, _ = self._template((x1, x2))
+            block = _Block(self, "isin", template, {"invert": invert}, result._data.dtype)
+            other = tuple(900 + i for i in range(x2._data.ndim))
+            out = da.blockwise(
+                block,
+                (),
+                x2._data,
+                other,
+                dtype=result._data.dtype,
+                concatenate=True,
+                meta=np.empty((), result._data.dtype),
+            )
+            return self._wrap(out, result._dtype, result._device)
         template, _ = self._template((x1, x2))
         block = _Block(self, "isin", template, {"invert": invert}, result._data.dtype)
         n = x1._data.ndim

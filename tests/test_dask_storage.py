@@ -243,6 +243,10 @@ CALLS = {
     "pinv_rtol_per_matrix": lambda ns: ns.linalg.pinv(
         chunked(ns, np.stack([np.eye(3) * 2, np.eye(3)]), chunks=1), rtol=ns.asarray([0.1, 0.6])
     ),
+    "isin_scalar_x1": lambda ns: ns.isin(0, chunked(ns, np.zeros((0,), dtype=np.uint8))),
+    "isin_scalar_x1_found": lambda ns: ns.isin(3, chunked(ns, K)),
+    "zeros_empty_auto_chunks": lambda ns: ns.zeros((0, 0, 1, 100)),
+    "full_like_empty": lambda ns: ns.full_like(ns.zeros((0, 0, 2, 100)), 1.5),
     "result_type": lambda ns: ns.asarray(ns.result_type(chunked(ns, K, ns.int8), ns.int16) == ns.int16),
 }
 

@@ -161,7 +161,7 @@ def _missing_counterpart(policy_name, entry: dict) -> dict | None:
 
 # Functions whose output size depends on the values: under a lazy storage it is unknown (None).
 _DATA_DEPENDENT = frozenset(
-    ("nonzero", "unique_all", "unique_counts", "unique_inverse", "unique_values", "repeat", "__getitem__")
+    ("nonzero", "unique_all", "unique_counts", "unique_inverse", "unique_values", "repeat", "array.__getitem__")
 )
 _NONE_SIZE = re.compile(r"\(None\) dimensions|'NoneType'|shape=\([^)]*None")
 

@@ -42,3 +42,5 @@ def test_unknown_sizes_of_the_dask_storage_are_explained_and_nothing_else_is():
     assert attribute("array_api", numpy_storage) is None  # the NumPy storage has no unknown sizes
     other_function = dict(entry, spec_function="sort")
     assert attribute("array_api", other_function) is None
+    mask = dict(entry, spec_function="array.__getitem__", kind="wrong shape", message="out.shape=(None,) " + message)
+    assert attribute("array_api", mask)["explained"]
