@@ -388,10 +388,17 @@ def test_a_cluster_computes_the_same(tmp_path):
         for policy in POLICIES:
             for name in ("sum", "mean", "sort", "take", "cumulative_sum", "solve", "fft", "concat", "getitem_int"):
                 assert_same(CALLS[name], policy, rtol=1e-12)
-            x = operand("array", "int8", "int")
-            y = operand("scalar", "int8", "float")
-            assert_same(lambda ns, x=x, y=y: ns.multiply(x(ns), y(ns)), policy)
-            assert_same(lambda ns, x=x: x(ns) // ns.asarray(0, dtype=ns.int8), policy)
+            # Every binary function, on mixed operands: an n-d array with a 0-d array of another
+            # dtype, and with a Python scalar of another kind (refusals included).
+            for name in BINARY_NAMES:
+                for first, second in (
+                    (("array", "int8", "int"), ("0d", "float32", "int")),
+                    (("array", "uint8", "int"), ("scalar", "int8", "float")),
+                    (("0d", "float64", "int"), ("array", "complex64", "int")),
+                ):
+                    a, b = operand(*first), operand(*second)
+                    with np.errstate(all="ignore"):
+                        assert_same(lambda ns, a=a, b=b, name=name: getattr(ns, name)(a(ns), b(ns)), policy)
 
 
 def test_out_of_core_sum_stays_small(tmp_path):
