@@ -423,3 +423,33 @@ def test_dask_scheduler_choice_is_dasks(monkeypatch):
     x = xp.arange(10, chunks=3) * 2
     with dask.config.set(scheduler="synchronous"):
         assert int(xp.sum(x)) == 90
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_large_creations_are_dasks_and_match_the_host(policy):
+    """Above 2**20 elements linspace, eye and arange are built by dask, chunk by chunk, not by the host."""
+    host, lazy = pair(policy)
+    n = 2**20 + 3
+    cases = [
+        lambda ns, **kw: ns.linspace(-1.0, 3.0, n, **kw),
+        lambda ns, **kw: ns.linspace(-7, 9, n, dtype=ns.int32, **kw),
+        lambda ns, **kw: ns.linspace(0, 1 + 2j, n, endpoint=False, **kw),
+        lambda ns, **kw: ns.eye(1100, 1000, k=3, dtype=ns.float32, **({"chunks": 500} if kw else {})),
+        lambda ns, **kw: ns.arange(-5, 2 * n, 2, dtype=ns.int64, **kw),
+    ]
+    for call in cases:
+        big = call(lazy, chunks=2**18)
+        assert type(big._data).__module__.startswith("dask") and len(big._data.chunks[0]) > 1
+        expected = call(host)
+        assert big.dtype == expected.dtype and big.shape == expected.shape
+        np.testing.assert_allclose(np.asarray(big), np.asarray(expected), rtol=1e-12, atol=1e-12)
+
+
+def test_persist_keeps_the_namespace_and_the_values():
+    xp = app.namespace("torch", storage="dask")
+    x = xp.arange(10, dtype=xp.int8, chunks=3) * 3
+    (y,) = (xp.persist(x),)
+    assert y.__array_namespace__() is xp and y.dtype == xp.int8
+    assert np.asarray(y).tolist() == np.asarray(x).tolist()
+    with pytest.raises(TypeError, match="must be an array"):
+        xp.persist(np.arange(3))
