@@ -23,6 +23,7 @@ from . import (
     IN_CHECKOUT,
     INTENTIONAL_POLICIES,
     RESULTS_DIR,
+    SUITE_COMMIT,
     XFAILS_DIR,
     crosscheck,
     library,
@@ -396,6 +397,35 @@ def check_policy(name: str, module_map: dict) -> None:
         raise UsageError(f"policy {name!r}: {spec} is a {type(obj).__name__}, not a promotion Policy")
 
 
+def check_suite_imports(name: str, version: str, module_map: dict) -> None:
+    """Refuse, before any run, a policy and version whose namespace the pinned suite cannot import
+    (no float64, or no complex dtype: ``suite.import_blockers``), rather than fail at collection."""
+    if name in module_map:  # a module of the user's: the suite itself will say
+        return
+    from array_api_promo import promotion
+
+    policy: Any = name
+    if name not in promotion.available_policies():
+        policy = runner.load_policy_object(name if ":" in name else f"{name}:POLICY")
+        policy = policy() if isinstance(policy, type) else policy
+    missing = suite_mod.namespace_blockers(policy, version)
+    if not missing:
+        return
+    if version == "2021.12":
+        why, instead = "the 2021.12 standard has no complex dtypes", "Run it at 2022.12 or later."
+    else:
+        why = f"policy {name!r} has no {' and no '.join(missing)}"
+        instead = (
+            "Its promotion rules are compared with the standard in DEVIATIONS.md, Part 3, and by "
+            f"`array-api-promo compare array_api {name}`."
+        )
+    raise UsageError(
+        f"policy {name!r} at {version} cannot be run against the pinned array-api-tests "
+        f"({SUITE_COMMIT[:7]}): on import its dtype_helpers.py takes float32, float64 and a complex dtype "
+        f"from the namespace and calls asarray(complex()), and {why}. {instead}"
+    )
+
+
 def check_api_versions(versions) -> None:
     for version in versions:
         if version not in API_VERSIONS:
@@ -462,6 +492,9 @@ def _main(args, cloner) -> int:
         return storage_main(args, _console(), cloner)
     for policy in args.policy:
         check_policy(policy, args.module_map)
+        if not (args.render_only or args.from_raw):
+            for version in args.api_version:
+                check_suite_imports(policy, version, args.module_map)
     metas = []
     if args.from_raw:
         for policy in args.policy:
@@ -739,6 +772,8 @@ def storage_main(args, console, cloner) -> int:
         raise UsageError(f"--storage {args.storage}: no module named {args.storage!r} is installed")
     for policy in args.policy:
         check_policy(policy, {})
+        for version in args.api_version:
+            check_suite_imports(policy, version, {})
     info, timeout_args = _report_setup(args, console, cloner)
     for policy in args.policy:
         for version in args.api_version:

@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from . import INTENTIONAL_POLICIES, reproduce
+from . import DEFAULT_API_VERSION, INTENTIONAL_POLICIES, reproduce
 from .normalize import (
     FAILING,
     KINDS,
@@ -362,7 +362,8 @@ def _summary(results: list) -> list:
             f"| `{r['policy']}` | {_module_display(r)} | {r['api_version']} | {s['passed']} | "
             f"{s['failed']} | {s.get('error', 0)} | {s['skipped']} | {s['total']} |"
         )
-    lines += ["", "### Per test module", "", "Each cell: passed / failed (incl. errors) / skipped.", ""]
+    lines += ["", *_not_run(results)]
+    lines += ["### Per test module", "", "Each cell: passed / failed (incl. errors) / skipped.", ""]
     cols = [f"`{r['policy']}` {r['api_version']}" for r in results]
     lines.append("| Test module | " + " | ".join(cols) + " |")
     lines.append("|---|" + "---|" * len(cols))
@@ -378,6 +379,36 @@ def _summary(results: list) -> list:
         lines.append(f"| `{m}` | " + " | ".join(cells) + " |")
     lines.append("")
     return lines
+
+
+def _not_run(results: list) -> list:
+    """The registered policies these results leave out: those the suite can run, and those whose
+    namespace it cannot even import (``suite.import_blockers``)."""
+    from array_api_promo import promotion
+
+    from .suite import namespace_blockers
+
+    done = {r["policy"] for r in results}
+    runnable, blocked = [], []
+    for name in promotion.available_policies():
+        if name in done:
+            continue
+        missing = namespace_blockers(name, DEFAULT_API_VERSION)
+        if missing:
+            blocked.append(f"`{name}` (no {' and no '.join(missing)})")
+        else:
+            runnable.append(f"`{name}`")
+    sentences = []
+    if runnable:
+        sentences.append(f"Not run here: {', '.join(runnable)} (`python -m conformance --policy NAME` runs one).")
+    if blocked:
+        sentences.append(
+            f"Not runnable: {', '.join(blocked)}: the pinned suite cannot be imported against a namespace "
+            "without float64 and a complex dtype (its dtype_helpers.py reads them on import)."
+        )
+    if not sentences:
+        return []
+    return [" ".join(sentences) + " Part 3 compares every policy's rules with the standard.", ""]
 
 
 def _draws_tag(entry: dict) -> str:

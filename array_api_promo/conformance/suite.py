@@ -109,6 +109,35 @@ def verify(path: Path) -> SuiteInfo:
     return info
 
 
+#: The standard's dtype names, as the suite's dtype_helpers.py looks them up (``getattr``).
+SUITE_DTYPE_NAMES = (
+    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+    "float32", "float64", "complex64", "complex128",
+)  # fmt: skip
+
+
+def import_blockers(dtype_names) -> list[str]:
+    """What a namespace with these dtype names lacks for the pinned suite to import at all.
+
+    Before any test runs, array_api_tests/dtype_helpers.py (at 55fcc60) reads ``xp.float32`` and
+    ``xp.float64`` (the components of the complex dtypes), takes the widest complex dtype with
+    ``max()`` (an error when there is none) and calls ``xp.asarray(complex())``. A namespace without
+    float64 or without any complex dtype ends the run at collection, for every test."""
+    names = set(dtype_names)
+    missing = [name for name in ("float32", "float64") if name not in names]
+    if not names & {"complex64", "complex128"}:
+        missing.append("complex dtype")
+    return missing
+
+
+def namespace_blockers(policy, api_version: str) -> list[str]:
+    """``import_blockers`` of array_api_promo's namespace for ``policy`` (a name or a Policy)."""
+    import array_api_promo
+
+    xp = array_api_promo.namespace(policy, api_version)
+    return import_blockers(name for name in SUITE_DTYPE_NAMES if hasattr(xp, name))
+
+
 def git_clone(dest: Path) -> None:
     """Clone the pinned suite + spec into ``dest`` (needs network)."""
     tmp = dest.with_name(dest.name + ".partial")

@@ -321,6 +321,10 @@ def test_bad_suite_path(tmp_path):
         (["--policy", "json:dumps"], "json:dumps is a function, not a promotion Policy"),
         (["--api-version", "2020.01"], "unknown API version '2020.01'"),
         (["--render-only", "--results-dir", "EMPTY"], "no results to render in"),
+        (["--policy", "megengine"], "policy 'megengine' has no float64 and no complex dtype"),
+        (["--policy", "jax"], "policy 'jax' has no float64. Its promotion rules are compared"),
+        (["--api-version", "2021.12"], "the 2021.12 standard has no complex dtypes. Run it at 2022.12 or later"),
+        (["--storage", "dask", "--policy", "megengine"], "policy 'megengine' at 2025.12 cannot be run"),
     ],
 )
 def test_bad_names_are_one_line_errors_and_write_nothing(argv, says, tmp_path, capsys):
@@ -331,6 +335,29 @@ def test_bad_names_are_one_line_errors_and_write_nothing(argv, says, tmp_path, c
     assert rc == 2
     assert err.startswith("python -m conformance: error: ") and err.count("\n") == 1 and says in err
     assert [p.name for p in tmp_path.iterdir()] == ["empty"] and not any((tmp_path / "empty").iterdir())
+
+
+@pytest.mark.skipif(not os.environ.get("ARRAY_API_TESTS_DIR"), reason="needs the pinned suite (ARRAY_API_TESTS_DIR)")
+@pytest.mark.parametrize(
+    ("policy", "version"), [("megengine", "2025.12"), ("jax", "2025.12"), ("array_api", "2021.12"), ("mlx", "2025.12")]
+)
+def test_the_suite_imports_exactly_where_the_harness_says_it_can(policy, version):
+    """The harness refuses a run up front exactly when the real suite's dtype_helpers cannot import."""
+    env = {
+        **os.environ,
+        "ARRAY_API_TESTS_MODULE": "array_api_promo.from_env",
+        "ARRAY_API_PROMO_POLICY": policy,
+        "ARRAY_API_PROMO_API_VERSION": version,
+        "ARRAY_API_TESTS_VERSION": version,
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", "import array_api_tests.dtype_helpers"],
+        cwd=os.environ["ARRAY_API_TESTS_DIR"],
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert (done.returncode == 0) == (not suite_mod.namespace_blockers(policy, version)), done.stderr[-500:]
 
 
 def test_a_missing_extra_is_a_one_line_error(monkeypatch, tmp_path, capsys):
@@ -583,3 +610,10 @@ def test_committed_deviations_md_is_up_to_date():
         "DEVIATIONS.md is not what conformance/results/*.json render to; "
         "run `python -m conformance --render-only` and commit the result"
     )
+
+
+def test_the_report_names_every_policy_it_leaves_out_and_why():
+    text = " ".join(render._not_run([{"policy": "array_api"}, {"policy": "torch"}]))
+    assert "Not run here: `jax_x64`, `megengine`" not in text
+    assert "`numpy`" in text and "`array_api`" not in text and "`torch`," not in text
+    assert "`megengine` (no float64 and no complex dtype)" in text and "`jax` (no float64)" in text
