@@ -41,9 +41,8 @@ from . import _dtypes as D
 from ._array import Array
 from ._creation_functions import _check_shape
 from ._devices import CPU
-from ._dtypes import PY_SCALARS
 from ._elementwise_functions import _check_broadcast
-from ._indexing_functions import _BASIC
+from ._indexing_functions import _BASIC, _key_repr
 from ._namespace import Runtime, namespace
 from ._runtime import describe_value
 from .promotion import get_policy
@@ -724,19 +723,6 @@ class DaskRuntime(Runtime):
         block = np.broadcast_to(np.ones((), dtype=x._dtype.numpy), shape)
         return Array._new(block, x._dtype, self._host, x._device)
 
-    def _viewed(self, func, x, dask_func, *args, **kwargs):
-        """``func`` checked by the host on a view meta of ``x`` (its result's shape and dtype), then
-        ``dask_func`` on ``x``'s data."""
-        result = getattr(self._host, func)(self._view_meta(x, func), *args, **kwargs)
-        out = dask_func(x._data)
-        if type(result) is Array:
-            return self._wrap(
-                out.reshape(result._data.shape) if out.shape != result._data.shape else out,
-                result._dtype,
-                result._device,
-            )
-        return type(result)(self._wrap(o, r._dtype, r._device) for o, r in zip(out, result))
-
     def broadcast_to(self, x, /, shape):
         result = self._host.broadcast_to(self._view_meta(x, "broadcast_to"), shape)
         return self._wrap(da.broadcast_to(x._data, result._data.shape), result._dtype, result._device)
@@ -908,16 +894,17 @@ class DaskRuntime(Runtime):
     # -- sorting, searching and sets -----------------------------------------------------------------
     def sort(self, x, /, *, axis=-1, descending=False, stable=True):
         kwargs = {"axis": axis, "descending": descending, "stable": stable}
-        self._decide("sort", (x,), kwargs, "sort")
+        x = self._check_array(x, "sort")
         return self._along("sort", (x,), kwargs, "sort", (axis,) if x._data.ndim else ())
 
     def argsort(self, x, /, *, axis=-1, descending=False, stable=True):
         kwargs = {"axis": axis, "descending": descending, "stable": stable}
-        self._decide("argsort", (x,), kwargs, "argsort")
+        x = self._check_array(x, "argsort")
         return self._along("argsort", (x,), kwargs, "argsort", (axis,) if x._data.ndim else ())
 
     def take_along_axis(self, x, indices, /, *, axis=-1):
-        self._decide("take_along_axis", (x, indices), {"axis": axis}, "take_along_axis", ("x", "indices"))
+        x = self._check_array(x, "take_along_axis")
+        indices = self._check_array(indices, "take_along_axis", "indices")
         return self._along(
             "take_along_axis", (x, indices), {"axis": axis}, "take_along_axis", (axis,), ("x", "indices")
         )
@@ -1090,34 +1077,17 @@ class DaskRuntime(Runtime):
             raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
         return self._wrap(out, x._dtype, x._device)
 
+    def _numpy_scalar_value(self, value, x, func):
+        value = super()._numpy_scalar_value(value, x, func)
+        if type(value) is Array:  # a 0-d array of the NumPy scalar's dtype, as a dask array
+            return self._wrap(da.from_array(value._data), value._dtype, value._device)
+        return value
+
     def _setitem(self, x, key, value):
         func = "__setitem__"
         data = x._data
         np_key, mask = self._index_key(x, key, func)
-        target = x._dtype
-        t = type(value)
-        if t not in PY_SCALARS and isinstance(value, np.generic):
-            value = self._numpy_scalar_value(value, x, func)
-            if type(value) is Array and type(value._data) is _ndarray:
-                value = self._wrap(da.from_array(value._data), value._dtype, value._device)
-            t = type(value)
-        if t is Array:
-            value = self._check_array(value, func, "value")
-            if value._device is not x._device:
-                raise ValueError(
-                    f"{func}: value is on {value._device.name} but x is on {x._device.name}; move one with to_device()"
-                )
-            if value._dtype is not target:
-                self._check_setitem_value(x, value, (target, data.ndim == 0, value._dtype, value._data.ndim == 0))
-                v = self.astype(value, target)._data
-            else:
-                v = value._data
-        elif t in PY_SCALARS:
-            self._check_setitem_value(x, value, (target, data.ndim == 0, type(value), 0))
-            v = self.policy.convert_scalar(value, target, func)
-        else:
-            allowed = "an array of this namespace or a Python bool, int, float or complex"
-            raise TypeError(f"{func}: value must be {allowed}, got {describe_value(value)}")
+        v = self._setitem_value(x, value, func)
         if mask is not None and _known(mask.shape) and self._mask_shape_check(data, mask, func):
             return
         keys = key if type(key) is tuple else (key,)
@@ -1130,7 +1100,7 @@ class DaskRuntime(Runtime):
             raise IndexError(f"{func}: {exc} (x has shape {x.shape})") from None
         except ValueError as exc:
             raise ValueError(
-                f"{func}: value of shape {np.shape(v)} cannot be stored into x[{key!r}] (x has shape {x.shape}): {exc}"
+                f"{func}: value of shape {np.shape(v)} cannot be stored into x{_key_repr(key)} (x has shape {x.shape}): {exc}"
             ) from None
         except (TypeError, NotImplementedError) as exc:
             raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
@@ -1210,47 +1180,34 @@ class DaskRuntime(Runtime):
         return self._wrap(out.astype(rnp), result._dtype, result._device)
 
 
-def _matrix_function(name, core=2, arrays=("x",)):
-    func = "linalg." + name
+def _as_runtime_method(method, name: str, doc: str):
+    """``method`` as Runtime's ``name``: its name and the standard's signature, for introspection."""
+    method.__name__ = method.__qualname__ = name
+    method.__signature__ = inspect.signature(getattr(Runtime, name))
+    method.__doc__ = doc
+    return method
+
+
+def _matrix_function(name):
+    func = name.replace("linalg_", "linalg.", 1)
+    arrays = [p for p in inspect.signature(getattr(Runtime, name)).parameters if p in ("x", "x1", "x2")]
 
     def method(self, *args, **kwargs):
         # An array argument beside the matrices (pinv's or matrix_rank's rtol) is small: its values, computed.
         kwargs = {k: self.compute(self._check_array(v, func, k)) if type(v) is Array else v for k, v in kwargs.items()}
-        axes = tuple(range(-core, 0))
+        axes = (-2, -1)
         if any(type(v) is Array and v.ndim for v in kwargs.values()) and type(args[0]) is Array:
             axes = tuple(range(-args[0].ndim, 0))  # an rtol per matrix of the stack: the whole stack in one block
-        return self._along("linalg_" + name, args, kwargs, func, axes, list(arrays))
+        return self._along(name, args, kwargs, func, axes, arrays)
 
-    method.__name__ = method.__qualname__ = "linalg_" + name
-    method.__signature__ = inspect.signature(getattr(Runtime, "linalg_" + name))  # type: ignore[attr-defined]  # the standard's
-    method.__doc__ = f"``linalg.{name}``: the host's function on blocks that hold the last {core} axes whole."
-    return method
-
-
-for _name in (
-    "cholesky",
-    "det",
-    "eigh",
-    "eigvalsh",
-    "eig",
-    "eigvals",
-    "inv",
-    "matrix_norm",
-    "matrix_power",
-    "matrix_rank",
-    "pinv",
-    "qr",
-    "slogdet",
-    "svd",
-    "svdvals",
-):
-    setattr(DaskRuntime, "linalg_" + _name, _matrix_function(_name))
-DaskRuntime.linalg_solve = _matrix_function("solve", arrays=("x1", "x2"))  # type: ignore[attr-defined]
+    return _as_runtime_method(method, name, f"``{func}``: the host's function on blocks that hold the matrices whole.")
 
 
 def _fft_function(name):
+    func = name.replace("fft_", "fft.", 1)
+
     def method(self, x, /, **kwargs):
-        x = self._check_array(x, "fft." + name)
+        x = self._check_array(x, func)
         ndim = x._data.ndim
         if "axes" in kwargs or name.endswith("n") or name.endswith("shift"):
             axes = kwargs.get("axes")
@@ -1262,30 +1219,17 @@ def _fft_function(name):
             axis = kwargs.get("axis", -1)
             core = (axis,) if type(axis) is int and -max(ndim, 1) <= axis < max(ndim, 1) else ()
         if not ndim or len(core) != len(set(c % ndim for c in core)):
-            self._decide("fft_" + name, (x,), kwargs, "fft." + name)  # the host's refusal, in its words
-        return self._along("fft_" + name, (x,), kwargs, "fft." + name, core)
+            self._decide(name, (x,), kwargs, func)  # the host's refusal, in its words
+        return self._along(name, (x,), kwargs, func, core)
 
-    method.__name__ = method.__qualname__ = "fft_" + name
-    method.__signature__ = inspect.signature(getattr(Runtime, "fft_" + name))  # type: ignore[attr-defined]  # the standard's
-    method.__doc__ = f"``fft.{name}``: the host's function on blocks that hold the transformed axes whole."
-    return method
+    return _as_runtime_method(
+        method, name, f"``{func}``: the host's function on blocks that hold the transformed axes whole."
+    )
 
 
-for _name in (
-    "fft",
-    "ifft",
-    "rfft",
-    "irfft",
-    "hfft",
-    "ihfft",
-    "fftn",
-    "ifftn",
-    "rfftn",
-    "irfftn",
-    "fftshift",
-    "ifftshift",
-):
-    setattr(DaskRuntime, "fft_" + _name, _fft_function(_name))
+# Every linalg and fft function the class does not define itself: the host's, on whole core axes.
+for _name in [n for n in dir(Runtime) if n.startswith(("linalg_", "fft_")) and n not in vars(DaskRuntime)]:
+    setattr(DaskRuntime, _name, (_matrix_function if _name.startswith("linalg_") else _fft_function)(_name))
 del _name
 
 

@@ -174,10 +174,8 @@ class IndexingFunctions(RuntimeBase):
         self.policy.inplace_result("__setitem__", result, x._dtype)
         allowed.add(key)
 
-    def _setitem(self, x, key, value):
-        func = "__setitem__"
-        data = x._data
-        np_key, mask = self._index_key(x, key, func)
+    def _setitem_value(self, x, value, func):
+        """What ``x[key] = value`` stores: ``value`` in ``x``'s dtype, once the policy allows it (any storage)."""
         target = x._dtype
         t = type(value)
         if t not in PY_SCALARS and isinstance(value, np.generic):
@@ -191,17 +189,21 @@ class IndexingFunctions(RuntimeBase):
                     f"{func}: value is on {value._device.name} but x is on {x._device.name}; move one with to_device()"
                 )
             vdtype = value._dtype
-            if vdtype is not target:
-                self._check_setitem_value(x, value, (target, data.ndim == 0, vdtype, value._data.ndim == 0))
-                v = value._data.astype(target.numpy)
-            else:
-                v = value._data
-        elif t in PY_SCALARS:
-            self._check_setitem_value(x, value, (target, data.ndim == 0, scalar_type(value)))
-            v = self.policy.convert_scalar(value, target, func)
-        else:
-            allowed = "an array of this namespace or a Python bool, int, float or complex"
-            raise TypeError(f"{func}: value must be {allowed}, got {describe_value(value)}")
+            if vdtype is target:
+                return value._data
+            self._check_setitem_value(x, value, (target, x._data.ndim == 0, vdtype, value._data.ndim == 0))
+            return value._data.astype(target.numpy)
+        if t in PY_SCALARS:
+            self._check_setitem_value(x, value, (target, x._data.ndim == 0, scalar_type(value)))
+            return self.policy.convert_scalar(value, target, func)
+        allowed = "an array of this namespace or a Python bool, int, float or complex"
+        raise TypeError(f"{func}: value must be {allowed}, got {describe_value(value)}")
+
+    def _setitem(self, x, key, value):
+        func = "__setitem__"
+        data = x._data
+        np_key, mask = self._index_key(x, key, func)
+        v = self._setitem_value(x, value, func)
         if mask is not None and self._mask_shape_check(data, mask, func):
             return  # a zero-size mask selects nothing
         if not data.flags.writeable:
