@@ -204,6 +204,14 @@ def parse_args(argv=None):
         f"{library.DEFAULT_TEST_TIMEOUT:g}, {library.DASK_TEST_TIMEOUT:g} with --storage dask; 0 = none)",
     )
     lib.add_argument(
+        "--merge-with",
+        type=Path,
+        metavar="REPORT",
+        help="add this run's draws (its --seed values) to an earlier report of the same library or "
+        "storage (its folder or results.json): same suite, versions and settings, other seeds; the "
+        "earlier draws are not run again",
+    )
+    lib.add_argument(
         "--render-reports",
         action="store_true",
         help="re-render every conformance/reports/*/ from its results.json, and the "
@@ -232,6 +240,12 @@ def parse_args(argv=None):
         p.error("several --seed values are for --library and --storage runs (our own results use one seed)")
     if args.out and len(args.library or []) > 1:
         p.error("--out takes one --library")
+    if args.merge_with and not (args.library or storage_mode):
+        p.error("--merge-with adds draws to a --library or --storage report")
+    if args.merge_with and (
+        len(args.library or []) > 1 or len(args.policy or []) > 1 or len(args.api_version or []) > 1
+    ):
+        p.error("--merge-with takes one --library (or one --policy with --storage) at one --api-version")
     library_mode = bool(args.library or args.render_reports)
     if library_mode:
         for opt in ("policy", "module_map", "strict", "render_only", "from_raw"):
@@ -739,7 +753,11 @@ def _report_results(
     # --tb=native: pytest's own traceback formatter crashes (INTERNALERROR) on some
     # frames of compiled libraries (tb_lineno None), ending the whole run.
     extra = ["--continue-on-collection-errors", "--tb=native", *timeout_args, *args.pytest_arg]
+    earlier = _earlier_draws(args, lib, version, shrink) if args.merge_with else None
     draws = [_run_library_draw(args, info, target, version, seed, extra, console, shrink=shrink) for seed in args.seeds]
+    if earlier is not None:
+        _check_mergeable(args.merge_with, earlier, draws[0], lib)
+        draws.insert(0, earlier)
     results = normalize.merge_draws(draws)
     library.finish(
         results,
@@ -751,6 +769,53 @@ def _report_results(
     for r in draws:
         r.pop("_log_tail", None)
     return results
+
+
+def _earlier_draws(args, lib: dict, version: str, shrink) -> dict:
+    """``--merge-with``'s results, checked before anything runs against what can be known then
+    (library version, API version, examples, shrinking, timeout, seeds), stripped of what a report
+    adds to its draws (attributions, reproducer outputs, cross-check: made again for the merge)."""
+    path = Path(args.merge_with)
+    path = path / library.RESULTS_NAME if path.is_dir() else path
+    if not path.is_file():
+        raise UsageError(f"--merge-with {args.merge_with}: no {library.RESULTS_NAME} there")
+    earlier = normalize.load(path)
+    h = earlier["hypothesis"]
+    timeout = args.per_test_timeout if library.timeout_args(args.per_test_timeout) else None
+    expected = {
+        "library version": ((earlier.get("library") or {}).get("version"), lib.get("version")),
+        "storage": ((earlier.get("library") or {}).get("storage"), lib.get("storage")),
+        "API version": (earlier.get("api_version"), version),
+        "max_examples": (h.get("max_examples"), args.max_examples),
+        "shrinking": (h.get("shrink", True), (not args.no_shrink) if shrink is None else shrink),
+        "per-test timeout": (earlier.get("per_test_timeout"), timeout),
+        "pytest arguments": (earlier.get("pytest_args") or [], list(args.pytest_arg)),
+    }
+    if lib.get("storage"):  # array_api_promo's own draws: of this very source
+        expected["source hash"] = ((earlier.get("package") or {}).get("source_sha256"), provenance.source_hash())
+    for what, (was, now) in expected.items():
+        if was != now:
+            raise UsageError(f"--merge-with {path}: its {what} is {was!r}, this run's {now!r}; draws must match")
+    again = sorted(set(normalize.draw_seeds(earlier)) & set(args.seeds))
+    if again:
+        raise UsageError(
+            f"--merge-with {path}: seed(s) {', '.join(map(str, again))} already drawn there "
+            f"(seeds {', '.join(map(str, normalize.draw_seeds(earlier)))}); give other seeds"
+        )
+    for key in ("explained_with", "reproducer_outputs", "cross_check"):
+        earlier.pop(key, None)
+    earlier["tests"] = [{k: v for k, v in e.items() if k != "attribution"} for e in earlier["tests"]]
+    return earlier
+
+
+def _check_mergeable(path, earlier: dict, draw: dict, lib: dict) -> None:
+    """What only a run tells: the same module, suite, spec, NumPy and Python as the earlier draws."""
+    for key in ("module", "suite_commit", "spec_commit", "numpy", "python"):
+        if earlier.get(key) != draw.get(key):
+            raise UsageError(
+                f"--merge-with {path}: its {key} is {earlier.get(key)!r}, this run's {draw.get(key)!r}; "
+                "nothing was merged (the new draws' raw reports are in the work folder)"
+            )
 
 
 def storage_out_dir(args, target: runner.PolicyTarget, version: str) -> Path:

@@ -536,30 +536,45 @@ def summarise(tests: list) -> dict:
     return summary
 
 
+def draw_seeds(run: dict) -> list:
+    """The Hypothesis seeds behind ``run``: one, or those of the draws merged into it."""
+    h = run["hypothesis"]
+    return list(h.get("seeds") or [h["seed"]])
+
+
 def merge_draws(runs: list) -> dict:
     """One result from runs of the same target under different Hypothesis seeds: a test
     fails if it failed on any draw (its first failure is kept), and one that failed on
     some draws only says so (``draws``: failed, of, seeds), so that a report does not
-    depend on one draw of examples."""
+    depend on one draw of examples. A run may itself be merged (several ``seeds``,
+    ``draws`` on its tests): an earlier report takes new draws without running its own again."""
     if len(runs) == 1:
         return runs[0]
-    seeds = [r["hypothesis"]["seed"] for r in runs]
+    seeds = [s for r in runs for s in draw_seeds(r)]
+    if len(set(seeds)) != len(seeds):
+        raise ValueError(f"the same Hypothesis seed in two draws: {seeds}")
     by_id: dict[str, list] = {}
     for r in runs:
+        own = draw_seeds(r)
         for e in r["tests"]:
-            by_id.setdefault(e["nodeid"], []).append(e)
+            failed = (e["draws"]["seeds"] if "draws" in e else own) if e["outcome"] in FAILING else []
+            by_id.setdefault(e["nodeid"], []).append((e, failed))
     tests = []
     for nodeid in sorted(by_id):
-        entries = by_id[nodeid]
-        failing = [i for i, e in enumerate(entries) if e["outcome"] in FAILING]
-        entry = dict(entries[failing[0]] if failing else entries[0])
-        if failing and len(failing) < len(runs):
-            entry["draws"] = {"failed": len(failing), "of": len(runs), "seeds": [seeds[i] for i in failing]}
+        pairs = by_id[nodeid]
+        failed = [s for _, f in pairs for s in f]
+        entry = dict(next((e for e, f in pairs if f), pairs[0][0]))
+        entry.pop("draws", None)
+        if failed and len(failed) < len(seeds):
+            entry["draws"] = {"failed": len(failed), "of": len(seeds), "seeds": failed}
         tests.append(entry)
     out = dict(runs[0])
     out["hypothesis"] = {**runs[0]["hypothesis"], "seeds": seeds}
     out["tests"] = tests
     out["summary"] = summarise(tests)
+    quotes = {k: v for r in runs for k, v in (r.get("spec_text") or {}).items()}
+    if quotes:  # each draw quotes the functions that failed in it
+        out["spec_text"] = dict(sorted(quotes.items()))
     errors = {c["nodeid"]: c for r in runs for c in r.get("collection_errors", [])}
     if errors:
         out["collection_errors"] = [errors[k] for k in sorted(errors)]

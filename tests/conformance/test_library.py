@@ -353,6 +353,47 @@ def test_several_seeds_run_the_library_once_per_seed(tmp_path):
     assert "Made by: `python -m conformance --library fake_namespace --max-examples 2 --seed 3 --seed 4`" in text
 
 
+def test_a_merged_result_takes_more_draws_as_if_all_had_run_together():
+    d = [
+        _draw(0, {"a": "passed", "b": "failed", "c": "failed", "e": "passed"}),
+        _draw(1, {"a": "failed", "b": "failed", "c": "passed", "e": "passed"}),
+        _draw(2, {"a": "passed", "b": "failed", "c": "passed", "e": "failed"}),
+        _draw(3, {"a": "passed", "b": "failed", "c": "failed", "e": "passed"}),
+    ]
+    d[1]["spec_text"], d[3]["spec_text"] = {"a": "quote a"}, {"c": "quote c"}
+    at_once = normalize.merge_draws(d)
+    in_two = normalize.merge_draws([normalize.merge_draws(d[:2]), normalize.merge_draws(d[2:])])
+    assert in_two == at_once
+    by_id = {e["nodeid"]: e for e in at_once["tests"]}
+    assert by_id["c"]["draws"] == {"failed": 2, "of": 4, "seeds": [0, 3]}
+    assert by_id["e"]["draws"] == {"failed": 1, "of": 4, "seeds": [2]}
+    assert "draws" not in by_id["b"]  # failed on all four, two of them merged earlier
+    assert at_once["spec_text"] == {"a": "quote a", "c": "quote c"}  # each draw's quotes kept
+    with pytest.raises(ValueError, match="the same Hypothesis seed in two draws"):
+        normalize.merge_draws([normalize.merge_draws(d[:2]), d[1]])
+
+
+def test_merge_with_adds_new_draws_to_an_earlier_report_without_running_it_again(tmp_path, capsys):
+    env = {"PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    common = [
+        "--suite", str(FAKE), "--library", "fake_namespace", "--max-examples", "2", "--workers", "1",
+        "--no-progress", "--no-clone", "--per-test-timeout", "0", "--work-dir", str(tmp_path / "work"),
+    ]  # fmt: skip
+    assert _main([*common, "--seed", "3", "--seed", "4", "--out", str(tmp_path / "together")], env) == 0
+    assert _main([*common, "--seed", "3", "--out", str(tmp_path / "first")], env) == 0
+    argv = [*common, "--seed", "4", "--merge-with", str(tmp_path / "first"), "--out", str(tmp_path / "merged")]
+    assert _main(argv, env) == 0
+    for name in (library.RESULTS_NAME, library.REPORT_NAME, "xfails.txt"):
+        assert (tmp_path / "merged" / name).read_text() == (tmp_path / "together" / name).read_text(), name
+    capsys.readouterr()
+    again = [*common, "--seed", "3", "--merge-with", str(tmp_path / "first"), "--out", str(tmp_path / "no")]
+    assert _main(again, env) == 2
+    assert "seed(s) 3 already drawn there" in capsys.readouterr().err and not (tmp_path / "no").exists()
+    other = [*common, "--seed", "5", "--max-examples", "3", "--merge-with", str(tmp_path / "first")]
+    assert _main([*other, "--out", str(tmp_path / "no")], env) == 2
+    assert "its max_examples is 2, this run's 3" in capsys.readouterr().err and not (tmp_path / "no").exists()
+
+
 def test_several_seeds_are_for_library_runs_only():
     with pytest.raises(SystemExit):
         cli.parse_args(["--seed", "1", "--seed", "2"])
