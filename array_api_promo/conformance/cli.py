@@ -45,6 +45,18 @@ DEFAULT_SEED = 0
 PROMOTION_SECTIONS = ("Rules", "Notes", "Mixing arrays with Python scalars")
 
 
+def _seeds_arg(text: str) -> list:
+    """``--seed 5`` or ``--seed 0-47`` (both ends included)."""
+    first, dash, last = text.partition("-")
+    try:
+        seeds = list(range(int(first), int(last) + 1)) if dash and first else [int(text)]
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"a seed is an integer or a range A-B, got {text!r}") from None
+    if not seeds:
+        raise argparse.ArgumentTypeError(f"the range {text!r} is empty")
+    return seeds
+
+
 def parse_args(argv=None):
     p = argparse.ArgumentParser(
         prog="python -m conformance",
@@ -81,11 +93,12 @@ def parse_args(argv=None):
     )
     p.add_argument(
         "--seed",
-        type=int,
-        action="append",
-        help="Hypothesis seed (default 0). With --library or --storage dask, repeatable: the suite runs once "
-        "per seed and the report lists every test that failed on any draw, marking those that failed on "
-        "some only",
+        type=_seeds_arg,
+        action="extend",
+        metavar="SEED",
+        help="Hypothesis seed (default 0). With --library or --storage dask, repeatable, or a range A-B: "
+        "the suite runs once per seed and the report lists every test that failed on any draw, marking "
+        "those that failed on some only",
     )
     p.add_argument(
         "--workers",

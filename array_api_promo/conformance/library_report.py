@@ -96,9 +96,23 @@ def _count(tests, *outcomes) -> int:
     return sum(e["outcome"] in outcomes for e in tests)
 
 
+def seed_ranges(seeds) -> list:
+    """Seeds as written on a command line: a run of three or more consecutive ones as ``A-B``."""
+    out: list = []
+    for s in seeds:
+        if out and isinstance(out[-1], list) and s == out[-1][1] + 1:
+            out[-1][1] = s
+        else:
+            out.append([s, s])
+    words = []
+    for a, b in out:
+        words += [f"{a}-{b}"] if b - a >= 2 else [str(x) for x in range(a, b + 1)]
+    return words
+
+
 def _seeds(h: dict) -> str:
     seeds = h.get("seeds") or [h["seed"]]
-    return f"seed={seeds[0]}" if len(seeds) == 1 else f"seeds {', '.join(map(str, seeds))}"
+    return f"seed={seeds[0]}" if len(seeds) == 1 else f"seeds {', '.join(seed_ranges(seeds))}"
 
 
 def regenerate_command(r: dict) -> str:
@@ -116,7 +130,7 @@ def regenerate_command(r: dict) -> str:
         if r["api_version"] != lib.get("api_version"):
             parts.append(f"--api-version {r['api_version']}")
     parts.append(f"--max-examples {h['max_examples']}")
-    parts += [f"--seed {s}" for s in h.get("seeds") or [h["seed"]]]
+    parts += [f"--seed {s}" for s in seed_ranges(h.get("seeds") or [h["seed"]])]
     if not h.get("shrink", True):
         parts.append("--no-shrink")
     if r.get("per_test_timeout"):

@@ -394,6 +394,18 @@ def test_merge_with_adds_new_draws_to_an_earlier_report_without_running_it_again
     assert "its max_examples is 2, this run's 3" in capsys.readouterr().err and not (tmp_path / "no").exists()
 
 
+def test_seeds_take_ranges_and_a_report_writes_them_back_as_ranges():
+    args = cli.parse_args(["--library", "m", "--seed", "0-3", "--seed", "8", "--seed", "10-11"])
+    assert args.seeds == [0, 1, 2, 3, 8, 10, 11]
+    assert library_report.seed_ranges(args.seeds) == ["0-3", "8", "10", "11"]
+    made = {"module": "m", "api_version": "2025.12", "library": {"api_version": "2025.12"}}
+    made["hypothesis"] = {"max_examples": 20, "seed": 0, "seeds": list(range(48))}
+    assert "--max-examples 20 --seed 0-47" in library_report.regenerate_command(made)
+    for bad in ("5-2", "a", "1-b"):
+        with pytest.raises(SystemExit):
+            cli.parse_args(["--library", "m", "--seed", bad])
+
+
 def test_several_seeds_are_for_library_runs_only():
     with pytest.raises(SystemExit):
         cli.parse_args(["--seed", "1", "--seed", "2"])
