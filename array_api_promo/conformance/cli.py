@@ -792,10 +792,14 @@ def _earlier_draws(args, lib: dict, version: str, shrink) -> dict:
     path = path / library.RESULTS_NAME if path.is_dir() else path
     if not path.is_file():
         raise UsageError(f"--merge-with {args.merge_with}: no {library.RESULTS_NAME} there")
-    earlier = normalize.load(path)
-    h = earlier["hypothesis"]
+    try:
+        earlier = normalize.load(path)
+        h = earlier["hypothesis"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise UsageError(f"--merge-with {path}: not a report's results ({type(exc).__name__}: {exc})") from None
     timeout = args.per_test_timeout if library.timeout_args(args.per_test_timeout) else None
     expected = {
+        "namespace module": (earlier.get("module"), lib.get("module")),
         "library version": ((earlier.get("library") or {}).get("version"), lib.get("version")),
         "storage": ((earlier.get("library") or {}).get("storage"), lib.get("storage")),
         "API version": (earlier.get("api_version"), version),

@@ -392,6 +392,15 @@ def test_merge_with_adds_new_draws_to_an_earlier_report_without_running_it_again
     other = [*common, "--seed", "5", "--max-examples", "3", "--merge-with", str(tmp_path / "first")]
     assert _main([*other, "--out", str(tmp_path / "no")], env) == 2
     assert "its max_examples is 2, this run's 3" in capsys.readouterr().err and not (tmp_path / "no").exists()
+    foreign = normalize.load(tmp_path / "first" / library.RESULTS_NAME) | {"module": "array_api_strict"}
+    normalize.dump(foreign, tmp_path / "foreign.json")
+    other = [*common, "--seed", "5", "--merge-with", str(tmp_path / "foreign.json"), "--out", str(tmp_path / "no")]
+    assert _main(other, env) == 2
+    assert "its namespace module is 'array_api_strict', this run's 'fake_namespace'" in capsys.readouterr().err
+    (tmp_path / "broken.json").write_text("{}")
+    other = [*common, "--seed", "5", "--merge-with", str(tmp_path / "broken.json"), "--out", str(tmp_path / "no")]
+    assert _main(other, env) == 2 and "not a report's results" in capsys.readouterr().err
+    assert not (tmp_path / "no").exists()
 
 
 def test_seeds_take_ranges_and_a_report_writes_them_back_as_ranges():
