@@ -182,6 +182,14 @@ def _meta_shape(shape) -> tuple:
     return tuple(0 if s == 0 else 1 for s in shape)
 
 
+def _size_classes(shapes, keep=4) -> dict:
+    """Small stand-ins for the sizes of ``shapes`` that keep what shape checks compare: 0, 1 and
+    sizes up to ``keep`` as they are, every other size a distinct ``keep + 1``, ``keep + 2``, ...
+    in order (equal sizes stay equal, different ones different)."""
+    large = sorted({s for shape in shapes for s in shape if s > keep})
+    return {**{s: s for shape in shapes for s in shape if s <= keep}, **{s: keep + 1 + i for i, s in enumerate(large)}}
+
+
 def _known(shape) -> bool:
     return all(not (isinstance(s, float) and math.isnan(s)) for s in shape)
 
@@ -253,11 +261,37 @@ class DaskRuntime(Runtime):
             return t(self._metas(v, func, arg) for v in value)
         return value
 
-    def _decide(self, method, args, kwargs, func, names=None):
-        """The host's result of ``method`` on the metas of ``args``: the dtypes and the refusals."""
+    def _decide(self, method, args, kwargs, func, names=None, shapes=False):
+        """The host's result of ``method`` on the metas of ``args``: the dtypes and the refusals.
+
+        ``shapes``: for a function that compares its operands' sizes (contractions, searchsorted),
+        metas whose sizes keep those comparisons (``_size_classes``, arrays among ``kwargs`` too); a
+        refusal is asked again of the host on views of the real shapes (no memory), so that its
+        words quote the real sizes."""
         names = names or [f"x{i + 1}" if len(args) > 1 else "x" for i in range(len(args))]
-        metas = [self._metas(a, func, n) for a, n in zip(args, names)]
-        return getattr(self._host, method)(*metas, **kwargs)
+        named = [*zip(args, names), *((v, k) for k, v in kwargs.items())]
+        arrays = [self._check_array(a, func, n) for a, n in named if type(a) is Array]
+        if not shapes or not all(_known(a._data.shape) for a in arrays):
+            metas = [self._metas(a, func, n) for a, n in named]
+            return getattr(self._host, method)(*metas[: len(args)], **dict(zip(kwargs, metas[len(args) :])))
+        sizes = _size_classes([a._data.shape for a in arrays])
+
+        def meta(a, n):
+            if type(a) is not Array:
+                return a
+            return Array._new(
+                _filled(tuple(sizes[k] for k in a._data.shape), a._dtype), a._dtype, self._host, a._device
+            )
+
+        def call(stand_in):
+            metas = [stand_in(a, n) for a, n in named]
+            return getattr(self._host, method)(*metas[: len(args)], **dict(zip(kwargs, metas[len(args) :])))
+
+        try:
+            return call(meta)
+        except (TypeError, ValueError, IndexError) as exc:
+            call(lambda a, n: self._view_meta(a, func, n) if type(a) is Array else a)  # raises as on the real shapes
+            raise exc
 
     def _template(self, args):
         """``_Block``'s template of ``args`` and the dask arrays it takes, in order."""
@@ -665,11 +699,13 @@ class DaskRuntime(Runtime):
         for a in arrays:
             if not _known(a._data.shape):
                 raise ValueError(f"{func}: an array of unknown shape {a.shape}; compute it first")
+        # Batch axes: 0 or 1 for one array; for several, sizes that keep their broadcasting.
+        batch = _size_classes([a._data.shape for a in arrays], keep=1) if len(arrays) > 1 else {}
         metas_args = []
         for a in args:
             if type(a) is Array:
                 shape = tuple(
-                    s if (i - (a._data.ndim - ndim)) in core else (0 if s == 0 else 1)
+                    s if (i - (a._data.ndim - ndim)) in core else batch.get(s, 0 if s == 0 else 1)
                     for i, s in enumerate(a._data.shape)
                 )
                 block = _filled(shape, a._dtype, matrices=method.startswith("linalg_"))
@@ -931,10 +967,11 @@ class DaskRuntime(Runtime):
             (x1, x2),
             {
                 "side": side,
-                "sorter": None if sorter is None else self._meta(self._check_array(sorter, "searchsorted", "sorter")),
+                "sorter": sorter,
             },
             "searchsorted",
             ("x1", "x2"),
+            shapes=True,
         )
         template, _ = self._template((x1, x2))
         block = _Block(self, "searchsorted", template, {"side": side}, result._data.dtype)
@@ -1108,7 +1145,7 @@ class DaskRuntime(Runtime):
 
     # -- linear algebra ------------------------------------------------------------------------------
     def _contracted(self, func, x1, x2, kwargs, dask_func):
-        result = self._decide(func.replace("linalg.", "linalg_"), (x1, x2), kwargs, func, ("x1", "x2"))
+        result = self._decide(func.replace("linalg.", "linalg_"), (x1, x2), kwargs, func, ("x1", "x2"), shapes=True)
         rnp = result._data.dtype
         a, b = (v._data if v._data.dtype == rnp else self.astype(v, result._dtype)._data for v in (x1, x2))
         with np.errstate(all="ignore"):
@@ -1118,14 +1155,6 @@ class DaskRuntime(Runtime):
     def matmul(self, x1, x2, /):
         if type(x1) is not Array or type(x2) is not Array:
             return self._apply2("matmul", x1, x2, False)
-        for a, b in ((x1, x2),):
-            if a._data.ndim and b._data.ndim and _known(a.shape) and _known(b.shape):
-                k1 = a._data.shape[-1]
-                k2 = b._data.shape[-2] if b._data.ndim > 1 else b._data.shape[0]
-                if k1 != k2:
-                    raise ValueError(
-                        f"matmul: x1's last dimension ({k1}) does not match x2's contracted dimension ({k2}); shapes {a.shape} and {b.shape}"
-                    )
         return self._contracted("matmul", x1, x2, {}, da.matmul)
 
     linalg_matmul = matmul

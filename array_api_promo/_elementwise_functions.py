@@ -556,10 +556,16 @@ class ElementwiseFunctions(RuntimeBase):
         lo = bounds.pop(0) if min is not None else None
         hi = bounds.pop(0) if max is not None else None
         out = data
-        if lo is not None:
-            out = np.maximum(out, lo)  # NaN bounds propagate, as the standard asks
-        if hi is not None:
-            out = np.minimum(out, hi)
+        try:
+            if lo is not None:
+                out = np.maximum(out, lo)  # NaN bounds propagate, as the standard asks
+            if hi is not None:
+                out = np.minimum(out, hi)
+        except ValueError:  # in the words of every other function, not NumPy's
+            for bound in (lo, hi):
+                if bound is not None:
+                    _check_broadcast("clip", data.shape, np.shape(bound))
+            raise
         out = _asarray(out, dtype=decision.result.numpy)
         if out is data or out is x._data:
             out = out.copy()
