@@ -219,10 +219,11 @@ def parse_args(argv=None):
     lib.add_argument(
         "--merge-with",
         type=Path,
+        action="append",
         metavar="REPORT",
         help="add this run's draws (its --seed values) to an earlier report of the same library or "
-        "storage (its folder or results.json): same suite, versions and settings, other seeds; the "
-        "earlier draws are not run again",
+        "storage (its folder or results.json; repeatable): same suite, versions and settings, other "
+        "seeds; the earlier draws are not run again",
     )
     lib.add_argument(
         "--render-reports",
@@ -766,11 +767,14 @@ def _report_results(
     # --tb=native: pytest's own traceback formatter crashes (INTERNALERROR) on some
     # frames of compiled libraries (tb_lineno None), ending the whole run.
     extra = ["--continue-on-collection-errors", "--tb=native", *timeout_args, *args.pytest_arg]
-    earlier = _earlier_draws(args, lib, version, shrink) if args.merge_with else None
+    earlier = [_earlier_draws(args, path, lib, version, shrink) for path in args.merge_with or ()]
+    taken = [s for e in earlier for s in normalize.draw_seeds(e)]
+    if len(set(taken)) != len(taken):
+        raise UsageError(f"--merge-with: the reports share seeds ({', '.join(map(str, sorted(taken)))})")
     draws = [_run_library_draw(args, info, target, version, seed, extra, console, shrink=shrink) for seed in args.seeds]
-    if earlier is not None:
-        _check_mergeable(args.merge_with, earlier, draws[0], lib)
-        draws.insert(0, earlier)
+    for path, e in zip(args.merge_with or (), earlier):
+        _check_mergeable(path, e, draws[0], lib)
+    draws = sorted(earlier + draws, key=lambda r: min(normalize.draw_seeds(r)))  # as if run in seed order
     results = normalize.merge_draws(draws)
     library.finish(
         results,
@@ -784,14 +788,14 @@ def _report_results(
     return results
 
 
-def _earlier_draws(args, lib: dict, version: str, shrink) -> dict:
+def _earlier_draws(args, merge_with, lib: dict, version: str, shrink) -> dict:
     """``--merge-with``'s results, checked before anything runs against what can be known then
     (library version, API version, examples, shrinking, timeout, seeds), stripped of what a report
     adds to its draws (attributions, reproducer outputs, cross-check: made again for the merge)."""
-    path = Path(args.merge_with)
+    path = Path(merge_with)
     path = path / library.RESULTS_NAME if path.is_dir() else path
     if not path.is_file():
-        raise UsageError(f"--merge-with {args.merge_with}: no {library.RESULTS_NAME} there")
+        raise UsageError(f"--merge-with {merge_with}: no {library.RESULTS_NAME} there")
     try:
         earlier = normalize.load(path)
         h = earlier["hypothesis"]

@@ -379,10 +379,11 @@ def test_merge_with_adds_new_draws_to_an_earlier_report_without_running_it_again
         "--suite", str(FAKE), "--library", "fake_namespace", "--max-examples", "2", "--workers", "1",
         "--no-progress", "--no-clone", "--per-test-timeout", "0", "--work-dir", str(tmp_path / "work"),
     ]  # fmt: skip
-    assert _main([*common, "--seed", "3", "--seed", "4", "--out", str(tmp_path / "together")], env) == 0
+    assert _main([*common, "--seed", "3-5", "--out", str(tmp_path / "together")], env) == 0
     assert _main([*common, "--seed", "3", "--out", str(tmp_path / "first")], env) == 0
-    argv = [*common, "--seed", "4", "--merge-with", str(tmp_path / "first"), "--out", str(tmp_path / "merged")]
-    assert _main(argv, env) == 0
+    assert _main([*common, "--seed", "5", "--out", str(tmp_path / "third")], env) == 0
+    argv = [*common, "--seed", "4", "--merge-with", str(tmp_path / "third"), "--merge-with", str(tmp_path / "first")]
+    assert _main([*argv, "--out", str(tmp_path / "merged")], env) == 0
     for name in (library.RESULTS_NAME, library.REPORT_NAME, "xfails.txt"):
         assert (tmp_path / "merged" / name).read_text() == (tmp_path / "together" / name).read_text(), name
     capsys.readouterr()
