@@ -734,8 +734,8 @@ def library_main(args, console, cloner) -> int:
                 f"{module} @ {version}: {s['passed']} passed, {s['failed']} failed, "
                 f"{s.get('error', 0)} errors, {s['skipped']} skipped"
                 + (
-                    f" over seeds {', '.join(map(str, args.seeds))} ({flaky} failing on some draws only)"
-                    if len(args.seeds) > 1
+                    f" over seeds {', '.join(library_report.seed_ranges(seeds))} ({flaky} failing on some draws only)"
+                    if len(seeds := normalize.draw_seeds(results)) > 1
                     else ""
                 )
                 + f" -> {out_dir / library.REPORT_NAME}",
@@ -854,6 +854,8 @@ def storage_main(args, console, cloner) -> int:
     (its own folder under conformance/reports/; the committed results are the NumPy storage's)."""
     import importlib.util
 
+    from . import library_report
+
     if importlib.util.find_spec(args.storage) is None:
         raise UsageError(f"--storage {args.storage}: no module named {args.storage!r} is installed")
     for policy in args.policy:
@@ -878,7 +880,11 @@ def storage_main(args, console, cloner) -> int:
             console.print(
                 f"{policy} @ {version} on {args.storage}: {s['passed']} passed, {s['failed']} failed, "
                 f"{s.get('error', 0)} errors, {s['skipped']} skipped"
-                + (f" over seeds {', '.join(map(str, args.seeds))}" if len(args.seeds) > 1 else "")
+                + (
+                    f" over seeds {', '.join(library_report.seed_ranges(seeds))}"
+                    if len(seeds := normalize.draw_seeds(results)) > 1
+                    else ""
+                )
                 + f" -> {out_dir / library.REPORT_NAME}",
                 highlight=False,
             )
