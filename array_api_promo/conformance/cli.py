@@ -430,13 +430,8 @@ def check_suite_imports(name: str, version: str, module_map: dict) -> None:
     (no float64, or no complex dtype: ``suite.import_blockers``), rather than fail at collection."""
     if name in module_map:  # a module of the user's: the suite itself will say
         return
-    from array_api_promo import promotion
-
-    policy: Any = name
-    if name not in promotion.available_policies():
-        policy = runner.load_policy_object(name if ":" in name else f"{name}:POLICY")
-        policy = policy() if isinstance(policy, type) else policy
-    missing = suite_mod.namespace_blockers(policy, version)
+    policy = engine_policy(runner.resolve_policy(name, module_map, version))  # a name, or the object named
+    missing = suite_mod.namespace_blockers(policy, version) if policy is not None else []
     if not missing:
         return
     if version == "2021.12":

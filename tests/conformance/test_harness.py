@@ -323,6 +323,7 @@ def test_bad_suite_path(tmp_path):
         (["--render-only", "--results-dir", "EMPTY"], "no results to render in"),
         (["--policy", "megengine"], "policy 'megengine' has no float64 and no complex dtype"),
         (["--policy", "jax"], "policy 'jax' has no float64. Its promotion rules are compared"),
+        (["--policy", "array_api_promo.promotion.megengine:MegEnginePolicy"], "has no float64 and no complex dtype"),
         (["--api-version", "2021.12"], "the 2021.12 standard has no complex dtypes. Run it at 2022.12 or later"),
         (["--storage", "dask", "--policy", "megengine"], "policy 'megengine' at 2025.12 cannot be run"),
     ],
