@@ -10,6 +10,7 @@ This module imports no other module of the package but ``_devices``, ``_dtypes``
 from __future__ import annotations
 
 import operator as _operator
+import sys
 from typing import Any
 
 import numpy as np
@@ -71,7 +72,10 @@ def _named(function, dunder: str, name: str, form: str):
     OPERATORS[dunder] = (name, form)
     function.__name__ = dunder
     function.__qualname__ = f"Array.{dunder}"
-    function.__code__ = function.__code__.replace(co_name=dunder, co_qualname=f"Array.{dunder}")
+    names = {"co_name": dunder}
+    if sys.version_info >= (3, 11):  # code objects carry a qualified name from 3.11 on
+        names["co_qualname"] = f"Array.{dunder}"
+    function.__code__ = function.__code__.replace(**names)
     return function
 
 

@@ -73,11 +73,10 @@ def parse_operand(text: str):
             if not rest:
                 raise UsageError(f"malformed operand {text!r}: a dtype must follow {kind}:")
             name, eq, literal = rest.partition("=")
-            if eq and kind == "0d":
-                value = parse_operand(literal)
-                if isinstance(value, Operand):
-                    raise UsageError(f"malformed operand {text!r}: the value of a 0-d array is a Python literal")
-                return zero_d(_dtype(name), value)
+            if eq:
+                if kind == "nd":
+                    raise UsageError(f"malformed operand {text!r}: only a 0-d array (0d:DTYPE=VALUE) holds a value")
+                return zero_d(_dtype(name), _value_literal(literal.strip(), text))
             dtype = _dtype(rest)
             return nd(dtype) if kind == "nd" else zero_d(dtype)
         raise UsageError(f"malformed operand {text!r}: use DTYPE, nd:DTYPE, 0d:DTYPE or a Python literal")
@@ -93,6 +92,19 @@ def parse_operand(text: str):
         ) from None
     if type(value) not in _SCALAR_TYPES:
         raise UsageError(f"malformed operand {text!r}: a literal must be a Python bool, int, float or complex")
+    return value
+
+
+def _value_literal(literal: str, text: str):
+    """The VALUE of ``0d:DTYPE=VALUE``: a Python literal; an error quotes the whole operand ``text``."""
+    try:
+        value = ast.literal_eval(literal)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        value = None
+    if type(value) not in _SCALAR_TYPES:
+        raise UsageError(
+            f"malformed operand {text!r}: the value {literal!r} is not a Python bool, int, float or complex literal"
+        )
     return value
 
 
@@ -654,7 +666,9 @@ def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
     parser.add_argument("--version", action="version", version=f"array-api-promo {__version__}")
-    sub = parser.add_subparsers(dest="command", parser_class=_Parser, required=True)
+    # Not required=True: argparse would then report a missing command before an unknown flag
+    # (`array-api-promo --bogus`); main() checks both, the unknown flag first.
+    sub = parser.add_subparsers(dest="command", parser_class=_Parser)
 
     rt = sub.add_parser(
         "result-type",
@@ -735,7 +749,16 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv=None) -> int:
     try:
-        args = build_parser().parse_args(argv)
+        parser = build_parser()
+        args, extra = parser.parse_known_args(argv)
+        if extra:
+            flags = [a for a in extra if a.startswith("-")]
+            if flags:
+                parser.error(f"unknown option{'s' if len(flags) > 1 else ''} {' '.join(flags)}")
+            parser.error(f"unexpected argument{'s' if len(extra) > 1 else ''} {' '.join(extra)}")
+        if args.command is None:
+            commands = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction)).choices
+            parser.error(f"a command is required: one of {', '.join(commands)}")
         return args.func(args)
     except UsageError as exc:
         print(f"array-api-promo: error: {exc}", file=sys.stderr)

@@ -231,3 +231,18 @@ def test_result_type_refuses_ints_no_float_holds_as_the_operators_do():
         xp.result_type(xp.complex64, 10**400)
     assert xp.result_type(xp.float32, 2**200) == xp.float32
     assert xp.result_type(b, 2**1024 - 2**971) == xp.float64  # the largest int float() takes
+
+
+def test_scalar_refusal_suggests_astype_as_the_array_refusal_does():
+    # The first error a NumPy porter meets: it names the operation, the scalar, the dtype and
+    # the way out, as the refusal of two arrays of mixed kinds does.
+    import array_api_promo as xp
+
+    with pytest.raises(TypeError) as info:
+        xp.divide(xp.asarray([1], dtype=xp.uint8), 1.5)
+    assert str(info.value) == (
+        "divide: Python float cannot be promoted with a uint8 array; the standard allows a Python float "
+        "only with floating-point dtypes; convert the array with astype() (policy 'array_api')"
+    )
+    with pytest.raises(TypeError, match=r"convert one with astype\(\)"):
+        xp.asarray([1], dtype=xp.int8) + xp.asarray([1.0], dtype=xp.float32)

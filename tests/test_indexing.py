@@ -152,6 +152,26 @@ def test_setitem_torch_rules():
     assert f.dtype is tx.float16 and f._data.tolist() == [1.0, 2.0]
 
 
+@pytest.mark.parametrize("policy", ["numpy", "numpy_legacy"])
+def test_setitem_numpy_refusal_names_the_dtypes_in_our_words(policy):
+    # NumPy would store 0.5 as 0; the policy refuses with the operation, both dtypes and itself,
+    # not NumPy's "ufunc output ... casting rule" words
+    ns = xp.namespace(policy)
+    n = ns.asarray([-1, 2, 3])
+    with pytest.raises(TypeError) as info:
+        n[n < 0] = 0.5
+    assert str(info.value) == (
+        "__setitem__: cannot store float64 in an int64 array: the policy stores values with "
+        "casting='same_kind' (NumPy would cast silently), which does not go from real floating to "
+        f"signed integer; convert with astype() first (policy '{policy}')"
+    )
+    with pytest.raises(TypeError) as info:
+        n += 0.5
+    assert "ufunc" not in str(info.value)
+    assert str(info.value).startswith("add (in-place): cannot store float64 in an int64 array: NumPy casts")
+    assert n._data.tolist() == [-1, 2, 3]
+
+
 def test_setitem_integer_arrays_numpy_style():
     g = _grid()
     g[xp.asarray([0, 2]), xp.asarray([1, 3])] = xp.asarray([-1, -2])

@@ -89,7 +89,7 @@ class ArrayAPIPolicy(Policy):
             raise PromotionError(
                 f"Python {scalar_type.__name__} cannot be promoted with {D.a_dtype(dtype.name)} array; "
                 f"the standard allows a Python {scalar_type.__name__} only with "
-                f"{_partner_words(scalar_type)} dtypes (policy {self.name!r})"
+                f"{_partner_words(scalar_type)} dtypes; convert the array with astype() (policy {self.name!r})"
             )
         if scalar_type is complex and dtype.category == D.CATEGORY_FLOATING:
             promoted = D.COMPLEX_OF[dtype]

@@ -309,9 +309,13 @@ class NumPyPolicy(Policy):
             return
         if _KIND_ORDER[result.kind] <= _KIND_ORDER[target.kind]:
             return
+        if op == "__setitem__":  # never a silent wrong value: refused where NumPy casts unsafely
+            why = "the policy stores values with casting='same_kind' (NumPy would cast silently)"
+        else:
+            why = "NumPy casts an in-place result with casting='same_kind'"
         raise PromotionError(
-            f"{op}: Cannot cast ufunc output from {result.name} to {target.name} with casting "
-            f"rule 'same_kind' (policy {self.name!r})"
+            f"{op}: cannot store {result.name} in {D.a_dtype(target.name)} array: {why}, which does not "
+            f"go from {result.kind} to {target.kind}; convert with astype() first (policy {self.name!r})"
         )
 
     def can_cast(self, from_, to):
