@@ -23,6 +23,19 @@ from .promotion import Operand, OperandKind
 __all__ = ["ManipulationFunctions"]
 
 _ARRAY = OperandKind.ARRAY
+_RESHAPE_TAKES_COPY = np.lib.NumpyVersion(np.__version__) >= "2.1.0"
+
+
+def _reshape_without_copy(data, shape):
+    """``np.reshape(data, shape, copy=False)``: a view, or ValueError where that needs a copy."""
+    if _RESHAPE_TAKES_COPY:
+        return np.reshape(data, shape, copy=False)
+    out = data.view()  # NumPy < 2.1 has no copy=: setting the shape of a view never copies
+    try:
+        out.shape = shape
+    except AttributeError:  # "Incompatible shape for in-place modification"
+        raise ValueError(f"cannot reshape {data.shape} into {shape} without a copy") from None
+    return out
 _index = operator.index
 _new_object = object.__new__
 
@@ -268,7 +281,7 @@ class ManipulationFunctions(RuntimeBase):
             out = data.reshape(shape).copy()
         elif copy is False:
             try:
-                out = np.reshape(data, shape, copy=False)
+                out = _reshape_without_copy(data, shape)
             except ValueError:
                 raise ValueError(
                     f"{func}: copy=False but reshaping an array of shape {data.shape} with strides "

@@ -187,6 +187,8 @@ class RuntimeBase:
             # SciPy's ``cumulative_simpson`` passes): its __index__, as Python's own
             # sequences and NumPy take it.  A float or np.bool_ has none.
             try:
+                if isinstance(axis, np.bool_):  # NumPy < 2.3 still gives it an __index__ (deprecated)
+                    raise TypeError
                 axis = operator.index(axis)
             except TypeError:
                 raise TypeError(f"{func}: axis must be an int, got {describe_value(axis)}") from None

@@ -30,6 +30,9 @@ Where the standard and NumPy disagree (checked against the 2025.12 stubs):
   zero carrying the sign of ``y`` (NumPy follows C99's ``0 * sin(2y)``).
 * complex ``sign``: any NaN component gives ``NaN + NaN j`` (NumPy: e.g.
   ``sign(inf + nan j) = 1 + 0j``).
+* complex ``acosh`` before NumPy 2.3 (its own npymath): ``acosh(+-0 + NaN j)`` is
+  ``NaN + NaN j``; the standard says ``NaN + pi/2 j``.  Taken only where the NumPy
+  in use is wrong (probed once at import).
 * ``nextafter`` in float16: NumPy returns ``x1`` instead of ``x2`` for
   ``(-0, +0)`` and ``(+0, -0)``.
 * real ``sign`` in bfloat16 (ml_dtypes): ``sign(-0)`` is ``-0``, the standard
@@ -71,6 +74,7 @@ _tanh = np.tanh
 _sign = np.sign
 _copysign = np.copysign
 _nextafter = np.nextafter
+_arccosh = np.arccosh
 _F16 = np.dtype(np.float16)
 
 
@@ -200,6 +204,18 @@ def _sign_bfloat16(x):
     return _sign(x) + x.dtype.type(0)
 
 
+def _acosh_complex(x):
+    out = _arccosh(x)
+    if _all_finite(x):
+        return out
+    # acosh(+-0 + NaN j) is NaN + pi/2 j (NumPy < 2.3: NaN + NaN j).
+    return _where((x.real == 0) & _isnan(x.imag), x.dtype.type(complex(_nan, np.pi / 2)), out)
+
+
+# Whether the NumPy in use needs _acosh_complex (NumPy 2.3 and later do not).
+_ACOSH_NEEDS_FIX = bool(_isnan(_arccosh(np.complex128(complex(0.0, _nan))).imag))
+
+
 def _nextafter_float16(x1, x2):
     # NumPy's float16 nextafter(-0, +0) is -0 (and (+0, -0) is +0); IEEE says x2.
     return _where(x1 == x2, x2, _nextafter(x1, x2))
@@ -236,6 +252,8 @@ def special_kernel(name: str, dtype):
         return _sign_bfloat16 if kind == "V" else None
     if name == "nextafter":
         return _nextafter_float16 if dtype == _F16 else None
+    if name == "acosh":
+        return _acosh_complex if kind == "c" and _ACOSH_NEEDS_FIX else None
     if name == "atan2":
         return _atan2_complex if kind == "c" else None
     if name == "positive":
@@ -313,3 +331,13 @@ SPECIAL_KERNELS: dict = {
     "sign": sign,
     "nextafter": nextafter,
 }
+
+
+def acosh(x):
+    if x.dtype.kind == "c":
+        return _acosh_complex(x)
+    return _arccosh(x)
+
+
+if _ACOSH_NEEDS_FIX:
+    SPECIAL_KERNELS["acosh"] = acosh

@@ -6,6 +6,8 @@ differences, and that functions building new data never alias their input.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 import pytest
 
@@ -174,7 +176,22 @@ def test_squeeze():
         xp.squeeze(x, axis=(0, 0))
 
 
-def test_reshape_copy_semantics():
+@pytest.fixture(params=["reshape(copy=)", "NumPy < 2.1: a view's shape"])
+def reshape_without_copy(request, monkeypatch):
+    """Both ways to reshape without a copy, on any NumPy: NumPy 2.0 has no ``reshape(copy=)``."""
+    from array_api_promo import _manipulation_functions as M
+
+    if request.param.startswith("reshape"):
+        if not M._RESHAPE_TAKES_COPY:
+            pytest.skip("np.reshape(copy=) is NumPy 2.1+")
+    else:
+        monkeypatch.setattr(M, "_RESHAPE_TAKES_COPY", False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # setting .shape (NumPy 2.5+); never reached there
+        yield
+
+
+def test_reshape_copy_semantics(reshape_without_copy):
     x = xp.reshape(xp.arange(6), (2, 3))
     assert _shares(xp.reshape(x, (3, 2)), x)
     assert not _shares(xp.reshape(x, (3, 2), copy=True), x)
