@@ -36,6 +36,8 @@ def _reshape_without_copy(data, shape):
     except AttributeError:  # "Incompatible shape for in-place modification"
         raise ValueError(f"cannot reshape {data.shape} into {shape} without a copy") from None
     return out
+
+
 _index = operator.index
 _new_object = object.__new__
 
