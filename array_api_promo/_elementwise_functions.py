@@ -145,11 +145,12 @@ RAW_KERNELS = dict(KERNELS)
 KERNELS.update(SPECIAL_KERNELS)
 
 
-def kernel_for(name, numpy_dtype):
-    """The kernel of ``name`` computing in ``numpy_dtype``: NumPy's, unless the standard's special cases need a fix-up."""
+def kernel_for(name, numpy_dtype, division_warns=False):
+    """The kernel of ``name`` computing in ``numpy_dtype``: NumPy's, unless the standard's special cases need a fix-up
+    (``division_warns``: the policy's ``integer_division_by_zero_warns``)."""
     if name in _COMPLEX_KERNELS and np.dtype(numpy_dtype).kind == "c":
         return _COMPLEX_KERNELS[name]
-    return special_kernel(name, numpy_dtype) or RAW_KERNELS[name]
+    return special_kernel(name, numpy_dtype, division_warns) or RAW_KERNELS[name]
 
 
 def _logaddexp_complex(x1, x2):
@@ -298,7 +299,7 @@ class ElementwiseFunctions(RuntimeBase):
                 return plan
         decision = self.policy.decide(OPS[name], (first, second))
         compute = decision.compute
-        kernel = self._kernel_for(name, compute.numpy)
+        kernel = self._kernel_for(name, compute.numpy, self.policy.integer_division_by_zero_warns)
         signature = None
         scalar_dtype = decision.scalar or compute  # a scalar arrives converted
         second_numpy = dt2.numpy if type(dt2) is DType else scalar_dtype.numpy
@@ -345,7 +346,7 @@ class ElementwiseFunctions(RuntimeBase):
         name, dtype = key
         decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
         compute = decision.compute
-        kernel = self._kernel_for(name, compute.numpy)
+        kernel = self._kernel_for(name, compute.numpy, self.policy.integer_division_by_zero_warns)
         if dtype is not compute and not _resolves_to(kernel, (dtype.numpy,), compute.numpy, decision.result.numpy):
             kernel = _casting(kernel, compute.numpy, 1)  # (a ufunc too: one cast of a 1-operand call)
         plan = UnaryPlan(kernel, decision.result, decision.result.numpy)
@@ -521,7 +522,8 @@ class ElementwiseFunctions(RuntimeBase):
         decision = self.policy.decide(OPS[name], (self._operand(x1), self._operand(x2)))
         compute = decision.compute
         convert = self.policy.convert_scalar
-        out = kernel_for(name, compute.numpy)(convert(x1, compute, name), convert(x2, compute, name))
+        kernel = kernel_for(name, compute.numpy, self.policy.integer_division_by_zero_warns)
+        out = kernel(convert(x1, compute, name), convert(x2, compute, name))
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, CPU)
 
     def _inplace(self, name, x1, x2):

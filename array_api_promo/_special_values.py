@@ -46,7 +46,9 @@ Where the standard and NumPy disagree (checked against the 2025.12 stubs):
   where finite nonzero inputs gave a non-finite value.
 * integer ``floor_divide`` / ``remainder`` by zero: NumPy's value (0) is kept,
   its "divide by zero" RuntimeWarning is silenced -- only when a zero divisor is
-  present (``np.errstate`` costs several microseconds per call).
+  present (``np.errstate`` costs several microseconds per call) -- unless the
+  policy's library warns as NumPy does (``Policy.integer_division_by_zero_warns``):
+  then the raw ufunc.
 """
 
 from __future__ import annotations
@@ -221,8 +223,11 @@ def _nextafter_float16(x1, x2):
     return _where(x1 == x2, x2, _nextafter(x1, x2))
 
 
-def special_kernel(name: str, dtype):
+def special_kernel(name: str, dtype, division_warns: bool = False):
     """The kernel of ``name`` at the computation dtype ``dtype`` (a NumPy dtype), or ``None``.
+
+    ``division_warns``: integer division by zero keeps NumPy's RuntimeWarning (the policy's
+    ``integer_division_by_zero_warns``).
 
     ``None`` means NumPy's ufunc is already right for that dtype: the dispatch
     should then call the raw ufunc.  Meant to be called once per plan (signature),
@@ -232,10 +237,10 @@ def special_kernel(name: str, dtype):
     kind = dtype.kind
     if name == "floor_divide":
         if kind in "iu":
-            return _floor_divide_int
+            return None if division_warns else _floor_divide_int
         return None if kind == "b" else _floor_divide_float
     if name == "remainder":
-        return _remainder_int if kind in "iu" else None
+        return _remainder_int if kind in "iu" and not division_warns else None
     if name == "pow":
         if kind == "f":
             return _pow_real  # NumPy's scalar 0.5 exponent takes a sqrt fast path

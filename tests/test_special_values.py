@@ -672,3 +672,27 @@ def test_acosh_fix_up_where_numpy_is_wrong():
         assert (special_kernel("acosh", dt) is _acosh_complex) == _ACOSH_NEEDS_FIX
         assert math.isnan(numpy[0].imag) == _ACOSH_NEEDS_FIX
     assert special_kernel("acosh", np.float64) is None
+
+
+@pytest.mark.parametrize("policy,warns", [("numpy", True), ("numpy_legacy", True), ("array_api", False)])
+def test_integer_division_by_zero_warns_where_numpy_does(policy, warns):
+    """NumPy (2.x and 1.26) warns "divide by zero encountered in floor_divide/remainder" and gives 0;
+    the numpy policies do the same, the standard's policy keeps the value and says nothing."""
+    ns = xp.namespace(policy)
+    a = ns.asarray([1, 2], dtype=ns.int32)
+    zeros = ns.zeros(2, dtype=ns.int32)
+    calls = {
+        "floor_divide": [lambda: a // 0, lambda: ns.floor_divide(a, zeros), lambda: a[:1] // zeros[0]],
+        "remainder": [lambda: a % 0, lambda: ns.remainder(a, zeros), lambda: 7 % zeros],
+    }
+    for name, each in calls.items():
+        for call in each:
+            with warnings.catch_warnings(record=True) as seen:
+                warnings.simplefilter("always")
+                out = call()
+            assert set(out._data.tolist()) == {0}
+            messages = [str(w.message) for w in seen if w.category is RuntimeWarning]
+            assert messages == ([f"divide by zero encountered in {name}"] if warns else []), (name, messages)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert (a // ns.asarray([1, 2], dtype=ns.int32))._data.tolist() == [1, 1]  # no zero divisor: silent

@@ -299,6 +299,10 @@ class Policy:
     #: float64 to float32); a dtype not named here keeps its dtype, or is refused if the policy
     #: lacks it.
     numpy_array_dtypes: dict[str, str] = {}
+    #: Whether integer ``floor_divide``/``remainder`` by zero give the library's
+    #: ``RuntimeWarning: divide by zero encountered in ...`` (NumPy does); otherwise they are
+    #: silent, as the standard is (the value, 0, is NumPy's either way).
+    integer_division_by_zero_warns: bool = False
 
     @property
     def summary(self) -> str:
