@@ -243,3 +243,15 @@ def test_environment_variables(monkeypatch):
     monkeypatch.setenv("ARRAY_API_STRICT_DATA_DEPENDENT_SHAPES", "maybe")
     with pytest.raises(ValueError, match="ARRAY_API_STRICT_DATA_DEPENDENT_SHAPES"):
         make_module("array_api")
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/guide/standin.md"])
+def test_documented_consumer_commands_enable_their_array_api_tests(page):
+    # scikit-learn and SciPy skip every array-API test unless SCIPY_ARRAY_API is set: a command
+    # without it "passes" with nothing run (README's once gave 1 passed, 1094 skipped).
+    with open(os.path.join(ROOT, page), encoding="utf-8") as f:
+        commands = [ln for ln in f.read().splitlines() if "array_api_promo.standin" in ln and "--pyargs" in ln]
+    assert commands
+    for command in commands:
+        if "sklearn" in command or "scipy" in command or "$MODS" in command:
+            assert command.startswith("SCIPY_ARRAY_API="), command
