@@ -53,18 +53,27 @@ Policy), the version ``ARRAY_API_STRICT_API_VERSION``; the runner sets both.
 from __future__ import annotations
 
 import argparse
+import enum
+import importlib
+import importlib.machinery
 import os
 import shutil
 import sys
 import types
+import typing
 
+from . import _dtypes as D
 from ._array import Array
-from ._devices import ALL_DEVICES, Device
+from ._data_type_functions import finfo_object, iinfo_object
+from ._devices import ALL_DEVICES, CPU, NO_FLOAT64, NO_X64, Device, show_as_array_api_strict
 from ._elementwise_functions import kernel_for
+from ._linear_algebra_functions import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
+from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
+from ._standin_shape import MODULES as SHAPE
 from .from_env import _load_policy
 
-__all__ = ["MIRRORED_VERSION", "SITE_DIR", "StandinRuntime", "main", "make_module"]
+__all__ = ["MIRRORED_VERSION", "SHAPE", "SITE_DIR", "StandinRuntime", "install", "main", "make_module"]
 
 MIRRORED_VERSION = "2.6.1"  # the array-api-strict release whose extras this module mirrors
 MODULE_NAME = "array_api_strict"
@@ -88,6 +97,13 @@ class _Standin:
         self.extensions = tuple(_EXTENSIONS)
         self._runtimes: dict = {}
         self._names: set = set()
+        # array-api-strict's modules (``array_api_strict._array_object`` ...), each with its names
+        self.submodules = {short: _submodule(module.__name__, short) for short in SHAPE}
+        own = _own_names(self)
+        self._static = {
+            short: {n: v for n, where in names.items() if (v := _static_value(module, where, n, own)) is not _BOUND}
+            for short, names in SHAPE.items()
+        }
 
     # -- flags ---------------------------------------------------------------------------
     def set_flags(
@@ -148,6 +164,7 @@ class _Standin:
         _populate(module, runtime)
         self.api_version = api_version
         names = set(module.__all__)
+        extensions = {ext: module.__dict__.get(ext) for ext in _EXTENSIONS}  # before the flags remove any
         for ext in _EXTENSIONS:
             if ext in names and ext not in self.extensions:
                 del module.__dict__[ext]
@@ -169,6 +186,187 @@ class _Standin:
             "ArrayAPIStrictFlags",
             "__array_api_version__",
         ]
+        self._bind_submodules(extensions)
+
+    def _bind_submodules(self, extensions: dict) -> None:
+        """Fill array-api-strict's modules with this version's objects (what a consumer imports
+        from them is what the package gives at this version, as there)."""
+        module = self.module
+        flags = {
+            "API_VERSION": self.api_version,
+            "BOOLEAN_INDEXING": self.boolean_indexing,
+            "DATA_DEPENDENT_SHAPES": self.data_dependent_shapes,
+            "ENABLED_EXTENSIONS": self.extensions,
+        }
+        for short, names in SHAPE.items():
+            sub = self.submodules[short]
+            static = self._static[short]
+            for name, where in names.items():
+                if name in static:
+                    value = flags.get(name, static[name]) if short == "_flags" else static[name]
+                elif where[0] == "ns":
+                    value = module.__dict__.get(name, _MISSING)
+                else:  # "linalg" / "fft": the extension's function, even while the flags disable it
+                    value = getattr(extensions[where[0]], name, _MISSING)
+                if value is _MISSING:
+                    sub.__dict__.pop(name, None)
+                else:
+                    setattr(sub, name, value)
+
+
+_MISSING = object()  # a name this version (or this package) does not have
+_BOUND = object()  # a name whose value follows the bound version
+
+
+def _submodule(package: str, short: str) -> types.ModuleType:
+    sub = types.ModuleType(
+        f"{package}.{short}", f"array-api-strict {MIRRORED_VERSION}'s {short} (the stand-in's objects)."
+    )
+    sub.__package__ = package
+    sub.__spec__ = importlib.machinery.ModuleSpec(sub.__name__, None, origin="array_api_promo.standin")
+    return sub
+
+
+def _static_value(module, where: tuple, name: str, own: dict):
+    """The value of a name that does not follow the bound version, else ``_BOUND``."""
+    kind = where[0]
+    if kind in ("ns", "linalg", "fft"):
+        return _BOUND
+    if kind == "module":
+        return module if where[1] == MODULE_NAME else importlib.import_module(where[1])
+    if kind == "external":
+        value = importlib.import_module(where[1])
+        for part in where[2].split("."):
+            value = getattr(value, part)
+        return value
+    if kind == "value":
+        return where[1]
+    return own.get(name, _MISSING)
+
+
+# -- array-api-strict's own helpers and types, over the stand-in's objects -----------------------
+class Undef(enum.Enum):
+    """array-api-strict's marker of an argument not given."""
+
+    UNDEF = 0
+
+
+_T_co = typing.TypeVar("_T_co", covariant=True)
+
+
+class NestedSequence(typing.Protocol[_T_co]):
+    def __getitem__(self, key: int, /) -> _T_co | NestedSequence[_T_co]: ...
+    def __len__(self, /) -> int: ...
+
+
+class SupportsDLPack(typing.Protocol):
+    def __dlpack__(self, /, *, stream: None = ...) -> typing.Any: ...
+
+
+Capabilities = typing.TypedDict(
+    "Capabilities", {"boolean indexing": bool, "data-dependent shapes": bool, "max dimensions": int}
+)
+DefaultDataTypes = typing.TypedDict(
+    "DefaultDataTypes",
+    {"real floating": D.DType, "complex floating": D.DType, "integral": D.DType, "indexing": D.DType},
+)
+DataTypes = typing.TypedDict("DataTypes", {d.name: D.DType for d in D.STANDARD_DTYPES}, total=False)
+
+
+def _own_names(state: _Standin) -> dict:
+    """The objects array-api-strict defines for itself, by name: the stand-in's equivalents."""
+    module = state.module
+
+    def device_supports_dtype(device, dtype) -> bool:
+        return dtype.name not in device.excluded
+
+    def check_device(device) -> None:
+        if device is not None and type(device) is not Device:
+            raise ValueError(f"Unsupported device {device!r}")
+
+    def get_default_dtypes(device=None) -> dict:
+        return module.__array_namespace_info__().default_dtypes(device=device)
+
+    def _refusing(check, words):
+        def decorator(func):
+            def run(*args, **kwargs):
+                if not check():
+                    raise RuntimeError(f"{func.__name__} {words()}")
+                return func(*args, **kwargs)
+
+            run.__name__, run.__qualname__, run.__doc__ = func.__name__, func.__qualname__, func.__doc__
+            return run
+
+        return decorator
+
+    def requires_api_version(version):
+        return _refusing(
+            lambda: state.api_version >= version,
+            lambda: f"requires API version {version} or later, but the current API version is {state.api_version}",
+        )
+
+    def requires_extension(extension):
+        return _refusing(lambda: extension in state.extensions, lambda: f"requires the {extension} extension")
+
+    def requires_data_dependent_shapes(func):
+        return _refusing(lambda: state.data_dependent_shapes, lambda: "requires data-dependent shapes")(func)
+
+    return {
+        "Array": Array,
+        "DType": D.DType,
+        "xp_bool": D.bool_,
+        "CPU_DEVICE": CPU,
+        "NO_FLOAT64_DEVICE": NO_FLOAT64,
+        "NO_X64_DEVICE": NO_X64,
+        "ALL_DEVICES": ALL_DEVICES,
+        "device_supports_dtype": device_supports_dtype,
+        "check_device": check_device,
+        "get_default_dtypes": get_default_dtypes,
+        "requires_api_version": requires_api_version,
+        "requires_extension": requires_extension,
+        "requires_data_dependent_shapes": requires_data_dependent_shapes,
+        "set_flags_from_environment": lambda: state.set_flags(**_env_flags()),
+        "Undef": Undef,
+        "NestedSequence": NestedSequence,
+        "SupportsDLPack": SupportsDLPack,
+        "Capabilities": Capabilities,
+        "DataTypes": DataTypes,
+        "DefaultDataTypes": DefaultDataTypes,
+        "P": typing.ParamSpec("P"),
+        "T": typing.TypeVar("T"),
+        "finfo_object": finfo_object,
+        "iinfo_object": iinfo_object,
+        "EigResult": EigResult,
+        "EighResult": EighResult,
+        "QRResult": QRResult,
+        "SVDResult": SVDResult,
+        "SlogdetResult": SlogdetResult,
+        "UniqueAllResult": UniqueAllResult,
+        "UniqueCountsResult": UniqueCountsResult,
+        "UniqueInverseResult": UniqueInverseResult,
+    }
+
+
+# The classes whose objects consumers inspect, and the array-api-strict module each is of.
+_PRESENTED_IN = {Array: "_array_object", D.DType: "_dtypes", Device: "_devices"}
+
+
+def install(module: types.ModuleType) -> None:
+    """Make ``module`` (a stand-in named ``array_api_strict``) the process's array-api-strict.
+
+    Its modules become importable (``from array_api_strict._array_object import Array``),
+    and the package's arrays, dtypes and devices present themselves as array-api-strict's:
+    ``type(x).__module__`` is ``array_api_strict._array_object``, devices print as
+    ``array_api_strict.Device('CPU_DEVICE')``.  The classes are this package's own (the
+    compiled paths know them by identity), so that holds for the whole process: only the
+    import hook of ``python -m array_api_promo.standin`` calls this.
+    """
+    for short, sub in module._standin.submodules.items():
+        sys.modules[sub.__name__] = sub
+        setattr(module, short, sub)
+    for cls, short in _PRESENTED_IN.items():
+        cls.__module__ = f"{module.__name__}.{short}"
+    show_as_array_api_strict()
 
 
 class StandinRuntime(Runtime):
@@ -214,7 +412,6 @@ _NOT_FUNCTIONS = ("complex64", "complex128", "fft")
 def _unpickle_standin(data, policy_name, api_version, device):
     """An array of the process's stand-in module at ``api_version`` (a namespace of the policy where
     ``array_api_strict`` is not the stand-in: a process not started by the runner)."""
-    from . import _dtypes as D
     from ._namespace import namespace
 
     module = sys.modules.get(MODULE_NAME)
@@ -310,6 +507,11 @@ def make_module(
     module = types.ModuleType(name, f"array_api_promo standing in for array-api-strict (policy {policy.name!r}).")
     state = _Standin(module, policy, make_runtime)
     module._standin = state
+    module.__path__ = []  # a package: its modules are the state's submodules
+    module.__package__ = name
+    module.__spec__ = importlib.machinery.ModuleSpec(name, None, origin="array_api_promo.standin", is_package=True)
+    for short, sub in state.submodules.items():
+        setattr(module, short, sub)
     module.__version__ = MIRRORED_VERSION
     module.Array = Array
     module.Device = Device
