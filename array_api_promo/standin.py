@@ -270,7 +270,22 @@ DefaultDataTypes = typing.TypedDict(
     "DefaultDataTypes",
     {"real floating": D.DType, "complex floating": D.DType, "integral": D.DType, "indexing": D.DType},
 )
-DataTypes = typing.TypedDict("DataTypes", {d.name: D.DType for d in D.STANDARD_DTYPES}, total=False)
+
+
+class DataTypes(typing.TypedDict, total=False):
+    bool: D.DType
+    float32: D.DType
+    float64: D.DType
+    complex64: D.DType
+    complex128: D.DType
+    int8: D.DType
+    int16: D.DType
+    int32: D.DType
+    int64: D.DType
+    uint8: D.DType
+    uint16: D.DType
+    uint32: D.DType
+    uint64: D.DType
 
 
 def _own_names(state: _Standin) -> dict:
@@ -503,7 +518,7 @@ def make_module(
     """
     if policy is None:
         policy = os.environ.get("ARRAY_API_PROMO_POLICY", "array_api")
-    policy = _load_policy(policy) if isinstance(policy, str) else policy
+    policy = (_load_policy(policy) if isinstance(policy, str) else policy).for_standin()
     module = types.ModuleType(name, f"array_api_promo standing in for array-api-strict (policy {policy.name!r}).")
     state = _Standin(module, policy, make_runtime)
     module._standin = state
