@@ -93,9 +93,7 @@ class Device:
     def __str__(self) -> str:
         return repr(self) if _SHOWN_AS_STRICT else self.name
 
-    def __eq__(self, other) -> bool:  # one object per device: equal by name is equal by identity
-        return self is other
-
+    # (equality is identity: one object per device, so equal by name, as array-api-strict's)
     def __hash__(self) -> int:  # array-api-strict's: by its name for the device
         return hash(("Device", _STRICT_NAMES.get(self.name, self.name)))
 
