@@ -238,6 +238,14 @@ def test_main_namespace_keeps_its_conversions():
     assert ns.asarray([2.1, 4], dtype=ns.int64).__array__().tolist() == [2, 4]
     with pytest.warns(RuntimeWarning, match="discards the imaginary part"):  # NumPy's ComplexWarning, as there
         assert ns.full(2, 1.5 + 2j, dtype=ns.float64).__array__().tolist() == [1.5, 1.5]
+    # a user's policy built on array_api keeps its own rules in the stand-in
+    from array_api_promo.promotion import ArrayAPIPolicy
+
+    class Mine(ArrayAPIPolicy):
+        name = "mine"
+
+    mine = Mine()
+    assert make_module(mine, name="array_api_strict_mine")._standin.policy is mine
     # np.float64 is a Python float, as fill value too, in every namespace
     assert xp.full(2, __import__("numpy").float64(2.5), dtype=xp.float32).dtype == xp.float32
 
