@@ -150,6 +150,7 @@ class _Standin:
         self.extensions = extensions
         if changed:
             self._bind(version)
+        self._show_flags()
 
     def get_flags(self) -> dict:
         return {
@@ -164,6 +165,15 @@ class _Standin:
         self.data_dependent_shapes = True
         self.extensions = tuple(_EXTENSIONS)
         self._bind(DEFAULT_API_VERSION)
+        self._show_flags()
+
+    def _show_flags(self) -> None:
+        """``array_api_strict._flags``'s globals, which array-api-strict rebinds at every change."""
+        flags = self.submodules["_flags"]
+        flags.API_VERSION = self.api_version
+        flags.BOOLEAN_INDEXING = self.boolean_indexing
+        flags.DATA_DEPENDENT_SHAPES = self.data_dependent_shapes
+        flags.ENABLED_EXTENSIONS = self.extensions
 
     # -- binding -------------------------------------------------------------------------
     def _bind(self, api_version: str) -> None:
@@ -204,18 +214,12 @@ class _Standin:
         """Fill array-api-strict's modules with this version's objects (what a consumer imports
         from them is what the package gives at this version, as there)."""
         module = self.module
-        flags = {
-            "API_VERSION": self.api_version,
-            "BOOLEAN_INDEXING": self.boolean_indexing,
-            "DATA_DEPENDENT_SHAPES": self.data_dependent_shapes,
-            "ENABLED_EXTENSIONS": self.extensions,
-        }
         for short, names in SHAPE.items():
             sub = self.submodules[short]
             static = self._static[short]
             for name, where in names.items():
                 if name in static:
-                    value = flags.get(name, static[name]) if short == "_flags" else static[name]
+                    value = static[name]
                 elif where[0] == "ns":
                     value = module.__dict__.get(name, _MISSING)
                 else:  # "linalg" / "fft": the extension's function, even while the flags disable it

@@ -180,6 +180,10 @@ def test_submodules_follow_the_flags():
         assert elementwise.add is ns.add
         assert ns._linalg.cholesky is not None  # present while linalg is disabled, as in array-api-strict
     assert flags.API_VERSION == "2025.12"
+    ns.set_array_api_strict_flags(boolean_indexing=False)  # (no rebinding: the flag is read at each call)
+    assert flags.BOOLEAN_INDEXING is False
+    ns.reset_array_api_strict_flags()
+    assert flags.BOOLEAN_INDEXING is True and flags.ENABLED_EXTENSIONS == ("linalg", "fft")
     assert ns._creation_functions.Undef.UNDEF.value == 0
     assert ns._devices.get_default_dtypes(ns.Device("no_x64"))["integral"] == ns.int32
     assert ns._devices.device_supports_dtype(ns.Device("no_float64"), ns.float64) is False
