@@ -213,6 +213,10 @@ class CreationFunctions(RuntimeBase):
             dtype = fill_value._dtype if dtype is None else self._check_dtype(dtype, func)
             check_fits(shape, dtype.numpy.itemsize, func)
             return Array._new(np.full(shape, fill_value._data, dtype=dtype.numpy), dtype, self, device)
+        if type(fill_value) not in D.PY_SCALARS and isinstance(fill_value, (float, complex)):
+            # np.float64 and np.complex128 are Python floats and complexes (subclasses), as in
+            # asarray's nested sequences and __setitem__ (array-api-strict takes them too)
+            fill_value = complex(fill_value) if isinstance(fill_value, complex) else float(fill_value)
         if type(fill_value) not in D.PY_SCALARS:
             raise TypeError(
                 f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}"

@@ -26,6 +26,15 @@ returns it (``Device("cpu") is CPU``), so a device built from its name and
 unknown name is a ``ValueError``.  ``"CPU_DEVICE"``, array-api-strict's name
 for its CPU, is the CPU here too, so that code written against it runs here
 unchanged (see ``array_api_promo.standin``).
+
+A device hashes as array-api-strict's of the same name does (``hash(("Device",
+"CPU_DEVICE"))`` for the CPU), in every namespace.  Its ``repr`` and ``str`` are
+this package's (``array_api_promo.Device('cpu')``, ``cpu``) except in a process
+whose ``array_api_strict`` is the stand-in, where :func:`show_as_array_api_strict`
+makes every device print as array-api-strict's does
+(``array_api_strict.Device('CPU_DEVICE')``, for ``repr`` and ``str`` alike): the
+device objects are shared by every namespace (the compiled paths know the CPU by
+identity), so how they print is a property of the process.
 """
 
 from __future__ import annotations
@@ -45,6 +54,7 @@ __all__ = [
     "Device",
     "device_by_name",
     "device_of",
+    "show_as_array_api_strict",
 ]
 
 
@@ -76,10 +86,16 @@ class Device:
             )
 
     def __repr__(self) -> str:
+        if _SHOWN_AS_STRICT:
+            return f"array_api_strict.Device({_STRICT_NAMES.get(self.name, self.name)!r})"
         return f"array_api_promo.Device({self.name!r})"
 
     def __str__(self) -> str:
-        return self.name
+        return repr(self) if _SHOWN_AS_STRICT else self.name
+
+    # (equality is identity: one object per device, so equal by name, as array-api-strict's)
+    def __hash__(self) -> int:  # array-api-strict's: by its name for the device
+        return hash(("Device", _STRICT_NAMES.get(self.name, self.name)))
 
     def __reduce__(self):
         return (device_by_name, (self.name,))
@@ -107,6 +123,17 @@ NO_X64 = Device._create(
 ALL_DEVICES = (CPU, DEVICE1, DEVICE2, NO_FLOAT64, NO_X64)
 # array-api-strict's names for the same devices.
 DEVICE_ALIASES = {"CPU_DEVICE": CPU}
+_STRICT_NAMES = {d.name: alias for alias, d in DEVICE_ALIASES.items()}
+_SHOWN_AS_STRICT = False
+
+
+def show_as_array_api_strict() -> None:
+    """Print every device as array-api-strict prints its own, for the rest of the process
+    (the stand-in's import hook calls it: the process's ``array_api_strict`` is then ours)."""
+    global _SHOWN_AS_STRICT
+    _SHOWN_AS_STRICT = True
+
+
 _BY_NAME = {d.name: d for d in ALL_DEVICES} | DEVICE_ALIASES
 
 

@@ -4,8 +4,9 @@
 ``array_api_strict`` and returns ``{what was asked: what came back}``:
 dtype names, device names, flag values, and for a refusal its exception type
 (and, where consumers match on a message, whether it matches).  The parity
-test compares the stand-in's answers with the real array-api-strict's; run
-this file to print both side by side.
+test compares the stand-in's answers, in a process run by
+``python -m array_api_promo.standin`` (devices print as array-api-strict's only
+there), with the real array-api-strict's; run this file to print both side by side.
 """
 
 from __future__ import annotations
@@ -21,9 +22,8 @@ DTYPE_REFUSAL = re.compile(r"cast|promote|dtype")
 
 
 def _device_name(device) -> str:
-    """A device's name as array-api-strict's repr spells it (the CPU is ``CPU_DEVICE``)."""
-    name = repr(device).split("'")[1]
-    return "CPU_DEVICE" if name == "cpu" else name
+    """A device as it prints (``array_api_strict.Device('CPU_DEVICE')``): consumers print and compare them."""
+    return repr(device)
 
 
 def _outcome(call) -> str:
@@ -77,6 +77,19 @@ def probe(xp) -> dict[str, str]:
     seen["Device()"] = _outcome(lambda: xp.Device())
     seen["Device('nowhere')"] = _outcome(lambda: xp.Device("nowhere"))
     seen["Device equality"] = str(xp.Device("device2") == xp.Device("device2"))
+    # How devices print, compare and hash (consumers print them, compare them, key dicts on them).
+    cpu = xp.Device()
+    seen["repr(Device())"] = repr(cpu)
+    seen["str(Device())"] = str(cpu)
+    seen["str(Device('device1'))"] = str(xp.Device("device1"))
+    seen["repr(asarray(1).device)"] = repr(xp.asarray(1).device)
+    seen["Device() == Device('CPU_DEVICE')"] = str(cpu == xp.Device("CPU_DEVICE"))
+    seen["Device() == Device('device1')"] = str(cpu == xp.Device("device1"))
+    seen["Device() == 'CPU_DEVICE'"] = str(cpu == "CPU_DEVICE")
+    seen["hash(Device(n)) == hash(('Device', n))"] = str(
+        [hash(xp.Device(n)) == hash(("Device", n)) for n in DEVICE_NAMES]
+    )
+    seen["type(Device()).__module__"] = type(cpu).__module__
 
     for name in DEVICE_NAMES:
         d = xp.Device(name)
@@ -198,12 +211,37 @@ def probe(xp) -> dict[str, str]:
 
 
 def main() -> None:
+    """Print array-api-strict's answers and the stand-in's where they differ (run by the stand-in's
+    runner for the stand-in's: ``python tests/standin_probe.py``)."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    if len(sys.argv) > 1 and sys.argv[1] == "--json":  # in a process run by the stand-in
+        import array_api_strict
+
+        print(json.dumps(probe(array_api_strict)))
+        return
     import array_api_strict
 
-    from array_api_promo.standin import make_module
-
     real = probe(array_api_strict)
-    ours = probe(make_module(name="array_api_strict_standin"))
+    ours = json.loads(
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "array_api_promo.standin",
+                "--",
+                sys.executable,
+                os.path.abspath(__file__),
+                "--json",
+            ],
+            check=True,
+            capture_output=True,
+            text=True,
+        ).stdout
+    )
     width = max(map(len, real))
     for key in real:
         mark = " " if real[key] == ours.get(key) else "!"

@@ -15,14 +15,25 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 class ArrayApiStrictStandin(importlib.abc.MetaPathFinder, importlib.abc.Loader):
-    """Resolves ``array_api_strict`` to ``array_api_promo.standin.make_module()``, ahead of ``sys.path``."""
+    """Resolves ``array_api_strict`` to ``array_api_promo.standin.make_module()``, ahead of ``sys.path``.
+
+    The module is a package: ``install`` puts its modules (``array_api_strict._array_object``
+    ...) in ``sys.modules``; any other ``array_api_strict.X`` is not found, as in array-api-strict.
+    """
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname != "array_api_strict":
-            return None
-        return importlib.machinery.ModuleSpec(fullname, self, origin="array_api_promo.standin")
+        if fullname == "array_api_strict":
+            return importlib.machinery.ModuleSpec(fullname, self, origin="array_api_promo.standin", is_package=True)
+        if fullname.startswith("array_api_strict.") and "array_api_strict" in sys.modules:
+            # a module of the stand-in that was taken out of sys.modules: the stand-in's again
+            short = fullname.partition(".")[2]
+            if isinstance(getattr(sys.modules["array_api_strict"], short, None), type(sys)):
+                return importlib.machinery.ModuleSpec(fullname, self, origin="array_api_promo.standin")
+        return None
 
     def create_module(self, spec):
+        if spec.name != "array_api_strict":
+            return getattr(sys.modules["array_api_strict"], spec.name.partition(".")[2])
         root = os.environ.get("ARRAY_API_PROMO_STANDIN_ROOT")
         try:
             import array_api_promo  # noqa: F401
@@ -37,7 +48,10 @@ class ArrayApiStrictStandin(importlib.abc.MetaPathFinder, importlib.abc.Loader):
         return make_module()
 
     def exec_module(self, module):
-        pass
+        if module.__name__ == "array_api_strict":
+            from array_api_promo.standin import install
+
+            install(module)
 
 
 def _run_next_sitecustomize():

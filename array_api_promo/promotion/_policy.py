@@ -519,6 +519,12 @@ class Policy:
                 f"{op}: {value!r} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}"
             ) from None
 
+    def for_standin(self) -> Policy:
+        """This policy as ``python -m array_api_promo.standin`` runs it in place of array-api-strict:
+        itself, unless the policy's module says how array-api-strict differs where the standard
+        leaves a choice to the library (``array_api``: its conversions)."""
+        return self
+
     def scalar_converter(self, scalar_type: type, dtype: DType, op: str):
         """A fast ``value -> dtype value`` function for Python scalars of ``scalar_type``.
 

@@ -17,7 +17,7 @@ from .. import _dtypes as D
 from ._lattice import PromotionTable
 from ._policy import LargeInt, NoDtypeError, OperandKind, Policy, PromotionError
 
-__all__ = ["ArrayAPIPolicy", "ARRAY_API_LATTICE"]
+__all__ = ["ArrayAPIPolicy", "ArrayAPIStrictConversions", "ARRAY_API_LATTICE"]
 
 # The standard's promotion diagram: each dtype and its immediate supertypes.
 ARRAY_API_LATTICE = PromotionTable.from_lattice(
@@ -99,6 +99,41 @@ class ArrayAPIPolicy(Policy):
         if trace is not None:
             trace.step(f"Python {scalar_type.__name__} is weak: takes {dtype.name}")
         return dtype
+
+    def for_standin(self) -> Policy:
+        # array-api-strict's conversions for the standard's policy itself; a user's subclass is
+        # its own rules and runs as it is
+        return _STANDIN if type(self) is ArrayAPIPolicy else self
+
+
+class ArrayAPIStrictConversions(ArrayAPIPolicy):
+    """The standard's rules with array-api-strict 2.6.1's conversions: the policy of the stand-in
+    for array-api-strict (``python -m array_api_promo.standin --policy array_api``).
+
+    Where the standard leaves a conversion to the library ("conversions not specified by the
+    promotion rules may or may not be permitted"), array-api-strict makes NumPy do it, and so
+    does this policy (``promotion.numpy.numpy_creation``, NumPy 2's rule), so that a
+    consumer's tests see what they see with array-api-strict:
+
+    * ``asarray`` of a Python number, or of one in a nested sequence, with a ``dtype``:
+      ``np.array(value, dtype=...)``: a float into an integer dtype is truncated toward zero
+      (``asarray([2.1, 4], dtype=int64)`` is ``[2, 4]``), an infinity or a truncated value out of
+      range is an ``OverflowError`` (``asarray(-2.7, dtype=uint8)``), a NaN a ``ValueError``;
+    * ``full``/``full_like`` with a ``dtype``: ``np.full``, an unchecked C cast: a float out of an
+      integer dtype's range wraps or is undefined (``full(2, 300.0, dtype=int8)`` is ``[44, 44]``,
+      NaN gives 0 or the minimum), a complex into a real dtype keeps its real part, any number
+      into bool its truth value, and a Python int beyond 64 bits is an ``OverflowError``.
+
+    ``ArrayAPIPolicy`` (every other namespace) keeps the refusals that never lose data.
+    """
+
+    def create_scalar(self, value, dtype: D.DType, op: str = "asarray"):
+        from .numpy import numpy_creation  # (loaded on first use, as the numpy policy is)
+
+        return numpy_creation(value, dtype, op, self.name)
+
+
+_STANDIN = ArrayAPIStrictConversions()
 
 
 def _partner_words(scalar_type) -> str:

@@ -257,6 +257,9 @@ class NumPyPolicy(Policy):
     def out_of_range_message(self, value, dtype, op):
         return f"{op}: Python integer {value} out of bounds for {dtype.name} (policy {self.name!r})"
 
+    def create_scalar(self, value, dtype, op="asarray"):
+        return numpy_creation(value, dtype, op, self.name)
+
     def convert_scalar(self, value, dtype, op="asarray"):
         import numpy as np
 
@@ -334,3 +337,28 @@ class NumPyPolicy(Policy):
             acc = self.accumulation_dtype(op, dtype)
             return Decision(acc, acc)
         return super().function_dtype(op, dtype)
+
+
+def numpy_creation(value, dtype: DType, op: str, policy_name: str):
+    """A 0-d array of ``dtype`` made from the Python number ``value`` as NumPy 2 makes it in a
+    creation function (the standard leaves these conversions to the library).
+
+    ``asarray`` (a number alone or in a nested sequence) is ``np.array(value, dtype=...)``: a
+    float into an integer dtype is truncated toward zero (``[2.1, 4]`` into int64 is ``[2, 4]``),
+    a value out of range after that, or an infinity, is an ``OverflowError``, a NaN a
+    ``ValueError``, a complex into a real dtype a ``TypeError``. ``full``/``full_like`` is
+    ``np.full``, an unchecked cast: a float out of an integer dtype's range wraps or is undefined
+    (``300.0`` into int8 is 44), a complex into a real dtype keeps its real part, any number into
+    bool is its truth value; a Python int beyond 64 bits is still an ``OverflowError``.
+    (array-api-strict 2.6.1 converts with NumPy the same way: ``promotion.array_api``'s stand-in.)
+    """
+    import numpy as np
+
+    try:
+        if op in ("full", "full_like"):
+            return np.full((), value, dtype=dtype.numpy)
+        return np.array(value, dtype=dtype.numpy)
+    except (OverflowError, ValueError, TypeError) as exc:  # NumPy's refusal, saying what was asked
+        raise type(exc)(
+            f"{op}: {value!r} cannot make {D.a_dtype(dtype.name)} array (policy {policy_name!r}): {exc}"
+        ) from None
