@@ -31,6 +31,9 @@ TABLES = {
     "numpy": ("numpy_2.5.5_promotion.json", ["entry_points"]),
     "numpy@2.4": ("numpy_2.4.6_promotion.json", ["entry_points"]),
     "mlx": ("mlx_0.32.4_promotion.json", ["entry_points"]),
+    "megengine": ("megengine_1.13.0_promotion.json", ["entry_points"]),
+    "jax": ("jax_promotion.json", ["modes", "32bit", "entry_points"]),
+    "jax_x64": ("jax_promotion.json", ["modes", "x64", "entry_points"]),
 }
 
 
@@ -49,12 +52,20 @@ def _mlx_dtype_changes(rec) -> bool:
     return (clip or (rec["entry"] == "full" and rec["dtype"] == "bool")) and "dtype" in rec["result"]
 
 
+def _jax_complex_clip(rec) -> bool:
+    """``jnp.clip`` of complex input with an int outside the default integer: JAX parses the int first
+    (``OverflowError``), the namespace refuses the complex input first (``TypeError``): both refuse."""
+    return rec["entry"] in ("clip_min", "clip_max") and rec["dtype"].startswith("complex")
+
+
 # Records where the namespace knowingly differs (the policy's page in docs/policies/ says why):
 # policy -> (predicate, how many records it excuses).
 EXCEPTIONS = {
     "numpy": (_numpy_bool_clip, 8),
     "numpy@2.4": (_numpy_bool_clip, 8),
     "mlx": (_mlx_dtype_changes, 20),
+    "jax": (_jax_complex_clip, 20),
+    "jax_x64": (_jax_complex_clip, 32),
 }
 # A library's exception -> the exception the namespace raises for it (any other: one of these).
 _ERRORS = {"OverflowError": (OverflowError,), "TypeError": (TypeError,)}
