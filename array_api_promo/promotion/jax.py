@@ -200,7 +200,7 @@ class JaxPolicy(Policy):
             self.check_int_range(value, self.default_int, op)
 
     def out_of_range_message(self, value, dtype, op):
-        return f"{op}: Python int {value} is too large for JAX's default integer {dtype.name} (policy {self.name!r})"
+        return f"{op}: Python int {int_text(value)} is too large for JAX's default integer {dtype.name} (policy {self.name!r})"
 
     def check_scalar(self, value, dtype, op):
         self.check_scalar_value(value, op)

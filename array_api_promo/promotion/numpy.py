@@ -213,7 +213,7 @@ _KIND_ORDER = {D.BOOL: 0, D.UNSIGNED_INTEGER: 1, D.SIGNED_INTEGER: 2, D.REAL_FLO
 
 
 class NumPyPolicy(Policy):
-    """NumPy 2 (NEP 50) promotion: ``np.result_type`` and ufunc loop selection, of 2.5.5 or 2.4.6."""
+    """NumPy 2 (NEP 50) promotion: ``np.result_type`` and ufunc loop selection, of 2.5.5 (``numpy@2.4``: 2.4.6)."""
 
     name = "numpy"
     zero_d_matters = False  # NEP 50: 0-d arrays are strong, like n-d arrays
@@ -235,10 +235,6 @@ class NumPyPolicy(Policy):
             self.name = f"{self.name}@{version}"
         self._wrapping = _WRAPPING[version]
         super().__init__()
-
-    @property
-    def summary(self) -> str:
-        return f"NumPy {VERSIONS[self.version]} (NEP 50) promotion: ``np.result_type`` and ufunc loop selection."
 
     # -- np.result_type ------------------------------------------------------------
     def _resolve(self, signature, trace):
