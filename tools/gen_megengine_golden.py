@@ -7,6 +7,8 @@ wheel for a newer Python, nor for NumPy 2)::
     python3.10 -m venv V && V/bin/pip install megengine==1.13.0 "numpy<2"
     V/bin/python tools/gen_megengine_golden.py        # refuses any other MegEngine version
 
+(1.13.0 is the newest MegEngine on PyPI: no 1.13.1 wheel for any Python.)
+
 The cases and the table's layout are ``tools/field_golden.py``'s (arithmetic and ``where``
 of every operand pair, creation, reductions); this script says how MegEngine makes them.
 The cases run in restartable worker processes: an integer kernel dividing by a number that
