@@ -206,6 +206,8 @@ class CreationFunctions(RuntimeBase):
     def _fill(self, shape, fill_value, dtype, device, func):
         shape = _check_shape(shape, func)
         device = self._check_device(device, func)
+        if self.policy.numpy_scalars != "refuse":  # a NumPy scalar as the policy's library takes it
+            fill_value = self._from_numpy_scalar(fill_value)
         if type(fill_value) is Array:  # a 0-d array as fill value (NumPy users rely on it)
             self._check_array(fill_value, func, "fill_value")
             if fill_value._data.ndim != 0:

@@ -553,8 +553,10 @@ class ElementwiseFunctions(RuntimeBase):
         for o, bound in zip(operands[1:], which):
             if type(o) is Array:
                 bounds.append(o._data if o._dtype is compute else o._data.astype(compute.numpy))
-            else:
+            elif decision.scalar is None or decision.scalar is compute:
                 bounds.append(self.policy.convert_bound(o, compute, bound))
+            else:  # the policy converts a number to its own dtype first (MegEngine: a bool x's int bound is int32)
+                bounds.append(self.policy.convert_bound(o, decision.scalar, bound).astype(compute.numpy))
         lo = bounds.pop(0) if min is not None else None
         hi = bounds.pop(0) if max is not None else None
         out = data
@@ -575,6 +577,8 @@ class ElementwiseFunctions(RuntimeBase):
 
     def _clip_decision(self, x, min, max):
         """clip's operands as its policy reads them (x, then the bounds given), its arrays, and its decision."""
+        if self.policy.numpy_scalars != "refuse":  # NumPy scalars as the policy's library takes them
+            min, max = self._from_numpy_scalar(min), self._from_numpy_scalar(max)
         operands = [x]
         for bound, arg in ((min, "min"), (max, "max")):
             if bound is None:

@@ -57,7 +57,10 @@ def test_explain_agrees_with_every_function(name):
     policy = promotion.get_policy(name)
     xp = array_api_promo.namespace(name)
     vectors, zero_d = arrays(xp, (4,)), arrays(xp, ())
-    matrices = [xp.asarray([[2, 1], [1, 3]], dtype=v.dtype) for v in vectors]  # symmetric, invertible
+    # symmetric, invertible (as bool too: numpy's linalg takes bool input)
+    matrices = [
+        xp.asarray([[2, 1], [1, 3]] if v.dtype != xp.bool else [[1, 0], [0, 1]], dtype=v.dtype) for v in vectors
+    ]
     cases = []  # (op, operands for explain, the real call)
     for op in sorted(_UNARY):
         for x in vectors:

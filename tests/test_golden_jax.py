@@ -80,10 +80,19 @@ def test_pairs(mode, first):
         got, want = outcome(lambda: pol.resolve(sig)), expected(case["result_type"])
         if got != want:
             bad.append(f"jnp.result_type{tuple(case['operands'])}: JAX {want}, policy {got}")
-        got, want = outcome(lambda: pol.result_type(*ops)), expected(case["add"])
+        got, want = outcome(lambda: _add_dtype(pol, ops)), expected(case["add"])
         if got != want:
             bad.append(f"jnp.add{tuple(case['operands'])}: JAX {want}, policy {got}")
     assert not bad, "\n".join(bad[:40])
+
+
+def _add_dtype(pol, ops):
+    """The dtype ``jnp.add`` gives: ``result_type``'s, its Python ints checked (result_type checks none)."""
+    result = pol.result_type(*ops)
+    for v in ops:
+        if not isinstance(v, Operand):
+            pol.check_scalar(v, result, "add")
+    return result
 
 
 def _op_result(pol, name, ops):
@@ -134,3 +143,48 @@ def test_live_jax_if_importable():
             got = {"error": type(exc).__name__}
         assert expected(got) == expected(case["result_type"]), case
     assert pol.name in MODES.values()
+
+
+# -- NumPy scalars at every entry point -------------------------------------------------------
+_SCALAR_CALLS = {
+    "operator": lambda ns, x, s: x + s,
+    "reflected": lambda ns, x, s: s + x,
+    "function": lambda ns, x, s: ns.add(x, s),
+    "result_type": lambda ns, x, s: ns.result_type(x, s),
+    "where": lambda ns, x, s: ns.where(ns.asarray([True, False]), x, s),
+    "clip_min": lambda ns, x, s: ns.clip(x, s, None),
+    "asarray": lambda ns, x, s: ns.asarray(s),
+    "full": lambda ns, x, s: ns.full(2, s),
+}
+
+
+@pytest.mark.parametrize("mode", sorted(MODES))
+def test_numpy_scalars_at_every_entry_point(mode):
+    """``x + np.float32(1)``, ``add``, ``result_type``, ``where``, ``clip``, ``asarray`` and ``full`` of a
+    NumPy scalar of every NumPy dtype with an array of every dtype: JAX takes the scalar as a typed,
+    non-weak operand (``jnp.add(x_f64, np.float32(1))`` is float64), 64-bit made 32-bit in 32-bit mode."""
+    import numpy as np
+
+    import array_api_promo as xp
+
+    ns = xp.namespace(MODES[mode])
+    records = GOLDEN["modes"][mode]["numpy_scalars"]
+    assert {r["entry"] for r in records} == set(_SCALAR_CALLS) == set(GOLDEN["numpy_scalar_calls"])
+    bad = []
+    for rec in records:
+        x, s = ns.ones(2, dtype=dtype_by_name(rec["dtype"])), np.dtype(rec["scalar"]).type(1)
+        try:
+            out = _SCALAR_CALLS[rec["entry"]](ns, x, s)
+            got = out.name if rec["entry"] == "result_type" else out.dtype.name
+        except OverflowError:
+            got = "OverflowError"
+        except (TypeError, ValueError):
+            got = "refused"
+        want = rec["result"].get("dtype") or rec["result"]["error"]
+        if want not in (got, "OverflowError") and "error" in rec["result"]:
+            want = "refused"  # (JAX's ValueError or TypeError; the namespace refuses with either)
+        if got != want:
+            bad.append(
+                f"{GOLDEN['numpy_scalar_calls'][rec['entry']]} with x {rec['dtype']}, s np.{rec['scalar']}: JAX {want}, ours {got}"
+            )
+    assert not bad, f"{len(bad)} of {len(records)} differ from JAX {GOLDEN['jax_version']}:\n" + "\n".join(bad[:60])

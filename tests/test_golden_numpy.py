@@ -1,9 +1,10 @@
-"""The ``numpy`` policy against golden tables generated from real NumPy 2 (NEP 50).
+"""The ``numpy`` and ``numpy@2.4`` policies against golden tables generated from real NumPy 2.5.5 and 2.4.6.
 
-The tables (``tests/data/numpy_promotion.json``, ``tests/data/numpy_ops.json``) are
-produced by ``tools/gen_numpy_golden.py``, which records the NumPy version.  The
-``test_live_*`` tests also compare with the installed NumPy when it is the version the
-tables were made with.
+The tables (``tests/data/numpy_<version>_promotion.json``, ``numpy_<version>_ops.json``) are
+produced by ``tools/gen_numpy_golden.py``, which records the NumPy version.  The pair and
+operation records of each release are replayed under the policy that follows it
+(``RELEASES``).  The ``test_live_*`` tests also compare with the installed NumPy when it is
+one of those releases.
 
 Mapping of NumPy outcomes to ours: a dtype name -> the policy gives that dtype; a
 ``TypeError`` (``UFuncTypeError`` and friends are subclasses) -> a ``TypeError``;
@@ -24,8 +25,13 @@ from array_api_promo import promotion
 from array_api_promo._dtypes import dtype_by_name
 
 DATA = pathlib.Path(__file__).parent / "data"
-GOLDEN = json.loads((DATA / "numpy_promotion.json").read_text())
-OPS_GOLDEN = json.loads((DATA / "numpy_ops.json").read_text())
+# policy -> the NumPy release it follows
+RELEASES = {"numpy": "2.5.5", "numpy@2.4": "2.4.6"}
+TABLES = {
+    name: tuple(json.loads((DATA / f"numpy_{version}_{kind}.json").read_text()) for kind in ("promotion", "ops"))
+    for name, version in RELEASES.items()
+}
+GOLDEN, OPS_GOLDEN = TABLES["numpy"]
 POLICY = promotion.get_policy("numpy")
 
 _ERRORS = {"OverflowError": OverflowError}
@@ -66,20 +72,21 @@ def mismatch(record, got) -> str | None:
     return None if name == want else f"NumPy gives {want}; policy gave {name}"
 
 
-def report(bad, total, what):
+def report(bad, total, what, version=None):
     if bad:
         shown = "\n".join(bad[:60])
-        pytest.fail(f"{len(bad)} of {total} {what} differ from NumPy {GOLDEN['numpy_version']}:\n{shown}")
+        pytest.fail(f"{len(bad)} of {total} {what} differ from NumPy {version or GOLDEN['numpy_version']}:\n{shown}")
 
 
 # -- table sanity --------------------------------------------------------------------------
-def test_metadata_and_size():
-    assert GOLDEN["generator"] == OPS_GOLDEN["generator"] == "tools/gen_numpy_golden.py"
-    assert GOLDEN["numpy_version"] == OPS_GOLDEN["numpy_version"]
-    assert int(GOLDEN["numpy_version"].split(".")[0]) >= 2
-    assert sorted(d.name for d in POLICY.dtypes) == sorted(GOLDEN["dtypes"])
-    n = 2 * len(GOLDEN["dtypes"]) + len(GOLDEN["py_literals"])
-    assert len(GOLDEN["cases"]) == n * n
+@pytest.mark.parametrize("name", sorted(RELEASES))
+def test_metadata_and_size(name):
+    golden, ops_golden = TABLES[name]
+    assert golden["generator"] == ops_golden["generator"] == "tools/gen_numpy_golden.py"
+    assert golden["numpy_version"] == ops_golden["numpy_version"] == RELEASES[name]
+    assert sorted(d.name for d in promotion.get_policy(name).dtypes) == sorted(golden["dtypes"])
+    n = 2 * len(golden["dtypes"]) + len(golden["py_literals"])
+    assert len(golden["cases"]) == n * n
 
 
 def test_promote_types_table_is_numpys():
@@ -128,26 +135,36 @@ def test_ufunc_loops_are_numpys():
 
 # -- pairs ---------------------------------------------------------------------------------
 _BY_FIRST = defaultdict(list)
-for _case in GOLDEN["cases"]:
-    _BY_FIRST[_case["operands"][0]].append(_case)
+for _name, (_golden, _) in TABLES.items():
+    for _case in _golden["cases"]:
+        _BY_FIRST[(_name, _case["operands"][0])].append(_case)
 
 
-@pytest.mark.parametrize("first", sorted(_BY_FIRST))
-def test_pairs(first):
+def add_dtype(policy, *operands):
+    """The dtype ``np.add`` gives (its Python int operands checked against it)."""
+    sig, scalars = policy.signature(operands)
+    result = policy.resolve(sig)
+    for value in scalars:
+        policy.check_scalar(value, result, "add")
+    return result
+
+
+@pytest.mark.parametrize("name,first", sorted(_BY_FIRST), ids=str)
+def test_pairs(name, first):
     """``np.result_type`` (types only) and ``np.add`` (values checked) for every pair."""
+    policy = promotion.get_policy(name)
     bad = []
-    cases = _BY_FIRST[first]
+    cases = _BY_FIRST[(name, first)]
     for case in cases:
         ops = [operand(s) for s in case["operands"]]
-        sig, _ = POLICY.signature(ops)
         label = f"({', '.join(case['operands'])})"
-        why = mismatch(case["result_type"], outcome(POLICY.resolve, sig))
+        why = mismatch(case["result_type"], outcome(policy.result_type, *ops))
         if why:
             bad.append(f"np.result_type{label}: {why}")
-        why = mismatch(case["add"], outcome(POLICY.result_type, *ops))
+        why = mismatch(case["add"], outcome(lambda *a: add_dtype(policy, *a), *ops))
         if why:
             bad.append(f"np.add{label}: {why}")
-    report(bad, 2 * len(cases), "cases")
+    report(bad, 2 * len(cases), "cases", RELEASES[name])
 
 
 def test_nep50_headline_rules():
@@ -160,39 +177,42 @@ def test_nep50_headline_rules():
     assert POLICY.result_type(nd(d("int8")), 1.5) is d("float64")
     assert POLICY.result_type(nd(d("float32")), 1j) is d("complex64")
     assert POLICY.result_type(nd(d("bool")), 1) is d("int64")
+    assert POLICY.result_type(nd(d("uint8")), 1000) is d("uint8")  # np.result_type checks no value
     with pytest.raises(OverflowError, match="numpy"):
-        POLICY.result_type(nd(d("int8")), 1000)
+        add_dtype(POLICY, nd(d("int8")), 1000)  # np.add does
 
 
 # -- operations ------------------------------------------------------------------------------
-def policy_op(name, operands, inplace=False):
-    sig, scalars = POLICY.signature(operands)
-    decision = POLICY.decide(promotion.op_spec(name), sig)
+def policy_op(name, operands, inplace=False, policy=POLICY):
+    sig, scalars = policy.signature(operands)
+    decision = policy.decide(promotion.op_spec(name), sig)
     for value in scalars:
-        POLICY.check_scalar(value, decision.compute, name)
+        policy.check_scalar(value, decision.compute, name)
     if inplace:
-        POLICY.inplace_result(f"{name} (in-place)", decision.result, operands[0].dtype)
+        policy.inplace_result(f"{name} (in-place)", decision.result, operands[0].dtype)
         return operands[0].dtype
     return decision.result
 
 
 _OP_CASES = defaultdict(list)
-for _section in ("unary", "binary", "inplace"):
-    for _case in OPS_GOLDEN[_section]:
-        _OP_CASES[(_section, _case["op"])].append(_case)
+for _name, (_, _ops_golden) in TABLES.items():
+    for _section in ("unary", "binary", "inplace"):
+        for _case in _ops_golden[_section]:
+            _OP_CASES[(_name, _section, _case["op"])].append(_case)
 
 
-@pytest.mark.parametrize("section,op", sorted(_OP_CASES), ids=lambda v: str(v))
-def test_ops(section, op):
+@pytest.mark.parametrize("name,section,op", sorted(_OP_CASES), ids=lambda v: str(v))
+def test_ops(name, section, op):
+    policy = promotion.get_policy(name)
     bad = []
-    cases = _OP_CASES[(section, op)]
+    cases = _OP_CASES[(name, section, op)]
     for case in cases:
         ops = [operand(s) for s in case["operands"]]
-        got = outcome(lambda *a: policy_op(op, a, section == "inplace"), *ops)
+        got = outcome(lambda *a: policy_op(op, a, section == "inplace", policy), *ops)
         why = mismatch(case["result"], got)
         if why:
             bad.append(f"{section} {op}({', '.join(case['operands'])}): {why}")
-    report(bad, len(cases), f"{section} {op} cases")
+    report(bad, len(cases), f"{section} {op} cases", RELEASES[name])
 
 
 def test_op_surprises():
@@ -221,15 +241,22 @@ def test_namespace_values_follow_numpy():
     assert np.asarray(a < 1000).tolist() == [True, True]
     with pytest.raises(OverflowError):
         a + 1000
-    assert np.asarray(ns.where(a > 1, a, 1000)).tolist() == [-24, 2]  # np.where wraps
+    with pytest.raises(OverflowError):
+        ns.where(a > 1, a, 1000)  # NumPy 2.5's np.where checks the int as + does
+    old = xp.namespace("numpy@2.4")
+    b = old.asarray([1, 2], dtype=old.int8)
+    assert np.asarray(old.where(b > 1, b, 1000)).tolist() == [-24, 2]  # NumPy 2.4's wraps it
     u = ns.asarray([1], dtype=ns.uint64)
     assert (u + ns.asarray([1], dtype=ns.int64)).dtype is ns.float64
 
 
 # -- live comparison with NumPy --------------------------------------------------------------
 def _live():
-    if np.__version__ != GOLDEN["numpy_version"]:
-        pytest.skip(f"tables are from NumPy {GOLDEN['numpy_version']}, found {np.__version__}")
+    """The policy following the installed NumPy and its promotion table (skips for another NumPy)."""
+    for name, version in RELEASES.items():
+        if np.__version__ == version:
+            return promotion.get_policy(name), TABLES[name][0]
+    pytest.skip(f"tables are from NumPy {', '.join(RELEASES.values())}, found {np.__version__}")
 
 
 def _np_operand(spec):
@@ -252,8 +279,8 @@ def _np_outcome(fn):
 
 
 def test_live_table_is_current():
-    _live()
-    for case in GOLDEN["cases"][::37]:
+    _, golden = _live()
+    for case in golden["cases"][::37]:
         a, b = (_np_operand(s) for s in case["operands"])
         assert _np_outcome(lambda: np.add(a, b)) == case["add"], case
 
@@ -265,9 +292,9 @@ def test_live_random_triples():
     """Random triples (an array first, then arrays or Python scalars): policy vs ``np.result_type``.
 
     NumPy's promotion is not associative, so three operands check the policy's fold order."""
-    _live()
+    policy, golden = _live()
     rng = np.random.default_rng(2024)
-    names = GOLDEN["dtypes"]
+    names = golden["dtypes"]
     bad = []
     for _ in range(4000):
         np_ops, specs = [], []
@@ -282,9 +309,8 @@ def test_live_random_triples():
                 np_ops.append(np.ones(2 if r == 0 else (), dtype=name))
                 specs.append(("nd:" if r == 0 else "0d:") + name)
         ops = [operand(s) for s in specs]
-        sig, _ = POLICY.signature(ops)
         rec = _np_outcome(lambda: np.result_type(*np_ops))
-        why = mismatch(rec, outcome(POLICY.resolve, sig))
+        why = mismatch(rec, outcome(policy.result_type, *ops))
         if why:
             bad.append(f"np.result_type({', '.join(specs)}): {why}")
     report(sorted(set(bad)), 4000, "random triples")
@@ -313,3 +339,50 @@ def test_numpy_scalars_at_every_entry_point(entry):
         if want != got:
             bad.append(f"{entry}({a} array, np.{b}(1)): NumPy {want}, ours {got}")
     assert not bad, bad
+
+
+# -- linear algebra ----------------------------------------------------------------------------
+_LINALG_CALLS = {
+    "solve": lambda ns, a: ns.linalg.solve(a, a),
+    "matrix_power": lambda ns, a: ns.linalg.matrix_power(a, 2),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RELEASES))
+def test_linalg_of_every_dtype(name):
+    """``np.linalg.<function>`` of ``[[2, 1], [1, 2]]`` of every dtype, replayed in the namespace:
+    integer and bool input computes in float64 (``linalg.solve`` of int64 is float64), float16 is
+    refused by the LAPACK functions; each part of a tuple result has NumPy's dtype."""
+    import array_api_promo as xp
+
+    ns = xp.namespace(name)
+    bad = []
+    records = TABLES[name][1]["linalg"]
+    for rec in records:
+        op, dtype = rec["op"], rec["operands"][0][3:]
+        want = rec["result"]
+        if name == "numpy@2.4" and op in ("eig", "eigvals") and "complex" not in str(want) and "error" not in want:
+            continue  # NumPy 2.4: real eigenvalues give a real result (value-dependent; the policy is 2.5's)
+        a = ns.asarray([[2, 1], [1, 2]], dtype=getattr(ns, dtype))
+        try:
+            out = _LINALG_CALLS.get(op, lambda ns, a, op=op: getattr(ns.linalg, op)(a))(ns, a)
+        except (TypeError, ValueError) as exc:
+            if not isinstance(want, dict):
+                bad.append(f"linalg.{op}({dtype}): NumPy gives {want}, ours raised {exc}")
+            continue
+        got = [o.dtype.name for o in out] if isinstance(out, tuple) else out.dtype.name
+        if got != want:
+            bad.append(f"linalg.{op}({dtype}): NumPy gives {want}, ours {got}")
+    report(bad, len(records), "linalg records", RELEASES[name])
+
+
+def test_integer_linalg_is_float64():
+    import array_api_promo as xp
+
+    ns = xp.namespace("numpy")
+    a = ns.asarray([[2, 1], [1, 2]])
+    assert ns.linalg.solve(a, ns.asarray([3, 3])).dtype is ns.float64
+    assert np.asarray(ns.linalg.inv(a)).tolist() == np.linalg.inv(np.asarray([[2, 1], [1, 2]])).tolist()
+    assert float(ns.linalg.det(a)) == pytest.approx(3.0)
+    with pytest.raises(TypeError, match="float16 is unsupported in linalg"):
+        ns.linalg.inv(ns.asarray([[2, 1], [1, 2]], dtype=ns.float16))

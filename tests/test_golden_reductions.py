@@ -18,7 +18,7 @@ import array_api_promo
 DATA = pathlib.Path(__file__).parent / "data"
 _JAX = json.loads((DATA / "jax_promotion.json").read_text())
 SOURCES = {
-    "numpy": json.loads((DATA / "numpy_ops.json").read_text())["reductions"],
+    "numpy": json.loads((DATA / "numpy_2.5.5_ops.json").read_text())["reductions"],
     "numpy_legacy": json.loads((DATA / "numpy_1.26.4_ops.json").read_text())["reductions"],
     "jax": _JAX["modes"]["32bit"]["reductions"],
     "jax_x64": _JAX["modes"]["x64"]["reductions"],

@@ -15,7 +15,10 @@ worker processes for a library whose kernels can kill the process) and writes
 * ``reductions``: ``sum``, ``prod``, ``mean``, ``max`` of n-d arrays;
 * ``functions`` (where the backend names them): the standard's FFT and linear-algebra
   functions whose result dtype a policy decides (``fft.rfft`` of float64), on 2x2 arrays of
-  every floating dtype.
+  every floating dtype;
+* ``entry_points`` (where the backend names them): Python ints at and beyond the 64-bit
+  bounds at every entry point (``x + v``, ``add``, ``where``, ``clip``, the array from a value
+  with a dtype, ``full``) with every dtype: ``tools/entry_golden.py``'s cases.
 
 Each result is the dtype and values, or the error's type and first line.
 """
@@ -35,6 +38,9 @@ import warnings
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import entry_golden  # noqa: E402
 
 BINARY = {"add": operator.add, "multiply": operator.mul, "divide": operator.truediv, "floor_divide": operator.floordiv}
 REDUCTIONS = ["sum", "prod", "mean", "max"]
@@ -76,6 +82,8 @@ class Backend:
     # the standard's name of an FFT or linear-algebra function -> the library's call on an array
     functions: dict[str, Callable[[Any], Any]] | None = None
     isolate: bool = False  # run the cases in restartable worker processes
+    # entry point (``entry_golden.ENTRY_POINTS``) -> (dtype name, Python int) -> the library's result
+    entry_calls: dict[str, Callable[[str, int], Any]] | None = None
 
 
 def operand(backend: Backend, spec: str):
@@ -100,6 +108,14 @@ def outcome(backend: Backend, fn) -> dict:
     return {"dtype": backend.dtype_name(out.dtype), "values": values.tolist()}
 
 
+def outcome_of_dtype(backend: Backend, fn) -> dict:
+    """A call returning a dtype (``result_type``): its name, or the error."""
+    try:
+        return {"dtype": backend.dtype_name(fn())}
+    except Exception as exc:  # the error is the record
+        return {"error": type(exc).__name__, "message": (str(exc).strip().splitlines() or [""])[0][:160]}
+
+
 def cases(backend: Backend) -> list[dict]:
     """Every case, in order."""
     operands = (
@@ -121,6 +137,12 @@ def cases(backend: Backend) -> list[dict]:
     out += [{"section": "reductions", "op": op, "dtype": dn} for op in REDUCTIONS for dn in backend.dtypes]
     floating = [dn for dn in backend.dtypes if dn.startswith(("float", "bfloat", "complex"))]
     out += [{"section": "functions", "op": op, "dtype": dn} for op in backend.functions or {} for dn in floating]
+    out += [
+        {"section": "entry_points", "entry": entry, "dtype": dn, "value": text}
+        for entry in backend.entry_calls or {}
+        for dn in backend.dtypes
+        for text in entry_golden.HUGE_INTS
+    ]
     return out
 
 
@@ -140,6 +162,11 @@ def run_case(backend: Backend, case: dict) -> dict:
         kind, _, val = value.partition(":")
         data = eval(val) if kind == "py" else np.ones(2, dtype=val)  # noqa: S307 - our own literals
         return outcome(backend, lambda: backend.array(data))
+    if section == "entry_points":
+        call, value = backend.entry_calls[case["entry"]], entry_golden.huge_int(case["value"])
+        if case["entry"] == "result_type":
+            return outcome_of_dtype(backend, lambda: call(case["dtype"], value))
+        return outcome(backend, lambda: call(case["dtype"], value))
     if section == "functions":
         matrix = backend.make(case["dtype"], (2, 2))
         return outcome(backend, lambda: backend.functions[case["op"]](matrix))
@@ -191,6 +218,8 @@ def main(backend_factory: Callable[[], Backend], script: str, argv=None) -> int:
     sections: dict[str, list] = {"binary": [], "where": [], "creation": [], "reductions": []}
     if backend.functions:
         sections["functions"] = []
+    if backend.entry_calls:
+        sections["entry_points"] = []
     for case, result in zip(todo, results):
         record = {k: v for k, v in case.items() if k != "section"}
         record["result"] = result
@@ -205,6 +234,11 @@ def main(backend_factory: Callable[[], Backend], script: str, argv=None) -> int:
         "device": "cpu",
         "dtypes": backend.dtypes,
         "py_literals": backend.literals,
+        **(
+            {"huge_ints": entry_golden.HUGE_INTS, "entry_point_calls": entry_golden.ENTRY_POINTS}
+            if backend.entry_calls
+            else {}
+        ),
         **(backend.extra or {}),
         **sections,
     }

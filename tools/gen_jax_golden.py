@@ -1,9 +1,22 @@
 #!/usr/bin/env python
 """Generate ``tests/data/jax_promotion.json`` from real JAX, in 32-bit mode and in x64 mode.
 
-Run:  python tools/gen_jax_golden.py      (needs ``pip install jax jaxlib``; the version is
-                                           recorded; each mode runs in its own subprocess,
-                                           x64 via ``jax.config.update("jax_enable_x64", True)``)
+Run:  python tools/gen_jax_golden.py      (needs ``pip install jax jaxlib``, JAX 0.12.0.1 for the
+                                           committed table; the version is recorded; each mode
+                                           runs in its own subprocess, x64 via
+                                           ``jax.config.update("jax_enable_x64", True)``)
+      python tools/gen_jax_golden.py --same-as OLD.json   (also compare the promotion records,
+                                           pairs, ops and reductions, with the table of an older
+                                           release, and record in the new one that release and
+                                           every record whose outcome differs, old and new: a
+                                           dtype, or an exception type, whatever its message)
+
+Besides the promotion records, each mode records Python ints at and beyond the 64-bit bounds
+at every entry point (``entry_points``: ``tools/entry_golden.py``'s cases) and NumPy scalars of
+every NumPy dtype at every entry point (``numpy_scalars``: ``x + np.float32(1)``, ``jnp.add``,
+``jnp.result_type``, ``jnp.where``, ``jnp.clip``, ``jnp.asarray`` and ``jnp.full`` of the scalar):
+JAX takes a NumPy scalar as a typed, non-weak operand (``jnp.add(x_f64, np.float32(1))`` is
+float64), its 64-bit dtypes made 32-bit in 32-bit mode.
 
 Every pair goes through jax.eval_shape (no kernel compiled per pair).
 
@@ -38,6 +51,9 @@ import os
 import subprocess
 import sys
 import warnings
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import entry_golden  # noqa: E402
 
 GENERATOR = "tools/gen_jax_golden.py"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -88,6 +104,18 @@ PY_LITERALS = [
     "(1.5-2j)",
 ]
 OP_PY_SCALARS = ["True", "1", "1.5", "1j"]
+# NumPy scalar types (each holding 1) of the numpy_scalars records, and their entry points.
+NUMPY_SCALARS = DTYPES_X64[:9] + ["float16", "float32", "float64", "complex64", "complex128"]
+NUMPY_SCALAR_CALLS = {
+    "operator": "x + s",
+    "reflected": "s + x",
+    "function": "jnp.add(x, s)",
+    "result_type": "jnp.result_type(x, s)",
+    "where": "jnp.where(c, x, s)",
+    "clip_min": "jnp.clip(x, s, None)",
+    "asarray": "jnp.asarray(s)",
+    "full": "jnp.full(2, s)",
+}
 UNARY = {
     "abs": "abs",
     "sqrt": "sqrt",
@@ -205,21 +233,87 @@ def run_mode(x64: bool) -> dict:
         fn = getattr(jnp, fn_name)
         for d in names:
             reductions.append({"op": name, "operands": [f"nd:{d}"], "result": dtype_of(fn, make(f"nd:{d}"))})
+    cond = jnp.array([True, False])
+
+    def ones(d):
+        return jnp.ones(2, dtype=getattr(jnp, d))
+
+    entry_calls = {
+        "operator": lambda d, v: ones(d) + v,
+        "function": lambda d, v: jnp.add(ones(d), v),
+        "result_type": lambda d, v: jnp.result_type(ones(d), v),
+        "where": lambda d, v: jnp.where(cond, ones(d), v),
+        "clip_min": lambda d, v: jnp.clip(ones(d), v, None),
+        "clip_max": lambda d, v: jnp.clip(ones(d), None, v),
+        "asarray": lambda d, v: jnp.asarray(v, dtype=getattr(jnp, d)),
+        "full": lambda d, v: jnp.full(2, v, dtype=getattr(jnp, d)),
+    }
+
+    def describe(out):
+        if isinstance(out, np.dtype):  # result_type
+            return {"dtype": str(np.dtype(out))}
+        return {"dtype": str(out.dtype), "values": entry_golden.numpy_values(np.asarray(out))}
+
+    scalar_calls = {
+        "operator": lambda x, s: x + s,
+        "reflected": lambda x, s: s + x,
+        "function": lambda x, s: jnp.add(x, s),
+        "result_type": lambda x, s: jnp.result_type(x, s),
+        "where": lambda x, s: jnp.where(cond, x, s),
+        "clip_min": lambda x, s: jnp.clip(x, s, None),
+        "asarray": lambda x, s: jnp.asarray(s),
+        "full": lambda x, s: jnp.full(2, s),
+    }
+
+    def scalar_record(entry, d, sname):
+        x, s = ones(d), np.dtype(sname).type(1)
+        try:
+            out = scalar_calls[entry](x, s)
+        except Exception as exc:  # noqa: BLE001 - every failure is recorded
+            return err(exc)
+        if isinstance(out, np.dtype):
+            return {"dtype": str(np.dtype(out))}
+        return {"dtype": str(out.dtype), "weak_type": bool(getattr(out, "weak_type", False))}
+
+    numpy_scalars = [
+        {"entry": entry, "dtype": d, "scalar": sname, "result": scalar_record(entry, d, sname)}
+        for entry in NUMPY_SCALAR_CALLS
+        for d in names
+        for sname in NUMPY_SCALARS
+    ]
     return {
         "x64": x64,
         "dtypes": names,
         "cases": cases,
         "ops": ops,
         "reductions": reductions,
+        "entry_points": entry_golden.records(names, entry_calls, describe),
+        "numpy_scalars": numpy_scalars,
         "jax_version": jax.__version__,
         "jaxlib_version": __import__("jaxlib").__version__,
     }
+
+
+# The sections an older table also has (compared by --same-as).
+PROMOTION_SECTIONS = ("cases", "ops", "reductions")
+
+
+def _outcome(node):
+    """A record as an outcome: an error by its exception type only (a message may be reworded)."""
+    if isinstance(node, dict):
+        if "error" in node:
+            return {"error": node["error"]}
+        return {k: _outcome(v) for k, v in node.items()}
+    return node
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--out", default=os.path.join(HERE, "tests", "data", "jax_promotion.json"))
     ap.add_argument("--mode", choices=["32", "64"], help=argparse.SUPPRESS)
+    ap.add_argument(
+        "--same-as", metavar="OLD_TABLE", help="a table of an older JAX to compare the promotion records with"
+    )
     args = ap.parse_args(argv)
     if args.mode:
         json.dump(run_mode(args.mode == "64"), sys.stdout)
@@ -254,6 +348,10 @@ def main(argv=None) -> int:
         },
         "py_literals": PY_LITERALS,
         "op_py_scalars": OP_PY_SCALARS,
+        "huge_ints": entry_golden.HUGE_INTS,
+        "entry_point_calls": entry_golden.ENTRY_POINTS,
+        "numpy_scalar_types": NUMPY_SCALARS,
+        "numpy_scalar_calls": NUMPY_SCALAR_CALLS,
         "calls": {
             "unary": {k: f"jnp.{v}" for k, v in UNARY.items()},
             "binary": {k: f"jnp.{v}" for k, v in BINARY.items()},
@@ -267,6 +365,27 @@ def main(argv=None) -> int:
             k: {kk: vv for kk, vv in v.items() if kk not in ("jax_version", "jaxlib_version")} for k, v in modes.items()
         },
     }
+    if args.same_as:
+        with open(args.same_as) as fh:
+            old = json.load(fh)
+        differ, reworded = [], 0
+        for mode, data in doc["modes"].items():
+            for section in PROMOTION_SECTIONS:
+                for a, b in zip(old["modes"][mode][section], data[section], strict=True):
+                    if _outcome(a) != _outcome(b):
+                        differ.append({"mode": mode, "section": section, "old": a, "new": b})
+                    elif a != b:
+                        reworded += 1
+        for d in differ:
+            print(f"differs from JAX {old['jax_version']}: {d}", file=sys.stderr)
+        doc["compared_with"] = {
+            "jax_version": old["jax_version"],
+            "sections": list(PROMOTION_SECTIONS),
+            "records": sum(len(old["modes"][m][s]) for m in old["modes"] for s in PROMOTION_SECTIONS),
+            "same_outcome": not differ,  # the same dtype, or the same exception type, in every record
+            "messages_reworded": reworded,
+            "differing": differ,
+        }
     with open(args.out, "w") as fh:
         json.dump(doc, fh, sort_keys=True, indent=0)
         fh.write("\n")

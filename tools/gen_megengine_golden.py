@@ -7,6 +7,8 @@ wheel for a newer Python, nor for NumPy 2)::
     python3.10 -m venv V && V/bin/pip install megengine==1.13.0 "numpy<2"
     V/bin/python tools/gen_megengine_golden.py        # refuses any other MegEngine version
 
+(1.13.0 is the newest MegEngine on PyPI: no 1.13.1 wheel for any Python.)
+
 The cases and the table's layout are ``tools/field_golden.py``'s (arithmetic and ``where``
 of every operand pair, creation, reductions); this script says how MegEngine makes them.
 The cases run in restartable worker processes: an integer kernel dividing by a number that
@@ -35,6 +37,10 @@ def backend() -> field_golden.Backend:
 
     if mge.__version__ != MEGENGINE_VERSION:
         sys.exit(f"this generator pins MegEngine {MEGENGINE_VERSION}; found {mge.__version__}")
+
+    def ones(dn):
+        return mge.tensor(np.full(2, 1 if dn != "bool" else True, dtype=dn))
+
     return field_golden.Backend(
         name="megengine",
         version=mge.__version__,
@@ -54,6 +60,15 @@ def backend() -> field_golden.Backend:
             "tensor(1000, dtype=int8)": lambda: mge.tensor(1000, dtype="int8"),
         },
         reduce=lambda op, x: getattr(F, op)(x),
+        entry_calls={  # (MegEngine has no result_type)
+            "operator": lambda dn, v: ones(dn) + v,
+            "function": lambda dn, v: F.add(ones(dn), v),
+            "where": lambda dn, v: F.where(mge.tensor([True, False]), ones(dn), v),
+            "clip_min": lambda dn, v: F.clip(ones(dn), v, None),
+            "clip_max": lambda dn, v: F.clip(ones(dn), None, v),
+            "asarray": lambda dn, v: mge.tensor(v, dtype=dn),
+            "full": lambda dn, v: F.full(2, v, dtype=dn),
+        },
         values=lambda out: out.numpy(),
         dtype_name=str,
         isolate=True,

@@ -62,6 +62,15 @@ def backend() -> field_golden.Backend:
         values=lambda out: np.array(out.astype(mx.float32) if name_of(out.dtype) == "bfloat16" else out),
         dtype_name=name_of,
         lists=(*field_golden.LISTS, "[1, 1j]"),
+        entry_calls={  # (mx.result_type takes no Python scalar: "Inputs must be arrays or dtypes")
+            "operator": lambda dn, v: mx.ones((2,), dtype=dtype(dn)) + v,
+            "function": lambda dn, v: mx.add(mx.ones((2,), dtype=dtype(dn)), v),
+            "where": lambda dn, v: mx.where(mx.array([True, False]), mx.ones((2,), dtype=dtype(dn)), v),
+            "clip_min": lambda dn, v: mx.clip(mx.ones((2,), dtype=dtype(dn)), v, None),
+            "clip_max": lambda dn, v: mx.clip(mx.ones((2,), dtype=dtype(dn)), None, v),
+            "asarray": lambda dn, v: mx.array(v, dtype=dtype(dn)),
+            "full": lambda dn, v: mx.full((2,), v, dtype=dtype(dn)),
+        },
         functions={
             "fft.fft": mx.fft.fft,
             "fft.rfft": mx.fft.rfft,

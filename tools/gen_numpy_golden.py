@@ -1,7 +1,8 @@
 #!/usr/bin/env python
-"""Generate ``tests/data/numpy_promotion.json`` and ``tests/data/numpy_ops.json`` from real NumPy 2.
+"""Generate ``tests/data/numpy_<version>_promotion.json`` and ``numpy_<version>_ops.json`` from real NumPy 2.
 
-Run:  python tools/gen_numpy_golden.py            (any NumPy >= 2.0; the version is recorded)
+Run:  python tools/gen_numpy_golden.py            (NumPy 2.5.5 for ``numpy``, 2.4.6 for ``numpy@2.4``:
+                                                   the version is in the file names and recorded)
       python tools/gen_numpy_golden.py --print-table   (the promote_types rows for
                                                           array_api_promo/promotion/numpy.py)
 
@@ -15,6 +16,11 @@ What the tables pin (NumPy 2, NEP 50 "weak Python scalars"):
   scalars -- through ``np.result_type(a, b)`` (which looks at types only: it never
   raises for an out-of-range Python int) and ``np.add(a, b)`` (which does: ``OverflowError:
   Python integer 1000 out of bounds for int8``).
+* Python ints at and beyond the 64-bit bounds at every entry point (``entry_points``: ``x + v``,
+  ``np.add``, ``np.result_type``, ``np.where``, ``np.clip``, ``np.asarray``, ``np.full``; the
+  cases are ``tools/entry_golden.py``'s).
+* Linear algebra of every input dtype (``numpy_<version>_ops.json``, ``linalg``): the result
+  dtype(s) of ``np.linalg.<function>`` on a 2x2 matrix, or the refusal.
 * Per operation (``numpy_ops.json``): the dtype every array API elementwise function
   gives for each input dtype (unary), each pair of n-d dtypes and n-d x Python scalar in
   both orders (binary), and in-place operators (``a += b`` casts with ``same_kind``).
@@ -48,6 +54,9 @@ import sys
 import warnings
 
 import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import entry_golden  # noqa: E402
 
 GENERATOR = "tools/gen_numpy_golden.py"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -250,6 +259,74 @@ def loops(fn_name: str):
     return out
 
 
+def entry_point_records():
+    cond = np.array([True, False])
+    calls = {
+        "operator": lambda d, v: np.ones(2, d) + v,
+        "function": lambda d, v: np.add(np.ones(2, d), v),
+        "result_type": lambda d, v: np.result_type(np.ones(2, d), v),
+        "where": lambda d, v: np.where(cond, np.ones(2, d), v),
+        "clip_min": lambda d, v: np.clip(np.ones(2, d), v, None),
+        "clip_max": lambda d, v: np.clip(np.ones(2, d), None, v),
+        "asarray": lambda d, v: np.asarray(v, dtype=d),
+        "full": lambda d, v: np.full(2, v, dtype=d),
+    }
+
+    def describe(out):
+        if isinstance(out, np.dtype):
+            return {"dtype": str(out)}
+        return {"dtype": str(out.dtype), "values": entry_golden.numpy_values(np.asarray(out))}
+
+    return entry_golden.records(DTYPE_NAMES, calls, describe)
+
+
+# np.linalg's functions of one matrix (and solve of two) whose result dtype a policy decides.
+LINALG = [
+    "cholesky",
+    "det",
+    "eig",
+    "eigh",
+    "eigvals",
+    "eigvalsh",
+    "inv",
+    "matrix_norm",
+    "matrix_power",
+    "matrix_rank",
+    "pinv",
+    "qr",
+    "slogdet",
+    "solve",
+    "svd",
+    "svdvals",
+    "vector_norm",
+]
+
+
+def linalg_records():
+    """``np.linalg.<function>`` of ``[[2, 1], [1, 2]]`` (symmetric positive definite) of every dtype:
+    the result's dtype, or each part's for a tuple result (eig, qr, slogdet, svd, ...)."""
+    out = []
+    for name in LINALG:
+        for d in DTYPE_NAMES:
+            a = np.array([[2, 1], [1, 2]], dtype=d)
+            args = (a, a) if name == "solve" else (a, 2) if name == "matrix_power" else (a,)
+
+            def run(name=name, args=args):
+                result = getattr(np.linalg, name)(*args)
+                if isinstance(result, tuple):
+                    return [str(np.asarray(r).dtype) for r in result]
+                return str(np.asarray(result).dtype)
+
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    result = run()
+            except Exception as exc:  # noqa: BLE001 - every failure is recorded
+                result = error_record(exc)
+            out.append({"op": name, "operands": [f"nd:{d}"], "result": result})
+    return out
+
+
 def promotion_doc():
     operands = (
         [f"nd:{n}" for n in DTYPE_NAMES] + [f"0d:{n}" for n in DTYPE_NAMES] + [f"py:{lit}" for lit in PY_LITERALS]
@@ -282,6 +359,9 @@ def promotion_doc():
         "can_cast_safe": safe,
         "can_cast_same_kind": same_kind,
         "cases": cases,
+        "entry_point_calls": entry_golden.ENTRY_POINTS,
+        "huge_ints": entry_golden.HUGE_INTS,
+        "entry_points": entry_point_records(),
     }
 
 
@@ -340,6 +420,8 @@ def ops_doc():
         "binary": binary,
         "inplace": inplace,
         "reductions": reductions,
+        "linalg_input": "np.array([[2, 1], [1, 2]], dtype); solve(a, a), matrix_power(a, 2)",
+        "linalg": linalg_records(),
     }
 
 
@@ -377,7 +459,8 @@ def main(argv=None) -> int:
         print_table()
         return 0
     os.makedirs(args.out_dir, exist_ok=True)
-    for fname, doc in (("numpy_promotion.json", promotion_doc()), ("numpy_ops.json", ops_doc())):
+    for kind, doc in (("promotion", promotion_doc()), ("ops", ops_doc())):
+        fname = f"numpy_{np.__version__}_{kind}.json"
         path = os.path.join(args.out_dir, fname)
         with open(path, "w") as fh:
             json.dump(doc, fh, sort_keys=True, indent=0)

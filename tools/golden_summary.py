@@ -25,7 +25,7 @@ DATA = ROOT / "tests" / "data"
 SYSTEMS = {
     "array_api": ("the standard's text (spec)", ["array_api_spec_"]),
     "torch, torch@2.13": ("PyTorch", ["torch_"]),
-    "numpy": ("NumPy 2", ["numpy_promotion", "numpy_ops"]),
+    "numpy, numpy@2.4": ("NumPy 2", ["numpy_2."]),
     "numpy_legacy": ("NumPy 1.x", ["numpy_1."]),
     "jax, jax_x64": ("JAX", ["jax_"]),
     "megengine": ("MegEngine", ["megengine_"]),

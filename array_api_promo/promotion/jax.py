@@ -11,8 +11,12 @@ Everything JAX-specific lives in this module, as data plus small rules:
   A weak result becomes the default dtype of its kind.
 * 32-bit mode (JAX's default): the policy's dtypes are the 32-bit ones; a 64-bit
   result of the lattice is truncated (uint32 + int32 -> int64 -> int32).
-* A Python int must fit the default integer (int32, or int64 under x64); it is then
-  converted to the target dtype with wrap-around (``int8 array + 1000`` holds -24).
+* A Python int must fit the default integer (int32, or int64 under x64) at every entry
+  point but ``result_type``, which looks at types only; it is then converted to the target
+  dtype with wrap-around (``int8 array + 1000`` holds -24).
+* A NumPy scalar is a typed, non-weak operand: a 0-d array of its dtype (``jnp.add(x_f64,
+  np.float32(1))`` is float64), at every entry point; in 32-bit mode its 64-bit dtype is made
+  32-bit, as JAX makes every NumPy array's (``numpy_array_dtypes``).
 * Operations: integer/bool input to a floating function (sqrt, true division, ...)
   promotes to the default float; the rest is checked against JAX's op table.
 
@@ -28,7 +32,17 @@ from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import ELEMENTWISE_PAIR_FUNCTIONS, Domain, OpSpec, ResultKind
-from ._policy import ACCUMULATING_FUNCTIONS, Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
+from ._policy import (
+    ACCUMULATING_FUNCTIONS,
+    Decision,
+    LargeInt,
+    OperandKind,
+    Policy,
+    PromotionError,
+    ScalarConverter,
+    _describe,
+    int_text,
+)
 
 __all__ = ["JaxPolicy", "JAX_LATTICE", "WEAK_INT", "WEAK_FLOAT", "WEAK_COMPLEX"]
 
@@ -67,10 +81,14 @@ JAX_LATTICE = PromotionTable.from_lattice(
     }
 )
 
+# The ints NumPy's casts take (``jnp.full``'s fill value): int64's and uint64's.
+_INT64_MIN, _UINT64_END = -(2**63), 2**64
 # Python scalars: bool is a strong bool, the others weak.
 _SCALAR_TYPE = {bool: b1, int: i_, LargeInt: i_, float: f_, complex: c_}
 # 32-bit mode: what a 64-bit result is truncated to (dtypes.canonicalize_dtype).
 _TRUNCATE_32 = {i8: i4, u8: u4, f8: f4, c16: c8}
+# ... and what a NumPy array or scalar of a 64-bit dtype becomes (jnp.asarray(np.float64(1)) is float32).
+_NUMPY_32 = {dtype.name: _TRUNCATE_32[dtype].name for dtype in _TRUNCATE_32}
 
 # What JAX refuses, by the op's domain in the standard's words: categories.
 _B, _I, _F, _X = D.CATEGORY_BOOL, D.CATEGORY_INTEGER, D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX
@@ -96,6 +114,7 @@ _JAX_REFUSES: dict[str, tuple] = {
     "sign": (_B,),
     "subtract": (_B,),
     "round": (_B,),
+    "clip": (_X,),  # "Clip received a complex value ... Complex values have no ordering"
 }
 # Ops whose bool input computes in the default integer (jnp.square(bool) is int32/int64).
 _BOOL_TO_INT32 = frozenset({"square", "floor_divide", "pow"})
@@ -120,6 +139,8 @@ class JaxPolicy(Policy):
     # jnp.add(True, 1), jnp.where(c, 1, 2.5): a (weakly typed) array of the scalars' defaults;
     # here a plain 0-d array of that dtype
     scalar_pair_functions = ELEMENTWISE_PAIR_FUNCTIONS
+    # A NumPy scalar is a typed, non-weak 0-d array of its dtype: jnp.add(x_f64, np.float32(1)) is float64.
+    numpy_scalars = "array"
 
     def __init__(self, x64: bool = False):
         self.x64 = x64
@@ -132,6 +153,7 @@ class JaxPolicy(Policy):
             self.dtypes = (b1, i1, i2, i4, u1, u2, u4, f2, bf, f4, c8)
             self.default_int, self.default_uint, self.default_float = i4, u4, f4
             self.default_complex, self.default_index = c8, i4
+            self.numpy_array_dtypes = _NUMPY_32
         self.table = JAX_LATTICE
         super().__init__()
 
@@ -174,14 +196,26 @@ class JaxPolicy(Policy):
 
     # -- Python scalars ---------------------------------------------------------------------
     def check_scalar_value(self, value, op):
-        if type(value) is int:
+        if type(value) is int and op != "result_type":  # jnp.result_type looks at types only
             self.check_int_range(value, self.default_int, op)
 
     def out_of_range_message(self, value, dtype, op):
-        return f"{op}: Python int {value} is too large for JAX's default integer {dtype.name} (policy {self.name!r})"
+        return f"{op}: Python int {int_text(value)} is too large for JAX's default integer {dtype.name} (policy {self.name!r})"
 
     def check_scalar(self, value, dtype, op):
         self.check_scalar_value(value, op)
+
+    def scalar_converter(self, scalar_type, dtype, op):
+        # an operator's int is parsed as the default integer first, whatever the array's dtype
+        # (float32 + 2**63 raises OverflowError); only ints in its range convert directly
+        if scalar_type is bool or scalar_type is float or scalar_type is complex or dtype.category == D.CATEGORY_BOOL:
+            return super().scalar_converter(scalar_type, dtype, op)
+        lo, hi = D.iinfo_bounds(self.default_int)
+        if dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = max(lo, D.iinfo_bounds(dtype)[0]), min(hi, D.iinfo_bounds(dtype)[1])
+        return ScalarConverter(
+            dtype.numpy.type, lo, hi, dtype.category != D.CATEGORY_INTEGER, self.convert_scalar, dtype, op
+        )
 
     def convert_scalar(self, value, dtype, op="asarray"):
         """Wrap-around into integers (as JAX's ``lax.convert_element_type``)."""
@@ -189,7 +223,29 @@ class JaxPolicy(Policy):
         if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
             value = self.wrap_int(value, dtype)
         with np.errstate(over="ignore"):
+            if type(value) is int and dtype.category >= D.CATEGORY_FLOATING:
+                value = float(value)  # (ml_dtypes' bfloat16 takes no int beyond a C long)
             return np.asarray(value, dtype=dtype.numpy)
+
+    def convert_bound(self, value, dtype, bound="min"):
+        return self.convert_scalar(value, dtype, "clip")  # jnp.clip converts a bound as an operand: it wraps
+
+    def create_scalar(self, value, dtype, op="asarray"):
+        """``jnp.full(shape, v, dtype=...)`` converts with NumPy's casts: an int in [-2**63, 2**64)
+        wraps into an integer dtype, any int rounds into a float one (bfloat16 through ml_dtypes, which
+        takes that range only), anything is a bool's truth; ``jnp.asarray`` checks the dtype's range."""
+        if op != "full" or type(value) is not int or dtype.category == D.CATEGORY_BOOL:
+            return super().create_scalar(value, dtype, op)
+        if dtype.category == D.CATEGORY_INTEGER or dtype is bf:
+            if not _INT64_MIN <= value < _UINT64_END:
+                error = TypeError if dtype is bf else OverflowError
+                raise error(
+                    f"{op}: Python int {int_text(value)} does not convert to {dtype.name} (policy {self.name!r})"
+                )
+            if dtype is bf:
+                return np.asarray(float(value), dtype=dtype.numpy)
+            return np.asarray(self.wrap_int(value, dtype), dtype=dtype.numpy)
+        return super().create_scalar(value, dtype, op)
 
     # -- operation rules --------------------------------------------------------------------
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:

@@ -36,12 +36,13 @@ import numpy as np
 from .. import _dtypes as D
 from .._dtypes import DType
 from ._ops import OpSpec, ResultKind
-from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
+from ._policy import _FLOAT_INT_END, Decision, LargeInt, OperandKind, Policy, PromotionError, _describe, int_text
 
 __all__ = ["MegEnginePolicy", "megengine_promote"]
 
 b1, u1, u2, i1, i2, i4, f2, f4 = D.bool_, D.uint8, D.uint16, D.int8, D.int16, D.int32, D.float16, D.float32
 _B, _I, _F = D.CATEGORY_BOOL, D.CATEGORY_INTEGER, D.CATEGORY_FLOATING
+_C_LONG_MIN, _C_LONG_MAX = -(2**63), 2**63 - 1
 
 # The Python layer's category priority (``category_priority``) and a Python number's dtype
 # (``scalar2dtype``).
@@ -132,12 +133,22 @@ class MegEnginePolicy(Policy):
         return result
 
     # -- Python numbers: converted with wrap-around -------------------------------------
+    # MegEngine reads a Python int into an integer tensor as a C long (beyond it: "Python int too
+    # large to convert to C long") and into a float tensor by float(); its creation calls
+    # (``tensor(v, dtype=...)``, ``full``) read any int as a C long and make it an int32 first.
     def check_scalar_value(self, value, op):
-        if type(value) is int and not -(2**63) <= value < 2**64:
-            raise OverflowError(f"{op}: Python int {value} is too large for NumPy to convert (policy {self.name!r})")
+        if type(value) is int and not -_FLOAT_INT_END < value < _FLOAT_INT_END:
+            raise OverflowError(
+                f"{op}: Python int {int_text(value)} is too large to convert to float (policy {self.name!r})"
+            )
 
     def check_scalar(self, value, dtype, op):
         self.check_scalar_value(value, op)
+        if type(value) is int and dtype.category <= _I and not _C_LONG_MIN <= value <= _C_LONG_MAX:
+            raise OverflowError(
+                f"{op}: Python int {int_text(value)} is too large to convert to C long, which MegEngine reads an "
+                f"int into {dtype.name} as (policy {self.name!r})"
+            )
 
     def convert_scalar(self, value, dtype, op="asarray"):
         """``np.array(value).astype(dtype)``: integers wrap, floats round (to inf beyond the range)."""
@@ -148,12 +159,19 @@ class MegEnginePolicy(Policy):
             value = self.wrap_int(value, dtype)
         with np.errstate(over="ignore"):
             if type(value) is int and dtype.category == _F:
-                value = float(np.int64(self.wrap_int(value, D.int64)) if value >= 2**63 else value)
+                value = float(value)
             return np.asarray(value, dtype=dtype.numpy)
+
+    def convert_bound(self, value, dtype, bound="min"):
+        return self.convert_scalar(value, dtype, "clip")  # F.clip converts a bound as an operand: it wraps
 
     def create_scalar(self, value, dtype, op="asarray"):
         if type(value) is float and dtype.category <= _I and value == value and abs(value) != float("inf"):
             value = int(value)  # megengine.tensor(1.5, dtype="int32") truncates
+        if type(value) is int:
+            # tensor(2**63 - 1, dtype="float32") holds -1.0: the int is read as a C long, made an int32
+            self.check_scalar(value, i4, op)
+            return np.asarray(self.wrap_int(value, i4)).astype(dtype.numpy)
         return self.convert_scalar(value, dtype, op)
 
     # -- operation rules -----------------------------------------------------------------

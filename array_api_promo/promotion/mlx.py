@@ -11,7 +11,9 @@ Everything MLX-specific lives in this module:
   dtype (and makes bool int32), a float keeps a floating dtype (and makes bool and integers
   float32), a complex gives complex64.  An int must fit the array's integer dtype (MLX:
   "Converting 1000 to int8 would result in overflow"), except into the 64-bit ones, where
-  it wraps.
+  it wraps; an int outside [-2**63, 2**63) is refused whatever the dtype, at every entry point
+  (MLX reads it as a C++ int64: ``std::bad_cast``).  ``clip`` converts its number bounds the
+  same way (no saturation: ``clip(int8, None, 1000)`` is refused).
 * Operations: true division of integers and bools is float32; ``sum``/``prod`` accumulate
   bool, int8 and int16 in int32 and uint8, uint16 in uint32; ``mean`` of integers is float32.
 * Creation: a Python int is int32, a float float32, a complex complex64; NumPy float64
@@ -31,7 +33,7 @@ from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import OpSpec, ResultKind
-from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError
+from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, ScalarConverter, int_text
 
 __all__ = ["MlxPolicy", "MLX_TABLE"]
 
@@ -59,6 +61,8 @@ _ROWS = (
 MLX_TABLE = PromotionTable.from_rows(_ORDER, _ROWS)
 
 _B, _I, _F, _X = D.CATEGORY_BOOL, D.CATEGORY_INTEGER, D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX
+# The Python ints MLX takes at all (it reads each as a C++ int64).
+_INT64_MIN, _INT64_MAX = -(2**63), 2**63 - 1
 # A weak Python number: its category, and the dtype it takes where the array's category is lower.
 _WEAK = {bool: (_B, b1), int: (_I, i4), LargeInt: (_I, i4), float: (_F, f4), complex: (_X, c8)}
 # Arithmetic MLX does on bools, in bool (recorded in the golden tables).
@@ -109,7 +113,15 @@ class MlxPolicy(Policy):
         return result
 
     # -- Python numbers ------------------------------------------------------------------
+    def check_scalar_value(self, value, op):
+        if type(value) is int and not _INT64_MIN <= value <= _INT64_MAX:
+            raise OverflowError(
+                f"{op}: Python int {int_text(value)} is outside int64, which MLX reads every int as "
+                f"(MLX: std::bad_cast) (policy {self.name!r})"
+            )
+
     def check_scalar(self, value, dtype, op):
+        self.check_scalar_value(value, op)
         if type(value) is int and dtype.category == _I and dtype.bits < 64:
             self.check_int_range(value, dtype, op)
 
@@ -125,8 +137,28 @@ class MlxPolicy(Policy):
                 value = float(value)
             return np.asarray(value, dtype=dtype.numpy)
 
+    def scalar_converter(self, scalar_type, dtype, op):
+        # the fast conversion takes only ints MLX reads (int64); any other goes to convert_scalar
+        if scalar_type is bool or scalar_type is float or scalar_type is complex or dtype.category == _B:
+            return super().scalar_converter(scalar_type, dtype, op)
+        if dtype.category == _I:
+            lo, hi = D.iinfo_bounds(dtype)
+        else:
+            fmax = float(D.finfo_of(dtype).max)
+            lo, hi = -fmax, fmax
+        lo, hi = max(lo, _INT64_MIN), min(hi, _INT64_MAX)
+        return ScalarConverter(dtype.numpy.type, lo, hi, dtype.category != _I, self.convert_scalar, dtype, op)
+
     def create_scalar(self, value, dtype, op="asarray"):
+        """``mx.array(v, dtype=...)``: an int outside int64 is refused, one outside the dtype's range
+        wraps (``mx.array(1000, dtype=mx.uint8)`` holds 232); ``mx.full`` checks it as an operand."""
+        self.check_scalar_value(value, op)
+        if op == "asarray" and type(value) is int and dtype.category == _I:
+            return np.asarray(self.wrap_int(value, dtype), dtype=dtype.numpy)
         return self.convert_scalar(value, dtype, op)
+
+    def convert_bound(self, value, dtype, bound="min"):
+        return self.convert_scalar(value, dtype, "clip")  # checked as an operand is, never saturated
 
     # -- operation rules -----------------------------------------------------------------
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:

@@ -1,4 +1,4 @@
-"""NumPy 2's promotion rules (NEP 50), as ``np.result_type`` and the ufuncs apply them.
+"""NumPy 2's promotion rules (NEP 50), as NumPy 2.5 (``numpy``) and 2.4 (``numpy@2.4``) apply them.
 
 Everything NumPy-specific lives in this module, as data plus three small rules:
 
@@ -12,7 +12,9 @@ Everything NumPy-specific lives in this module, as data plus three small rules:
   (int64, float64, complex128) -- except that a Python complex with float16 or
   float32 gives complex64.  0-d arrays are *strong*: exactly like n-d arrays.
   A Python int that does not fit the integer dtype it becomes raises
-  ``OverflowError`` (comparisons excepted: NumPy 2 compares exactly).
+  ``OverflowError`` (comparisons excepted: NumPy 2 compares exactly), and so does one
+  beyond float64's range becoming a float; ``np.result_type`` looks at types only and
+  checks no value.
 * The ufunc loop rule: an operation computes in the first of its loops
   (``_LOOPS``: ``np.<ufunc>.types`` restricted to our dtypes) that every input
   casts to safely -- the input dtypes one by one, a Python scalar counting as
@@ -21,9 +23,16 @@ Everything NumPy-specific lives in this module, as data plus three small rules:
   division of integers is float64 (its own type resolver); ``-``, unary
   ``-``/``+`` and ``sign`` refuse booleans.
 * In-place operators cast the result to the target with ``same_kind``.
+* Linear algebra (``np.linalg``) computes integer and bool input in float64; LAPACK has no
+  float16 routines, so the LAPACK-backed functions refuse float16.
 
-The tests compare this module with golden tables generated from real NumPy
-(``tests/data/numpy_promotion.json``, ``tests/data/numpy_ops.json``).
+The releases differ in one rule: NumPy 2.4's ``np.where`` wraps an out-of-range Python int
+modulo 2**bits, 2.5's checks it as the operators do (``_WRAPPING``).  NumPy 2.4's ``eig`` and
+``eigvals`` return a real result when every eigenvalue is real (a value-dependent dtype, not
+reproduced: the policy gives complex, as 2.5 does).
+
+The tests compare this module with golden tables generated from real NumPy 2.5.5 and 2.4.6
+(``tests/data/numpy_<version>_promotion.json``, ``tests/data/numpy_<version>_ops.json``).
 """
 
 from __future__ import annotations
@@ -32,9 +41,25 @@ from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import ELEMENTWISE_PAIR_FUNCTIONS, OpSpec
-from ._policy import ACCUMULATING_FUNCTIONS, Decision, LargeInt, OperandKind, Policy, PromotionError, _describe
+from ._policy import (
+    _FLOAT_INT_END,
+    ACCUMULATING_FUNCTIONS,
+    COUNT_RESULT_FUNCTIONS,
+    Decision,
+    LargeInt,
+    OperandKind,
+    Policy,
+    PromotionError,
+    _describe,
+    int_text,
+)
 
-__all__ = ["NumPyPolicy", "NUMPY_TABLE"]
+__all__ = ["NumPyPolicy", "NUMPY_TABLE", "VERSIONS"]
+
+# The releases the policy reproduces (golden tables of each): ``numpy`` is the newest,
+# ``numpy@2.4`` the older.  They differ in one rule, which ops wrap a Python int (``_WRAPPING``).
+VERSIONS = {"2.5": "2.5.5", "2.4": "2.4.6"}
+NEWEST = "2.5"
 
 b1, i1, i2, i4, i8 = D.bool_, D.int8, D.int16, D.int32, D.int64
 u1, u2, u4, u8 = D.uint8, D.uint16, D.uint32, D.uint64
@@ -168,15 +193,27 @@ _REFUSE_ALL_BOOL = {
 }
 _COMPARISONS = frozenset({"equal", "not_equal", "greater", "greater_equal", "less", "less_equal"})
 # Operations that take an out-of-range Python int without complaint and wrap it modulo
-# 2**bits (``np.where(mask, int8_array, 1000)`` holds -24; ``np.logical_and(int8_zeros,
-# 256)`` is False because 256 wraps to 0).
-_WRAPPING = frozenset({"where", "logical_and", "logical_or", "logical_xor"})
+# 2**bits (``np.logical_and(int8_zeros, 256)`` is False because 256 wraps to 0), by release,
+# with the end of the ints they take: NumPy reads the int as a C long first (a C unsigned
+# long for ``where``), beyond which it raises "Python int too large to convert to C long".
+# NumPy 2.4's ``np.where(mask, int8_array, 1000)`` holds -24; 2.5's raises as ``+`` does.
+_LOGICAL_WRAPPING = {"logical_and": 2**63, "logical_or": 2**63, "logical_xor": 2**63}
+_WRAPPING = {"2.5": _LOGICAL_WRAPPING, "2.4": {**_LOGICAL_WRAPPING, "where": 2**64}}
+_C_LONG_MIN = -(2**63)
+# np.linalg: functions LAPACK computes (no float16 routine: "array type float16 is unsupported
+# in linalg"); integer and bool input computes in float64 in every linalg function but
+# matrix_power, which multiplies in the input's dtype.
+_LAPACK_FUNCTIONS = frozenset(
+    {"cholesky", "det", "eig", "eigh", "eigvals", "eigvalsh", "inv", "matrix_rank", "pinv", "qr", "slogdet"}
+    | {"solve", "svd", "svdvals"}
+)
+_LINALG_FUNCTIONS = _LAPACK_FUNCTIONS | {"matrix_norm", "vector_norm"}
 # same_kind casting: kinds in NumPy's order b < u < i < f < c.
 _KIND_ORDER = {D.BOOL: 0, D.UNSIGNED_INTEGER: 1, D.SIGNED_INTEGER: 2, D.REAL_FLOATING: 3, D.COMPLEX_FLOATING: 4}
 
 
 class NumPyPolicy(Policy):
-    """NumPy 2 (NEP 50) promotion: ``np.result_type`` and ufunc loop selection."""
+    """NumPy 2 (NEP 50) promotion: ``np.result_type`` and ufunc loop selection, of 2.5.5 (``numpy@2.4``: 2.4.6)."""
 
     name = "numpy"
     zero_d_matters = False  # NEP 50: 0-d arrays are strong, like n-d arrays
@@ -190,6 +227,15 @@ class NumPyPolicy(Policy):
     default_float = f8
     default_complex = c16
     default_index = i8
+
+    def __init__(self, version: str = NEWEST):
+        if version not in VERSIONS:
+            raise ValueError(f"numpy policy: version must be one of {', '.join(VERSIONS)}, got {version!r}")
+        self.version = version
+        if version != NEWEST:
+            self.name = f"{self.name}@{version}"
+        self._wrapping = _WRAPPING[version]
+        super().__init__()
 
     # -- np.result_type ------------------------------------------------------------
     def _resolve(self, signature, trace):
@@ -248,14 +294,27 @@ class NumPyPolicy(Policy):
 
     # -- Python scalars --------------------------------------------------------------
     def check_scalar(self, value, dtype, op):
+        if type(value) is not int or op == "result_type":
+            return  # np.result_type looks at types only
+        if dtype.category >= D.CATEGORY_FLOATING:
+            if not -_FLOAT_INT_END < value < _FLOAT_INT_END:
+                raise OverflowError(
+                    f"{op}: Python int {int_text(value)} is too large to convert to float (policy {self.name!r})"
+                )
+            return
         base = op.split(" ")[0]
-        if base in _COMPARISONS or base in _WRAPPING:
-            return  # NumPy 2 compares out-of-range Python ints exactly; these ops wrap them
-        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+        if dtype.category != D.CATEGORY_INTEGER or base in _COMPARISONS:
+            return  # (NumPy 2 compares out-of-range Python ints exactly)
+        end = self._wrapping.get(base)
+        if end is None:
             self.check_int_range(value, dtype, op)
+        elif not _C_LONG_MIN <= value < end:
+            raise OverflowError(
+                f"{op}: Python int {int_text(value)} is too large to convert to C long (policy {self.name!r})"
+            )
 
     def out_of_range_message(self, value, dtype, op):
-        return f"{op}: Python integer {value} out of bounds for {dtype.name} (policy {self.name!r})"
+        return f"{op}: Python integer {int_text(value)} out of bounds for {dtype.name} (policy {self.name!r})"
 
     def create_scalar(self, value, dtype, op="asarray"):
         return numpy_creation(value, dtype, op, self.name)
@@ -272,10 +331,28 @@ class NumPyPolicy(Policy):
                 return np.asarray(float(value))
             value = self.wrap_int(value, dtype)  # the wrapping ops
         with np.errstate(over="ignore"):
-            try:
-                return np.asarray(value, dtype=dtype.numpy)
-            except OverflowError:  # a huge int into a float: NumPy gives inf
-                return np.asarray(float("inf") if value > 0 else float("-inf"), dtype=dtype.numpy)
+            return np.asarray(value, dtype=dtype.numpy)
+
+    def convert_bound(self, value, dtype, bound="min"):
+        """``np.clip``'s Python int bound: beyond an integer dtype's range on the side that clips
+        nothing, it is dropped whatever its size (``clip(int8, -2**100, None)``); on the other side
+        it must fit, as an operand must."""
+        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = D.iinfo_bounds(dtype)
+            if bound == "min" and value < lo:
+                value = lo
+            elif bound == "max" and value > hi:
+                value = hi
+        return self.convert_scalar(value, dtype, "clip")
+
+    def create_scalar(self, value, dtype, op="asarray"):
+        """``np.full(shape, v, dtype=bool)`` reads an int as a C long first (``np.asarray(v,
+        dtype=bool)`` takes its truth whatever its size)."""
+        if op == "full" and dtype is b1 and type(value) is int and not _C_LONG_MIN <= value < 2**63:
+            raise OverflowError(
+                f"{op}: Python int {int_text(value)} is too large to convert to C long (policy {self.name!r})"
+            )
+        return super().create_scalar(value, dtype, op)
 
     # -- ufunc loop selection ----------------------------------------------------------
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
@@ -326,9 +403,16 @@ class NumPyPolicy(Policy):
         return self.table.join(from_, to) is to
 
     def function_dtype(self, op, dtype):
-        """NumPy's reductions: mean/std/var of bool or integers compute in float64."""
+        """NumPy's reductions: mean/std/var of bool or integers compute in float64; so does linear
+        algebra (``np.linalg.solve`` of int64 is float64), where LAPACK refuses float16."""
         if op in ("mean", "std", "var") and dtype.category <= D.CATEGORY_INTEGER:
             return Decision(f8, f8)
+        if op in _LAPACK_FUNCTIONS and dtype is f2:
+            raise PromotionError(f"{op}: array type float16 is unsupported in linalg (policy {self.name!r})")
+        if op in _LINALG_FUNCTIONS and dtype.category <= D.CATEGORY_INTEGER:
+            return Decision(f8, self.default_int if op in COUNT_RESULT_FUNCTIONS else f8)
+        if op == "matrix_power":
+            return Decision(dtype, dtype)  # multiplies in the input's dtype, bool and integers too
         if op in ("std", "var") and dtype.category == D.CATEGORY_COMPLEX:
             return Decision(dtype, D.REAL_OF[dtype])
         if op in ("max", "min"):
