@@ -316,9 +316,6 @@ class NumPyPolicy(Policy):
     def out_of_range_message(self, value, dtype, op):
         return f"{op}: Python integer {int_text(value)} out of bounds for {dtype.name} (policy {self.name!r})"
 
-    def create_scalar(self, value, dtype, op="asarray"):
-        return numpy_creation(value, dtype, op, self.name)
-
     def convert_scalar(self, value, dtype, op="asarray"):
         import numpy as np
 
@@ -352,7 +349,7 @@ class NumPyPolicy(Policy):
             raise OverflowError(
                 f"{op}: Python int {int_text(value)} is too large to convert to C long (policy {self.name!r})"
             )
-        return super().create_scalar(value, dtype, op)
+        return numpy_creation(value, dtype, op, self.name)
 
     # -- ufunc loop selection ----------------------------------------------------------
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
