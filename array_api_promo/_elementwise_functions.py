@@ -152,6 +152,18 @@ def kernel_for(name, numpy_dtype):
     return special_kernel(name, numpy_dtype) or RAW_KERNELS[name]
 
 
+def _clips_in_one_pass(data, lo, hi) -> bool:
+    """Whether ``numpy.clip(data, lo, hi)`` (one pass) gives ``minimum(maximum(data, lo), hi)`` bit
+    for bit: two 0-d bounds of an integer or floating dtype, the floating ones neither zero (NumPy's
+    clip keeps x's signed zero where maximum may not) nor NaN (the NaN's bits may differ)."""
+    if lo is None or hi is None or np.ndim(lo) or np.ndim(hi):
+        return False
+    kind = data.dtype.kind
+    if kind == "f":
+        return bool(lo == lo and hi == hi and lo != 0 and hi != 0)
+    return kind in "iu"
+
+
 def _logaddexp_complex(x1, x2):
     """torch's complex logaddexp (NumPy has none): log1p(exp(min - max)) + max by real part,
     with torch's cases for NaN and equal infinite real parts (ATen's _log_add_exp_helper)."""
@@ -557,10 +569,15 @@ class ElementwiseFunctions(RuntimeBase):
         hi = bounds.pop(0) if max is not None else None
         out = data
         try:
-            if lo is not None:
-                out = np.maximum(out, lo)  # NaN bounds propagate, as the standard asks
-            if hi is not None:
-                out = np.minimum(out, hi)
+            if _clips_in_one_pass(data, lo, hi):
+                out = np.clip(data, lo, hi)
+            else:
+                if lo is not None:
+                    out = np.maximum(out, lo)  # NaN bounds propagate, as the standard asks
+                if hi is not None:
+                    # into maximum's own result where it has the final shape (one allocation)
+                    own = out is not data and np.ndim(hi) == 0 and type(out) is _ndarray
+                    out = np.minimum(out, hi, out=out) if own else np.minimum(out, hi)
         except ValueError:  # in the words of every other function, not NumPy's
             for bound in (lo, hi):
                 if bound is not None:

@@ -182,7 +182,9 @@ class StatisticalFunctions(RuntimeBase):
                 dev = data - np.sum(data, axis=axes, keepdims=True) / data.dtype.type(count)
                 if dev.dtype.kind == "c":
                     squares = dev.real * dev.real + dev.imag * dev.imag
-                else:
+                elif type(dev) is np.ndarray:  # this function's own: squared in place, as NumPy's var does
+                    squares = np.multiply(dev, dev, out=dev)
+                else:  # a NumPy scalar (x is 0-d)
                     squares = dev * dev
                 total = np.sum(squares, axis=axes, keepdims=keepdims).astype(real, copy=False)
             else:
