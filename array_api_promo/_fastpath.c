@@ -45,6 +45,7 @@ enum {
     RESULT_TYPE,        /* runtime.result_type(x1, x2) */
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
     ASARRAY,            /* runtime.asarray(obj): an ndarray of our dtypes, or a list of Python floats */
+    CONSTANT,           /* runtime.zeros(n) or runtime.empty(n): n elements of the policy's default float */
     KIND_COUNT
 };
 
@@ -833,6 +834,23 @@ same_shape(PyArrayObject *a, PyArrayObject *b)
     return ndim == PyArray_NDIM(b) && memcmp(PyArray_DIMS(a), PyArray_DIMS(b), ndim * sizeof(npy_intp)) == 0;
 }
 
+/* A tuple of ints, slices, Ellipsis and None: NumPy's basic indexing, as the Python __getitem__'s. */
+static int
+basic_tuple(PyObject *key)
+{
+    if (!PyTuple_CheckExact(key)) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key); i++) {
+        PyObject *k = PyTuple_GET_ITEM(key, i);
+        PyTypeObject *t = Py_TYPE(k);
+        if (!(t == &PyLong_Type || t == &PySlice_Type || k == Py_Ellipsis || k == Py_None)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static PyObject *
 getitem(PyObject *x, PyObject *key)
 {
@@ -848,11 +866,11 @@ getitem(PyObject *x, PyObject *key)
             return out;
         }
     }
-    else if (t == &PyLong_Type || t == &PySlice_Type) {
+    else if (t == &PyLong_Type || t == &PySlice_Type || basic_tuple(key)) {
         out = PyObject_GetItem(data, key);
         if (out == NULL) {
             if (PyErr_ExceptionMatches(PyExc_IndexError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
-                PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_ExceptionMatches(PyExc_OverflowError) || PyErr_ExceptionMatches(PyExc_TypeError)) {
                 PyErr_Clear(); /* out of bounds, x[::0], x[2**70]: the Python path words it */
                 return FALL_BACK;
             }
@@ -1079,6 +1097,53 @@ asarray_plain(PyObject *runtime, PyObject *obj)
     return result;
 }
 
+/* The length of zeros(n)/empty(n) the Python functions' own plain case takes (_creation_functions
+ * _PLAIN_LENGTH): below check_fits' threshold for every dtype. */
+#define PLAIN_LENGTH ((1 << 26) / 16)
+
+/* zeros(n) or empty(n) (self->name), n a Python int in [0, PLAIN_LENGTH], no keyword: as the
+ * Python functions' plain case, n elements of runtime.policy.default_float on the CPU. */
+static PyObject *
+constant(FastPath *self, PyObject *runtime, PyObject *shape)
+{
+    if (!PyLong_CheckExact(shape) || cpu_device == NULL) {
+        return FALL_BACK;
+    }
+    int overflow;
+    long long n = PyLong_AsLongLongAndOverflow(shape, &overflow);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (overflow || n < 0 || n > PLAIN_LENGTH) {
+        return FALL_BACK;
+    }
+    int zeros = PyUnicode_CompareWithASCIIString(self->name, "zeros") == 0;
+    if (!zeros && PyUnicode_CompareWithASCIIString(self->name, "empty") != 0) {
+        return FALL_BACK;
+    }
+    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
+    PyObject *dtype = policy == NULL ? NULL : PyObject_GetAttr(policy, str_default_float);
+    Py_XDECREF(policy);
+    PyObject *descr = dtype == NULL ? NULL : PyObject_GetAttr(dtype, str_numpy);
+    PyObject *result = NULL;
+    if (descr != NULL && PyArray_DescrCheck(descr)) {
+        npy_intp dims[1] = {(npy_intp)n};
+        Py_INCREF(descr); /* stolen */
+        PyObject *data = zeros ? PyArray_Zeros(1, dims, (PyArray_Descr *)descr, 0)
+                               : PyArray_Empty(1, dims, (PyArray_Descr *)descr, 0);
+        if (data != NULL) {
+            result = new_array(data, dtype, runtime, cpu_device);
+            Py_DECREF(data);
+        }
+    }
+    else if (descr != NULL) {
+        result = FALL_BACK;
+    }
+    Py_XDECREF(descr);
+    Py_XDECREF(dtype);
+    return result;
+}
+
 static PyObject *
 fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -1134,6 +1199,11 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         case ASARRAY:
             if (nargs == 2) {
                 result = asarray_plain(args[0], args[1]);
+            }
+            break;
+        case CONSTANT:
+            if (nargs == 2) {
+                result = constant(self, args[0], args[1]);
             }
             break;
         }

@@ -222,6 +222,18 @@ class IndexingFunctions(RuntimeBase):
             ) from None
         except TypeError as exc:
             raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
+        t = type(value)
+        if (
+            t in PY_SCALARS
+            and scalar_type(value) is t  # (a LargeInt is decided apart)
+            and type(key) in (int, slice)
+            and data.ndim
+            and x._runtime is self
+            and not self._by_value
+        ):
+            # Allowed for this dtype and scalar type (a value-dependent policy decides by value): the
+            # next such store is Array.__setitem__'s, with the policy's converter of this type.
+            self._setitem_converters[x._dtype, t] = self.policy.scalar_converter(t, x._dtype, func)
 
     def _numpy_scalar_value(self, value, x, func):
         """A NumPy scalar as a ``__setitem__`` value: what it is in Python, or a 0-d array of its dtype.
