@@ -24,6 +24,7 @@ __all__ = ["Array", "OPERATORS"]
 
 _new_object = object.__new__
 _ndarray = np.ndarray
+_BASIC_KEYS = frozenset((int, slice, type(Ellipsis), type(None)))  # the entries of a basic tuple key
 _REAL = (CATEGORY_BOOL, CATEGORY_INTEGER, CATEGORY_FLOATING)
 # NumPy's ufuncs behind Python's binary operators, and the standard's names for them.
 _UFUNC_OPERATORS = {
@@ -463,6 +464,23 @@ class Array:
             array._runtime = self._runtime
             array._device = self._device
             return array
+        if tk is tuple and type(self._data) is _ndarray:
+            for k in key:
+                if type(k) not in _BASIC_KEYS:
+                    break
+            else:  # ints, slices, ... and None: NumPy's basic indexing, as the namespace's own path
+                try:
+                    data = self._data[key]
+                except (IndexError, ValueError, TypeError, OverflowError):
+                    return self._runtime._getitem(self, key)  # worded by the namespace's path
+                if type(data) is not _ndarray:  # one element: a new 0-d array
+                    data = np.asarray(data)
+                array = _new_object(Array)
+                array._data = data
+                array._dtype = self._dtype
+                array._runtime = self._runtime
+                array._device = self._device
+                return array
         if (
             tk is Array
             and key._dtype is bool_
@@ -483,6 +501,17 @@ class Array:
     __getitem__ = fast_path(_core.GETITEM, "getitem", __getitem__)
 
     def __setitem__(self, key, value, /):
+        tk = type(key)
+        if (tk is int or tk is slice) and type(self._data) is _ndarray:
+            t = type(value)
+            # a Python scalar of a type whose store into this dtype the namespace's path allowed before
+            convert = self._runtime._setitem_converters.get((self._dtype, t))
+            if convert is not None and (t is not int or -_INT64_MAX - 1 <= value <= _INT64_MAX):
+                try:
+                    self._data[key] = convert(value)
+                    return
+                except (IndexError, ValueError, TypeError, OverflowError):
+                    pass  # out of bounds, read-only, a value out of range: worded by the namespace's path
         self._runtime._setitem(self, key, value)
 
     def __iter__(self):

@@ -693,6 +693,7 @@ class _AuditedRuntime:
     def _audit_init(self, audit: Audit) -> None:
         self.audit = audit
         self._fast = _NeverFast()
+        self._setitem_converters = _NeverFast()  # x[i] = value goes through the audited _setitem
 
     def _apply2(self, name, x1, x2, operator):
         apply2 = super()._apply2  # type: ignore[misc]

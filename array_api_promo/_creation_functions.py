@@ -232,9 +232,18 @@ class CreationFunctions(RuntimeBase):
         return Array._new(np.full(shape, value, dtype=dtype.numpy), dtype, self, device)
 
     def full(self, shape, fill_value, *, dtype=None, device=None):
+        if type(shape) is int and 0 <= shape <= _PLAIN_LENGTH and dtype is None and device is None:
+            t = type(fill_value)  # the default dtype of a Python scalar's type, on the CPU
+            if t is float or t is int or t is bool:
+                dtype = self._default_dtype_of_scalar(fill_value, CPU)
+                value = self._exact_scalar(fill_value, dtype, "full")
+                return _on_cpu(np.full(shape, value, dtype=dtype.numpy), dtype, self)
         return self._fill(shape, fill_value, dtype, device, "full")
 
     def _constant(self, shape, dtype, device, maker, func):
+        if type(shape) is int and 0 <= shape <= _PLAIN_LENGTH and dtype is None and device is None:
+            dtype = self.policy.default_float  # (the CPU has no defaults of its own)
+            return _on_cpu(maker(shape, dtype=dtype.numpy), dtype, self)
         shape = _check_shape(shape, func)
         device = self._check_device(device, func)
         dtype = self._default("real floating", device) if dtype is None else self._check_dtype(dtype, func)
@@ -244,11 +253,15 @@ class CreationFunctions(RuntimeBase):
     def zeros(self, shape, *, dtype=None, device=None):
         return self._constant(shape, dtype, device, np.zeros, "zeros")
 
+    zeros = fast_path(_core.CONSTANT, "zeros", zeros)  # zeros(n): in C
+
     def ones(self, shape, *, dtype=None, device=None):
         return self._constant(shape, dtype, device, np.ones, "ones")
 
     def empty(self, shape, *, dtype=None, device=None):
         return self._constant(shape, dtype, device, np.empty, "empty")
+
+    empty = fast_path(_core.CONSTANT, "empty", empty)  # empty(n): in C
 
     def _like(self, x, dtype, device, func):
         x = self._check_array(x, func)
@@ -277,6 +290,17 @@ class CreationFunctions(RuntimeBase):
         return self._fill(shape, fill_value, dtype_, device, "full_like")
 
     def arange(self, start, /, stop=None, step=1, *, dtype=None, device=None):
+        if (
+            type(start) is int
+            and 0 <= start <= _PLAIN_LENGTH
+            and stop is None
+            and type(step) is int
+            and step == 1
+            and dtype is None
+            and device is None
+        ):  # arange(n): n integers of the default dtype, all in its range
+            dtype = self.policy.default_int
+            return _on_cpu(np.arange(start, dtype=dtype.numpy), dtype, self)
         func = "arange"
         if not (type(start) in _ARANGE_TYPES and type(stop) in _ARANGE_TYPES and type(step) in _ARANGE_TYPES):
             start, stop, step = (
@@ -425,6 +449,21 @@ def _has_buffer(obj) -> bool:
     except TypeError:
         return False
     return not isinstance(obj, (bytes, bytearray, str))
+
+
+# The length of a 1-d creation whose plain case skips the general checks: its bytes stay below
+# check_fits' threshold for every dtype, and its values within every integer dtype's range.
+_PLAIN_LENGTH = (1 << 26) // 16
+
+
+def _on_cpu(data, dtype, runtime) -> Array:
+    """A new array of ``data`` on the CPU (which holds every dtype: nothing to admit)."""
+    array = _new_object(Array)
+    array._data = data
+    array._dtype = dtype
+    array._runtime = runtime
+    array._device = CPU
+    return array
 
 
 def _check_shape(shape, func):

@@ -153,6 +153,21 @@ def kernel_for(name, numpy_dtype, division_warns=False):
     return special_kernel(name, numpy_dtype, division_warns) or RAW_KERNELS[name]
 
 
+_ONE_PASS_MIN = 4096  # elements; below it two ufunc calls cost less than numpy.clip's Python layers
+
+
+def _clips_in_one_pass(data, lo, hi) -> bool:
+    """Whether ``numpy.clip(data, lo, hi)`` (one pass) gives ``minimum(maximum(data, lo), hi)`` bit
+    for bit: two 0-d bounds of an integer or floating dtype, the floating ones neither zero (NumPy's
+    clip keeps x's signed zero where maximum may not) nor NaN (the NaN's bits may differ)."""
+    if lo is None or hi is None or np.ndim(lo) or np.ndim(hi):
+        return False
+    kind = data.dtype.kind
+    if kind == "f":
+        return bool(lo == lo and hi == hi and lo != 0 and hi != 0)
+    return kind in "iu"
+
+
 def _logaddexp_complex(x1, x2):
     """torch's complex logaddexp (NumPy has none): log1p(exp(min - max)) + max by real part,
     with torch's cases for NaN and equal infinite real parts (ATen's _log_add_exp_helper)."""
@@ -543,6 +558,17 @@ class ElementwiseFunctions(RuntimeBase):
 
     # -- functions with more than a plain signature ---------------------------------------------
     def clip(self, x, /, min=None, max=None):
+        t = type(min)
+        if t is type(max) and type(x) is Array and x._runtime is self:
+            plan = self._clip_plans.get((x._dtype, t))  # two Python bounds of one type, met before
+            if plan is not None:
+                result, convert = plan
+                if convert is None:
+                    convert = self.policy.convert_bound
+                    lo, hi = convert(min, x._dtype, "min"), convert(max, x._dtype, "max")
+                else:
+                    lo, hi = convert(min), convert(max)
+                return self._clipped(x, x._data, lo, hi, result, x._device)
         x = self._check_array(x, "clip")
         operands, arrays, decision = self._clip_decision(x, min, max)
         device = self._same_device("clip", *arrays)
@@ -559,21 +585,36 @@ class ElementwiseFunctions(RuntimeBase):
                 bounds.append(self.policy.convert_bound(o, decision.scalar, bound).astype(compute.numpy))
         lo = bounds.pop(0) if min is not None else None
         hi = bounds.pop(0) if max is not None else None
+        result = self._clipped(x, data, lo, hi, decision.result, device)
+        if t is type(max) and t in PY_SCALARS and compute is x._dtype and not self._by_value:
+            # A decision by the bounds' type alone: the next call of this signature skips to the kernel.
+            # convert_bound of a float is convert_scalar's, which the policy's converter makes fast
+            convert = self.policy.scalar_converter(float, compute, "clip") if t is float else None
+            self._clip_plans[x._dtype, t] = (decision.result, convert)
+        return result
+
+    def _clipped(self, x, data, lo, hi, result, device):
+        """clip's kernel: ``data`` (``x``'s, in the compute dtype) between the converted bounds."""
         out = data
         try:
-            if lo is not None:
-                out = np.maximum(out, lo)  # NaN bounds propagate, as the standard asks
-            if hi is not None:
-                out = np.minimum(out, hi)
+            if data.size >= _ONE_PASS_MIN and _clips_in_one_pass(data, lo, hi):
+                out = np.clip(data, lo, hi)
+            else:
+                if lo is not None:
+                    out = np.maximum(out, lo)  # NaN bounds propagate, as the standard asks
+                if hi is not None:
+                    # into maximum's own result where it has the final shape (one allocation)
+                    own = out is not data and np.ndim(hi) == 0 and type(out) is _ndarray
+                    out = np.minimum(out, hi, out=out) if own else np.minimum(out, hi)
         except ValueError:  # in the words of every other function, not NumPy's
             for bound in (lo, hi):
                 if bound is not None:
                     _check_broadcast("clip", data.shape, np.shape(bound))
             raise
-        out = _asarray(out, dtype=decision.result.numpy)
+        out = _asarray(out, dtype=result.numpy)
         if out is data or out is x._data:
             out = out.copy()
-        return Array._new(out, decision.result, self, device)
+        return Array._new(out, result, self, device)
 
     def _clip_decision(self, x, min, max):
         """clip's operands as its policy reads them (x, then the bounds given), its arrays, and its decision."""
@@ -608,6 +649,25 @@ class ElementwiseFunctions(RuntimeBase):
         return self.policy.convert_scalar(value, decision.scalar, "where").astype(decision.compute.numpy)
 
     def where(self, condition, x1, x2, /):
+        if type(condition) is Array and type(x1) is Array and type(x2) is Array:
+            # two arrays of a signature met before, of this namespace and one device: the kernel
+            result = self._where_plans.get((x1._dtype, x2._dtype, x1._data.ndim == 0, x2._data.ndim == 0))
+            device = condition._device
+            if (
+                result is not None
+                and condition._dtype is D.bool_
+                and condition._runtime is self
+                and x1._runtime is self
+                and x2._runtime is self
+                and x1._device is device
+                and x2._device is device
+            ):
+                try:
+                    out = np.where(condition._data, x1._data, x2._data)
+                except ValueError:  # shapes that do not broadcast: worded below
+                    pass
+                else:
+                    return Array._new(_asarray(out, dtype=result.numpy), result, self, device)
         condition = self._check_array(condition, "where", "condition")
         if condition._dtype.category != D.CATEGORY_BOOL:
             raise TypeError(f"where: condition must have a boolean dtype, got {condition._dtype.name}")
@@ -638,6 +698,17 @@ class ElementwiseFunctions(RuntimeBase):
         except ValueError:
             shapes = [condition._data.shape] + [v.shape for v in values]
             raise ValueError(f"where: shapes {', '.join(map(str, shapes))} do not broadcast") from None
+        if (
+            type(x1) is Array
+            and type(x2) is Array
+            and x1._dtype is compute
+            and x2._dtype is compute
+            and condition._runtime is self
+            and x1._runtime is self
+            and x2._runtime is self
+            and not self._by_value
+        ):  # no cast: the next call of this signature goes straight to the kernel
+            self._where_plans[x1._dtype, x2._dtype, x1._data.ndim == 0, x2._data.ndim == 0] = decision.result
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, device)
 
 

@@ -31,6 +31,7 @@
 #define NPY_NO_DEPRECATED_API NPY_2_0_API_VERSION
 #define NPY_TARGET_VERSION NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
+#include <numpy/ufuncobject.h>
 
 /* The kinds of fast path (_core.py names the same numbers); args[0] is an Array for the operators, the runtime for the functions. */
 enum {
@@ -44,6 +45,7 @@ enum {
     RESULT_TYPE,        /* runtime.result_type(x1, x2) */
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
     ASARRAY,            /* runtime.asarray(obj): an ndarray of our dtypes, or a list of Python floats */
+    CONSTANT,           /* runtime.zeros(n) or runtime.empty(n): n elements of the policy's default float */
     KIND_COUNT
 };
 
@@ -55,6 +57,9 @@ static PyTypeObject *NDArray = NULL;
 static PyObject *asarray = NULL; /* numpy.asarray */
 static PyObject *array_func = NULL; /* numpy.array */
 static PyObject *numpy_matmul = NULL; /* numpy.matmul */
+static PyObject *numpy_ufunc = NULL; /* numpy.ufunc */
+static PyObject *getweakrefcount = NULL; /* weakref.getweakrefcount */
+static int binary_op_code = -1; /* the interpreter's BINARY_OP instruction (opcode.opmap), -1: no elision */
 static PyObject *cpu_device = NULL; /* array_api_promo's CPU device */
 static PyObject *quiet_context = NULL; /* _runtime.quiet_context: this thread's quiet NumPy context */
 static PyObject *bool_dtype = NULL; /* array_api_promo's bool DType */
@@ -504,6 +509,133 @@ scalar_plan(FastPath *self, PyObject *x, PyObject *scalar)
     return plan;
 }
 
+/* Temporary elision, as NumPy's own operators do it: in `x * 2.0 + y` the array `x * 2.0` is
+ * held by nothing but the interpreter's stack, so `+` may compute into its buffer instead of
+ * allocating a new one (at 10**6 elements a fresh 8 MB allocation is a page fault per 4 kB).
+ * Every condition below must hold; any doubt computes into a new array as always:
+ *  - the Array's reference count is 1: the stack's (a name, a container, an argument, a view's
+ *    base, another operand would each hold one more), and it has no weak reference;
+ *  - the running Python frame is executing a BINARY_OP instruction: the call comes from the
+ *    interpreter's own `a <op> b`, not from C code holding the array in a variable of its own
+ *    (PyNumber_Add(tmp, y) called from a C function reached by a CALL), which NumPy rules out by
+ *    a backtrace;
+ *  - its ndarray is exactly an ndarray held by this Array alone (reference count 1: no view of it
+ *    exists, since a view holds its base), owns its buffer, is writeable, aligned and native,
+ *    and at least 256 KiB (NumPy's threshold: below it the checks cost more than they save);
+ *  - the plan's result dtype is the array's own and its kernel is an elementwise ufunc (not
+ *    matmul), and the other operand broadcasts to the array's shape, so that the result has the
+ *    buffer's shape and dtype.
+ * Not on CPython 3.14 or later (its interpreter may hold borrowed references to stack values,
+ * as NumPy found), nor on free-threaded builds. */
+#define ELIDE_MIN_BYTES (256 * 1024)
+
+/* Whether the running frame is at a BINARY_OP instruction: 1 or 0 (never an error). */
+static int
+at_binary_op(void)
+{
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030E0000 && !defined(Py_GIL_DISABLED)
+    if (binary_op_code < 0) {
+        return 0;
+    }
+    PyFrameObject *frame = PyEval_GetFrame(); /* borrowed */
+    if (frame == NULL) {
+        return 0;
+    }
+    int lasti = PyFrame_GetLasti(frame);
+    PyCodeObject *code = PyFrame_GetCode(frame);
+    PyObject *bytes = PyCode_GetCode(code); /* the unspecialized instructions */
+    Py_DECREF(code);
+    if (bytes == NULL) {
+        PyErr_Clear();
+        return 0;
+    }
+    int at = PyBytes_Check(bytes) && lasti >= 0 && lasti < PyBytes_GET_SIZE(bytes) &&
+             (unsigned char)PyBytes_AS_STRING(bytes)[lasti] == binary_op_code;
+    Py_DECREF(bytes);
+    return at;
+#else
+    return 0;
+#endif
+}
+
+/* Whether the shape of other (an ndarray, or NULL for a scalar) broadcasts to data's own. */
+static int
+broadcasts_into(PyArrayObject *data, PyObject *other)
+{
+    if (other == NULL) {
+        return 1;
+    }
+    if (Py_TYPE(other) != NDArray) {
+        return 0;
+    }
+    PyArrayObject *o = (PyArrayObject *)other;
+    int nd = PyArray_NDIM(data), no = PyArray_NDIM(o);
+    if (no > nd) {
+        return 0;
+    }
+    for (int i = 1; i <= no; i++) {
+        npy_intp d = PyArray_DIM(data, nd - i), e = PyArray_DIM(o, no - i);
+        if (e != d && e != 1) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether x <op> other may compute into x's buffer (see above): 1 or 0, never an error. */
+static int
+may_elide(PyObject *x, PyObject *plan, PyObject *other_data)
+{
+    PyObject *data = SLOT(x, DATA);
+    if (Py_REFCNT(x) != 1 || Py_TYPE(data) != NDArray || Py_REFCNT(data) != 1 || getweakrefcount == NULL) {
+        return 0;
+    }
+    PyArrayObject *a = (PyArrayObject *)data;
+    if (PyArray_NBYTES(a) < ELIDE_MIN_BYTES || !PyArray_CHKFLAGS(a, NPY_ARRAY_OWNDATA) || PyArray_BASE(a) != NULL ||
+        !PyArray_ISWRITEABLE(a) || !PyArray_ISALIGNED(a) || !PyArray_ISNOTSWAPPED(a) ||
+        PyTuple_GET_ITEM(plan, 1) != SLOT(x, DTYPE) || other_data == data || !broadcasts_into(a, other_data)) {
+        return 0;
+    }
+    PyObject *kernel = PyTuple_GET_ITEM(plan, 0);
+    if (kernel == numpy_matmul || Py_TYPE(kernel) != (PyTypeObject *)numpy_ufunc ||
+        ((PyUFuncObject *)kernel)->nin != 2 || ((PyUFuncObject *)kernel)->nout != 1 ||
+        ((PyUFuncObject *)kernel)->core_enabled) {
+        return 0;
+    }
+    /* x's dtype is its ndarray's (the array's invariant, checked: the result must be that dtype) */
+    PyObject *numpy_dtype = PyObject_GetAttr(SLOT(x, DTYPE), str_numpy);
+    int same = numpy_dtype != NULL && PyArray_DescrCheck(numpy_dtype) &&
+               PyArray_EquivTypes((PyArray_Descr *)numpy_dtype, PyArray_DESCR(a));
+    Py_XDECREF(numpy_dtype);
+    if (!same) {
+        PyErr_Clear();
+        return 0;
+    }
+    PyObject *refs = PyObject_CallOneArg(getweakrefcount, x);
+    int unreferenced = refs != NULL && PyLong_CheckExact(refs) && PyLong_AsLong(refs) == 0;
+    Py_XDECREF(refs);
+    if (!unreferenced) {
+        PyErr_Clear();
+        return 0;
+    }
+    return at_binary_op();
+}
+
+/* kernel(a, b, out=SLOT(x, DATA)) and x itself, the elided temporary (a new reference), or NULL
+ * with an error set. */
+static PyObject *
+into_temporary(PyObject *x, PyObject *kernel, PyObject *a, PyObject *b)
+{
+    PyObject *args[3] = {a, b, SLOT(x, DATA)};
+    PyObject *out = PyObject_Vectorcall(kernel, args, 3, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    Py_DECREF(out);
+    Py_INCREF(x);
+    return x;
+}
+
 /* x <op> scalar, or scalar <op> x (reflected): the scalar converted by the plan, one kernel
  * call in operand order. */
 static PyObject *
@@ -518,13 +650,19 @@ with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
         return plan;
     }
     PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other, takes_python_float(SLOT(x, DATA)));
-    PyObject *out = NULL;
+    PyObject *result = NULL;
     if (value != NULL) {
         PyObject *kernel = PyTuple_GET_ITEM(plan, 0);
-        out = reflected ? call2(kernel, value, SLOT(x, DATA)) : call2(kernel, SLOT(x, DATA), value);
+        PyObject *a = reflected ? value : SLOT(x, DATA), *b = reflected ? SLOT(x, DATA) : value;
+        if (may_elide(x, plan, NULL)) {
+            result = into_temporary(x, kernel, a, b);
+        }
+        else {
+            PyObject *out = call2(kernel, a, b);
+            result = out == NULL ? NULL : wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x, DEVICE));
+        }
         Py_DECREF(value);
     }
-    PyObject *result = out == NULL ? NULL : wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x, DEVICE));
     Py_DECREF(plan);
     return result;
 }
@@ -532,7 +670,7 @@ with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
 /* x1 <op> x2 or name(x1, x2), two arrays of one runtime and device: the plan, one kernel call
  * (a ValueError, shapes that do not broadcast, goes to the Python path, which words it). */
 static PyObject *
-of_two_arrays(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2, int zero_d_keys)
+of_two_arrays(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2, int zero_d_keys, int elide)
 {
     if (SLOT(x1, DEVICE) != cpu_device) {
         return FALL_BACK; /* the Python path checks the device holds the result's dtype */
@@ -552,6 +690,16 @@ of_two_arrays(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2, int
     }
     if (plan == NULL) {
         return MISSED();
+    }
+    if (elide) { /* an operator: either operand may be the expression's temporary */
+        PyObject *temporary = may_elide(x1, plan, SLOT(x2, DATA))   ? x1
+                              : may_elide(x2, plan, SLOT(x1, DATA)) ? x2
+                                                                    : NULL;
+        if (temporary != NULL) {
+            PyObject *result = into_temporary(temporary, PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA));
+            Py_DECREF(plan);
+            return result;
+        }
     }
     PyObject *out = call_kernel2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA));
     if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
@@ -574,7 +722,7 @@ binary_operator(FastPath *self, PyObject *x, PyObject *other)
     if (SLOT(other, RUNTIME) != runtime || SLOT(other, DEVICE) != SLOT(x, DEVICE)) {
         return FALL_BACK;
     }
-    return of_two_arrays(self, runtime, x, other, 1);
+    return of_two_arrays(self, runtime, x, other, 1, 1);
 }
 
 static PyObject *
@@ -584,7 +732,7 @@ binary_function(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2)
         SLOT(x2, DEVICE) != SLOT(x1, DEVICE)) {
         return FALL_BACK;
     }
-    return of_two_arrays(self, runtime, x1, x2, 0);
+    return of_two_arrays(self, runtime, x1, x2, 0, 0);
 }
 
 static PyObject *
@@ -686,6 +834,23 @@ same_shape(PyArrayObject *a, PyArrayObject *b)
     return ndim == PyArray_NDIM(b) && memcmp(PyArray_DIMS(a), PyArray_DIMS(b), ndim * sizeof(npy_intp)) == 0;
 }
 
+/* A tuple of ints, slices, Ellipsis and None: NumPy's basic indexing, as the Python __getitem__'s. */
+static int
+basic_tuple(PyObject *key)
+{
+    if (!PyTuple_CheckExact(key)) {
+        return 0;
+    }
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(key); i++) {
+        PyObject *k = PyTuple_GET_ITEM(key, i);
+        PyTypeObject *t = Py_TYPE(k);
+        if (!(t == &PyLong_Type || t == &PySlice_Type || k == Py_Ellipsis || k == Py_None)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 static PyObject *
 getitem(PyObject *x, PyObject *key)
 {
@@ -701,11 +866,11 @@ getitem(PyObject *x, PyObject *key)
             return out;
         }
     }
-    else if (t == &PyLong_Type || t == &PySlice_Type) {
+    else if (t == &PyLong_Type || t == &PySlice_Type || basic_tuple(key)) {
         out = PyObject_GetItem(data, key);
         if (out == NULL) {
             if (PyErr_ExceptionMatches(PyExc_IndexError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
-                PyErr_ExceptionMatches(PyExc_OverflowError)) {
+                PyErr_ExceptionMatches(PyExc_OverflowError) || PyErr_ExceptionMatches(PyExc_TypeError)) {
                 PyErr_Clear(); /* out of bounds, x[::0], x[2**70]: the Python path words it */
                 return FALL_BACK;
             }
@@ -932,6 +1097,53 @@ asarray_plain(PyObject *runtime, PyObject *obj)
     return result;
 }
 
+/* The length of zeros(n)/empty(n) the Python functions' own plain case takes (_creation_functions
+ * _PLAIN_LENGTH): below check_fits' threshold for every dtype. */
+#define PLAIN_LENGTH ((1 << 26) / 16)
+
+/* zeros(n) or empty(n) (self->name), n a Python int in [0, PLAIN_LENGTH], no keyword: as the
+ * Python functions' plain case, n elements of runtime.policy.default_float on the CPU. */
+static PyObject *
+constant(FastPath *self, PyObject *runtime, PyObject *shape)
+{
+    if (!PyLong_CheckExact(shape) || cpu_device == NULL) {
+        return FALL_BACK;
+    }
+    int overflow;
+    long long n = PyLong_AsLongLongAndOverflow(shape, &overflow);
+    if (n == -1 && PyErr_Occurred()) {
+        return NULL;
+    }
+    if (overflow || n < 0 || n > PLAIN_LENGTH) {
+        return FALL_BACK;
+    }
+    int zeros = PyUnicode_CompareWithASCIIString(self->name, "zeros") == 0;
+    if (!zeros && PyUnicode_CompareWithASCIIString(self->name, "empty") != 0) {
+        return FALL_BACK;
+    }
+    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
+    PyObject *dtype = policy == NULL ? NULL : PyObject_GetAttr(policy, str_default_float);
+    Py_XDECREF(policy);
+    PyObject *descr = dtype == NULL ? NULL : PyObject_GetAttr(dtype, str_numpy);
+    PyObject *result = NULL;
+    if (descr != NULL && PyArray_DescrCheck(descr)) {
+        npy_intp dims[1] = {(npy_intp)n};
+        Py_INCREF(descr); /* stolen */
+        PyObject *data = zeros ? PyArray_Zeros(1, dims, (PyArray_Descr *)descr, 0)
+                               : PyArray_Empty(1, dims, (PyArray_Descr *)descr, 0);
+        if (data != NULL) {
+            result = new_array(data, dtype, runtime, cpu_device);
+            Py_DECREF(data);
+        }
+    }
+    else if (descr != NULL) {
+        result = FALL_BACK;
+    }
+    Py_XDECREF(descr);
+    Py_XDECREF(dtype);
+    return result;
+}
+
 static PyObject *
 fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -987,6 +1199,11 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         case ASARRAY:
             if (nargs == 2) {
                 result = asarray_plain(args[0], args[1]);
+            }
+            break;
+        case CONSTANT:
+            if (nargs == 2) {
+                result = constant(self, args[0], args[1]);
             }
             break;
         }
@@ -1328,10 +1545,22 @@ PyInit__fastpath(void)
     import_array(); /* NumPy's C API (returns NULL with NumPy's error when it cannot) */
     PyObject *numpy = PyImport_ImportModule("numpy");
     numpy_matmul = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "matmul");
+    numpy_ufunc = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "ufunc");
     Py_XDECREF(numpy);
-    if (numpy_matmul == NULL) {
+    if (numpy_matmul == NULL || numpy_ufunc == NULL || !PyType_Check(numpy_ufunc)) {
         return NULL;
     }
+    /* what temporary elision needs (without them it is off) */
+    PyObject *weakref = PyImport_ImportModule("weakref");
+    getweakrefcount = weakref == NULL ? NULL : PyObject_GetAttrString(weakref, "getweakrefcount");
+    Py_XDECREF(weakref);
+    PyObject *opcode = getweakrefcount == NULL ? NULL : PyImport_ImportModule("opcode");
+    PyObject *opmap = opcode == NULL ? NULL : PyObject_GetAttrString(opcode, "opmap");
+    PyObject *code = opmap == NULL || !PyDict_Check(opmap) ? NULL : PyDict_GetItemString(opmap, "BINARY_OP");
+    binary_op_code = code != NULL && PyLong_Check(code) ? (int)PyLong_AsLong(code) : -1;
+    Py_XDECREF(opmap);
+    Py_XDECREF(opcode);
+    PyErr_Clear();
     PyObject *module = PyModule_Create(&fastpath_module);
     if (module == NULL) {
         return NULL;

@@ -17,6 +17,7 @@ Python scalar is converted with ``policy.convert_scalar``.
 
 from __future__ import annotations
 
+import functools
 import operator
 
 import numpy as np
@@ -33,6 +34,10 @@ _ndarray = np.ndarray
 _ELLIPSIS = type(Ellipsis)
 _NONE = type(None)
 _BASIC = frozenset((int, slice, _ELLIPSIS, _NONE))
+
+
+def _convert_stored(convert, dtype, value):
+    return convert(value, dtype, "__setitem__")
 
 
 class IndexingFunctions(RuntimeBase):
@@ -222,6 +227,24 @@ class IndexingFunctions(RuntimeBase):
             ) from None
         except TypeError as exc:
             raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
+        t = type(value)
+        if (
+            t in PY_SCALARS
+            and scalar_type(value) is t  # (a LargeInt is decided apart)
+            and type(key) in (int, slice)
+            and data.ndim
+            and x._runtime is self
+            and not self._by_value
+        ):
+            # Allowed for this dtype and scalar type (a value-dependent policy decides by value): the
+            # next such store is Array.__setitem__'s, with the conversion the general path makes
+            # (the fast converter of a float, convert_scalar's for the others: a policy may refuse
+            # an int by its value, JAX one beyond its default integer).
+            self._setitem_converters[x._dtype, t] = (
+                self.policy.scalar_converter(t, x._dtype, func)
+                if t is float
+                else functools.partial(_convert_stored, self.policy.convert_scalar, x._dtype)
+            )
 
     def _numpy_scalar_value(self, value, x, func):
         """A NumPy scalar as a ``__setitem__`` value: what it is in Python, or a 0-d array of its dtype.

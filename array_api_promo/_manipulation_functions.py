@@ -22,6 +22,8 @@ from .promotion import Operand, OperandKind
 
 __all__ = ["ManipulationFunctions"]
 
+_ndarray = np.ndarray
+
 _ARRAY = OperandKind.ARRAY
 _RESHAPE_TAKES_COPY = np.lib.NumpyVersion(np.__version__) >= "2.1.0"
 
@@ -172,6 +174,26 @@ class ManipulationFunctions(RuntimeBase):
 
     # -- joining --------------------------------------------------------------------------
     def concat(self, arrays, /, *, axis=0):
+        if (type(arrays) is list or type(arrays) is tuple) and arrays and type(axis) is int:
+            first = arrays[0]
+            if type(first) is Array and first._runtime is self:
+                dtype, device = first._dtype, first._device
+                for a in arrays:
+                    if (
+                        type(a) is not Array
+                        or a._runtime is not self
+                        or a._dtype is not dtype
+                        or a._device is not device
+                        or type(a._data) is not _ndarray
+                    ):
+                        break
+                else:  # one dtype, one device: NumPy's own concatenation (its errors worded below)
+                    try:
+                        out = np.concatenate([a._data for a in arrays], axis=axis)
+                    except (ValueError, IndexError, TypeError):
+                        pass
+                    else:
+                        return Array._new(out, dtype, self, device)
         func = "concat"
         device = self._array_sequence(arrays, func)
         datas, dtype = self._joined(arrays, func)
@@ -299,6 +321,17 @@ class ManipulationFunctions(RuntimeBase):
         return array
 
     def permute_dims(self, x, /, axes):
+        if type(x) is Array and x._runtime is self and type(axes) is tuple and type(x._data) is _ndarray:
+            for a in axes:
+                if type(a) is not int:
+                    break
+            else:  # NumPy's transpose takes the same permutations and refuses the same others
+                try:
+                    data = x._data.transpose(axes)
+                except (ValueError, IndexError, TypeError):
+                    pass  # worded below
+                else:
+                    return Array._new(data, x._dtype, self, x._device)
         func = "permute_dims"
         x = self._check_array(x, func)
         data = x._data

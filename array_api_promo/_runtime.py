@@ -69,6 +69,13 @@ class RuntimeBase:
         self._casts: dict = {}
         # Result dtypes of sum/prod over a whole array with no dtype=, by (function, dtype).
         self._accumulations: dict = {}
+        # Decisions of clip with two Python bounds of one type and of where with two arrays, by
+        # their signature (see _elementwise_functions).
+        self._clip_plans: dict = {}
+        self._where_plans: dict = {}
+        # x[int or slice] = Python scalar: the policy's converter, by (x's dtype, the scalar's type),
+        # once the general path has allowed such a store (see _indexing_functions).
+        self._setitem_converters: dict = {}
         self._flat_keys = not policy.zero_d_matters
         # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
         # Python scalar are cached per value class, never under the plain signature key.

@@ -82,7 +82,7 @@ class SearchingFunctions(RuntimeBase):
         if data.ndim == 0:
             raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
         device = x._device
-        return tuple(self._index_result(i, device) for i in np.nonzero(data))
+        return tuple(self._index_result(i, device) for i in data.nonzero())  # (np.nonzero's own call)
 
     def searchsorted(self, x1, x2, /, *, side="left", sorter=None):
         """Insertion indices of ``x2`` into the ascending ``x1`` (or ``x1[sorter]``)."""

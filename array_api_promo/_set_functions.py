@@ -36,28 +36,72 @@ class UniqueInverseResult(NamedTuple):
     inverse_indices: Array
 
 
-def _unique(flat: np.ndarray, *, index: bool, inverse: bool, counts: bool):
-    """Sorted unique values of the 1-d ``flat`` with NaNs distinct and (first index, inverse, counts)."""
+def _unique(flat: np.ndarray, *, index: bool, inverse: bool, counts: bool, stable: bool = False):
+    """Sorted unique values of the 1-d ``flat`` with NaNs distinct and (first index, inverse, counts).
+
+    Only the first index needs a stable sort: without it the sort need not keep equal values in
+    their order, as NumPy's own ``unique`` does, except where equal values can differ in their
+    bits (signed zeros, NaNs) -- see ``_unstable_sort``.  ``stable``: the stable sort whatever is
+    asked (the general path the others are tested against).
+    """
+    if not (index or stable):
+        if flat.dtype.kind in "iu" and not inverse and not counts:
+            values = np.unique_values(flat)  # NumPy's hash table, unsorted
+            values.sort()
+            return [values]
+        sort = _unstable_sort(flat, inverse)
+        if sort is not None:
+            return _groups(*sort, index=False, inverse=inverse, counts=counts)
     order = np.argsort(flat, kind="stable")
-    aux = flat[order]
+    return _groups(flat[order], order, index=index, inverse=inverse, counts=counts)
+
+
+def _unstable_sort(flat: np.ndarray, inverse: bool):
+    """``(sorted values, order or None)`` by a sort that need not be stable, or None where only the
+    stable sort gives the same result.
+
+    Integers and bools: equal values are the same bits, so any sort gives the stable one's values
+    (the unique values alone come from NumPy's hash table, sorted afterwards). Real floats:
+    the same but for signed zeros, one group whose value is its first element's (the first zero
+    of ``flat``, put back here), and NaNs, each a group of its own in ``flat``'s order (left to
+    the stable sort, as are complex numbers, whose NaNs and zeros have two parts each).
+    """
+    kind = flat.dtype.kind
+    if kind not in "biuf":
+        return None
+    if inverse:
+        order = np.argsort(flat)
+        aux = flat[order]
+    else:
+        order = None
+        aux = np.sort(flat)
+    if kind == "f" and aux.shape[0]:
+        if aux[-1] != aux[-1]:  # NaNs sort last
+            return None
+        zero = int(np.searchsorted(aux, 0))
+        if zero < aux.shape[0] and aux[zero] == 0:
+            aux[zero] = flat[np.argmax(flat == 0)]  # the sign of the first zero of flat
+    return aux, order
+
+
+def _groups(aux: np.ndarray, order, *, index: bool, inverse: bool, counts: bool):
+    """The unique values of the sorted ``aux`` (``flat[order]``), with the parts asked for."""
     n = aux.shape[0]
     first = np.empty(n, dtype=bool)
     if n:
         first[0] = True
         # NaN != NaN: every NaN (and complex NaN) starts a group of its own.
         np.not_equal(aux[1:], aux[:-1], out=first[1:])
-    values = aux[first]
-    out = [values]
-    starts = np.flatnonzero(first)
+    out = [aux[first]]
     if index:
         # Stable sort: the first element of each group is its first occurrence.
-        out.append(order[starts])
+        out.append(order[np.flatnonzero(first)])
     if inverse:
         inv = np.empty(n, dtype=np.intp)
         inv[order] = np.cumsum(first) - 1
         out.append(inv)
     if counts:
-        out.append(np.diff(np.append(starts, n)))
+        out.append(np.diff(np.append(np.flatnonzero(first), n)))
     return out
 
 

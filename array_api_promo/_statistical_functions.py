@@ -100,6 +100,12 @@ class StatisticalFunctions(RuntimeBase):
 
     # -- cumulative functions -------------------------------------------------------------------
     def _cumulative(self, func, kernel, identity, x, axis, dtype, include_initial):
+        plain = axis is None and dtype is None and include_initial is False and kernel is np.cumsum
+        if plain and type(x) is Array and x._runtime is self and x._data.ndim == 1:
+            result = self._accumulations.get((func, x._dtype))  # the general path's answer before
+            if result is not None:
+                out = quiet_context().run(kernel, self._cast(x, result), 0, result.numpy)
+                return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
         x = self._check_array(x, func)
         if type(include_initial) is not bool:
             raise TypeError(f"{func}: include_initial must be a bool, got {type(include_initial).__name__}")
@@ -118,8 +124,13 @@ class StatisticalFunctions(RuntimeBase):
         axis = self._normalize_axis(axis, ndim, func)
         result = self._result_dtype(func, x, dtype)
         data = self._cast(x, result)
-        with np.errstate(over="ignore", invalid="ignore"):
-            out = kernel(data, axis=axis, dtype=result.numpy)
+        if kernel is np.cumsum:  # a sum overflows or meets inf - inf, nothing else: the quiet context's
+            out = quiet_context().run(kernel, data, axis=axis, dtype=result.numpy)
+            if plain and ndim == 1 and x._runtime is self:
+                self._accumulations[func, x._dtype] = result
+        else:
+            with np.errstate(over="ignore", invalid="ignore"):
+                out = kernel(data, axis=axis, dtype=result.numpy)
         if include_initial:
             shape = list(out.shape)
             shape[axis] = 1
@@ -136,6 +147,11 @@ class StatisticalFunctions(RuntimeBase):
 
     # -- max and min ------------------------------------------------------------------------------
     def _extreme(self, func, kernel, x, axis, keepdims):
+        whole = axis is None and keepdims is False
+        if whole and type(x) is Array and x._runtime is self and x._data.size:
+            result = self._accumulations.get((func, x._dtype))  # the general path's answer before
+            if result is not None:  # (only where it is x's dtype: no cast)
+                return Array._new(_asarray(kernel(x._data, axis=None), dtype=result.numpy), result, self, x._device)
         x, axes = self._reduction_args(x, axis, keepdims, func)
         result = self.policy.function_dtype(func, x._dtype).result
         data = self._cast(x, result)
@@ -146,15 +162,17 @@ class StatisticalFunctions(RuntimeBase):
                 "the result would be undefined"
             )
         out = kernel(data, axis=axes, keepdims=keepdims)
+        if whole and result is x._dtype and x._runtime is self:
+            self._accumulations[func, x._dtype] = result
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
     def max(self, x, /, *, axis=None, keepdims=False):
         """Maximum of ``x`` (NaN propagates)."""
-        return self._extreme("max", np.max, x, axis, keepdims)
+        return self._extreme("max", np.maximum.reduce, x, axis, keepdims)  # (np.max's own kernel)
 
     def min(self, x, /, *, axis=None, keepdims=False):
         """Minimum of ``x`` (NaN propagates)."""
-        return self._extreme("min", np.min, x, axis, keepdims)
+        return self._extreme("min", np.minimum.reduce, x, axis, keepdims)  # (np.min's own kernel)
 
     # -- mean, var, std ---------------------------------------------------------------------------
     def _moment_args(self, func, x, axis, keepdims):
@@ -166,7 +184,19 @@ class StatisticalFunctions(RuntimeBase):
 
     def mean(self, x, /, *, axis=None, keepdims=False):
         """Arithmetic mean of ``x`` (NaN when there are no elements)."""
+        whole = axis is None and keepdims is False
+        if whole and type(x) is Array and x._runtime is self and x._data.size:
+            result = self._accumulations.get(("mean", x._dtype))  # the general path's answer before
+            if result is not None:  # (only where x's dtype is the working one: no cast)
+                data = x._data
+                axes = _ALL_AXES.get(data.ndim) or tuple(range(data.ndim))
+                # a sum of elements and one division by their count: nothing to divide by zero
+                total = quiet_context().run(np.add.reduce, data, axes)
+                out = quiet_context().run(np.true_divide, total, data.dtype.type(data.size))
+                return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
         x, axes, result, data, count = self._moment_args("mean", x, axis, keepdims)
+        if whole and data is x._data and result is x._dtype and x._runtime is self:
+            self._accumulations["mean", x._dtype] = result
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             total = np.sum(data, axis=axes, keepdims=keepdims)
             out = total / data.dtype.type(count) if count else total * np.nan
@@ -182,7 +212,9 @@ class StatisticalFunctions(RuntimeBase):
                 dev = data - np.sum(data, axis=axes, keepdims=True) / data.dtype.type(count)
                 if dev.dtype.kind == "c":
                     squares = dev.real * dev.real + dev.imag * dev.imag
-                else:
+                elif type(dev) is np.ndarray:  # this function's own: squared in place, as NumPy's var does
+                    squares = np.multiply(dev, dev, out=dev)
+                else:  # a NumPy scalar (x is 0-d)
                     squares = dev * dev
                 total = np.sum(squares, axis=axes, keepdims=keepdims).astype(real, copy=False)
             else:

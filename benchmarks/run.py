@@ -534,6 +534,11 @@ def main(argv=None):
         help="per-call statistic over the rounds (default median; min is steadier on a loaded machine)",
     )
     p.add_argument("-k", "--filter", default=None, help="only cases whose key contains this substring")
+    p.add_argument(
+        "--no-surface",
+        action="store_true",
+        help="skip the whole-surface table (benchmarks/surface.py, ~25 minutes on a busy 2-core machine)",
+    )
     args = p.parse_args(argv)
 
     repeats = args.repeats or (3 if args.quick else 15)
@@ -625,6 +630,10 @@ def main(argv=None):
         with open(args.json, "w") as f:
             json.dump({"meta": meta, "results": results, "targets": checks}, f, indent=2, ensure_ascii=False)
         console.print(f"wrote {args.json}", highlight=False)
+    if not args.no_surface and not args.filter:
+        from benchmarks import surface
+
+        surface.main(["--quick"] if args.quick else [], console=console)
     return 0
 
 

@@ -66,3 +66,38 @@ def test_the_large_cases_run_every_library_on_the_same_buffers():
     numpy_side, xp_side, tx_side = setup("numpy", np), setup("xp", xp), setup("tx", xp.torch)
     for name in ("a", "b", "d"):
         assert xp_side[name]._data is numpy_side[name] and tx_side[name]._data is numpy_side[name]
+
+
+def test_the_surface_benchmark_has_a_case_for_every_function_of_the_standard():
+    from benchmarks import surface
+
+    assert surface.standard_names() - surface.covered_names() == set()
+    cases = surface.make_cases(quick=True)
+    assert {c.n for c in cases} == {surface.SMALL, surface.QUICK_LARGE}
+    for case in cases:
+        assert set(case.libs) == {"numpy", "strict", "xp", "tx"}
+
+
+def test_the_surface_targets_judge_paired_ratios_and_set_views_apart():
+    from benchmarks import surface
+
+    def result(title, large, numpy_time, xp_ratio):
+        return {"title": title, "large": large, "times": {"numpy": numpy_time}, "paired": {"xp": xp_ratio, "tx": 1.0}}
+
+    results = [
+        result("sum", True, 1e-3, 1.08),
+        result("sort", True, 5e-2, 1.2),  # data-bound, over 1.10x
+        result("x.T", True, 1e-7, 2.0),  # a view at 10**6: judged per call
+        result("sum", False, 1e-6, 1.2),
+        result("where", False, 1e-6, 1.4),
+        result("zeros", False, 1e-7, 3.0),
+    ]
+    checks = {(c["lib"], c["target"].split(" ≤")[0]): c for c in surface.check_targets(results)}
+    large = checks["xp", "every data-bound 10⁶-element case"]
+    assert not large["met"] and large["missed_by"] == [("sort", 1.2)] and large["cases"] == 2
+    assert (
+        checks["xp", "10-element median"]["value"] == pytest.approx(1.4)
+        and not checks["xp", "10-element median"]["met"]
+    )
+    assert checks["xp", "every 10-element case"]["missed_by"] == [("zeros", 3.0)]
+    assert checks["xp", "10⁶-element cases NumPy answers without a pass over the data"]["met"]

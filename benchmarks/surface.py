@@ -1,0 +1,659 @@
+"""The whole surface against NumPy: every function of the 2025.12 standard and its ``linalg``
+and ``fft`` extensions, the operators, ``__getitem__``/``__setitem__`` with basic, tuple and
+mask keys, creation, and two compound expressions, each at 10 and at 10**6 elements (2-d
+where it fits), under ``array_api`` ("xp") and ``torch`` ("tx"), with array-api-strict beside.
+
+    python -m benchmarks.surface                 # ~5 minutes
+    python -m benchmarks.surface --quick         # smoke run (10**4 instead of 10**6)
+    python -m benchmarks.surface -k unique       # only cases whose key contains "unique"
+    python -m benchmarks.surface --markdown out.md --json out.json
+
+Each case is one ``timeit`` statement per library on the same NumPy buffers (every namespace
+wraps them without a copy); the libraries are interleaved round by round and each ratio is
+paired: the median over the rounds of that round's time over NumPy's (``run.measure_case``).
+NumPy's equivalent is the call a NumPy user writes (``np.unique_values`` is its hash-based,
+unsorted one, where the namespaces sort). Targets (issue 32): at 10**6 elements every case
+within 1.10x of NumPy; at 10 elements the median within 1.3x and every case within 2.5x. The
+run never fails on a missed target; a case that cannot run shows n/a with its reason.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+
+if __package__ in (None, ""):
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+import numpy as np
+
+from benchmarks.run import Case, _load_namespaces, _short, fmt_time, measure_case
+
+LIBS = ("numpy", "strict", "xp", "tx")
+SMALL, LARGE, QUICK_LARGE = 10, 10**6, 10**4
+LARGE_LIMIT = 1.10  # every case at 10**6 elements
+SMALL_MEDIAN_LIMIT, SMALL_WORST_LIMIT = 1.3, 2.5  # the 10-element cases
+
+
+# -- inputs: one set of NumPy buffers per size, wrapped by every library ---------------------------
+def _buffers(n: int) -> dict:
+    rng = np.random.default_rng(32)
+    side = max(2, round(n**0.5))
+    rows, cols = (2, n // 2) if n <= 10 else (side, n // side)
+    stack = max(1, n // 16)  # 4x4 matrices: 10**6 elements in 62,500 of them
+    square = rng.random((stack, 4, 4)) if n > 10 else rng.random((3, 3))
+    eye = np.eye(square.shape[-1])
+    spd = square @ np.swapaxes(square, -1, -2) + 4 * eye
+    x = rng.random(n) + 0.5
+    c = (rng.random(n) + 0.5) + 1j * (rng.random(n) - 0.5)
+    outer = max(3, round(n**0.5))
+    return {
+        "x": x,
+        "y": rng.random(n) + 0.5,
+        "z": rng.random(n) * 1.8 - 0.9,  # in (-0.9, 0.9): asin, acos, atanh
+        "w": rng.random(n) + 1.5,  # > 1: acosh
+        "f": (rng.random(n) + 0.5).astype(np.float32),
+        "i": rng.integers(1, 100, n),
+        "j": rng.integers(1, 100, n),
+        "k": rng.integers(0, 8, n),
+        "u": rng.integers(0, 7, n),  # 7 values: the set functions
+        "p": rng.random(n) > 0.5,
+        "q": rng.random(n) > 0.5,
+        "c": c,
+        "X": rng.random((rows, cols)) + 0.5,
+        "Y": rng.random((rows, cols)) + 0.5,
+        "C2": (rng.random((rows, cols)) + 0.5) + 0j,
+        "Xmask": rng.random((rows, cols)) > 0.5,
+        "X1": (rng.random(n) + 0.5).reshape(1, n),
+        "S": square,
+        "SPD": spd,
+        "V": rng.random((max(1, n // 3), 3)),
+        "W": rng.random((max(1, n // 3), 3)),
+        "o": rng.random(outer),
+        "idx": rng.integers(0, n, n),
+        "idx2": rng.integers(0, cols, (rows, cols)),
+        "sx": np.sort(x),
+    }
+
+
+_CACHE: dict = {}
+
+
+def _setup(n: int):
+    def setup(lib, ns):
+        if n not in _CACHE:
+            _CACHE[n] = _buffers(n)
+        bufs = _CACHE[n]
+        g = {"ns": ns, "n": n, "L": bufs["x"][:SMALL].tolist()}
+        for name, data in bufs.items():
+            if lib == "numpy":
+                g[name] = data
+            elif lib == "strict":
+                g[name] = ns.asarray(data)
+            else:
+                g[name] = ns.asarray(data)
+        g["m"] = g["x"][0] if lib != "numpy" else np.asarray(g["x"][0])  # 0-d operands
+        g["s"] = g["y"][0] if lib != "numpy" else np.asarray(g["y"][0])
+        g["f32"] = ns.float32
+        g["f64"] = ns.float64
+        g["i64"] = ns.int64
+        return g
+
+    return setup
+
+
+# -- the cases: (key, statement for every library, {lib: statement} overrides, sized) -------------
+# A statement uses ``ns`` (numpy, array_api_strict or one of ours) and the inputs above.
+# ``sized`` False: the call does not depend on the arrays' size (dtype functions): timed once.
+_UNARY = [
+    "abs",
+    "acos",
+    "acosh",
+    "asin",
+    "asinh",
+    "atan",
+    "atanh",
+    "bitwise_invert",
+    "ceil",
+    "conj",
+    "cos",
+    "cosh",
+    "exp",
+    "expm1",
+    "floor",
+    "imag",
+    "isfinite",
+    "isinf",
+    "isnan",
+    "log",
+    "log1p",
+    "log2",
+    "log10",
+    "logical_not",
+    "negative",
+    "positive",
+    "real",
+    "reciprocal",
+    "round",
+    "sign",
+    "signbit",
+    "sin",
+    "sinh",
+    "sqrt",
+    "square",
+    "tan",
+    "tanh",
+    "trunc",
+]
+_UNARY_INPUT = {
+    "acos": "z",
+    "asin": "z",
+    "atanh": "z",
+    "acosh": "w",
+    "bitwise_invert": "i",
+    "logical_not": "p",
+    "conj": "c",
+    "imag": "c",
+    "real": "c",
+}
+_BINARY = [
+    "add",
+    "atan2",
+    "bitwise_and",
+    "bitwise_left_shift",
+    "bitwise_or",
+    "bitwise_right_shift",
+    "bitwise_xor",
+    "copysign",
+    "divide",
+    "equal",
+    "floor_divide",
+    "greater",
+    "greater_equal",
+    "hypot",
+    "less",
+    "less_equal",
+    "logaddexp",
+    "logical_and",
+    "logical_or",
+    "logical_xor",
+    "maximum",
+    "minimum",
+    "multiply",
+    "nextafter",
+    "not_equal",
+    "pow",
+    "remainder",
+    "subtract",
+]
+_BINARY_INPUTS = {
+    "bitwise_and": ("i", "j"),
+    "bitwise_or": ("i", "j"),
+    "bitwise_xor": ("i", "j"),
+    "bitwise_left_shift": ("i", "k"),
+    "bitwise_right_shift": ("i", "k"),
+    "logical_and": ("p", "q"),
+    "logical_or": ("p", "q"),
+    "logical_xor": ("p", "q"),
+}
+
+
+def _spec():
+    """[(key, statement, numpy override or None, sized)]."""
+    cases = []
+
+    def add(key, stmt, numpy=None, sized=True, **others):
+        cases.append((key, stmt, {"numpy": numpy, **others} if (numpy or others) else {}, sized))
+
+    for name in _UNARY:
+        add(name, f"ns.{name}({_UNARY_INPUT.get(name, 'x')})")
+    for name in _BINARY:
+        a, b = _BINARY_INPUTS.get(name, ("x", "y"))
+        add(name, f"ns.{name}({a}, {b})")
+    # elementwise functions of more than two arrays
+    add("clip", "ns.clip(x, 0.7, 1.3)")
+    add("clip_arrays", "ns.clip(x, z, w)")
+    add("where", "ns.where(p, x, y)")
+    add("where_scalar", "ns.where(p, x, 0.0)")
+    # operators
+    for op, (a, b) in {
+        "+": ("x", "y"),
+        "-": ("x", "y"),
+        "*": ("x", "y"),
+        "/": ("x", "y"),
+        "//": ("x", "y"),
+        "%": ("x", "y"),
+        "**": ("x", "y"),
+        "&": ("i", "j"),
+        "|": ("i", "j"),
+        "^": ("i", "j"),
+        "<<": ("i", "k"),
+        ">>": ("i", "k"),
+        "<": ("x", "y"),
+        "<=": ("x", "y"),
+        ">": ("x", "y"),
+        ">=": ("x", "y"),
+        "==": ("x", "y"),
+        "!=": ("x", "y"),
+    }.items():
+        add(f"op {op}", f"{a} {op} {b}")
+    add("op x + 1.0", "x + 1.0")
+    add("op 2 * i", "2 * i")
+    add("op 1.0 / x", "1.0 / x")
+    add("op -x", "-x")
+    add("op ~i", "~i")
+    add("op abs(x)", "abs(x)")
+    add("op x += y", "t = x; t += y; t -= y")
+    add("op x *= 1.0", "t = x; t *= 1.0")
+    add("op X @ x", "X @ x[: X.shape[1]]", numpy="X @ x[: X.shape[1]]")
+    add("compound x * 2.0 + y", "x * 2.0 + y")
+    add("compound (x - m) / s", "(x - m) / s")
+    add("compound x * y - x / y", "x * y - x / y")
+    # indexing
+    add("x[3]", "x[3]")
+    add("x[2:5]", "x[2:5]")
+    add("x[::2]", "x[::2]")
+    add("X[1, 2:5]", "X[1, 2:5]")
+    add("X[1, :]", "X[1, :]")
+    add("X[..., 0]", "X[..., 0]")
+    add("X[None, ...]", "X[None, ...]")
+    add("x[p]", "x[p]")
+    add("X[Xmask]", "X[Xmask]")
+    add("x[idx]", "x[idx]")
+    add("x[0:3] = 1.0", "x[0:3] = 1.0")
+    add("x[3] = 1.0", "x[3] = 1.0")
+    add("X[1, 2:5] = 1.0", "X[1, 2:5] = 1.0")
+    add("x[p] = 1.0", "x[p] = 1.0")
+    add("x[2:5] = y[2:5]", "x[2:5] = y[2:5]")
+    # creation
+    add("arange", "ns.arange(n)")
+    add("arange float", "ns.arange(0.0, n, 1.0)")
+    add("asarray list", "ns.asarray(L)", sized=False)
+    add("asarray array", "ns.asarray(x)")
+    add("asarray copy", "ns.asarray(x, copy=True)")
+    add("empty", "ns.empty(n)")
+    add("empty_like", "ns.empty_like(x)")
+    add("eye", "ns.eye(X.shape[1])")
+    add("from_dlpack", "ns.from_dlpack(x)")
+    add("full", "ns.full(n, 1.5)")
+    add("full_like", "ns.full_like(x, 1.5)")
+    add("linspace", "ns.linspace(0.0, 1.0, n)")
+    add("meshgrid", "ns.meshgrid(o, o)")
+    add("ones", "ns.ones(n)")
+    add("ones_like", "ns.ones_like(x)")
+    add("tril", "ns.tril(X)")
+    add("triu", "ns.triu(X)")
+    add("zeros", "ns.zeros(n)")
+    add("zeros 2-d", "ns.zeros(X.shape)")
+    add("zeros_like", "ns.zeros_like(x)")
+    # data type functions
+    add("astype", "ns.astype(x, f32)")
+    add("can_cast", "ns.can_cast(f64, f32)", sized=False)
+    add("finfo", "ns.finfo(f64)", sized=False)
+    add("iinfo", "ns.iinfo(i64)", sized=False)
+    add("isdtype", "ns.isdtype(f64, 'real floating')", sized=False)
+    add("result_type", "ns.result_type(x, y)", sized=False)
+    add("result_type dtypes", "ns.result_type(f32, f64)", sized=False)
+    # manipulation
+    add("broadcast_arrays", "ns.broadcast_arrays(x, X1)")
+    add("broadcast_shapes", "ns.broadcast_shapes((2, 1), (1, 3))", sized=False)
+    add("broadcast_to", "ns.broadcast_to(x, (2, n))")
+    add("concat", "ns.concat([x, y])")
+    add("concat axis=None", "ns.concat([X, Y], axis=None)")
+    add("expand_dims", "ns.expand_dims(x, axis=0)")
+    add("flip", "ns.flip(x)")
+    add("moveaxis", "ns.moveaxis(X, 0, 1)")
+    add("permute_dims", "ns.permute_dims(X, (1, 0))")
+    add("repeat", "ns.repeat(x, 2)")
+    add("reshape", "ns.reshape(x, X.shape)")
+    add("roll", "ns.roll(x, 3)")
+    add("squeeze", "ns.squeeze(X1, axis=0)")
+    add("stack", "ns.stack([x, y])")
+    add("tile", "ns.tile(x, (2,))")
+    add("unstack", "ns.unstack(X)")
+    # searching, sets, sorting
+    add("argmax", "ns.argmax(x)")
+    add("argmin", "ns.argmin(x)")
+    add("count_nonzero", "ns.count_nonzero(p)")
+    add("nonzero", "ns.nonzero(p)")
+    add("searchsorted", "ns.searchsorted(sx, y)")
+    add("isin", "ns.isin(u, j)")
+    add("unique_all", "ns.unique_all(u)")
+    add("unique_counts", "ns.unique_counts(u)")
+    add("unique_inverse", "ns.unique_inverse(u)")
+    add("unique_values", "ns.unique_values(u)")
+    add("unique_values float", "ns.unique_values(x)")
+    add("argsort", "ns.argsort(x)")
+    add("sort", "ns.sort(x)")
+    add("take", "ns.take(x, idx)")
+    add("take_along_axis", "ns.take_along_axis(X, idx2, axis=-1)")
+    # statistics and utilities
+    add("all", "ns.all(p)")
+    add("any", "ns.any(p)")
+    add("cumulative_prod", "ns.cumulative_prod(x)")
+    add("cumulative_sum", "ns.cumulative_sum(x)")
+    add("diff", "ns.diff(x)")
+    add("max", "ns.max(x)")
+    add("mean", "ns.mean(x)")
+    add("mean axis=0", "ns.mean(X, axis=0)")
+    add("min", "ns.min(x)")
+    add("prod", "ns.prod(x)")
+    add("std", "ns.std(x)")
+    add("std float32", "ns.std(f)")
+    add("std axis=0", "ns.std(X, axis=0, correction=1)")
+    add("sum", "ns.sum(x)")
+    add("sum axis=1", "ns.sum(X, axis=1)")
+    add("var", "ns.var(x)")
+    # linear algebra (the matrix functions on a stack of 4x4 matrices at 10**6 elements)
+    add("matmul", "ns.matmul(S, S)")
+    add("matrix_transpose", "ns.matrix_transpose(X)")
+    add("tensordot", "ns.tensordot(x, y, axes=1)")
+    add("vecdot", "ns.vecdot(X, Y)")
+    for name, args in {
+        "cholesky": "SPD",
+        "cross": "V, W",
+        "det": "S",
+        "diagonal": "S",
+        "eig": "S",
+        "eigh": "SPD",
+        "eigvals": "S",
+        "eigvalsh": "SPD",
+        "inv": "SPD",
+        "matmul": "S, S",
+        "matrix_norm": "S",
+        "matrix_power": "S, 3",
+        "matrix_rank": "S",
+        "matrix_transpose": "S",
+        "outer": "o, o",
+        "pinv": "S",
+        "qr": "S",
+        "slogdet": "S",
+        "solve": "SPD, S",
+        "svd": "S",
+        "svdvals": "S",
+        "tensordot": "X, Y, axes=2",
+        "trace": "S",
+        "vecdot": "X, Y",
+        "vector_norm": "x",
+    }.items():
+        add(f"linalg.{name}", f"ns.linalg.{name}({args})")
+    # fft
+    for name, arg in {
+        "fft": "c",
+        "ifft": "c",
+        "fftn": "C2",
+        "ifftn": "C2",
+        "rfft": "x",
+        "irfft": "c",
+        "rfftn": "X",
+        "irfftn": "C2",
+        "hfft": "c",
+        "ihfft": "x",
+        "fftshift": "x",
+        "ifftshift": "x",
+    }.items():
+        add(f"fft.{name}", f"ns.fft.{name}({arg})")
+    add("fft.fftfreq", "ns.fft.fftfreq(n)")
+    add("fft.rfftfreq", "ns.fft.rfftfreq(n)")
+    # the array object
+    add("x.T", "X.T")
+    add("x.mT", "S.mT")
+    add("x.shape", "x.shape", sized=False)
+    add("x.__array_namespace__()", "x.__array_namespace__()", numpy="x.__array_namespace__()", sized=False)
+    add("x.to_device", "x.to_device(x.device)")
+    add("float(x[0])", "float(m)", sized=False)
+    return cases
+
+
+def standard_names():
+    """The public functions of the 2025.12 namespace and its extensions (what the cases must cover)."""
+    import array_api_promo as xp
+
+    skip = {"audit", "namespace"}  # ours, not the standard's
+    names = {
+        n
+        for n in dir(xp)
+        if not n.startswith("_") and n not in skip and callable(getattr(xp, n)) and not isinstance(getattr(xp, n), type)
+    }
+    names |= {f"linalg.{n}" for n in dir(xp.linalg) if not n.startswith("_")}
+    names |= {f"fft.{n}" for n in dir(xp.fft) if not n.startswith("_")}
+    return names
+
+
+def covered_names(cases=None):
+    """The functions the cases call (``ns.name(`` and ``ns.linalg.name(`` in their statements)."""
+    import re
+
+    found = set()
+    for _, stmt, _, _ in cases or _spec():
+        found |= {m.group(1) for m in re.finditer(r"ns\.((?:linalg\.|fft\.)?\w+)\(", stmt)}
+    return found
+
+
+def make_cases(quick: bool, key_filter: str | None = None):
+    large = QUICK_LARGE if quick else LARGE
+    out = []
+    for key, stmt, overrides, sized in _spec():
+        if key_filter and key_filter not in key:
+            continue
+        for n in (SMALL, large) if sized else (SMALL,):
+            stmts = {lib: overrides.get(lib) or stmt for lib in LIBS}
+            out.append(Case(f"{key} @{n}", key, "large" if n > SMALL else "small", stmts, _setup(n), libs=LIBS))
+            out[-1].n = n
+            out[-1].large = n > SMALL
+    return out
+
+
+# -- targets -----------------------------------------------------------------------------------------
+VIEW_TIME = 20e-6  # NumPy's call at 10**6 elements below this makes no pass over the data (a view, a scalar)
+
+
+def data_bound(r) -> bool:
+    """Whether a 10**6-element case makes NumPy pass over the data (else it is a per-call case)."""
+    numpy_time = r["times"].get("numpy")
+    return bool(r["large"] and numpy_time and numpy_time >= VIEW_TIME)
+
+
+def check_targets(results):
+    """Per namespace: the data-bound large cases over the limit, the small cases' median and the
+    worst, and the large cases NumPy answers without a pass over the data (judged per call)."""
+    checks = []
+    for lib in ("xp", "tx"):
+        views = [(r["title"], r["paired"].get(lib)) for r in results if r["large"] and not data_bound(r)]
+        views = [(t, v) for t, v in views if v]
+        over = sorted(((t, v) for t, v in views if v > SMALL_WORST_LIMIT), key=lambda tv: -tv[1])
+        checks.append(
+            {
+                "target": f"10⁶-element cases NumPy answers without a pass over the data ≤ {SMALL_WORST_LIMIT}× NumPy",
+                "lib": lib,
+                "value": max((v for _, v in views), default=None),
+                "met": (not over) if views else None,
+                "missed_by": over,
+                "cases": len(views),
+            }
+        )
+        large = [(r["title"], r["paired"].get(lib)) for r in results if data_bound(r) and r["paired"].get(lib)]
+        small = [(r["title"], r["paired"].get(lib)) for r in results if not r["large"] and r["paired"].get(lib)]
+        over = sorted(((t, v) for t, v in large if v > LARGE_LIMIT), key=lambda tv: -tv[1])
+        checks.append(
+            {
+                "target": f"every data-bound 10⁶-element case ≤ {LARGE_LIMIT}× NumPy",
+                "lib": lib,
+                "value": max((v for _, v in large), default=None),
+                "met": (not over) if large else None,
+                "missed_by": over,
+                "cases": len(large),
+            }
+        )
+        values = [v for _, v in small]
+        median = statistics.median(values) if values else None
+        checks.append(
+            {
+                "target": f"10-element median ≤ {SMALL_MEDIAN_LIMIT}× NumPy",
+                "lib": lib,
+                "value": median,
+                "met": None if median is None else median <= SMALL_MEDIAN_LIMIT,
+                "missed_by": [],
+                "cases": len(values),
+            }
+        )
+        over = sorted(((t, v) for t, v in small if v > SMALL_WORST_LIMIT), key=lambda tv: -tv[1])
+        checks.append(
+            {
+                "target": f"every 10-element case ≤ {SMALL_WORST_LIMIT}× NumPy",
+                "lib": lib,
+                "value": max(values, default=None),
+                "met": (not over) if values else None,
+                "missed_by": over,
+                "cases": len(values),
+            }
+        )
+    return checks
+
+
+# -- running and printing ------------------------------------------------------------------------------
+def run_cases(cases, mods, missing, repeats, min_time, progress=None):
+    results = []
+    for number, case in enumerate(cases):
+        try:
+            times, errors, _, paired = measure_case(case, mods, missing, repeats, min_time)
+        except Exception as e:  # never crash the run
+            times, errors, paired = {}, {"*": _short(e)}, {}
+        results.append(
+            {
+                "case": case.key,
+                "title": case.title,
+                "n": case.n,
+                "large": case.large,
+                "stmt": case.stmts,
+                "times": times,
+                "paired": paired,
+                "errors": errors,
+            }
+        )
+        if progress:
+            progress(number + 1, len(cases))
+    return results
+
+
+def _cell(r, lib):
+    v = r["paired"].get(lib)
+    return "n/a" if v is None else f"{v:.2f}×"
+
+
+def rows(results):
+    """[(case, numpy time at 10, ratios at 10 ..., numpy time at 10**6, ratios ...)] by case title."""
+    by_title: dict = {}
+    for r in results:
+        by_title.setdefault(r["title"], {})["large" if r["large"] else "small"] = r
+    out = []
+    for title, sizes in by_title.items():
+        row = [title]
+        for size in ("small", "large"):
+            r = sizes.get(size)
+            if r is None:
+                row += ["—"] * 4
+            else:
+                row += [fmt_time(r["times"].get("numpy"))] + [_cell(r, lib) for lib in ("strict", "xp", "tx")]
+        out.append(row)
+    return out
+
+
+HEADER = ["case", "NumPy @10", "strict", "xp", "tx", "NumPy @10⁶", "strict", "xp", "tx"]
+
+
+def markdown(results, checks, meta) -> str:
+    lines = [
+        "| " + " | ".join(HEADER) + " |",
+        "|---|" + "---:|" * (len(HEADER) - 1),
+    ]
+    for row in rows(results):
+        lines.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
+    lines.append("")
+    for c in checks:
+        value = "n/a" if c["value"] is None else f"{c['value']:.2f}×"
+        status = "n/a" if c["met"] is None else ("met" if c["met"] else "MISSED")
+        missed = ", ".join(f"{t} {v:.2f}×" for t, v in c["missed_by"])
+        lines.append(
+            f"- {c['lib']}: {c['target']}: {status} ({value} over {c['cases']} cases){': ' + missed if missed else ''}"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def print_report(results, checks, meta, console):
+    from rich.markup import escape
+    from rich.table import Table
+
+    table = Table(title="The whole surface: paired ratio to NumPy (median of rounds)", header_style="bold")
+    for i, h in enumerate(HEADER):
+        table.add_column(h, justify="left" if i == 0 else "right", no_wrap=True)
+    for row in rows(results):
+        table.add_row(escape(row[0]), *row[1:])
+    console.print(table)
+    errs = [(r["case"], lib, e) for r in results for lib, e in r["errors"].items()]
+    if errs:
+        console.print("[bold]n/a cells[/bold]:")
+        for case, lib, e in errs:
+            console.print(f"  {case} [{lib}]: {e}", markup=False, highlight=False)
+    for c in checks:
+        status = "n/a" if c["met"] is None else ("[green]met[/green]" if c["met"] else "[red]MISSED[/red]")
+        value = "n/a" if c["value"] is None else f"{c['value']:.2f}×"
+        console.print(f"{c['lib']}: {escape(c['target'])}: {status} ({value} over {c['cases']} cases)")
+        for t, v in c["missed_by"]:
+            console.print(f"    {escape(t)}: {v:.2f}×", highlight=False)
+    console.print(
+        f"surface: {len(results)} cases in {meta['elapsed_s']:.0f} s, median of {meta['repeats']} interleaved "
+        f"rounds, ratios paired by round, load average {meta['loadavg'][0]:.1f} on {meta['cpus']} CPUs",
+        highlight=False,
+    )
+
+
+def main(argv=None, console=None):
+    p = argparse.ArgumentParser(prog="python -m benchmarks.surface", description=__doc__.split("\n\n")[0])
+    p.add_argument("--quick", action="store_true", help="smoke run: 10**4 instead of 10**6 elements, short samples")
+    p.add_argument("--repeats", type=int, default=None, help="interleaved rounds per case (default 7, quick 3)")
+    p.add_argument("--min-time", type=float, default=None, help="seconds per sample (default 0.02, quick 0.002)")
+    p.add_argument("-k", "--filter", default=None, help="only cases whose key contains this substring")
+    p.add_argument("--json", metavar="PATH", help="write the results as JSON")
+    p.add_argument("--markdown", metavar="PATH", help="write the table and targets as Markdown")
+    args = p.parse_args(argv)
+    repeats = args.repeats or (3 if args.quick else 7)
+    min_time = args.min_time or (0.002 if args.quick else 0.02)
+    if console is None:
+        from rich.console import Console
+
+        console = Console() if sys.stdout.isatty() else Console(width=200)
+    mods, missing = _load_namespaces()
+    mods.pop("floor", None)
+    mods.pop("torch", None)
+    uncovered = sorted(standard_names() - covered_names())
+    if uncovered:
+        console.print(f"[red]functions without a case[/red]: {', '.join(uncovered)}")
+    cases = make_cases(args.quick, args.filter)
+    start = time.perf_counter()
+    results = run_cases(cases, mods, missing, repeats, min_time)
+    meta = {
+        "elapsed_s": time.perf_counter() - start,
+        "repeats": repeats,
+        "min_time_s": min_time,
+        "quick": args.quick,
+        "cpus": os.cpu_count(),
+        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else [float("nan")],
+    }
+    checks = check_targets(results)
+    print_report(results, checks, meta, console)
+    if args.markdown:
+        with open(args.markdown, "w") as f:
+            f.write(markdown(results, checks, meta))
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump({"meta": meta, "results": results, "targets": checks}, f, indent=1, default=str)
+    return 0 if not uncovered else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
