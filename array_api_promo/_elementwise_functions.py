@@ -145,12 +145,12 @@ RAW_KERNELS = dict(KERNELS)
 KERNELS.update(SPECIAL_KERNELS)
 
 
-def kernel_for(name, numpy_dtype, division_warns=False):
+def kernel_for(name, numpy_dtype, policy=None):
     """The kernel of ``name`` computing in ``numpy_dtype``: NumPy's, unless the standard's special cases need a fix-up
-    (``division_warns``: the policy's ``integer_division_by_zero_warns``)."""
+    (``policy``: its rule for integer division by zero)."""
     if name in _COMPLEX_KERNELS and np.dtype(numpy_dtype).kind == "c":
         return _COMPLEX_KERNELS[name]
-    return special_kernel(name, numpy_dtype, division_warns) or RAW_KERNELS[name]
+    return special_kernel(name, numpy_dtype, policy) or RAW_KERNELS[name]
 
 
 _ONE_PASS_MIN = 4096  # elements; below it two ufunc calls cost less than numpy.clip's Python layers
@@ -314,7 +314,7 @@ class ElementwiseFunctions(RuntimeBase):
                 return plan
         decision = self.policy.decide(OPS[name], (first, second))
         compute = decision.compute
-        kernel = self._kernel_for(name, compute.numpy, self.policy.integer_division_by_zero_warns)
+        kernel = self._kernel_for(name, compute.numpy, self.policy)
         signature = None
         scalar_dtype = decision.scalar or compute  # a scalar arrives converted
         second_numpy = dt2.numpy if type(dt2) is DType else scalar_dtype.numpy
@@ -361,7 +361,7 @@ class ElementwiseFunctions(RuntimeBase):
         name, dtype = key
         decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
         compute = decision.compute
-        kernel = self._kernel_for(name, compute.numpy, self.policy.integer_division_by_zero_warns)
+        kernel = self._kernel_for(name, compute.numpy, self.policy)
         if dtype is not compute and not _resolves_to(kernel, (dtype.numpy,), compute.numpy, decision.result.numpy):
             kernel = _casting(kernel, compute.numpy, 1)  # (a ufunc too: one cast of a 1-operand call)
         plan = UnaryPlan(kernel, decision.result, decision.result.numpy)
@@ -537,7 +537,7 @@ class ElementwiseFunctions(RuntimeBase):
         decision = self.policy.decide(OPS[name], (self._operand(x1), self._operand(x2)))
         compute = decision.compute
         convert = self.policy.convert_scalar
-        kernel = kernel_for(name, compute.numpy, self.policy.integer_division_by_zero_warns)
+        kernel = kernel_for(name, compute.numpy, self.policy)
         out = kernel(convert(x1, compute, name), convert(x2, compute, name))
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, CPU)
 

@@ -44,16 +44,19 @@ Where the standard and NumPy disagree (checked against the 2025.12 stubs):
 * complex ``pow`` with a large integral exponent: NumPy gives NaN where the
   result under/overflows (``(3+3j) ** -58``); recomputed as ``exp(x2 log x1)``
   where finite nonzero inputs gave a non-finite value.
-* integer ``floor_divide`` / ``remainder`` by zero: NumPy's value (0) is kept,
-  its "divide by zero" RuntimeWarning is silenced -- only when a zero divisor is
-  present (``np.errstate`` costs several microseconds per call) -- unless the
-  policy's library warns as NumPy does (``Policy.integer_division_by_zero_warns``):
-  then the raw ufunc.
+* integer ``floor_divide`` / ``remainder`` by zero (unspecified by the standard):
+  the policy's library's rule (``Policy.integer_division_by_zero``, the kernels in
+  ``_ZERO_DIVISION``): NumPy's value (0) silently -- its "divide by zero"
+  RuntimeWarning silenced only when a zero divisor is present (``np.errstate``
+  costs several microseconds per call) -- or with NumPy's warning (the raw ufunc),
+  or a ZeroDivisionError, or XLA's or MLX's values.
 """
 
 from __future__ import annotations
 
 import numpy as np
+
+from .promotion._policy import ZERO_DIVISION_RULES
 
 __all__ = ["SPECIAL_KERNELS", "special_kernel"]
 
@@ -114,6 +117,52 @@ def _remainder_int(x1, x2):
         with _errstate(divide="ignore"):
             return _remainder(x1, x2)
     return _remainder(x1, x2)
+
+
+def _refusing_division_by_zero(ufunc, name: str, policy_name: str):
+    """``ufunc`` refusing a zero integer divisor, as PyTorch does (``RuntimeError: ZeroDivisionError``)."""
+
+    def kernel(x1, x2):
+        if _has_zero(x2):
+            raise ZeroDivisionError(
+                f"{name}: integer division by zero ({x2.dtype} divisor holds 0) (policy {policy_name!r})"
+            )
+        return ufunc(x1, x2)
+
+    return kernel
+
+
+def _floor_divide_int_xla(x1, x2):
+    # XLA's integer division by zero is -1 (unsigned: all ones); jnp.floor_divide then takes
+    # one off where the signs differ and x1 (XLA's remainder by zero) is nonzero: -2.
+    if not _has_zero(x2):
+        return _floor_divide(x1, x2)
+    with _errstate(divide="ignore"):
+        out = _floor_divide(x1, x2)
+    zero = x2 == 0
+    if x1.dtype.kind == "u":
+        return _where(zero, x1.dtype.type(-1 % (1 << (8 * x1.dtype.itemsize))), out)
+    return _where(zero, _where(x1 == 0, x1.dtype.type(-1), x1.dtype.type(-2)), out)
+
+
+def _remainder_int_mlx(x1, x2):
+    # MLX (on CPU) leaves x1 where the divisor is zero.
+    if not _has_zero(x2):
+        return _remainder(x1, x2)
+    with _errstate(divide="ignore"):
+        return _where(x2 == 0, x1, _remainder(x1, x2))
+
+
+# Integer floor_divide and remainder by zero, by Policy.integer_division_by_zero: the two kernels
+# (None: NumPy's ufunc as it is, warning included).
+_ZERO_DIVISION = {
+    "zero": (_floor_divide_int, _remainder_int),  # NumPy's 0, silently (the standard says nothing)
+    "warn": (None, None),  # NumPy's 0 with its "divide by zero" RuntimeWarning
+    "raise": None,  # ZeroDivisionError, made per policy (its name is in the message)
+    "xla": (_floor_divide_int_xla, _remainder_int),  # JAX: -1/-2 (unsigned: all ones), remainder 0
+    "mlx": (_floor_divide_int, _remainder_int_mlx),  # MLX: 0, remainder x1
+}
+assert tuple(_ZERO_DIVISION) == ZERO_DIVISION_RULES
 
 
 def _pow_real(x1, x2):
@@ -223,11 +272,11 @@ def _nextafter_float16(x1, x2):
     return _where(x1 == x2, x2, _nextafter(x1, x2))
 
 
-def special_kernel(name: str, dtype, division_warns: bool = False):
+def special_kernel(name: str, dtype, policy=None):
     """The kernel of ``name`` at the computation dtype ``dtype`` (a NumPy dtype), or ``None``.
 
-    ``division_warns``: integer division by zero keeps NumPy's RuntimeWarning (the policy's
-    ``integer_division_by_zero_warns``).
+    ``policy``: its ``integer_division_by_zero`` rule picks the integer ``floor_divide`` and
+    ``remainder`` kernels (without a policy: NumPy's value, silently).
 
     ``None`` means NumPy's ufunc is already right for that dtype: the dispatch
     should then call the raw ufunc.  Meant to be called once per plan (signature),
@@ -235,12 +284,17 @@ def special_kernel(name: str, dtype, division_warns: bool = False):
     """
     dtype = np.dtype(dtype)
     kind = dtype.kind
+    if name in ("floor_divide", "remainder") and kind in "iu":
+        rule = "zero" if policy is None else policy.integer_division_by_zero
+        kernels = _ZERO_DIVISION[rule]
+        if kernels is None:
+            ufunc = _floor_divide if name == "floor_divide" else _remainder
+            return _refusing_division_by_zero(ufunc, name, policy.name)
+        return kernels[name == "remainder"]
     if name == "floor_divide":
-        if kind in "iu":
-            return None if division_warns else _floor_divide_int
         return None if kind == "b" else _floor_divide_float
     if name == "remainder":
-        return _remainder_int if kind in "iu" and not division_warns else None
+        return None
     if name == "pow":
         if kind == "f":
             return _pow_real  # NumPy's scalar 0.5 exponent takes a sqrt fast path

@@ -419,13 +419,13 @@ class StandinRuntime(Runtime):
         return self.standin.data_dependent_shapes
 
     @staticmethod
-    def _kernel_for(name, numpy_dtype, division_warns=False):
+    def _kernel_for(name, numpy_dtype, policy=None):
         """The kernel, called from a function of a module named ``array_api_strict._kernels``:
         NumPy attributes its floating-point warnings (``invalid value encountered in
         subtract``) to the calling module, and consumers filter them by array-api-strict's
         module (array-api-extra: ``ignore:invalid value encountered:RuntimeWarning:array_api_strict``).
         The stand-in's elementwise operations take the general path, not the compiled one."""
-        return _attributed(kernel_for(name, numpy_dtype, division_warns))
+        return _attributed(kernel_for(name, numpy_dtype, policy))
 
     def namespace_at(self, api_version: str):
         # As array-api-strict: asking an array for a version sets that version globally.

@@ -468,7 +468,10 @@ def test_floor_divide_broadcasts_with_infinities(policy):
 @pytest.mark.parametrize("policy", NAMESPACES)
 @pytest.mark.parametrize("name", ["floor_divide", "remainder"])
 def test_integer_division_by_zero_is_zero_without_warning(policy, name):
+    """The rule "zero" (the standard's policy); the others: test_integer_division_by_zero_follows_the_library."""
     ns = NAMESPACES[policy]
+    if ns._runtime.policy.integer_division_by_zero != "zero":
+        pytest.skip(f"{policy}'s library does not give 0 silently")
     for dt in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):
         if not hasattr(ns, dt):
             continue
@@ -696,3 +699,57 @@ def test_integer_division_by_zero_warns_where_numpy_does(policy, warns):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert (a // ns.asarray([1, 2], dtype=ns.int32))._data.tolist() == [1, 1]  # no zero divisor: silent
+
+
+# What each library gives for integer x // 0 and x % 0, measured on the real libraries (PyTorch
+# 2.15.0: RuntimeError "ZeroDivisionError" for // and %, in place too; JAX 0.12.0.1; MLX 0.32.4 on
+# CPU; MegEngine 1.13.0 kills the process with SIGFPE, refused here instead). x is [-3, 0, 3].
+_DIVISION_BY_ZERO = {
+    "torch": ZeroDivisionError,
+    "paddle": ZeroDivisionError,
+    "megengine": ZeroDivisionError,
+    "jax": ({"int32": [-2, -1, -2], "uint8": [255, 255, 255]}, [0, 0, 0]),
+    "jax_x64": ({"int32": [-2, -1, -2], "uint8": [255, 255, 255]}, [0, 0, 0]),
+    "mlx": ({"int32": [0, 0, 0], "uint8": [0, 0, 0]}, None),  # None: % 0 leaves x
+}
+
+
+@pytest.mark.parametrize("policy", sorted(_DIVISION_BY_ZERO))
+def test_integer_division_by_zero_follows_the_library(policy):
+    ns = xp.namespace(policy)
+    expected = _DIVISION_BY_ZERO[policy]
+    for dtype, values in (("int32", [-3, 0, 3]), ("uint8", [3, 0, 3])):
+        x = ns.asarray(values, dtype=getattr(ns, dtype))
+        zeros = ns.zeros(3, dtype=x.dtype)
+        if expected is ZeroDivisionError:
+            for call in (lambda: x // 0, lambda: ns.remainder(x, zeros), lambda: ns.floor_divide(x[:1], zeros[0])):
+                with pytest.raises(
+                    ZeroDivisionError,
+                    match=rf"integer division by zero \({dtype} divisor holds 0\) \(policy '{policy}'\)",
+                ):
+                    call()
+            y = ns.asarray(values, dtype=x.dtype)
+            with pytest.raises(ZeroDivisionError):
+                y //= zeros
+            assert (x // ns.ones(3, dtype=x.dtype))._data.tolist() == values  # no zero divisor: computed
+            continue
+        quotients, remainders = expected
+        quotient = quotients[dtype] if dtype == "int32" else [quotients[dtype][0]] * 3
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # silent, as the library is
+            assert (x // 0)._data.tolist() == quotient
+            assert ns.floor_divide(x, zeros)._data.tolist() == quotient
+            assert ns.remainder(x, zeros)._data.tolist() == (values if remainders is None else remainders)
+
+
+def test_integer_division_by_zero_rule_is_checked():
+    from array_api_promo.promotion import ArrayAPIPolicy
+
+    class Bad(ArrayAPIPolicy):
+        name = "bad_division"
+        integer_division_by_zero = "nan"
+
+    with pytest.raises(
+        ValueError, match="policy 'bad_division': integer_division_by_zero must be one of 'zero', 'warn'"
+    ):
+        Bad()

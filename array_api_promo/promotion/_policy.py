@@ -252,6 +252,10 @@ class _Failure(NamedTuple):
     message: str
 
 
+# Policy.integer_division_by_zero's rules (their kernels: _special_values._ZERO_DIVISION).
+ZERO_DIVISION_RULES = ("zero", "warn", "raise", "xla", "mlx")
+
+
 class Policy:
     """Base class of promotion policies.
 
@@ -299,10 +303,12 @@ class Policy:
     #: float64 to float32); a dtype not named here keeps its dtype, or is refused if the policy
     #: lacks it.
     numpy_array_dtypes: dict[str, str] = {}
-    #: Whether integer ``floor_divide``/``remainder`` by zero give the library's
-    #: ``RuntimeWarning: divide by zero encountered in ...`` (NumPy does); otherwise they are
-    #: silent, as the standard is (the value, 0, is NumPy's either way).
-    integer_division_by_zero_warns: bool = False
+    #: Integer ``floor_divide``/``remainder`` by zero, which the standard leaves unspecified:
+    #: ``"zero"`` NumPy's value (0) silently; ``"warn"`` the same with NumPy's ``RuntimeWarning:
+    #: divide by zero encountered in ...``; ``"raise"`` a ZeroDivisionError (PyTorch); ``"xla"``
+    #: JAX's values (quotient -1 for 0 // 0, else -2; unsigned all ones; remainder 0); ``"mlx"``
+    #: MLX's (quotient 0, remainder x1). The kernels: ``_special_values._ZERO_DIVISION``.
+    integer_division_by_zero: str = "zero"
 
     @property
     def summary(self) -> str:
@@ -313,6 +319,11 @@ class Policy:
         self._result_cache: dict = {}
         self._decision_cache: dict = {}
         self._dtype_set = frozenset(self.dtypes)
+        if self.integer_division_by_zero not in ZERO_DIVISION_RULES:
+            raise ValueError(
+                f"policy {self.name!r}: integer_division_by_zero must be one of {', '.join(map(repr, ZERO_DIVISION_RULES))}, "
+                f"not {self.integer_division_by_zero!r}"
+            )
         if D.bfloat16 in self._dtype_set:
             D.load_ml_dtypes()
         if self.value_dependent:

@@ -141,6 +141,7 @@ class JaxPolicy(Policy):
     scalar_pair_functions = ELEMENTWISE_PAIR_FUNCTIONS
     # A NumPy scalar is a typed, non-weak 0-d array of its dtype: jnp.add(x_f64, np.float32(1)) is float64.
     numpy_scalars = "array"
+    integer_division_by_zero = "xla"  # jnp.array([0, 1]) // 0 is [-1, -2]; % 0 is 0 (JAX 0.12.0.1)
 
     def __init__(self, x64: bool = False):
         self.x64 = x64

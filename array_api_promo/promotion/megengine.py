@@ -96,6 +96,8 @@ class MegEnginePolicy(Policy):
     zero_d_matters = False  # a 0-d tensor is a tensor
     # np.float64(1.5) is a float, np.int64 an int (MegEngine reads NumPy scalars as numbers)
     numpy_scalars = {"b": bool, "i": int, "u": int, "f": float}
+    # MegEngine 1.13 kills the process (SIGFPE) on integer // 0 and % 0: refused here instead
+    integer_division_by_zero = "raise"
     numpy_array_dtypes = _NARROWED_NUMPY
 
     # -- the Python layer: what a Python number becomes --------------------------------

@@ -81,6 +81,7 @@ class MlxPolicy(Policy):
     """MLX 0.32 (CPU): one pairwise table, weak Python numbers, 0-d arrays as strong as n-d ones."""
 
     name = "mlx"
+    integer_division_by_zero = "mlx"  # mx.array([3]) // 0 is 0 and % 0 is 3 (MLX 0.32.4, CPU)
     dtypes = _ORDER
     default_int = i4
     default_uint = u4

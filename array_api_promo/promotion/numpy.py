@@ -218,7 +218,7 @@ class NumPyPolicy(Policy):
     name = "numpy"
     zero_d_matters = False  # NEP 50: 0-d arrays are strong, like n-d arrays
     numpy_scalars = "array"  # a NumPy scalar is a (strong) 0-d array of its dtype
-    integer_division_by_zero_warns = True  # np.array([1]) // 0: "divide by zero encountered in floor_divide"
+    integer_division_by_zero = "warn"  # np.array([1]) // 0: "divide by zero encountered in floor_divide", 0
     scalar_pair_functions = ELEMENTWISE_PAIR_FUNCTIONS  # np.add(True, 1), np.where(c, 1, 2.5)
     dtypes = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16)
     table = NUMPY_TABLE

@@ -141,6 +141,7 @@ class TorchPolicy(Policy):
     # as: np.int64(3) by __index__, np.float64 (a float subclass), and np.bool_ -- no bool
     # subclass -- by __float__: float32 + np.True_ is float32, int8 + np.True_ too.
     numpy_scalars = {"b": float, "i": int, "u": int, "f": float, "c": complex}
+    integer_division_by_zero = "raise"  # torch.tensor([1]) // 0: RuntimeError: ZeroDivisionError (% too)
     # ...but in a sequence given to torch.asarray, a NumPy scalar keeps its dtype:
     # torch.asarray([np.float64(1.), np.float64(2.)]) is float64, [np.int32(1)] is int32.
     sequence_numpy_scalars = True
