@@ -347,7 +347,7 @@ def _key(x):
         keys = tuple(_key(i) for i in x)
         return None if None in keys else (t.__name__, keys)
     if isinstance(x, np.ndarray):
-        return ("ndarray", x.dtype.str, _value_class(x[()].item()) if x.ndim == 0 else 1)
+        return ("ndarray", x.dtype.str, x.ndim, _value_class(x[()].item()) if x.ndim == 0 else None)
     if isinstance(x, np.generic):
         return ("numpy", x.dtype.str, _value_class(x.item()))
     return None
@@ -384,7 +384,7 @@ def _describe(x) -> str | None:
         more = ", ..." if len(x) > 4 else ""
         return f"[{', '.join(inner)}{more}]"
     if isinstance(x, np.ndarray):
-        return f"NumPy {x.dtype} array"
+        return f"NumPy {'0-d ' if x.ndim == 0 else ''}{x.dtype} array"
     if isinstance(x, np.generic):
         return f"NumPy {type(x).__name__}"
     return None
@@ -485,6 +485,8 @@ def _user_frame():
 
 class Audit:
     """The comparison state of an audited namespace: its policies, cached outcomes and records."""
+
+    warns = True  # a PromotionDifferenceWarning per new record (the NumPy audit keeps the output the program's)
 
     def __init__(self, policy, against, api_version: str):
         self.policy = policy
@@ -620,6 +622,8 @@ class Audit:
                 values,
             )
             self._records[key] = record
+        if not self.warns:
+            return
         differing = "; ".join(f"under {n!r} {o.text()}" for n, o in against.items() if _differ(mine, o))
         example = f" (values {record.values})" if record.values else ""
         message = f"{op}({operands}){example}: under policy {self.policy.name!r} {mine.text()}, but {differing}"
