@@ -387,6 +387,8 @@ def _describe(x) -> str | None:
         return f"NumPy {'0-d ' if x.ndim == 0 else ''}{x.dtype} array"
     if isinstance(x, np.generic):
         return f"NumPy {type(x).__name__}"
+    if isinstance(x, np.dtype) or (isinstance(x, type) and issubclass(x, np.generic)):
+        return f"NumPy dtype {np.dtype(x).name}"
     return None
 
 

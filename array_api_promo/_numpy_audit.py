@@ -532,13 +532,20 @@ class Helpers:
     def attr_inplace(self, run, name, obj, attribute, value):
         setattr(obj, attribute, self.inplace(run, name, getattr(obj, attribute), value))
 
-    def call(self, run, f, *args, **kwargs):
-        """``f(*args, **kwargs)`` through ``run``; compared when ``f`` is a NumPy ufunc or promoting function."""
+    def w(self, f, run):
+        """``f`` itself (called from the user's frame, as written), or for a NumPy ufunc or promoting
+        function a wrapper that calls it through ``run`` and compares."""
         found = self.functions.get(id(f)) if self._filled or self._fill() else None
-        if found is None or (found[0] == "ufunc" and kwargs):  # out=, dtype=, where=: not compared
-            return run(f, *args, **kwargs)
+        if found is None:
+            return f
         kind, op, target = found
-        return self._run(kind, op, target, run, (f, *args), args, kwargs)
+
+        def compared(*args, **kwargs):
+            if kind == "ufunc" and kwargs:  # out=, dtype=, where=: not compared
+                return run(f, *args, **kwargs)
+            return self._run(kind, op, target, run, (f, *args), args, kwargs)
+
+        return compared
 
     def _run(self, kind, op, target, run, args, compared, kwargs, written=None):
         try:
@@ -682,8 +689,10 @@ class _Rewriter(ast.NodeTransformer):
         self.generic_visit(node)
         if isinstance(node.func, ast.Name) and node.func.id in _FRAME_READERS:
             return node  # reads its caller's frame: called as written
+        # w(f, site)(...): the call is made from the user's frame unless f is NumPy's
         site = self._site("call", "call", node)
-        return ast.copy_location(ast.Call(_helper("call", node), [site, node.func, *node.args], node.keywords), node)
+        node.func = ast.copy_location(ast.Call(_helper("w", node), [node.func, site], []), node.func)
+        return node
 
     def visit_AugAssign(self, node):
         self.generic_visit(node)
@@ -735,7 +744,11 @@ def rewrite(tree: ast.Module) -> ast.Module:
     while start < len(body) and isinstance(body[start], ast.ImportFrom) and body[start].module == "__future__":
         start += 1
     tree.body = body[:start] + list(rewriter.sites.values()) + body[start:]
-    return ast.fix_missing_locations(tree)
+    ast.fix_missing_locations(tree)
+    for node in ast.walk(tree):  # nodes another rewriter (pytest's) placed without an end
+        if "end_lineno" in node._attributes and (node.end_lineno or 0) < node.lineno:
+            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+    return tree
 
 
 def _compile(source: bytes, path: str):
@@ -850,7 +863,8 @@ def start() -> None:
 
 def _run_main(script: str) -> None:
     """Run the main script from its rewritten tree, as ``python script.py`` would, and exit."""
-    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    script = os.path.abspath(script)  # as Python names a script it runs
+    sys.path.insert(0, os.path.dirname(script))
     main = sys.modules["__main__"]
     main.__file__ = script
     main.__cached__ = None  # type: ignore[attr-defined]
