@@ -868,6 +868,7 @@ def _run_main(script: str) -> None:
     main = sys.modules["__main__"]
     main.__file__ = script
     main.__cached__ = None  # type: ignore[attr-defined]
+    main.__loader__ = importlib.machinery.SourceFileLoader("__main__", script)
     with open(script, "rb") as f:
         source = f.read()
     status = 0
