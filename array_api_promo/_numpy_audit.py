@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import ast
 import builtins
+import collections
 import contextlib
 import fnmatch
 import importlib.abc
@@ -258,7 +259,9 @@ def _against_run(kind: str, name: str, runtime, args: tuple, kwargs: dict):
         stand_in = runtime.asarray(np.zeros((1,) * rank, a.dtype) if rank else a.copy())
         stand_in[...] = move(value)
         return stand_in
-    function = getattr(runtime, name)
+    function = getattr(runtime, name, None)
+    if function is None:
+        raise _Skip  # a ufunc the standard lacks (np.spacing, np.ldexp)
     if kind == "ufunc":
         moved = [move(a) for a in args]
         return function(*moved) if move.arrays else None
@@ -270,14 +273,20 @@ def _creation(function, move, args, kwargs):  # zeros, ones, empty
 
 
 def _full(function, move, args, kwargs):
-    fill = move(_arg(args, kwargs, 1, "fill_value"))
+    fill = _arg(args, kwargs, 1, "fill_value")
+    if not (type(fill) in PY_SCALARS or isinstance(fill, np.generic)):
+        raise _Skip  # an array fill broadcasts: the standard's full takes a scalar
+    fill = move(fill)
     return function(
         _shape_stand_in(_arg(args, kwargs, 0, "shape")), fill, dtype=move.dtype(_arg(args, kwargs, 2, "dtype"))
     )
 
 
 def _full_like(function, move, args, kwargs):
-    x, fill = move(_arg(args, kwargs, 0, "a")), move(_arg(args, kwargs, 1, "fill_value"))
+    x, fill = _arg(args, kwargs, 0, "a"), _arg(args, kwargs, 1, "fill_value")
+    if type(x) is not np.ndarray or not (type(fill) in PY_SCALARS or isinstance(fill, np.generic)):
+        raise _Skip
+    x, fill = move(x), move(fill)
     return function(x, fill, dtype=move.dtype(_arg(args, kwargs, 2, "dtype")))
 
 
@@ -343,6 +352,8 @@ def _reduction(function, move, args, kwargs):
     options = {k: v for k, v in kwargs.items() if k in ("keepdims",)}
     dtype = kwargs.get("dtype")
     if dtype is not None:
+        if function.__name__ not in ("sum", "prod"):
+            raise _Skip  # the standard's mean, var, ... take no dtype
         options["dtype"] = move.dtype(dtype)
     return function(move(x), axis=axis, **options)
 
@@ -402,10 +413,14 @@ class NumPyAudit(Audit):
     def __init__(self, against):
         others = check_against(against)
         super().__init__(_InstalledNumPy(), others, DEFAULT_API_VERSION)
-        self.uncompared = 0  # calls a policy's run failed on other than by refusing (counted, reported)
+        # calls a policy's run (or the audit) failed on other than by refusing: "op (why)" -> count
+        self.uncompared: collections.Counter = collections.Counter()
+
+    def not_compared(self, op: str, why: str) -> None:
+        self.uncompared[f"{op} ({why})"] += 1
 
     def as_json(self) -> dict:
-        return {**super().as_json(), "uncompared": self.uncompared}
+        return {**super().as_json(), "uncompared": dict(self.uncompared)}
 
     def compare(self, kind: str, op: str, target, args: tuple, kwargs: dict, result, error) -> None:
         """Record the call if an against policy's outcome differs from NumPy's."""
@@ -417,8 +432,8 @@ class NumPyAudit(Audit):
                 theirs = self._outcomes_against(kind, target, args, kwargs)
             except _Skip:
                 theirs = ()
-            except _NotCompared:
-                self.uncompared += 1
+            except _NotCompared as exc:
+                self.not_compared(op, str(exc))
                 return
             if key is not None:
                 self._outcomes[key] = theirs
@@ -448,8 +463,8 @@ class NumPyAudit(Audit):
                     except _REFUSALS as exc:
                         outcomes.append(Outcome(None, _error_name(exc)))
                         continue
-                    except Exception:
-                        raise _NotCompared from None
+                    except Exception as exc:
+                        raise _NotCompared(f"{policy.name}: {type(exc).__name__}") from None
                     if result is None:
                         outcomes.append(None)
                         continue
@@ -560,8 +575,8 @@ class Helpers:
     def _compare(self, kind, op, target, args, kwargs, result, error):
         try:
             self.audit.compare(kind, op, target, args, kwargs, result, error)
-        except Exception:  # the audit never breaks the program
-            self.audit.uncompared += 1
+        except Exception as exc:  # the audit never breaks the program
+            self.audit.not_compared(op, f"audit: {type(exc).__name__}")
 
     def _fill(self) -> bool:
         """NumPy's ufuncs and promoting functions, once NumPy is imported."""

@@ -282,14 +282,17 @@ def _numpy_main(args, argv, command, against, extra_env, parser) -> int:
     env[ENV_INCLUDE] = os.pathsep.join(include)
     env["ARRAY_API_PROMO_STANDIN_ROOT"] = _PACKAGE_ROOT
     returncode, reports = _run_collecting(command, env)
-    uncompared = sum(r.get("uncompared", 0) for r in reports)
+    uncompared: dict = {}
+    for report in reports:
+        for why, count in report.get("uncompared", {}).items():
+            uncompared[why] = uncompared.get(why, 0) + count
     # On stderr: the audited run's stdout is the program's, byte for byte.
     _report(args, argv, merge(reports), f"numpy {np.__version__}", [p.name for p in others], file=sys.stderr)
-    if uncompared:
-        print(
-            f"audit: {uncompared:,} calls could not be compared (a policy's run failed other than by refusing)",
-            file=sys.stderr,
-        )
+    if uncompared:  # said, not hidden: which calls the report could not cover, and why
+        worst = sorted(uncompared.items(), key=lambda item: -item[1])
+        listed = "; ".join(f"{why}: {count:,}" for why, count in worst[:5]) + ("; ..." if len(worst) > 5 else "")
+        total = sum(uncompared.values())
+        print(f"audit: {total:,} calls could not be compared ({listed})", file=sys.stderr)
     return returncode
 
 
