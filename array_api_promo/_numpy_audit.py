@@ -185,8 +185,11 @@ def _plain(outcome: Outcome) -> Outcome:
     return Outcome(outcome.dtype, outcome.error)
 
 
+_NUMPY_TYPES = (np.ndarray, np.generic)
+
+
 def _is_numpy(x) -> bool:
-    return isinstance(x, (np.ndarray, np.generic))
+    return isinstance(x, _NUMPY_TYPES)
 
 
 def _dtype_of(x) -> DType:
@@ -508,6 +511,8 @@ class Helpers:
     plain run."""
 
     slice = slice  # a[1:2] += v: the key as an expression
+    plain = _PLAIN_TYPES  # operands that are never NumPy's (the fast functions compute them directly)
+    ndarray = np.ndarray
 
     def __init__(self, audit: NumPyAudit):
         self.audit = audit
@@ -681,24 +686,37 @@ class _Rewriter(ast.NodeTransformer):
         site = self._site(kind, name, node)
         return ast.copy_location(ast.Call(_helper(attribute, node), [site, *args], []), node)
 
+    def _fast(self, kind: str, name: str, args: list, node: ast.AST) -> ast.Call:
+        """A call of the site's fast function: the operation itself when no operand can be NumPy's
+        (two ints), the helper otherwise; one call per operation in plain Python code."""
+        raw = self._site(kind, name, node).id
+        identifier = f"{raw}_fast"
+        if identifier not in self.sites:
+            template = _FAST[kind].format(name=identifier, raw=raw, op=_SYMBOLS[name], helper=HELPER, kind=name)
+            (function,) = ast.parse(template).body
+            for part in ast.walk(function):
+                if "lineno" in part._attributes:
+                    part.lineno = part.end_lineno = node.lineno
+                    part.col_offset = part.end_col_offset = 0
+            self.sites[identifier] = function
+        return ast.copy_location(ast.Call(_name(identifier), args, []), node)
+
     def visit_BinOp(self, node):
         self.generic_visit(node)
-        name = _BINARY[type(node.op)]
-        return self._call("binary", "binary", name, [ast.Constant(name), node.left, node.right], node)
+        return self._fast("binary", _BINARY[type(node.op)], [node.left, node.right], node)
 
     def visit_UnaryOp(self, node):
         self.generic_visit(node)
         name = _UNARY.get(type(node.op))
         if name is None:
             return node
-        return self._call("unary", "unary", name, [ast.Constant(name), node.operand], node)
+        return self._fast("unary", name, [node.operand], node)
 
     def visit_Compare(self, node):
         self.generic_visit(node)
         if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
             return node  # a chain, is, in: unchanged
-        name = _COMPARE[type(node.ops[0])]
-        return self._call("binary", "compare", name, [ast.Constant(name), node.left, node.comparators[0]], node)
+        return self._fast("compare", _COMPARE[type(node.ops[0])], [node.left, node.comparators[0]], node)
 
     def visit_Call(self, node):
         self.generic_visit(node)
@@ -715,7 +733,7 @@ class _Rewriter(ast.NodeTransformer):
         target = node.target
         if isinstance(target, ast.Name):
             load = ast.copy_location(ast.Name(target.id, ast.Load()), target)
-            value = self._call("inplace", "inplace", name, [ast.Constant(name), load, node.value], node)
+            value = self._fast("inplace", name, [load, node.value], node)
             return ast.copy_location(ast.Assign([target], value), node)
         if isinstance(target, ast.Subscript):
             args = [ast.Constant(name), target.value, _index(target.slice), node.value]
@@ -733,10 +751,66 @@ class _Rewriter(ast.NodeTransformer):
             return node
         target = node.targets[0]
         # the value first, then the object and the key: Python's order for a[k] = v
-        call = self._call("setitem", "setitem", "item", [node.value, target.value, _index(target.slice)], node)
+        call = self._fast("setitem", "item", [node.value, target.value, _index(target.slice)], node)
         return ast.copy_location(ast.Expr(call), node)
 
 
+_SYMBOLS = {
+    "add": "+",
+    "sub": "-",
+    "mul": "*",
+    "truediv": "/",
+    "floordiv": "//",
+    "mod": "%",
+    "pow": "**",
+    "matmul": "@",
+    "lshift": "<<",
+    "rshift": ">>",
+    "and": "&",
+    "or": "|",
+    "xor": "^",
+    "lt": "<",
+    "le": "<=",
+    "gt": ">",
+    "ge": ">=",
+    "eq": "==",
+    "ne": "!=",
+    "neg": "-",
+    "pos": "+",
+    "invert": "~",
+    "item": "",
+}
+# The fast functions (defaults bound when the module is defined: no lookups per call, and a
+# module's own global named ``type`` cannot interfere).
+_FAST = {
+    "binary": """
+def {name}(a, b, /, _type=type, _plain={helper}.plain, _slow={helper}.binary):
+    if _type(a) in _plain and _type(b) in _plain:
+        return a {op} b
+    return _slow({raw}, "{kind}", a, b)
+""",
+    "unary": """
+def {name}(a, /, _type=type, _plain={helper}.plain, _slow={helper}.unary):
+    if _type(a) in _plain:
+        return {op}a
+    return _slow({raw}, "{kind}", a)
+""",
+    "inplace": """
+def {name}(a, b, /, _type=type, _plain={helper}.plain, _slow={helper}.inplace):
+    if _type(a) in _plain and _type(b) in _plain:
+        a {op}= b
+        return a
+    return _slow({raw}, "{kind}", a, b)
+""",
+    "setitem": """
+def {name}(v, o, k, /, _type=type, _array={helper}.ndarray, _slow={helper}.setitem):
+    if _type(o) is not _array:
+        o[k] = v
+    else:
+        _slow({raw}, v, o, k)
+""",
+}
+_FAST["compare"] = _FAST["binary"]
 _OPS: dict[str, type] = {name: op for op, name in [*_BINARY.items(), *_COMPARE.items(), *_UNARY.items()]}
 # Calls that read their caller's frame (a helper in between would change what they see).
 _FRAME_READERS = frozenset({"super", "locals", "globals", "vars", "dir", "eval", "exec", "breakpoint", "__import__"})

@@ -221,6 +221,8 @@ class _Calls:
 
     calls = 0
     slice = slice
+    plain = frozenset()  # no fast path: every operation goes through a helper
+    ndarray = dict  # (the program's d[...] = v)
 
     def _go(self, run, *args):
         self.calls += 1
