@@ -701,6 +701,31 @@ class _Rewriter(ast.NodeTransformer):
             self.sites[identifier] = function
         return ast.copy_location(ast.Call(_name(identifier), args, []), node)
 
+    # Annotations and match patterns are not operations: kept as written (a pattern's ``1+2j`` must
+    # stay a literal; an annotation's ``int | None`` is read back by typing and dataclasses).
+    def visit_arg(self, node):
+        return node
+
+    def visit_FunctionDef(self, node):
+        returns, node.returns = node.returns, None
+        self.generic_visit(node)
+        node.returns = returns
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_AnnAssign(self, node):
+        annotation = node.annotation
+        self.generic_visit(node)
+        node.annotation = annotation
+        return node
+
+    def visit_match_case(self, node):
+        pattern, node.pattern = node.pattern, ast.MatchAs()
+        self.generic_visit(node)
+        node.pattern = pattern
+        return node
+
     def visit_BinOp(self, node):
         self.generic_visit(node)
         return self._fast("binary", _BINARY[type(node.op)], [node.left, node.right], node)
