@@ -174,6 +174,17 @@ def _numpy_dtype_text(result) -> str | None:
     return None
 
 
+def _held(result) -> bool:
+    """Whether NumPy's result is of dtypes the namespaces hold."""
+    if isinstance(result, (np.ndarray, np.generic)):
+        return result.dtype in _DTYPES
+    if isinstance(result, np.dtype):
+        return result in _DTYPES
+    if isinstance(result, tuple):
+        return all(_held(r) for r in result)
+    return True
+
+
 def _numpy_outcome(result, error) -> Outcome:
     if error is not None:
         return Outcome(None, _error_name(error))
@@ -258,8 +269,12 @@ def _against_run(kind: str, name: str, runtime, args: tuple, kwargs: dict):
         return _FORWARD[name](moved_a, moved_b)  # a NumPy scalar: rebound to a + b
     if kind == "setitem":
         a, _key, value = args
-        rank = max(a.ndim, getattr(value, "ndim", 0))
-        stand_in = runtime.asarray(np.zeros((1,) * rank, a.dtype) if rank else a.copy())
+        # A scalar of the target's kind or a lower one (NEP 50's change: an int out of an integer
+        # dtype's range); NumPy casts an array, or a value of a higher kind, unsafely under both.
+        value_kind = _kind(value)
+        if a.dtype not in _DTYPES or value_kind is None or value_kind > _KINDS[a.dtype.kind]:
+            raise _Skip
+        stand_in = runtime.asarray(np.zeros((1,) * a.ndim, a.dtype) if a.ndim else a.copy())
         stand_in[...] = move(value)
         return stand_in
     function = getattr(runtime, name, None)
@@ -269,6 +284,19 @@ def _against_run(kind: str, name: str, runtime, args: tuple, kwargs: dict):
         moved = [move(a) for a in args]
         return function(*moved) if move.arrays else None
     return _FUNCTION_RUNS[name](function, move, args, kwargs)
+
+
+_KINDS = {"b": 0, "i": 1, "u": 1, "f": 2, "c": 3}
+_PY_KINDS = {bool: 0, int: 1, float: 2, complex: 3}
+
+
+def _kind(value) -> int | None:
+    """bool < integer < floating < complex, for a Python scalar, a NumPy scalar or a 0-d array."""
+    if type(value) in _PY_KINDS:
+        return _PY_KINDS[type(value)]
+    if isinstance(value, np.generic) or (type(value) is np.ndarray and value.ndim == 0):
+        return _KINDS.get(value.dtype.kind)
+    return None
 
 
 def _creation(function, move, args, kwargs):  # zeros, ones, empty
@@ -427,6 +455,8 @@ class NumPyAudit(Audit):
 
     def compare(self, kind: str, op: str, target, args: tuple, kwargs: dict, result, error) -> None:
         """Record the call if an against policy's outcome differs from NumPy's."""
+        if error is None and not _held(result):
+            return  # an object, string or datetime result: no policy's namespace holds it
         # x[k] = v: by the target and the value (the stand-ins ignore the key)
         key = _call_key(self.api_version, op, (args[0], args[2]) if kind == "setitem" else args, kwargs)
         theirs = self._outcomes.get(key) if key is not None else None
@@ -693,7 +723,8 @@ class _Rewriter(ast.NodeTransformer):
         identifier = f"{raw}_fast"
         if identifier not in self.sites:
             template = _FAST[kind].format(name=identifier, raw=raw, op=_SYMBOLS[name], helper=HELPER, kind=name)
-            (function,) = ast.parse(template).body
+            function = ast.parse(template).body[0]
+            assert isinstance(function, ast.FunctionDef)
             for part in ast.walk(function):
                 if "lineno" in part._attributes:
                     part.lineno = part.end_lineno = node.lineno
