@@ -222,15 +222,15 @@ def _unwritable(path: str) -> str | None:
     return None
 
 
-def _report(args, argv, records: list[Record], policy: str, names: list[str], file=None) -> None:
-    """The table (on ``file``, default stdout), --json and --markdown of the merged records."""
+def _report(args, argv, records: list[Record], policy: str, names: list[str], file=None, extra=None) -> None:
+    """The table (on ``file``, default stdout), --json (with ``extra`` keys) and --markdown of the merged records."""
     print_table(records, policy, names, args.limit, file=file)
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             # Sites as the table shows them (inside site-packages, or relative to the working directory):
             # a report does not name the machine it was made on.
             rows = [{**r.as_json(), "file": _site(r.file)} for r in records]
-            payload = {"policy": policy, "against": names, "records": rows}
+            payload = {"policy": policy, "against": names, "records": rows, **(extra or {})}
             json.dump(payload, f, indent=1)
             f.write("\n")
     if args.markdown:
@@ -287,7 +287,15 @@ def _numpy_main(args, argv, command, against, extra_env, parser) -> int:
         for why, count in report.get("uncompared", {}).items():
             uncompared[why] = uncompared.get(why, 0) + count
     # On stderr: the audited run's stdout is the program's, byte for byte.
-    _report(args, argv, merge(reports), f"numpy {np.__version__}", [p.name for p in others], file=sys.stderr)
+    _report(
+        args,
+        argv,
+        merge(reports),
+        f"numpy {np.__version__}",
+        [p.name for p in others],
+        file=sys.stderr,
+        extra={"uncompared": uncompared},  # the calls the report does not cover, by operation and reason
+    )
     if uncompared:  # said, not hidden: which calls the report could not cover, and why
         worst = sorted(uncompared.items(), key=lambda item: -item[1])
         listed = "; ".join(f"{why}: {count:,}" for why, count in worst[:5]) + ("; ..." if len(worst) > 5 else "")

@@ -88,6 +88,7 @@ def test_reports_exactly_the_lines_numpy_1_and_2_disagree_on(tmp_path, program):
         assert _text(record["policy_outcome"]) == probe["new"]
         assert _text(legacy) == probe["old"]
     assert report["policy"] == f"numpy {np.__version__}" and report["against"] == ["numpy_legacy"]
+    assert report["uncompared"] == {}  # every NumPy call of the program was compared
     text = markdown.read_text()
     assert f"{sum(expected.values())} calls." in text and "--numpy --against numpy_legacy" in text
 
