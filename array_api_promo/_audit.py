@@ -270,6 +270,10 @@ def _float_class(v: float) -> tuple:
     return _float_formats(v)
 
 
+_FLOAT_CLASSES: dict = {}  # a program's floats repeat (0.5, 1e-3): their classes, up to _CACHED of them
+_CACHED = 65536
+
+
 def _value_class(v):
     t = type(v)
     if t is bool:
@@ -277,7 +281,13 @@ def _value_class(v):
     if t is int:
         return _int_class(v)
     if t is float:
-        return _float_class(v)
+        key = v if v else ("zero", math.copysign(1.0, v))  # (-0.0 == 0.0: a zero by its sign)
+        found = _FLOAT_CLASSES.get(key) if v == v else None
+        if found is None:
+            found = _float_class(v)
+            if v == v and len(_FLOAT_CLASSES) < _CACHED:
+                _FLOAT_CLASSES[key] = found
+        return found
     if t is complex:
         return (_float_class(v.real), _float_class(v.imag))
     return None

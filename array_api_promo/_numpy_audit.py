@@ -163,11 +163,15 @@ class _InstalledNumPy:
         self.name = f"numpy {np.__version__}"
 
 
+_NAMES = {d: d.name for d in _DTYPES}  # (np.dtype.name is a slow Python property)
+
+
 def _numpy_dtype_text(result) -> str | None:
     if isinstance(result, (np.ndarray, np.generic)):
-        return result.dtype.name
+        dtype = result.dtype
+        return _NAMES.get(dtype) or dtype.name
     if isinstance(result, np.dtype):
-        return result.name
+        return _NAMES.get(result) or result.name
     if isinstance(result, tuple):
         names = [_numpy_dtype_text(r) for r in result]
         return ", ".join(n for n in names if n) or None
