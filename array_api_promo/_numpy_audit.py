@@ -906,7 +906,8 @@ def _compile(source: bytes, path: str):
 
 # -- which modules are the user's ------------------------------------------------------------------
 class Include:
-    """``--include``: module name patterns (``sklearn.*``) and directories or files."""
+    """``--include``: module names or patterns (``sklearn`` is the package and its modules,
+    ``sklearn.*`` its modules) and directories or files."""
 
     def __init__(self, patterns):
         self.names, self.paths = [], []
@@ -919,8 +920,9 @@ class Include:
     def __call__(self, fullname: str, path: str | None) -> bool:
         if not path or not path.endswith(".py") or path.startswith(_PACKAGE_DIR):
             return False
-        if any(fnmatch.fnmatchcase(fullname, n) or fullname == n for n in self.names):
-            return True
+        for n in self.names:  # a pattern ('sklearn.*'), or a package with its modules ('sklearn')
+            if fnmatch.fnmatchcase(fullname, n) or fullname == n or fullname.startswith(n + "."):
+                return True
         if "site-packages" in path.split(os.sep) or "dist-packages" in path.split(os.sep):
             return False
         path = os.path.abspath(path)
