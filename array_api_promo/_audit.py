@@ -487,10 +487,17 @@ def _sorted(records) -> list[Record]:
     return sorted(records, key=lambda r: (-r.severity, -r.count, r.file, r.line, r.op))
 
 
+# The functions the NumPy audit compiles into the user's modules, one per operation site: at the
+# user's line, but not the user's function.
+SITE_PREFIX = "_array_api_promo_"
+
+
 def _user_frame():
-    """The first frame outside this package (the user's call)."""
+    """The first frame outside this package and its per-site functions (the user's call)."""
     frame = sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_PACKAGE_DIR) or frame.f_code.co_name.startswith(SITE_PREFIX)
+    ):
         frame = frame.f_back
     return frame
 

@@ -46,7 +46,7 @@ import warnings
 import numpy as np
 
 from . import _dtypes as D
-from ._audit import _REFUSALS, Audit, Outcome, _call_key, _differ, _dtype_text, _error_name, _NotCompared
+from ._audit import _REFUSALS, SITE_PREFIX, Audit, Outcome, _call_key, _differ, _dtype_text, _error_name, _NotCompared
 from ._dtypes import PY_SCALARS, DType
 from ._namespace import DEFAULT_API_VERSION, namespace
 from .promotion import get_policy
@@ -644,7 +644,7 @@ def _is_scalar_or_array(x) -> bool:
 
 
 # -- the rewriting ---------------------------------------------------------------------------------
-_SITE_PREFIX = "_array_api_promo_"  # the per-line functions (one leading underscore: never name-mangled)
+_SITE_PREFIX = SITE_PREFIX  # the per-line functions (one leading underscore: never name-mangled)
 
 
 def _helper(attribute: str, node: ast.AST) -> ast.Attribute:

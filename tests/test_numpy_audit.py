@@ -119,7 +119,8 @@ def test_more_policies_and_include(tmp_path):
     files = {r["file"] for r in report["records"]}
     assert files == {"kinds.py"}
     assert report["against"] == ["numpy_legacy", "torch"]
-    (record,) = [r for r in report["records"] if r["line"] == 17]  # 1000 + u8, reflected
+    (record,) = [r for r in report["records"] if r["line"] == 17]  # 1000 + u8, reflected, in a lambda
+    assert record["function"] == "<lambda>"
     assert record["op"] == "__radd__" and record["operands"] == "Python int, NumPy uint8 array"
     assert record["policy_outcome"]["error"] == "OverflowError"
     assert record["against"]["numpy_legacy"]["dtype"] == "uint16"
