@@ -99,6 +99,7 @@ def _text(outcome):
 
 def test_the_numpy_1_era_program_is_the_issues():
     probes = GOLDEN["programs"]["numpy1_era.py"]["probes"]
+    assert GOLDEN["generator"] == "tools/gen_numpy_audit_golden.py"
     assert GOLDEN["old_numpy"] == "1.26.4" and GOLDEN["new_numpy"].startswith("2.")
     changed = [p for p in probes.values() if p["old"] != p["new"]]
     assert (len(probes), len(changed)) == (33, 18)

@@ -101,7 +101,7 @@ def main(argv=None) -> int:
         changed = sum(p["old"] != p["new"] for p in probes.values())
         print(f"{program}: {len(probes)} probed lines, {changed} change, {len(probes) - changed} agree")
     table = {
-        "generated_by": "tools/gen_numpy_audit_golden.py",
+        "generator": "tools/gen_numpy_audit_golden.py",
         "old_numpy": old,
         "new_numpy": new,
         "programs": programs,
