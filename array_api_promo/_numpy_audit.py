@@ -581,7 +581,20 @@ class Helpers:
         self._run("setitem", "__setitem__", "setitem", run, (obj, key, value), (obj, key, value), {}, obj)
 
     def item_inplace(self, run, name, obj, key, value):
-        obj[key] = self.inplace(run, name, obj[key], value)
+        """``obj[key] op= value``.  Into a NumPy array it is compared as an in-place operation on the
+        array: Python computes ``obj[key] op value`` on the item (a NumPy scalar, whose dtype may
+        widen) and writes it back in the array's dtype, so the outcome is the array's dtype or the
+        refusal (``hist[i] += 1`` agrees under NumPy 1.x and 2; ``u8[i] += 300`` does not)."""
+        if type(obj) is not np.ndarray or not _is_scalar_or_array(value):
+            obj[key] = self.inplace(run, name, obj[key], value)
+            return
+        op = f"__i{name}__"
+        try:
+            obj[key] = run(obj[key], value)
+        except _REFUSALS as exc:
+            self._compare("inplace", op, name, (obj, value), {}, None, exc)
+            raise
+        self._compare("inplace", op, name, (obj, value), {}, obj, None)
 
     def attr_inplace(self, run, name, obj, attribute, value):
         setattr(obj, attribute, self.inplace(run, name, getattr(obj, attribute), value))

@@ -68,3 +68,13 @@ def store(target, value):
 probe(lambda: store(u8.copy(), 300))  # site: store
 probe(lambda: store(u8.copy(), np.int64(300)))  # site: store
 probe(lambda: store(x32.copy(), 1e300))  # site: store
+
+
+def bump_item(target, value):
+    target[0] += value  # [bump_item]
+    return target
+
+
+probe(lambda: bump_item(np.zeros(2, dtype=np.int16), 1))  # site: bump_item
+probe(lambda: bump_item(np.zeros(2, dtype=np.uint8), 300))  # site: bump_item
+probe(lambda: bump_item(np.zeros(2, dtype=np.float32), np.float64(0.5)))  # site: bump_item
