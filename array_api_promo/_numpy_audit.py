@@ -608,15 +608,22 @@ class Helpers:
         kind, op, target = found
 
         def compared(*args, **kwargs):
-            if kind == "ufunc" and kwargs:  # out=, dtype=, where=: not compared
-                return run(f, *args, **kwargs)
+            if kind == "ufunc" and kwargs:
+                operator_name = _WRITING_UFUNCS.get(target)
+                out = kwargs.get("out")
+                if operator_name and len(kwargs) == 1 and len(args) == 2 and _writes_first(out, args[0]):
+                    # np.add(a, b, out=a): a += b
+                    return self._run("inplace", op, operator_name, run, (f, *args), args, {}, args[0], kwargs)
+                return run(f, *args, **kwargs)  # another out=, dtype=, where=: not compared
             return self._run(kind, op, target, run, (f, *args), args, kwargs)
 
         return compared
 
-    def _run(self, kind, op, target, run, args, compared, kwargs, written=None):
+    def _run(self, kind, op, target, run, args, compared, kwargs, written=None, passed=None):
+        """``run(*args, **passed)`` (``passed``: the keywords the call gets, default ``kwargs``),
+        compared as ``kind``/``target`` on ``compared`` and ``kwargs``."""
         try:
-            result = run(*args, **kwargs)
+            result = run(*args, **(kwargs if passed is None else passed))
         except _REFUSALS as exc:
             self._compare(kind, op, target, compared, kwargs, None, exc)
             raise
@@ -650,6 +657,28 @@ class Helpers:
 
 
 _COMPARED_NAMES = frozenset(_COMPARE.values())
+# ufuncs that, written into their first input (out=a), are that operator in place
+_WRITING_UFUNCS = {
+    "add": "add",
+    "subtract": "sub",
+    "multiply": "mul",
+    "divide": "truediv",
+    "floor_divide": "floordiv",
+    "remainder": "mod",
+    "pow": "pow",
+    "bitwise_and": "and",
+    "bitwise_or": "or",
+    "bitwise_xor": "xor",
+    "bitwise_left_shift": "lshift",
+    "bitwise_right_shift": "rshift",
+}
+
+
+def _writes_first(out, first) -> bool:
+    """``out=`` naming the first input (``out=a`` or ``out=(a,)``), a NumPy array."""
+    if type(out) is tuple and len(out) == 1:
+        out = out[0]
+    return out is first and type(first) is np.ndarray
 
 
 def _is_scalar_or_array(x) -> bool:

@@ -78,3 +78,11 @@ def bump_item(target, value):
 probe(lambda: bump_item(np.zeros(2, dtype=np.int16), 1))  # site: bump_item
 probe(lambda: bump_item(np.zeros(2, dtype=np.uint8), 300))  # site: bump_item
 probe(lambda: bump_item(np.zeros(2, dtype=np.float32), np.float64(0.5)))  # site: bump_item
+
+
+def add_into(target, value):
+    return np.add(target, value, out=target)  # [add_into]
+
+
+probe(lambda: add_into(np.zeros(2, dtype=np.uint8), 300))  # site: add_into
+probe(lambda: add_into(np.zeros(2, dtype=np.float32), np.float64(0.5)))  # site: add_into
