@@ -1,4 +1,5 @@
-"""Probed NumPy calls inside pytest tests (pytest rewrites this module's asserts; the audit rewrites it too)."""
+"""Probed NumPy calls inside pytest tests, run as ``pytest probe_pytest.py`` (pytest rewrites the asserts of a
+file it is given, the audit rewrites it too; not named test_*.py: the project's own suite does not collect it)."""
 
 import numpy as np
 from kinds_helpers import probe
