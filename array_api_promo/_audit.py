@@ -270,6 +270,10 @@ def _float_class(v: float) -> tuple:
     return _float_formats(v)
 
 
+_FLOAT_CLASSES: dict = {}  # a program's floats repeat (0.5, 1e-3): their classes, up to _CACHED of them
+_CACHED = 65536
+
+
 def _value_class(v):
     t = type(v)
     if t is bool:
@@ -277,7 +281,13 @@ def _value_class(v):
     if t is int:
         return _int_class(v)
     if t is float:
-        return _float_class(v)
+        key = v if v else ("zero", math.copysign(1.0, v))  # (-0.0 == 0.0: a zero by its sign)
+        found = _FLOAT_CLASSES.get(key) if v == v else None
+        if found is None:
+            found = _float_class(v)
+            if v == v and len(_FLOAT_CLASSES) < _CACHED:
+                _FLOAT_CLASSES[key] = found
+        return found
     if t is complex:
         return (_float_class(v.real), _float_class(v.imag))
     return None
@@ -347,7 +357,7 @@ def _key(x):
         keys = tuple(_key(i) for i in x)
         return None if None in keys else (t.__name__, keys)
     if isinstance(x, np.ndarray):
-        return ("ndarray", x.dtype.str, _value_class(x[()].item()) if x.ndim == 0 else 1)
+        return ("ndarray", x.dtype.str, x.ndim, _value_class(x[()].item()) if x.ndim == 0 else None)
     if isinstance(x, np.generic):
         return ("numpy", x.dtype.str, _value_class(x.item()))
     return None
@@ -384,9 +394,11 @@ def _describe(x) -> str | None:
         more = ", ..." if len(x) > 4 else ""
         return f"[{', '.join(inner)}{more}]"
     if isinstance(x, np.ndarray):
-        return f"NumPy {x.dtype} array"
+        return f"NumPy {'0-d ' if x.ndim == 0 else ''}{x.dtype} array"
     if isinstance(x, np.generic):
         return f"NumPy {type(x).__name__}"
+    if isinstance(x, np.dtype) or (isinstance(x, type) and issubclass(x, np.generic)):
+        return f"NumPy dtype {np.dtype(x).name}"
     return None
 
 
@@ -475,16 +487,25 @@ def _sorted(records) -> list[Record]:
     return sorted(records, key=lambda r: (-r.severity, -r.count, r.file, r.line, r.op))
 
 
+# The functions the NumPy audit compiles into the user's modules, one per operation site: at the
+# user's line, but not the user's function.
+SITE_PREFIX = "_array_api_promo_"
+
+
 def _user_frame():
-    """The first frame outside this package (the user's call)."""
+    """The first frame outside this package and its per-site functions (the user's call)."""
     frame = sys._getframe(2)
-    while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
+    while frame is not None and (
+        frame.f_code.co_filename.startswith(_PACKAGE_DIR) or frame.f_code.co_name.startswith(SITE_PREFIX)
+    ):
         frame = frame.f_back
     return frame
 
 
 class Audit:
     """The comparison state of an audited namespace: its policies, cached outcomes and records."""
+
+    warns = True  # a PromotionDifferenceWarning per new record (the NumPy audit keeps the output the program's)
 
     def __init__(self, policy, against, api_version: str):
         self.policy = policy
@@ -620,6 +641,8 @@ class Audit:
                 values,
             )
             self._records[key] = record
+        if not self.warns:
+            return
         differing = "; ".join(f"under {n!r} {o.text()}" for n, o in against.items() if _differ(mine, o))
         example = f" (values {record.values})" if record.values else ""
         message = f"{op}({operands}){example}: under policy {self.policy.name!r} {mine.text()}, but {differing}"

@@ -136,7 +136,21 @@ def main(argv=None) -> int:
         description="Run a program with `import array_api_strict` giving an audited namespace of --policy, and list "
         "every line of it whose outcome (result dtype, refusal, a scalar's conversion) an --against policy changes.",
     )
-    parser.add_argument("--policy", default="array_api", help="the policy the program runs under (default array_api)")
+    parser.add_argument(
+        "--numpy",
+        action="store_true",
+        help="audit a plain NumPy program: it runs on the installed NumPy, and each NumPy operation of its own "
+        "code is compared with the --against policies",
+    )
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="with --numpy: the user's code, a directory, a file or a module name pattern such as 'sklearn.*' "
+        "(repeatable; default: the program's directory)",
+    )
+    parser.add_argument("--policy", default=None, help="the policy the program runs under (default array_api)")
     parser.add_argument("--against", required=True, help="the policies to compare with, separated by commas")
     parser.add_argument("--api-version", choices=API_VERSIONS, default=None, help="the standard's version")
     parser.add_argument("--json", metavar="FILE", help="write the records as JSON")
@@ -162,6 +176,18 @@ def main(argv=None) -> int:
         if not sep or not name:
             parser.error(f"--env takes NAME=VALUE, got {item!r}")
         extra_env[name] = value
+    for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
+        problem = _unwritable(path) if path else None
+        if problem:  # before the program runs: a run whose report cannot be written is not started
+            print(f"{parser.prog}: error: {flag} {path}: {problem}", file=sys.stderr)
+            return 2
+    if args.numpy:
+        if args.policy is not None or args.api_version is not None:
+            parser.error("--numpy runs the program on the installed NumPy: --policy and --api-version do not apply")
+        return _numpy_main(args, argv, command, against, extra_env, parser)
+    if args.include:
+        parser.error("--include applies to --numpy")
+    args.policy = args.policy or "array_api"
     try:
         main_policy = _load_policy(args.policy)
         others = [_load_policy(a) for a in against]
@@ -172,15 +198,51 @@ def main(argv=None) -> int:
         parser.error(str(exc))
     if shutil.which(command[0]) is None:
         parser.error(f"program not found: {command[0]}")
+    env = dict(os.environ, **extra_env)
+    env["ARRAY_API_PROMO_STANDIN"] = "1"
+    env["ARRAY_API_PROMO_STANDIN_ROOT"] = _PACKAGE_ROOT
+    env["ARRAY_API_PROMO_POLICY"] = args.policy
+    env["ARRAY_API_PROMO_AUDIT_AGAINST"] = ",".join(against)
+    if args.api_version:
+        env["ARRAY_API_STRICT_API_VERSION"] = args.api_version
+    returncode, reports = _run_collecting(command, env)
+    _report(args, argv, merge(reports), main_policy.name, [p.name for p in others])
+    return returncode
+
+
+def _unwritable(path: str) -> str | None:
+    """Why a report cannot be written at ``path`` (None: it can)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if os.path.isdir(path):
+        return "is a directory"
+    if not os.path.isdir(folder):
+        return f"no such directory {folder}"
+    if not os.access(folder, os.W_OK) or (os.path.exists(path) and not os.access(path, os.W_OK)):
+        return "not writable"
+    return None
+
+
+def _report(args, argv, records: list[Record], policy: str, names: list[str], file=None, extra=None) -> None:
+    """The table (on ``file``, default stdout), --json (with ``extra`` keys) and --markdown of the merged records."""
+    print_table(records, policy, names, args.limit, file=file)
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            # Sites as the table shows them (inside site-packages, or relative to the working directory):
+            # a report does not name the machine it was made on.
+            rows = [{**r.as_json(), "file": _site(r.file)} for r in records]
+            payload = {"policy": policy, "against": names, "records": rows, **(extra or {})}
+            json.dump(payload, f, indent=1)
+            f.write("\n")
+    if args.markdown:
+        invocation = shlex.join(["python", "-m", "array_api_promo.audit", *argv])
+        with open(args.markdown, "w", encoding="utf-8") as f:
+            f.write(render_markdown(records, policy, names, invocation, args.title))
+
+
+def _run_collecting(command: list[str], env: dict) -> tuple[int, list]:
+    """Run the program with ``env`` and a fresh records folder; its exit status and every process's reports."""
     with tempfile.TemporaryDirectory(prefix="array-api-promo-audit-") as folder:
-        env = dict(os.environ, **extra_env)
-        env["ARRAY_API_PROMO_STANDIN"] = "1"
-        env["ARRAY_API_PROMO_STANDIN_ROOT"] = _PACKAGE_ROOT
-        env["ARRAY_API_PROMO_POLICY"] = args.policy
-        env["ARRAY_API_PROMO_AUDIT_AGAINST"] = ",".join(against)
-        env["ARRAY_API_PROMO_AUDIT_DIR"] = folder
-        if args.api_version:
-            env["ARRAY_API_STRICT_API_VERSION"] = args.api_version
+        env = dict(env, ARRAY_API_PROMO_AUDIT_DIR=folder)
         env["PYTHONPATH"] = os.pathsep.join([SITE_DIR] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
         sys.stdout.flush()
         try:
@@ -191,21 +253,54 @@ def main(argv=None) -> int:
         for name in sorted(os.listdir(folder)):
             with open(os.path.join(folder, name), encoding="utf-8") as f:
                 reports.extend(json.load(f))
-    records = merge(reports)
-    names = [p.name for p in others]
-    print_table(records, main_policy.name, names, args.limit)
-    if args.json:
-        with open(args.json, "w", encoding="utf-8") as f:
-            # Sites as the table shows them (inside site-packages, or relative to the working directory):
-            # a report does not name the machine it was made on.
-            rows = [{**r.as_json(), "file": _site(r.file)} for r in records]
-            payload = {"policy": main_policy.name, "against": names, "records": rows}
-            json.dump(payload, f, indent=1)
-            f.write("\n")
-    if args.markdown:
-        invocation = shlex.join(["python", "-m", "array_api_promo.audit", *argv])
-        with open(args.markdown, "w", encoding="utf-8") as f:
-            f.write(render_markdown(records, main_policy.name, names, invocation, args.title))
+    return returncode, reports
+
+
+def _default_include(command: list[str]) -> str:
+    """The program's directory: the first ``.py`` file of the command's, else the working directory."""
+    for word in command[1:]:
+        if word.endswith(".py") and os.path.isfile(word):
+            return os.path.dirname(os.path.abspath(word))
+    return os.getcwd()
+
+
+def _numpy_main(args, argv, command, against, extra_env, parser) -> int:
+    """``--numpy``: the program on the installed NumPy, its own NumPy operations compared."""
+    import numpy as np
+
+    from ._numpy_audit import ENV_AGAINST, ENV_INCLUDE, check_against
+
+    try:
+        others = check_against([_load_policy(a) for a in against])
+    except (ImportError, TypeError, ValueError) as exc:
+        parser.error(str(exc))
+    if shutil.which(command[0]) is None:
+        parser.error(f"program not found: {command[0]}")
+    include = [os.path.abspath(p) if os.path.exists(p) else p for p in args.include] or [_default_include(command)]
+    env = dict(os.environ, **extra_env)
+    env[ENV_AGAINST] = ",".join(against)
+    env[ENV_INCLUDE] = os.pathsep.join(include)
+    env["ARRAY_API_PROMO_STANDIN_ROOT"] = _PACKAGE_ROOT
+    returncode, reports = _run_collecting(command, env)
+    uncompared: dict = {}
+    for report in reports:
+        for why, count in report.get("uncompared", {}).items():
+            uncompared[why] = uncompared.get(why, 0) + count
+    # On stderr: the audited run's stdout is the program's, byte for byte.
+    _report(
+        args,
+        argv,
+        merge(reports),
+        f"numpy {np.__version__}",
+        [p.name for p in others],
+        file=sys.stderr,
+        extra={"uncompared": uncompared},  # the calls the report does not cover, by operation and reason
+    )
+    if uncompared:  # said, not hidden: which calls the report could not cover, and why
+        worst = sorted(uncompared.items(), key=lambda item: -item[1])
+        listed = "; ".join(f"{why}: {count:,}" for why, count in worst[:5]) + ("; ..." if len(worst) > 5 else "")
+        total = sum(uncompared.values())
+        print(f"audit: {total:,} calls could not be compared ({listed})", file=sys.stderr)
     return returncode
 
 

@@ -62,8 +62,25 @@ def _run_next_sitecustomize():
         spec.loader.exec_module(module)
 
 
+def _start_numpy_audit():
+    """Under ``python -m array_api_promo.audit --numpy``: the hook that rewrites the user's modules
+    (this imports NumPy and array_api_promo; a main script of the user's runs from here and exits)."""
+    root = os.environ.get("ARRAY_API_PROMO_STANDIN_ROOT")
+    if root:  # the runner's copy of the package, and nothing else of its folder on the path
+        sys.path.insert(0, root)
+    try:
+        from array_api_promo._numpy_audit import start
+    finally:
+        if root:
+            sys.path.remove(root)
+
+    start()
+
+
 if os.environ.get("ARRAY_API_PROMO_STANDIN") and not any(
     type(f).__name__ == "ArrayApiStrictStandin" for f in sys.meta_path
 ):
     sys.meta_path.insert(0, ArrayApiStrictStandin())
 _run_next_sitecustomize()
+if os.environ.get("ARRAY_API_PROMO_NUMPY_AUDIT"):
+    _start_numpy_audit()
