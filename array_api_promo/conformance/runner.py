@@ -456,7 +456,7 @@ def run_many(
                     running.append((i, run))
                     display.add(run)
                 for i, run in list(running):
-                    if run.timed_out(timeout):
+                    if timeout is not None and run.timed_out(timeout):
                         raise subprocess.TimeoutExpired(run.proc.args, timeout)
                     if run.poll():
                         running.remove((i, run))
