@@ -45,21 +45,72 @@ DEFAULT_SEED = 0
 PROMOTION_SECTIONS = ("Rules", "Notes", "Mixing arrays with Python scalars")
 
 
+#: Seeds are non-negative and below 2**32 (Hypothesis hashes larger ones); a range of more than
+#: MAX_DRAWS seeds is a typo, not a plan (each seed is one run of the whole suite).
+MAX_SEED = 2**32 - 1
+MAX_DRAWS = 1000
+
+
 def _seeds_arg(text: str) -> list:
-    """``--seed 5`` or ``--seed 0-47`` (both ends included)."""
-    first, dash, last = text.partition("-")
+    """``--seed 5`` or ``--seed 0-47`` (both ends included), each seed in 0..MAX_SEED."""
+    first, dash, last = text.strip().partition("-")
     try:
-        seeds = list(range(int(first), int(last) + 1)) if dash and first else [int(text)]
+        lo, hi = (int(first), int(last)) if dash else (int(text), int(text))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"a seed is an integer or a range A-B, got {text!r}") from None
-    if not seeds:
-        raise argparse.ArgumentTypeError(f"the range {text!r} is empty")
-    return seeds
+        raise argparse.ArgumentTypeError(
+            f"a seed is a non-negative integer or a range A-B (e.g. 0-3), got {text!r}"
+        ) from None
+    if lo < 0 or hi > MAX_SEED:
+        raise argparse.ArgumentTypeError(f"seeds go from 0 to {MAX_SEED}, got {text!r}")
+    if hi < lo:
+        raise argparse.ArgumentTypeError(f"the range {text!r} is empty (give A-B with A <= B)")
+    if hi - lo >= MAX_DRAWS:
+        raise argparse.ArgumentTypeError(f"the range {text!r} has {hi - lo + 1} seeds, at most {MAX_DRAWS} a range")
+    return list(range(lo, hi + 1))
 
 
-def parse_args(argv=None):
-    p = argparse.ArgumentParser(
-        prog="python -m conformance",
+def _count_arg(what: str, minimum: int):
+    """An argparse type: an integer of at least ``minimum``."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{what} is an integer, got {text!r}") from None
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"{what} is at least {minimum}, got {value}")
+        return value
+
+    return parse
+
+
+def _seconds_arg(zero_allowed: bool):
+    """An argparse type: a number of seconds, positive (or 0 when ``zero_allowed``: none)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"a number of seconds, got {text!r}") from None
+        if not (value > 0 or (zero_allowed and value == 0)) or value != value or value == float("inf"):
+            raise argparse.ArgumentTypeError(
+                f"a number of seconds {'of 0 or more' if zero_allowed else 'above 0'}, got {text!r}"
+            )
+        return value
+
+    return parse
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with its errors on one line (``prog: error: ...``) and exit code 2."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
+def parse_args(argv=None, prog: str = suite_mod.PROG):
+    p = _Parser(
+        prog=prog,
         description="Run the upstream array-api-tests suite against array_api_promo per promotion "
         "policy and API version; write conformance/results/*.json, "
         "conformance/xfails/*.txt and DEVIATIONS.md.",
@@ -86,7 +137,7 @@ def parse_args(argv=None):
     )
     p.add_argument(
         "--max-examples",
-        type=int,
+        type=_count_arg("--max-examples", 1),
         default=None,
         help=f"Hypothesis max examples per test (default {DEFAULT_MAX_EXAMPLES}; "
         f"{library.REPORT_MAX_EXAMPLES} with --storage dask, as the committed library reports)",
@@ -102,9 +153,12 @@ def parse_args(argv=None):
     )
     p.add_argument(
         "--workers",
-        type=int,
+        type=_count_arg("--workers", 1),
         default=os.cpu_count() or 1,
-        help="pytest-xdist workers (default: CPU count; 1 = no xdist)",
+        metavar="N",
+        help="processes the suite may use in all (default: the CPU count, here %(default)s). Runs go side by "
+        "side, one process each, N at a time; fewer runs than N share the N as pytest-xdist workers. "
+        "1: one run at a time, in one process (no xdist)",
     )
     p.add_argument(
         "--render-only",
@@ -161,7 +215,7 @@ def parse_args(argv=None):
         action="store_true",
         help="shrink failing examples under the intentional policies too (slow: see --no-shrink)",
     )
-    p.add_argument("--timeout", type=float, default=None, help="seconds allowed per run")
+    p.add_argument("--timeout", type=_seconds_arg(False), default=None, help="seconds allowed per run")
     p.add_argument("--strict", action="store_true", help="exit 1 when a non-intentional policy has failures (defects)")
     st = p.add_argument_group(
         "another storage",
@@ -210,7 +264,7 @@ def parse_args(argv=None):
     )
     lib.add_argument(
         "--per-test-timeout",
-        type=float,
+        type=_seconds_arg(True),
         default=None,
         metavar="S",
         help=f"seconds per test before pytest-timeout fails it as a timeout (default "
@@ -449,6 +503,49 @@ def check_suite_imports(name: str, version: str, module_map: dict) -> None:
     )
 
 
+def _creatable(path: Path, flag: str, *, folder: bool) -> None:
+    """``path`` can be written by this run: a folder (or file) that exists as such, or whose nearest
+    existing parent is a writable folder. Checked before anything runs."""
+    what = "folder" if folder else "file"
+    if path.exists():
+        if folder and not path.is_dir():
+            raise UsageError(f"{flag} {path}: a file is there; give a folder")
+        if not folder and path.is_dir():
+            raise UsageError(f"{flag} {path}: a folder is there; give a file path")
+        if not os.access(path if folder else path.parent, os.W_OK):
+            raise UsageError(f"{flag} {path}: not writable")
+        return
+    parent = path.parent
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise UsageError(f"{flag} {path}: cannot create the {what}, {parent} is a file")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise UsageError(f"{flag} {path}: cannot create the {what}, {parent} is not writable")
+
+
+def check_paths(args) -> None:
+    """Every path option names something usable, before anything runs or is written: the folders and
+    files the run writes can be created, the files it reads are there."""
+    for flag, path, folder in (
+        ("--results-dir", args.results_dir, True),
+        ("--xfails-dir", args.xfails_dir, True),
+        ("--output", args.output, False),
+        ("--work-dir", args.work_dir, True),
+        ("--out", args.out, True),
+    ):
+        if path is not None:
+            _creatable(Path(path), flag, folder=folder)
+    if args.cross_check is not None and not Path(args.cross_check).is_file():
+        raise UsageError(
+            f"--cross-check {args.cross_check}: no such file (give a results JSON, e.g. "
+            "conformance/results/torch-2025.12.json)"
+        )
+    for path in args.merge_with or ():
+        if not Path(path).exists():
+            raise UsageError(f"--merge-with {path}: no such report folder or results.json")
+
+
 def check_api_versions(versions) -> None:
     for version in versions:
         if version not in API_VERSIONS:
@@ -490,22 +587,49 @@ def destinations(args, *, committed: bool) -> tuple[Path, Path, Path]:
 
 
 def scratch_dir() -> Path:
+    """A new folder name for one run's results (time and process: two harnesses never share one)."""
     root = (CACHE_DIR if IN_CHECKOUT else Path.cwd() / "conformance-runs") / "scratch"
-    return root / time.strftime("%Y%m%d-%H%M%S")
+    return root / f"{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}"
 
 
-def main(argv=None, *, cloner=suite_mod.git_clone) -> int:
-    args = parse_args(argv)
+class IncompleteRun(Exception):
+    """A run of the suite that did not give a whole result: exit code 3, one line; nothing
+    committed is written (the run's own results go to a scratch folder, marked incomplete)."""
+
+
+#: Exit code of a run that could not do its whole job (a usage error is 2, --strict's defects 1).
+EXIT_INCOMPLETE = 3
+
+
+def main(argv=None, *, cloner=suite_mod.git_clone, prog: str | None = None) -> int:
+    """The command line; ``prog`` is how the user ran it (each ``__main__`` passes its own)."""
+    prog = prog or suite_mod.PROG
+    args = parse_args(argv, prog)
+    args.prog = prog
     try:
         return _main(args, cloner)
     except (UsageError, suite_mod.SuiteNotFound) as exc:
-        print(f"python -m conformance: error: {exc}", file=sys.stderr)
+        print(f"{prog}: error: {exc}", file=sys.stderr)
         return 2
+    except IncompleteRun as exc:
+        print(f"{prog}: error: {exc}", file=sys.stderr)
+        return EXIT_INCOMPLETE
+
+
+def check_suite_requirements(info) -> None:
+    """The suite's own requirements (its requirements.txt, and what its modules import) import in the
+    environment the runs get, in the versions it asks for; else one line naming them and the pip command."""
+    missing = suite_mod.missing_requirements(info.path, runner.with_repo_on_path(os.environ))
+    if missing:
+        pip = " ".join(f"'{r.pip}'" if set(r.pip) & set("<>=!~ ;") else r.pip for r, _ in missing)
+        whys = "; ".join(f"{r.module}: {why}" for r, why in missing)
+        raise UsageError(f"the suite at {info.path} needs what does not import here ({whys}): pip install {pip}")
 
 
 def _main(args, cloner) -> int:
     if args.no_clone:
         cloner = None
+    check_paths(args)
     if not args.render_only and not args.render_reports:
         check_requirements(args.workers)
     check_api_versions(args.api_version)
@@ -518,17 +642,19 @@ def _main(args, cloner) -> int:
         if not (args.render_only or args.from_raw):
             for version in args.api_version:
                 check_suite_imports(policy, version, args.module_map)
-    metas = []
+    targets = [
+        (runner.resolve_policy(policy, args.module_map, version), version)
+        for policy in args.policy
+        for version in args.api_version
+    ]
+    raws = {}
     if args.from_raw:
-        for policy in args.policy:
-            for version in args.api_version:
-                run_meta = (
-                    args.work_dir
-                    / f"{runner.resolve_policy(policy, args.module_map, version).label}-{version}.run.json"
-                )
-                if not run_meta.is_file():
-                    raise UsageError(f"--from-raw: no raw run {run_meta}")
-                metas.append(json.loads(run_meta.read_text()))
+        for target, version in targets:
+            files = runner.latest_run(args.work_dir, f"{target.label}-{version}")
+            if files is None:
+                raise UsageError(f"--from-raw: no finished run of {target.label} @ {version} in {args.work_dir}")
+            raws[(target.label, version)] = (files, json.loads(files.meta.read_text()))
+    info = None
     if args.render_only:
         if args.results_dir is None and not IN_CHECKOUT:
             raise UsageError("--render-only outside a checkout needs --results-dir (the results to render)")
@@ -536,30 +662,38 @@ def _main(args, cloner) -> int:
         if not normalize.load_all(results_dir):
             raise UsageError(f"no results to render in {results_dir}")
     else:
-        committed = default_settings(args, metas)
+        committed = default_settings(args, [meta for _, meta in raws.values()])
         results_dir, xfails_dir, output = destinations(args, committed=committed)
-        info = suite_mod.locate(args.suite, cloner=cloner) if not args.from_raw else None
+        if not args.from_raw:
+            info = suite_mod.locate(args.suite, cloner=cloner, prog=args.prog)
+            check_suite_requirements(info)
     console = _console()
+    incomplete = []
     if not args.render_only:
         if info is not None:
             for w in info.warnings:
                 console.print(f"[yellow]warning:[/] {w}", highlight=False)
-        for policy in args.policy:
-            for version in args.api_version:
-                done = run_one(args, console, info, runner.resolve_policy(policy, args.module_map, version), version)
-                if isinstance(done, int):
-                    return done
-                results, elapsed = done
-                stem = f"{results['policy']}-{version}"
-                normalize.dump(results, results_dir / f"{stem}.json")
-                write_xfails(results, xfails_dir / f"{stem}.txt")
-                s = results["summary"]
-                console.print(
-                    f"{results['policy']} @ {version}: {s['passed']} passed, {s['failed']} failed, "
-                    f"{s.get('error', 0)} errors, {s['skipped']} skipped in "
-                    f"{elapsed:.0f} s -> {results_dir / (stem + '.json')}",
-                    highlight=False,
-                )
+        if args.from_raw:
+            done = [_from_raw(*raws[(target.label, version)], target, version) for target, version in targets]
+        else:
+            done = run_all(args, console, info, targets)
+        incomplete = [(results, log) for results, _, log in done if results.get("incomplete")]
+        if incomplete and {results_dir, xfails_dir, output} & {RESULTS_DIR, XFAILS_DIR, DEVIATIONS_MD}:
+            # nothing committed from a job that did not finish: all its results go to a scratch folder
+            results_dir, xfails_dir, output = destinations(args, committed=False)
+        for results, elapsed, _ in done:
+            version = results["api_version"]
+            stem = f"{results['policy']}-{version}"
+            normalize.dump(results, results_dir / f"{stem}.json")
+            write_xfails(results, xfails_dir / f"{stem}.txt")
+            s = results["summary"]
+            console.print(
+                f"{results['policy']} @ {version}: {s['passed']} passed, {s['failed']} failed, "
+                f"{s.get('error', 0)} errors, {s['skipped']} skipped in "
+                f"{elapsed:.0f} s -> {results_dir / (stem + '.json')}"
+                + ("  INCOMPLETE: " + "; ".join(results["incomplete"]) if results.get("incomplete") else ""),
+                highlight=False,
+            )
 
     all_results = normalize.load_all(results_dir)
     if args.render_only:
@@ -574,8 +708,15 @@ def _main(args, cloner) -> int:
     if results_dir != RESULTS_DIR:
         console.print(
             f"results, xfails and report of this run are in {results_dir} (the committed files are written "
-            "only by runs with the default settings)",
+            "only by complete runs with the default settings)",
             highlight=False,
+        )
+    if incomplete:
+        first, log = incomplete[0]
+        raise IncompleteRun(
+            f"{len(incomplete)} of {len(targets)} run(s) incomplete, {first['policy']} @ {first['api_version']}: "
+            f"{'; '.join(first['incomplete'])}; nothing committed was written, this job's results are in "
+            f"{results_dir} (pytest's log: {log})"
         )
     if args.strict:
         bad = [
@@ -588,77 +729,63 @@ def _main(args, cloner) -> int:
     return 0
 
 
-def run_one(args, console, info, target: runner.PolicyTarget, version: str):
-    """Run (or with --from-raw re-read) the suite for one policy and version: (results, seconds),
-    or an exit code when pytest produced nothing usable."""
-    stem = f"{target.label}-{version}"
-    run_meta = args.work_dir / f"{stem}.run.json"
-    if args.from_raw:
-        # Re-normalise the last raw report (no pytest run), with its run's settings.
-        meta = json.loads(run_meta.read_text())
-        outcome = runner.RunOutcome(
-            target.label,
-            version,
-            target.module,
-            args.work_dir / f"{stem}.report.json",
-            args.work_dir / f"{stem}.log",
-            1,
-            0.0,
-            0,
-            0,
-            0,
-        )
-        suite_path, suite_commit, spec_commit, spec_dir = (
-            Path(meta["suite"]),
-            meta["suite_commit"],
-            meta["spec_commit"],
-            Path(meta["suite"]) / "array-api",
-        )
-    else:
+def run_all(args, console, info, targets: list) -> list:
+    """Run the suite for every (target, version), side by side within ``--workers``:
+    [(results, seconds, log file)]."""
+    specs = []
+    for target, version in targets:
         shrink = not args.no_shrink and (args.shrink_all or target.label not in INTENTIONAL_POLICIES)
+        specs.append(runner.RunSpec(target, version, args.max_examples, args.seed, tuple(args.pytest_arg), shrink))
+    outcomes = runner.run_many(
+        info,
+        specs,
+        budget=args.workers,
+        work_dir=args.work_dir,
+        progress=not args.no_progress,
+        console=console,
+        timeout=args.timeout,
+    )
+    done = []
+    for run, outcome in zip(specs, outcomes):
         meta = {
-            "max_examples": args.max_examples,
-            "seed": args.seed,
-            "shrink": shrink,
-            "pytest_args": list(args.pytest_arg),
+            "max_examples": run.max_examples,
+            "seed": run.seed,
+            "shrink": run.shrink,
+            "pytest_args": list(run.extra_args),
             "suite": str(info.path),
             "suite_commit": info.suite_commit,
             "spec_commit": info.spec_commit,
+            "returncode": outcome.returncode,
+            "collected": outcome.total,
+            "workers": outcome.workers,
         }
-        outcome = runner.run_suite(
-            info,
-            target,
-            version,
-            max_examples=args.max_examples,
-            seed=args.seed,
-            workers=args.workers,
-            work_dir=args.work_dir,
-            progress=not args.no_progress,
-            console=console,
-            extra_args=args.pytest_arg,
-            timeout=args.timeout,
-            shrink=shrink,
-        )
-        run_meta.write_text(json.dumps(meta))
-        suite_path, suite_commit, spec_commit, spec_dir = info.path, info.suite_commit, info.spec_commit, info.spec_dir
-    log_tail = ""
-    if outcome.log_path.exists():
-        log_tail = "\n".join(outcome.log_path.read_text(errors="replace").splitlines()[-25:])
-    raw = json.loads(outcome.report_path.read_text()) if outcome.report_path.exists() else {}
-    if not raw or (not raw.get("tests") and outcome.returncode not in (0, 1, 5)):
-        print(
-            f"python -m conformance: error: pytest produced no results for {target.label} @ {version} "
-            f"(exit code {outcome.returncode}); log {outcome.log_path}, its tail:\n{log_tail}",
-            file=sys.stderr,
-        )
-        return 3
+        files = runner.RunFiles.at(outcome.log_path.parent, outcome.log_path.name[: -len(".log")])
+        files.meta.write_text(json.dumps(meta))
+        done.append((_results_of(files, meta, run.target, run.version), outcome.elapsed, files.log))
+    return done
+
+
+def _from_raw(files, meta: dict, target: runner.PolicyTarget, version: str) -> tuple:
+    """``--from-raw``: the last run's raw report normalised again, with that run's settings."""
+    return _results_of(files, meta, target, version), 0.0, files.log
+
+
+def _results_of(files, meta: dict, target: runner.PolicyTarget, version: str) -> dict:
+    """A run's raw report normalised and finished; ``incomplete`` (the reasons) when the run did not
+    give a whole result."""
+    log = files.log.read_text(errors="replace") if files.log.exists() else ""
+    try:
+        raw = json.loads(files.report.read_text()) if files.report.exists() else {}
+    except ValueError:  # cut short while writing
+        raw = {}
+    suite_path = Path(meta["suite"])
     results = normalize.normalise_report(
         raw,
         policy=target.label,
         module=target.module,
         api_version=version,
-        suite_commit=suite_commit,
-        spec_commit=spec_commit,
+        suite_commit=meta["suite_commit"],
+        spec_commit=meta["spec_commit"],
         max_examples=meta["max_examples"],
         seed=meta["seed"],
         roots=[suite_path],
@@ -666,8 +793,11 @@ def run_one(args, console, info, target: runner.PolicyTarget, version: str):
     results["hypothesis"]["shrink"] = meta["shrink"]
     if meta["pytest_args"]:
         results["pytest_args"] = list(meta["pytest_args"])
-    finish_results(results, spec_dir=spec_dir, target=target)
-    return results, outcome.elapsed
+    problems = runner.run_problems(raw, log, meta.get("returncode", 0), meta.get("collected", 0))
+    if problems:
+        results["incomplete"] = problems
+    finish_results(results, spec_dir=suite_path / "array-api", target=target)
+    return results
 
 
 def library_main(args, console, cloner) -> int:
@@ -702,6 +832,7 @@ def library_main(args, console, cloner) -> int:
         if str(lib.get("error", "")).startswith(f"ModuleNotFoundError: No module named '{top}'"):
             raise UsageError(f"--library {module}: no module named {top!r} is installed")
     info, timeout_args = _report_setup(args, console, cloner)
+    incomplete: list = []
     for module in args.library:
         lib = probes[module]
         versions = args.api_version or [
@@ -716,7 +847,9 @@ def library_main(args, console, cloner) -> int:
             results = _report_results(
                 args, console, info, target, lib, version, timeout_args, explain_with=args.explain_with
             )
-            if args.cross_check:
+            if results.get("incomplete"):
+                out_dir = _incomplete_report(results, out_dir, f"{module} @ {version}", incomplete)
+            elif args.cross_check:
                 try:
                     results["cross_check"] = crosscheck.snapshot(normalize.load(args.cross_check), results)
                 except crosscheck.ReplayUnavailable as e:
@@ -738,12 +871,31 @@ def library_main(args, console, cloner) -> int:
             )
             if out_dir.parent.resolve() == Path(args.reports_dir).resolve():
                 library.write_index(args.reports_dir)
+    _raise_incomplete(incomplete)
     return 0
+
+
+def _incomplete_report(results: dict, out_dir: Path, title: str, incomplete: list) -> Path:
+    """Where the report of a run that did not finish goes: a new scratch folder, never the committed
+    reports (nor ``--out``); the run is noted in ``incomplete`` for the closing error."""
+    scratch = scratch_dir() / out_dir.name
+    incomplete.append((title, results["incomplete"], scratch))
+    return scratch
+
+
+def _raise_incomplete(incomplete: list) -> None:
+    if incomplete:
+        title, problems, where = incomplete[0]
+        raise IncompleteRun(
+            f"{len(incomplete)} report run(s) incomplete, {title}: {'; '.join(problems)}; no report was written "
+            f"in its place, this run's report is in {where}"
+        )
 
 
 def _report_setup(args, console, cloner) -> tuple:
     """The suite and the per-test timeout's pytest arguments of a report run."""
-    info = suite_mod.locate(args.suite, cloner=cloner)
+    info = suite_mod.locate(args.suite, cloner=cloner, prog=args.prog)
+    check_suite_requirements(info)
     for w in info.warnings:
         console.print(f"[yellow]warning:[/] {w}", highlight=False)
     timeout_args = library.timeout_args(args.per_test_timeout)
@@ -766,7 +918,24 @@ def _report_results(
     taken = [s for e in earlier for s in normalize.draw_seeds(e)]
     if len(set(taken)) != len(taken):
         raise UsageError(f"--merge-with: the reports share seeds ({', '.join(map(str, sorted(taken)))})")
-    draws = [_run_library_draw(args, info, target, version, seed, extra, console, shrink=shrink) for seed in args.seeds]
+    # A library that does not import fails every module's collection: that is its report's finding.
+    imports = not lib.get("error")
+    draws = [
+        _run_library_draw(args, info, target, version, seed, extra, console, shrink=shrink, strict_collection=imports)
+        for seed in args.seeds
+    ]
+    problems = [f"seed {seed}: {why}" for seed, d in zip(args.seeds, draws) for why in d.pop("incomplete", ())]
+    if problems:  # not merged with earlier draws: this report goes to a scratch folder, marked
+        results = normalize.merge_draws(draws)
+        results["incomplete"] = problems
+        library.finish(
+            results,
+            lib,
+            explain_with=explain_with,
+            timeout=args.per_test_timeout if timeout_args else None,
+            collection_log=results.pop("_log_tail", None),
+        )
+        return results
     for path, e in zip(args.merge_with or (), earlier):
         _check_mergeable(path, e, draws[0], lib)
     draws = sorted(earlier + draws, key=lambda r: min(normalize.draw_seeds(r)))  # as if run in seed order
@@ -858,6 +1027,7 @@ def storage_main(args, console, cloner) -> int:
         for version in args.api_version:
             check_suite_imports(policy, version, {})
     info, timeout_args = _report_setup(args, console, cloner)
+    incomplete: list = []
     for policy in args.policy:
         for version in args.api_version:
             target = runner.resolve_storage(policy, args.storage, version)
@@ -870,6 +1040,8 @@ def storage_main(args, console, cloner) -> int:
             attribute_all(results, engine_policy(target))  # a module:attr policy by its object
             results["namespace_env"] = dict(sorted(target.env.items()))
             results["package"] = provenance.package_provenance()
+            if results.get("incomplete"):
+                out_dir = _incomplete_report(results, out_dir, f"{policy} @ {version} on {args.storage}", incomplete)
             library.write_report(results, out_dir)
             s = results["summary"]
             console.print(
@@ -885,14 +1057,25 @@ def storage_main(args, console, cloner) -> int:
             )
             if out_dir.parent.resolve() == Path(args.reports_dir).resolve():
                 library.write_index(args.reports_dir)
+    _raise_incomplete(incomplete)
     return 0
 
 
 def _run_library_draw(
-    args, info, target, version: str, seed: int, extra: list, console, *, shrink: bool | None = None
+    args,
+    info,
+    target,
+    version: str,
+    seed: int,
+    extra: list,
+    console,
+    *,
+    shrink: bool | None = None,
+    strict_collection: bool = True,
 ) -> dict:
     """One run of the suite against a library under one Hypothesis seed, normalised
-    (shrinking failures unless ``--no-shrink``, or as ``shrink`` says)."""
+    (shrinking failures unless ``--no-shrink``, or as ``shrink`` says); ``incomplete``: why the
+    run is not a whole result (collection errors count unless not ``strict_collection``)."""
     shrink = not args.no_shrink if shrink is None else shrink
     outcome = runner.run_suite(
         info,
@@ -934,6 +1117,11 @@ def _run_library_draw(
             "log_tail": tail,
         }
     results["_log_tail"] = log_tail
+    problems = runner.run_problems(
+        raw, log, outcome.returncode, outcome.total, collection_errors_allowed=not strict_collection
+    )
+    if problems:
+        results["incomplete"] = problems
     return results
 
 

@@ -336,6 +336,12 @@ def _header(results: list) -> list:
             if x.get("pytest_args")
         ]
         + [
+            f"- **Incomplete run** of `{x['policy']}` {x['api_version']}: {'; '.join(x['incomplete'])}. "
+            "Its counts below are not the whole suite's."
+            for x in r
+            if x.get("incomplete")
+        ]
+        + [
             "",
         ]
     )

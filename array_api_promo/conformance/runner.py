@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import glob
+import itertools
 import os
 import re
 import subprocess
@@ -123,6 +125,49 @@ def load_policy_object(spec: str):
     return obj
 
 
+@dataclass(frozen=True)
+class RunFiles:
+    """One run's raw files in the work folder, under a name no other run shares
+    (``array_api-2025.12.20261126-155002-8696-1.report.json``): runs side by side, or of two
+    harnesses at once, never delete or overwrite each other's files."""
+
+    report: Path  # pytest-json-report's output
+    log: Path  # pytest's stdout and stderr
+    progress: Path  # the progress plugin's lines (removed when the run ends)
+    meta: Path  # the run's settings and exit status, written when it ends (``--from-raw`` reads it)
+
+    @classmethod
+    def at(cls, work_dir: Path, name: str) -> RunFiles:
+        base = Path(work_dir) / name
+        return cls(*(base.with_name(f"{name}.{ext}") for ext in ("report.json", "log", "progress", "run.json")))
+
+    @classmethod
+    def new(cls, work_dir: Path, stem: str) -> RunFiles:
+        """Files under a fresh name (time, process and a counter); the log is created at once, exclusively."""
+        work_dir = Path(work_dir)
+        work_dir.mkdir(parents=True, exist_ok=True)
+        while True:
+            files = cls.at(work_dir, f"{stem}.{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}-{next(_RUN_NUMBERS)}")
+            try:
+                files.log.touch(exist_ok=False)
+            except FileExistsError:
+                continue
+            return files
+
+
+_RUN_NUMBERS = itertools.count(1)
+
+
+def latest_run(work_dir: Path, stem: str) -> RunFiles | None:
+    """The newest finished run of ``stem`` (``policy-version``) in ``work_dir``: what ``--from-raw`` reads."""
+    own = re.compile(re.escape(stem) + r"\.\d{8}-\d{6}-\d+-\d+\.run\.json")
+    metas = [m for m in Path(work_dir).glob(f"{glob.escape(stem)}.*.run.json") if own.fullmatch(m.name)]
+    if not metas:
+        return None
+    newest = max(metas, key=lambda m: (m.stat().st_mtime, m.name))
+    return RunFiles.at(Path(work_dir), newest.name[: -len(".run.json")])
+
+
 @dataclass
 class RunOutcome:
     policy: str
@@ -135,6 +180,52 @@ class RunOutcome:
     total: int
     done: int
     failed: int
+    workers: int = 1
+
+
+#: pytest's exit codes other than 0 (all passed) and 1 (some failed): the run did not finish.
+PYTEST_EXIT_CODES = {
+    2: "interrupted (a collection error or a keyboard interrupt)",
+    3: "internal error",
+    4: "usage error",
+    5: "no tests collected",
+}
+
+
+def _error_line(text: str) -> str:
+    """The exception line of a pytest longrepr or log (``ModuleNotFoundError: No module named 'x'``)."""
+    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        m = re.match(r"^(?:E\s+|INTERNALERROR>\s+)?((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b.*)", ln)
+        if m:
+            return m.group(1)
+    return lines[-1] if lines else ""
+
+
+def run_problems(raw: dict, log: str, returncode: int, collected: int, *, collection_errors_allowed=False) -> list:
+    """Why a run of the suite is not a complete result, one phrase each (empty when it is):
+    modules that could not be collected, pytest's internal error, an exit code other than
+    0 or 1, fewer tests reported than collected, no report at all."""
+    problems = []
+    if not raw:
+        problems.append("pytest wrote no report")
+    errors = [c for c in raw.get("collectors", []) if c.get("outcome") == "failed"]
+    if errors and not collection_errors_allowed:
+        first = errors[0]
+        problems.append(
+            f"{len(errors)} test module(s) could not be collected ({first.get('nodeid') or 'the session'}: "
+            f"{_error_line(first.get('longrepr') or '')})"
+        )
+    internal = [ln for ln in log.splitlines() if ln.startswith("INTERNALERROR>")]
+    if internal:
+        problems.append(f"pytest stopped with an internal error ({_error_line(chr(10).join(internal))})")
+    if returncode not in (0, 1) and not (internal and returncode == 3) and not (errors and returncode == 2):
+        meaning = PYTEST_EXIT_CODES.get(returncode, "killed by a signal" if returncode < 0 else "unknown")
+        problems.append(f"pytest exited with code {returncode}: {meaning}")
+    reported = len(raw.get("tests", []))
+    if raw and collected > reported:
+        problems.append(f"{reported} of {collected} collected tests reported")
+    return problems
 
 
 def build_env(
@@ -162,6 +253,12 @@ def build_env(
     env["CONFORMANCE_PROGRESS_FILE"] = str(progress_file)
     env["PYTHONHASHSEED"] = "0"
     env["PYTHONDONTWRITEBYTECODE"] = "1"
+    return with_repo_on_path(env)
+
+
+def with_repo_on_path(environ: Mapping[str, str]) -> dict:
+    """``environ`` with this checkout first on PYTHONPATH: the suite imports the namespace under test from it."""
+    env = dict(environ)
     pp = [str(REPO_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
     env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(pp))
     return env
@@ -240,6 +337,141 @@ class _Follower:
                     self.skipped += 1
 
 
+@dataclass(frozen=True)
+class RunSpec:
+    """One run of the suite: a target at an API version, with its Hypothesis settings."""
+
+    target: PolicyTarget
+    version: str
+    max_examples: int
+    seed: int
+    extra_args: tuple = ()
+    shrink: bool = True
+
+    @property
+    def title(self) -> str:
+        return f"{self.target.label} @ {self.version}"
+
+
+def plan_workers(n_runs: int, budget: int) -> tuple[int, int]:
+    """(runs at a time, pytest-xdist workers per run) for ``n_runs`` runs within ``budget`` processes.
+
+    Runs are independent, so they go side by side, one process each, ``budget`` at a time: a run
+    without xdist collects the suite once (with xdist every worker collects it, and the controller
+    is a process more) and keeps its core busy to its end (xdist's last worker finishes alone).
+    Fewer runs than the budget share it out as xdist workers."""
+    budget = max(1, budget)
+    if n_runs >= budget:
+        return budget, 1
+    return max(1, n_runs), budget // max(1, n_runs)
+
+
+class _Running:
+    """A started pytest process of one ``RunSpec`` and the files it writes."""
+
+    def __init__(self, suite: SuiteInfo, spec: RunSpec, workers: int, work_dir: Path):
+        self.spec = spec
+        self.workers = workers
+        self.files = RunFiles.new(work_dir, f"{spec.target.label}-{spec.version}")
+        self.follower = _Follower(self.files.progress)
+        env = build_env(spec.target, spec.version, self.files.progress, shrink=spec.shrink)
+        cmd = build_command(
+            suite,
+            self.files.report,
+            max_examples=spec.max_examples,
+            seed=spec.seed,
+            workers=workers,
+            extra_args=spec.extra_args,
+        )
+        # cwd: a scratch dir of its own, so Hypothesis' example database (.hypothesis/) starts
+        # empty each run (determinism) and nothing is written into the suite checkout.
+        self._scratch = tempfile.TemporaryDirectory(prefix="conformance-")
+        self._log = open(self.files.log, "w")  # noqa: SIM115 (open while the process runs; closed in finish)
+        self.start = time.monotonic()
+        self.proc = subprocess.Popen(cmd, cwd=self._scratch.name, env=env, stdout=self._log, stderr=subprocess.STDOUT)
+        self.elapsed: float | None = None
+
+    def poll(self) -> bool:
+        """True once the process has ended (its progress then read to the end)."""
+        if self.elapsed is not None:
+            return True
+        if self.proc.poll() is None:
+            return False
+        self.follower.poll()
+        self.elapsed = time.monotonic() - self.start
+        self._log.close()
+        self._scratch.cleanup()
+        self.files.progress.unlink(missing_ok=True)  # its own file only
+        return True
+
+    def timed_out(self, timeout: float | None) -> bool:
+        return timeout is not None and self.elapsed is None and time.monotonic() - self.start > timeout
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+        self.poll()
+
+    def outcome(self) -> RunOutcome:
+        return RunOutcome(
+            policy=self.spec.target.label,
+            version=self.spec.version,
+            module=self.spec.target.module,
+            report_path=self.files.report,
+            log_path=self.files.log,
+            returncode=self.proc.returncode,
+            elapsed=self.elapsed or 0.0,
+            total=self.follower.total,
+            done=self.follower.done,
+            failed=self.follower.failed,
+            workers=self.workers,
+        )
+
+
+def run_many(
+    suite: SuiteInfo,
+    specs: list,
+    *,
+    budget: int,
+    work_dir: Path | None = None,
+    progress: bool = True,
+    console=None,
+    timeout: float | None = None,
+) -> list:
+    """Run every ``RunSpec`` (``plan_workers``: side by side within ``budget`` processes), following
+    their progress live; their ``RunOutcome``s in the order of ``specs``. ``timeout``: seconds per run."""
+    work_dir = Path(work_dir or CACHE_DIR / "runs")
+    at_once, workers = plan_workers(len(specs), budget)
+    waiting = list(enumerate(specs))
+    running: list = []
+    done: dict = {}
+    display = _display(progress, console)
+    try:
+        with display:
+            while waiting or running:
+                while waiting and len(running) < at_once:
+                    i, spec = waiting.pop(0)
+                    run = _Running(suite, spec, workers, work_dir)
+                    running.append((i, run))
+                    display.add(run)
+                for i, run in list(running):
+                    if timeout is not None and run.timed_out(timeout):
+                        raise subprocess.TimeoutExpired(run.proc.args, timeout)
+                    if run.poll():
+                        running.remove((i, run))
+                        done[i] = run
+                        display.finish(run)
+                display.update()
+                if running:
+                    time.sleep(0.25)
+    except BaseException:
+        for _, run in running:
+            run.kill()
+        raise
+    return [done[i].outcome() for i in range(len(specs))]
+
+
 def run_suite(
     suite: SuiteInfo,
     target: PolicyTarget,
@@ -255,105 +487,112 @@ def run_suite(
     timeout: float | None = None,
     shrink: bool = True,
 ) -> RunOutcome:
-    """Run pytest on the suite in a subprocess, following its progress live."""
-    work_dir = Path(work_dir or CACHE_DIR / "runs")
-    work_dir.mkdir(parents=True, exist_ok=True)
-    stem = f"{target.label}-{version}"
-    report_path = work_dir / f"{stem}.report.json"
-    log_path = work_dir / f"{stem}.log"
-    progress_path = work_dir / f"{stem}.progress"
-    for p in (report_path, progress_path):
-        if p.exists():
-            p.unlink()
-    env = build_env(target, version, progress_path, shrink=shrink)
-    cmd = build_command(
-        suite, report_path, max_examples=max_examples, seed=seed, workers=workers, extra_args=extra_args
+    """One run of the suite in a subprocess with ``workers`` xdist workers, following its progress live."""
+    spec = RunSpec(target, version, max_examples, seed, tuple(extra_args), shrink)
+    (outcome,) = run_many(
+        suite, [spec], budget=workers, work_dir=work_dir, progress=progress, console=console, timeout=timeout
     )
-    follower = _Follower(progress_path)
-    start = time.monotonic()
-    # cwd: a scratch dir, so Hypothesis' example database (.hypothesis/) starts empty
-    # each run (determinism) and nothing is written into the suite checkout.
-    with tempfile.TemporaryDirectory(prefix="conformance-") as scratch, open(log_path, "w") as log:
-        proc = subprocess.Popen(cmd, cwd=scratch, env=env, stdout=log, stderr=subprocess.STDOUT)
-        try:
-            if progress and console is not None and console.is_terminal:
-                _follow_live(proc, follower, f"{target.label} @ {version}", console, start, timeout)
-            elif progress:
-                _follow_plain(proc, follower, f"{target.label} @ {version}", start, timeout)
-            else:
-                proc.wait(timeout=timeout)
-        except BaseException:
-            proc.kill()
-            proc.wait()
-            raise
-        follower.poll()
-    return RunOutcome(
-        policy=target.label,
-        version=version,
-        module=target.module,
-        report_path=report_path,
-        log_path=log_path,
-        returncode=proc.returncode,
-        elapsed=time.monotonic() - start,
-        total=follower.total,
-        done=follower.done,
-        failed=follower.failed,
-    )
+    return outcome
 
 
 PLAIN_PROGRESS_EVERY = 10.0  # seconds between progress lines to a pipe or file
 
 
-def _follow_plain(proc, follower: _Follower, title: str, start: float, timeout, every=PLAIN_PROGRESS_EVERY) -> None:
-    """Progress as plain lines on stdout (a pipe or a log file has no live display)."""
-    last = start
-
-    def line():
-        total = follower.total or "?"
-        print(
-            f"{title}: {follower.done}/{total} tests, {follower.failed} failed, {follower.skipped} skipped, "
-            f"{time.monotonic() - start:.0f} s",
-            flush=True,
-        )
-
-    line()
-    while proc.poll() is None:
-        if timeout is not None and time.monotonic() - start > timeout:
-            raise subprocess.TimeoutExpired(proc.args, timeout)
-        time.sleep(0.25)
-        if time.monotonic() - last >= every:
-            follower.poll()
-            line()
-            last = time.monotonic()
-    follower.poll()
-    line()
+def _display(progress: bool, console):
+    if not progress:
+        return _NoDisplay()
+    if console is not None and console.is_terminal:
+        return _LiveDisplay(console)
+    return _PlainDisplay()
 
 
-def _follow_live(proc, follower: _Follower, title: str, console, start: float, timeout) -> None:
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+class _NoDisplay:
+    def __enter__(self):
+        return self
 
-    columns = (
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("[red]{task.fields[failed]} failed"),
-        TextColumn("{task.fields[skipped]} skipped"),
-        TimeElapsedColumn(),
+    def __exit__(self, *exc):
+        return False
+
+    def add(self, run) -> None:
+        pass
+
+    def finish(self, run) -> None:
+        pass
+
+    def update(self) -> None:
+        pass
+
+
+def _plain_line(run: _Running) -> str:
+    f = run.follower
+    return (
+        f"{run.spec.title}: {f.done}/{f.total or '?'} tests, {f.failed} failed, {f.skipped} skipped, "
+        f"{(run.elapsed if run.elapsed is not None else time.monotonic() - run.start):.0f} s"
     )
-    with Progress(*columns, console=console, transient=False, refresh_per_second=4) as bar:
-        task = bar.add_task(title, total=None, failed=0, skipped=0)
-        while True:
-            rc = proc.poll()
-            follower.poll()
-            bar.update(
-                task,
-                total=follower.total or None,
-                completed=follower.done,
-                failed=follower.failed,
-                skipped=follower.skipped,
-            )
-            if rc is not None:
-                break
-            if timeout is not None and time.monotonic() - start > timeout:
-                raise subprocess.TimeoutExpired(proc.args, timeout)
-            time.sleep(0.25)
+
+
+class _PlainDisplay(_NoDisplay):
+    """Progress as plain lines on stdout (a pipe or a log file has no live display): a line per run
+    when it starts, at least every ``every`` seconds while it runs, and when it ends."""
+
+    def __init__(self, every: float = PLAIN_PROGRESS_EVERY):
+        self.every = every
+        self.runs: list = []
+        self.last = time.monotonic()
+
+    def add(self, run) -> None:
+        self.runs.append(run)
+        print(_plain_line(run), flush=True)
+
+    def finish(self, run) -> None:
+        self.runs.remove(run)
+        print(_plain_line(run), flush=True)
+
+    def update(self) -> None:
+        if time.monotonic() - self.last < self.every:
+            return
+        self.last = time.monotonic()
+        for run in self.runs:
+            run.follower.poll()
+            print(_plain_line(run), flush=True)
+
+
+class _LiveDisplay(_NoDisplay):
+    """A rich progress bar per run."""
+
+    def __init__(self, console):
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+        columns = (
+            TextColumn("[bold]{task.description}"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("[red]{task.fields[failed]} failed"),
+            TextColumn("{task.fields[skipped]} skipped"),
+            TimeElapsedColumn(),
+        )
+        self.bar = Progress(*columns, console=console, transient=False, refresh_per_second=4)
+        self.tasks: dict = {}
+
+    def __enter__(self):
+        self.bar.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self.bar.__exit__(*exc)
+
+    def add(self, run) -> None:
+        self.tasks[run] = self.bar.add_task(run.spec.title, total=None, failed=0, skipped=0)
+
+    def finish(self, run) -> None:
+        self._show(run)
+        self.bar.stop_task(self.tasks.pop(run))
+
+    def update(self) -> None:
+        for run in self.tasks:
+            run.follower.poll()
+            self._show(run)
+
+    def _show(self, run) -> None:
+        f = run.follower
+        self.bar.update(self.tasks[run], total=f.total or None, completed=f.done, failed=f.failed, skipped=f.skipped)

@@ -306,8 +306,30 @@ def test_the_suite_is_found_where_the_readme_clones_it(tmp_path, monkeypatch):
 
 
 def test_bad_suite_path(tmp_path):
-    with pytest.raises(suite_mod.SuiteNotFound, match="does not look like"):
+    """A folder of something else: what a checkout holds, and a clone into a new folder, never into it."""
+    (tmp_path / "notes.txt").write_text("unrelated")
+    with pytest.raises(suite_mod.SuiteNotFound) as exc:
         suite_mod.locate(tmp_path, cloner=None)
+    msg = str(exc.value)
+    assert "\n" not in msg and msg.startswith(f"--suite {tmp_path} is not an array-api-tests checkout: expected")
+    assert "array_api_tests/, conftest.py and the spec submodule array-api/" in msg
+    assert "git clone https://github.com/data-apis/array-api-tests array-api-tests &&" in msg
+    assert f"clone https://github.com/data-apis/array-api-tests {tmp_path}" not in msg
+    # a folder that is not there yet: the clone goes there
+    msg = str(pytest.raises(suite_mod.SuiteNotFound, suite_mod.locate, tmp_path / "new", cloner=None).value)
+    assert f"{tmp_path / 'new'} does not exist; fetch the pinned suite there: git clone" in msg
+    # the suite without its spec submodule: only the spec's clone, into it
+    bare = tmp_path / "bare"
+    shutil.copytree(FAKE, bare, ignore=shutil.ignore_patterns("array-api", "__pycache__"))
+    msg = str(pytest.raises(suite_mod.SuiteNotFound, suite_mod.locate, bare, cloner=None).value)
+    assert "has no spec" in msg and f"git clone https://github.com/data-apis/array-api {bare}/array-api" in msg
+    # the environment variable is named as such
+    msg = str(
+        pytest.raises(
+            suite_mod.SuiteNotFound, suite_mod.locate, None, environ={"ARRAY_API_TESTS_DIR": str(tmp_path)}
+        ).value
+    )
+    assert msg.startswith(f"$ARRAY_API_TESTS_DIR {tmp_path} is not")
 
 
 # ---------------------------------------------------------------------------
@@ -417,12 +439,13 @@ def test_a_quick_run_changes_no_tracked_file(tmp_path):
     ).stdout
     real = os.environ.get("ARRAY_API_TESTS_DIR")
     env = dict(os.environ)
-    argv = ["--max-examples", "5", "--pytest-arg=-k", "--pytest-arg=test_abs", "--workers", "1"]
+    argv = ["--max-examples", "5", "--workers", "1"]
     if not real:
         env["PYTHONPATH"] = os.pathsep.join([str(FAKE), str(root)])
-        argv += ["--suite", str(FAKE), "--module-map", "array_api=fake_namespace", "--policy", "array_api"]
+        argv += ["--pytest-arg=-k", "--pytest-arg=test_add", "--suite", str(FAKE)]
+        argv += ["--module-map", "array_api=fake_namespace", "--policy", "array_api"]
     else:
-        argv += ["--policy", "array_api"]
+        argv += ["--pytest-arg=-k", "--pytest-arg=test_abs", "--policy", "array_api"]
     proc = subprocess.run(
         [sys.executable, "-m", "conformance", *argv, "--work-dir", str(tmp_path / "work")],
         cwd=root,
@@ -440,12 +463,20 @@ def test_a_quick_run_changes_no_tracked_file(tmp_path):
 
 
 def test_progress_reaches_a_pipe_as_plain_lines(tmp_path, capsys):
+    from types import SimpleNamespace
+
     progress = tmp_path / "p"
     progress.write_text("total 3\ndone passed a\ndone failed b\n")
-    proc = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(0.6)"])
-    runner._follow_plain(proc, runner._Follower(progress), "torch @ 2025.12", time.monotonic(), None, every=0.2)
+    spec = runner.RunSpec(runner.PolicyTarget("torch", "m"), "2025.12", 3, 0)
+    run = SimpleNamespace(spec=spec, follower=runner._Follower(progress), elapsed=None, start=time.monotonic())
+    display = runner._PlainDisplay(every=0.0)
+    display.add(run)
+    display.update()
+    run.elapsed = 1.0
+    display.finish(run)
     lines = capsys.readouterr().out.splitlines()
-    assert len(lines) >= 3 and lines[-1].startswith("torch @ 2025.12: 2/3 tests, 1 failed, 0 skipped")
+    assert lines[0].startswith("torch @ 2025.12: 0/? tests")
+    assert lines[-1] == "torch @ 2025.12: 2/3 tests, 1 failed, 0 skipped, 1 s" and len(lines) == 3
 
 
 def test_uninitialised_values_are_masked_and_messages_cut_at_words():
@@ -585,13 +616,15 @@ def test_scrub():
     assert out == "at array_api_tests/test_x.py:12 <function f at 0x…> took <time> (deadline <time>)"
 
 
-def test_progress_counts_every_test(run):
-    lines = (run / "work" / "array_api-2025.12.progress").read_text().splitlines()
-    assert "total 9" in lines
-    done = [ln for ln in lines if ln.startswith("done ")]
-    assert len(done) == 9
-    assert sum(ln.startswith("done failed") or ln.startswith("done error") for ln in done) == 6
-    assert sum(ln.startswith("done skipped") for ln in done) == 1
+def test_progress_counts_every_test(tmp_path, monkeypatch):
+    _fake_env(monkeypatch)
+    info = suite_mod.locate(FAKE, cloner=None)
+    target = runner.PolicyTarget("array_api", "fake_namespace")
+    outcome = runner.run_suite(
+        info, target, "2025.12", max_examples=3, seed=0, workers=1, work_dir=tmp_path, progress=False
+    )
+    assert (outcome.total, outcome.done, outcome.failed) == (9, 9, 6)
+    assert not list(tmp_path.glob("*.progress"))  # the run removes its own progress file
 
 
 # ---------------------------------------------------------------------------
@@ -618,3 +651,279 @@ def test_the_report_names_every_policy_it_leaves_out_and_why():
     assert "Not run here: `jax_x64`, `megengine`" not in text
     assert "`numpy`" in text and "`array_api`" not in text and "`torch`," not in text
     assert "`megengine` (no float64 and no complex dtype)" in text and "`jax` (no float64)" in text
+
+
+# ---------------------------------------------------------------------------
+# never a false pass: a run that is not whole fails and writes nothing committed
+# ---------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _tracked_changes() -> str:
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no", "--", "conformance", "DEVIATIONS.md"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    ).stdout
+
+
+def _fake_env(monkeypatch, **extra):
+    old = os.environ.get("PYTHONPATH")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(FAKE)] + ([old] if old else [])))
+    for k, v in extra.items():
+        monkeypatch.setenv(k, v)
+
+
+FAKE_RUN = [
+    "--suite",
+    str(FAKE),
+    "--policy",
+    "array_api",
+    "--module-map",
+    "array_api=fake_namespace",
+    "--max-examples",
+    "3",
+    "--workers",
+    "1",
+    "--no-progress",
+    "--no-clone",
+]
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_a_collection_error_fails_the_run_and_changes_no_committed_file(tmp_path, monkeypatch, capsys):
+    """A module of the suite that does not import (as without ndindex): exit 3, one line that says
+    why, no tracked file changed even for a run whose settings would write the committed files; the
+    run's own results, in a scratch folder, say it is incomplete."""
+    _fake_env(monkeypatch, FAKE_SUITE_BROKEN="1")
+    monkeypatch.setattr(cli, "default_settings", lambda args, metas=(): True)  # would write the committed files
+    monkeypatch.setattr(cli, "scratch_dir", lambda: tmp_path / "scratch")
+    before = _tracked_changes()
+    rc = cli.main([*FAKE_RUN, "--work-dir", str(tmp_path / "work")])
+    out, err = capsys.readouterr()
+    assert rc == 3 and _tracked_changes() == before
+    assert err.count("\n") == 1 and err.startswith("python -m conformance: error: 1 of 1 run(s) incomplete")
+    assert (
+        "1 test module(s) could not be collected (array_api_tests/test_extras_broken.py: "
+        "ModuleNotFoundError: No module named 'definitely_not_an_installed_module')" in err
+    )
+    assert f"nothing committed was written, this job's results are in {tmp_path / 'scratch'}" in err
+    assert "INCOMPLETE: 1 test module(s) could not be collected" in out
+    results = json.loads((tmp_path / "scratch" / "array_api-2025.12.json").read_text())
+    assert results["incomplete"] and results["collection_errors"][0]["nodeid"].endswith("test_extras_broken.py")
+    assert (
+        "**Incomplete run** of `array_api` 2025.12: 1 test module(s) could not be collected"
+        in (tmp_path / "scratch" / "DEVIATIONS.md").read_text()
+    )
+
+
+def test_an_internal_error_fails_the_run(tmp_path, monkeypatch, capsys):
+    _fake_env(monkeypatch, FAKE_SUITE_INTERNALERROR="1")
+    rc = cli.main([*FAKE_RUN, "--results-dir", str(tmp_path / "r"), "--work-dir", str(tmp_path / "work")])
+    err = capsys.readouterr().err
+    assert rc == 3 and err.count("\n") == 1
+    assert "pytest stopped with an internal error (RuntimeError: the fake suite's internal error)" in err
+    assert json.loads((tmp_path / "r" / "array_api-2025.12.json").read_text())["incomplete"]
+
+
+def test_run_problems():
+    ok = {"tests": [{"nodeid": "a"}], "collectors": [{"nodeid": "", "outcome": "passed"}]}
+    assert runner.run_problems(ok, "1 passed", 0, 1) == []
+    assert runner.run_problems(ok, "", 1, 2) == ["1 of 2 collected tests reported"]
+    assert runner.run_problems({}, "", -9, 0) == [
+        "pytest wrote no report",
+        "pytest exited with code -9: killed by a signal",
+    ]
+    broken = {**ok, "collectors": [{"nodeid": "m.py", "outcome": "failed", "longrepr": "x\nE   ImportError: no"}]}
+    assert runner.run_problems(broken, "", 2, 0) == ["1 test module(s) could not be collected (m.py: ImportError: no)"]
+    assert runner.run_problems(broken, "", 1, 1, collection_errors_allowed=True) == []
+    assert runner.run_problems(ok, "", 5, 0) == ["pytest exited with code 5: no tests collected"]
+
+
+# ---------------------------------------------------------------------------
+# the suite's own requirements, checked before anything runs
+# ---------------------------------------------------------------------------
+def _suite_copy(tmp_path, requirements: str) -> Path:
+    suite = tmp_path / "suite"
+    shutil.copytree(FAKE, suite, ignore=shutil.ignore_patterns("__pycache__"))
+    (suite / "requirements.txt").write_text(requirements)
+    return suite
+
+
+def test_the_suite_requirements_are_read_from_its_files(tmp_path):
+    suite = _suite_copy(tmp_path, "pytest\npytest-json-report  # the report\nhypothesis>=6.151.0\n")
+    (suite / "array_api_tests" / "shape_helpers.py").write_text(
+        "import math\nimport ndindex\nfrom . import x\ntry:\n    import optional_thing\nexcept ImportError:\n"
+        "    pass\nif True:\n    from sortedcontainers import SortedList\n"
+    )
+    reqs = {r.module: r.pip for r in suite_mod.suite_requirements(suite)}
+    assert reqs == {
+        "hypothesis": "hypothesis>=6.151.0",
+        "ndindex": "ndindex",
+        "pytest": "pytest",
+        "pytest_jsonreport": "pytest-json-report",
+        "sortedcontainers": "sortedcontainers",
+    }
+
+
+@pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")
+def test_a_module_the_suite_needs_is_missing(tmp_path):
+    """ndindex made unimportable: the harness stops before anything runs (exit 2), naming it and the
+    pip command, and no tracked file changes."""
+    suite = _suite_copy(tmp_path, "pytest\nndindex>=1.8\n")
+    (tmp_path / "shadow").mkdir()
+    (tmp_path / "shadow" / "ndindex.py").write_text("raise ModuleNotFoundError(\"No module named 'ndindex'\")\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "shadow"), str(FAKE), str(ROOT)])}
+    before = _tracked_changes()
+    argv = [*FAKE_RUN[2:], "--suite", str(suite), "--work-dir", str(tmp_path / "work")]
+    proc = subprocess.run(
+        [sys.executable, "-m", "conformance", *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
+    )
+    assert proc.returncode == 2 and _tracked_changes() == before, proc.stderr
+    assert proc.stderr.count("\n") == 1 and "ndindex: ModuleNotFoundError: No module named 'ndindex'" in proc.stderr
+    assert proc.stderr.rstrip().endswith("pip install 'ndindex>=1.8'")
+    assert not (tmp_path / "work").exists() and "passed" not in proc.stdout
+
+
+def test_a_suite_requirement_in_too_old_a_version(tmp_path, capsys):
+    suite = _suite_copy(tmp_path, "hypothesis>=999\n")
+    assert cli.main([*FAKE_RUN[2:], "--suite", str(suite), "--work-dir", str(tmp_path / "work")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "the suite needs >=999" in err and "pip install 'hypothesis>=999'" in err
+    assert not (tmp_path / "work").exists()
+
+
+# ---------------------------------------------------------------------------
+# every flag checked before anything runs or is written
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("argv", "says"),
+    [
+        (["--max-examples", "-5"], "argument --max-examples: --max-examples is at least 1, got -5"),
+        (["--max-examples", "0"], "--max-examples is at least 1, got 0"),
+        (["--max-examples", "many"], "--max-examples is an integer, got 'many'"),
+        (["--workers", "0"], "argument --workers: --workers is at least 1, got 0"),
+        (["--workers", "-2"], "--workers is at least 1, got -2"),
+        (["--seed", "-5"], "a seed is a non-negative integer or a range A-B"),
+        (["--seed", "5-3"], "the range '5-3' is empty (give A-B with A <= B)"),
+        (["--seed", "x"], "a seed is a non-negative integer"),
+        (["--seed", "0-99999999999"], "seeds go from 0 to 4294967295"),
+        (["--timeout", "0"], "argument --timeout: a number of seconds above 0, got '0'"),
+        (["--timeout", "nan"], "a number of seconds above 0, got 'nan'"),
+        (["--library", "fake_namespace", "--per-test-timeout", "-1"], "a number of seconds of 0 or more"),
+        (["--suite", "TMP"], "is not an array-api-tests checkout: expected array_api_tests/, conftest.py"),
+        (["--suite", "TMP/nowhere"], "nowhere does not exist; fetch the pinned suite there: git clone"),
+        (["--results-dir", "FILE"], "--results-dir FILE: a file is there; give a folder"),
+        (["--results-dir", "FILE/sub"], "cannot create the folder, FILE is a file"),
+        (["--output", "TMP"], "--output TMP: a folder is there; give a file path"),
+        (["--work-dir", "FILE/runs"], "--work-dir FILE/runs: cannot create the folder, FILE is a file"),
+        (["--xfails-dir", "FILE"], "--xfails-dir FILE: a file is there"),
+        (["--library", "fake_namespace", "--out", "FILE"], "--out FILE: a file is there"),
+        (["--library", "fake_namespace", "--cross-check", "TMP/none.json"], "--cross-check TMP/none.json: no such"),
+    ],
+)
+def test_bad_flags_exit_2_with_nothing_run_or_written(argv, says, tmp_path, monkeypatch, capsys):
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
+    (scratch / "a-file").write_text("x")
+    subst = {"TMP": str(scratch), "FILE": str(scratch / "a-file")}
+    argv = [re.sub("TMP|FILE", lambda m: subst[m.group(0)], a) for a in argv]
+    says = re.sub("TMP|FILE", lambda m: subst[m.group(0)], says)
+
+    def must_not_run(*a, **k):
+        raise AssertionError("the suite ran")
+
+    monkeypatch.setattr(runner, "run_many", must_not_run)
+    monkeypatch.setattr(cli, "scratch_dir", lambda: tmp_path / "never")
+    _fake_env(monkeypatch)
+    argv += [] if "--suite" in argv else ["--suite", str(FAKE)]
+    argv += [] if "--work-dir" in argv else ["--work-dir", str(tmp_path / "work")]
+    try:
+        rc = cli.main([*argv, "--no-clone"])
+    except SystemExit as exc:  # argparse's own errors
+        rc = exc.code
+    err = capsys.readouterr().err
+    assert rc == 2
+    assert err.count("\n") == 1 and err.startswith("python -m conformance: error: ") and says in err, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["scratch"] and [p.name for p in scratch.iterdir()] == [
+        "a-file"
+    ]
+
+
+# ---------------------------------------------------------------------------
+# runs side by side, each with files of its own
+# ---------------------------------------------------------------------------
+def test_plan_workers():
+    assert runner.plan_workers(6, 2) == (2, 1)  # the main job: two runs at a time, one process each
+    assert runner.plan_workers(1, 2) == (1, 2)  # one run: xdist with both
+    assert runner.plan_workers(2, 8) == (2, 4)
+    assert runner.plan_workers(3, 1) == (1, 1)
+
+
+def test_runs_never_touch_each_others_files(tmp_path, monkeypatch):
+    """Two runs of the same policy and version side by side, in a work folder holding another run's
+    files (an older harness' fixed names, a run still going): each writes files of its own name,
+    removes only its own progress file, and --from-raw reads the newest finished run."""
+    _fake_env(monkeypatch)
+    work = tmp_path / "work"
+    work.mkdir()
+    others = {
+        "array_api-2025.12.report.json": "{}",
+        "array_api-2025.12.progress": "total 3\n",
+        "array_api-2025.12.20000101-000000-1-1.log": "another run, still going",
+        "array_api-2025.12.20000101-000000-1-1.progress": "total 9\n",
+    }
+    for name, text in others.items():
+        (work / name).write_text(text)
+    info = suite_mod.locate(FAKE, cloner=None)
+    target = runner.PolicyTarget("array_api", "fake_namespace")
+    spec = runner.RunSpec(target, "2025.12", 2, 0)
+    outcomes = runner.run_many(info, [spec, spec], budget=2, work_dir=work, progress=False)
+    assert {name: (work / name).read_text() for name in others} == others
+    assert len({o.report_path for o in outcomes}) == 2 and all(o.report_path.is_file() for o in outcomes)
+    assert [o.workers for o in outcomes] == [1, 1] and all(o.returncode == 1 for o in outcomes)
+    assert sorted(p.name for p in work.glob("*.progress")) == sorted(n for n in others if n.endswith(".progress"))
+    assert runner.latest_run(work, "array_api-2025.12") is None  # no finished run recorded yet
+    rc = cli.main([*FAKE_RUN, "--results-dir", str(tmp_path / "r"), "--work-dir", str(work)])
+    assert rc == 0
+    newest = runner.latest_run(work, "array_api-2025.12")
+    assert newest.report.is_file() and newest.meta.is_file() and newest.report not in {o.report_path for o in outcomes}
+    first = (tmp_path / "r" / "array_api-2025.12.json").read_bytes()
+    assert cli.main([*FAKE_RUN, "--from-raw", "--results-dir", str(tmp_path / "r2"), "--work-dir", str(work)]) == 0
+    assert (tmp_path / "r2" / "array_api-2025.12.json").read_bytes() == first
+
+
+# ---------------------------------------------------------------------------
+# the command's name, from wherever it runs
+# ---------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("module", "cwd"),
+    [("conformance", "elsewhere"), ("array_api_promo.conformance", "elsewhere"), ("conformance", "root")],
+)
+def test_the_command_names_itself_as_the_user_typed_it(module, cwd, tmp_path):
+    """``python -m conformance`` from the repository root or any folder where it is importable, and the
+    installed ``python -m array_api_promo.conformance``: each says its own name in its usage and errors."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}  # as an installed package, or a checkout on the path
+    where = ROOT if cwd == "root" else tmp_path
+    bad = subprocess.run(
+        [sys.executable, "-m", module, "--workers", "0"], cwd=where, env=env, capture_output=True, text=True
+    )
+    assert bad.returncode == 2
+    assert (
+        bad.stderr
+        == f"python -m {module}: error: argument --workers: --workers is at least 1, got 0 (see python -m {module} --help)\n"
+    )
+    usage = subprocess.run([sys.executable, "-m", module, "--help"], cwd=where, env=env, capture_output=True, text=True)
+    assert usage.returncode == 0 and usage.stdout.startswith(f"usage: python -m {module} ")
+    nosuite = subprocess.run(
+        [sys.executable, "-m", module, "--suite", str(tmp_path), "--no-clone", "--work-dir", str(tmp_path / "w")],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
+    )
+    assert nosuite.returncode == 2 and nosuite.stderr.startswith(
+        f"python -m {module}: error: --suite {tmp_path} is not"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -31,7 +31,7 @@ def _main(argv, monkeypatch_env):
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
-    """One --library run of the fake suite, with its hanging and uncollectable extras."""
+    """One --library run of the fake suite, with its hanging extra."""
     pytest.importorskip("pytest_timeout")
     tmp = tmp_path_factory.mktemp("library")
     env = {
@@ -108,11 +108,26 @@ def test_timeout_is_reported_not_fatal(report):
     assert r["summary"]["passed"] == 2  # the run went on after the timeout
 
 
-def test_collection_error_is_reported(report):
+def test_a_collection_error_leaves_the_report_folder_alone(tmp_path, monkeypatch, capsys):
+    """A test module that cannot be collected: exit 3 and one line that says why; the report (which
+    names the module) goes to a scratch folder, not to --out nor the reports folder."""
+    monkeypatch.setattr(cli, "scratch_dir", lambda: tmp_path / "scratch")
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
+        "FAKE_SUITE_BROKEN": "1",
+    }
+    assert _library_run(tmp_path, "fake_namespace", env) == 3
+    err = capsys.readouterr().err
+    assert (
+        err.count("\n") == 1 and "1 report run(s) incomplete, fake_namespace @ 2025.12: seed 0: 1 test module(s)" in err
+    )
+    assert "No module named 'definitely_not_an_installed_module'" in err
+    assert not (tmp_path / "out").exists()
+    report = tmp_path / "scratch" / "out"
     r = _results(report)
     (err,) = r["collection_errors"]
     assert err["nodeid"] == "array_api_tests/test_extras_broken.py"
-    assert "definitely_not_an_installed_module" in err["message"]
+    assert "definitely_not_an_installed_module" in err["message"] and r["incomplete"]
     text = (report / "README.md").read_text()
     assert "## Collection errors" in text and "test_extras_broken.py" in text
 
