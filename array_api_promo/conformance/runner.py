@@ -180,6 +180,8 @@ def build_command(
         "-p",
         "array_api_promo.conformance._pytest_progress",
         "-p",
+        "array_api_promo.conformance._pytest_draws",  # single-value draws follow --hypothesis-seed
+        "-p",
         "no:cacheprovider",
         "--max-examples",
         str(max_examples),

@@ -419,3 +419,39 @@ def test_seeds_take_ranges_and_a_report_writes_them_back_as_ranges():
 def test_several_seeds_are_for_library_runs_only():
     with pytest.raises(SystemExit):
         cli.parse_args(["--seed", "1", "--seed", "2"])
+
+
+def test_a_single_value_draw_follows_the_seed(tmp_path):
+    """The suite's special cases (``test_unary``) draw their one value with ``.example()``, whose
+    pick is made by the global ``random``: the harness seeds it per test from the Hypothesis seed,
+    so a seed draws the same value in every run (a report's "fails on draws (seeds ...)" reproduces,
+    and re-running its command gives it again) and another seed another value."""
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
+        "FAKE_SUITE_SINGLE_DRAW": "1",
+    }
+    common = [
+        "--suite", str(FAKE), "--library", "fake_namespace", "--max-examples", "2", "--workers", "1",
+        "--no-progress", "--no-clone", "--per-test-timeout", "0", "--work-dir", str(tmp_path / "work"),
+        "--pytest-arg=-k", "--pytest-arg=single_draw",
+    ]  # fmt: skip
+
+    def drawn(seed, out):
+        assert _main([*common, "--seed", str(seed), "--out", str(tmp_path / out)], env) == 0
+        (e,) = normalize.load(tmp_path / out / library.RESULTS_NAME)["tests"]
+        assert e["outcome"] == "failed"
+        return e["message"].splitlines()[0]
+
+    first = drawn(7, "a")
+    assert first.startswith("AssertionError: drew ")
+    assert drawn(7, "b") == first  # unseeded, the pick is one of ten at random
+    assert drawn(8, "c") != first
+
+
+def test_runs_load_the_draw_seeding_plugin():
+    from array_api_promo.conformance import _pytest_draws, runner, suite
+
+    info = suite.SuiteInfo(path=FAKE, suite_commit="unknown", spec_commit="unknown")
+    cmd = runner.build_command(info, Path("r.json"), max_examples=2, seed=3, workers=1)
+    assert cmd[cmd.index(_pytest_draws.PLUGIN) - 1] == "-p"
+    assert _pytest_draws.draw_seed(3, "a::b") != _pytest_draws.draw_seed(4, "a::b")
