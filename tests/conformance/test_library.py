@@ -455,3 +455,47 @@ def test_runs_load_the_draw_seeding_plugin():
     cmd = runner.build_command(info, Path("r.json"), max_examples=2, seed=3, workers=1)
     assert cmd[cmd.index(_pytest_draws.PLUGIN) - 1] == "-p"
     assert _pytest_draws.draw_seed(3, "a::b") != _pytest_draws.draw_seed(4, "a::b")
+
+
+def test_every_failure_says_whether_the_policy_reproduces_it(report):
+    """Each failure of the library: a promotion rule the policy reproduces (or a defect of the
+    policy), or outside promotion; the counts in the header and a row per failure."""
+    by_id = {e["nodeid"]: e for e in _results(report)["tests"]}
+    causes = {nid: e["cause"]["cause"] for nid, e in by_id.items() if "cause" in e}
+    assert set(causes) == {nid for nid, e in by_id.items() if e["outcome"] in normalize.FAILING}
+    assert causes[ADD] == library_report.PROMOTION  # a wrong dtype the torch policy predicts
+    assert causes[f"{MOD}::test_multiply"] == library_report.KERNEL  # a wrong value
+    assert causes["array_api_tests/test_has_names.py::test_has_names[elementwise-definitely_missing]"] == (
+        library_report.MISSING
+    )
+    assert causes["array_api_tests/test_extras_hang.py::test_sleepy"] == library_report.EXCEPTION
+    text = (report / "README.md").read_text()
+    header = text.split("## Summary")[0]
+    assert (
+        "- Failures by cause (policy `torch`): promotion rule reproduced by policy `torch` 2, promotion rule "
+        "policy `torch` does not reproduce (a defect of the policy) 0, missing name 1, kernel 1, "
+        "special-case value 0, exception 3" in header
+    )
+    section = text.split("## Promotion or not: every failure")[1].split("\n## ")[0]
+    for nid in causes:
+        assert f"| `{nid.replace('array_api_tests/', '')}` |" in section
+
+
+def test_a_refusal_is_a_promotion_rule_when_the_policy_refuses_alike():
+    """torch's "attempted to promote UInt32 and Byte" is torch's promotion table refusing the pair:
+    reproduced when the policy refuses it too, a defect of the policy when it promotes it."""
+    refusal = "RuntimeError: Promotion for uint16, uint32, uint64 types is not supported, attempted to promote {}"
+    entry = {"kind": normalize.UNEXPECTED_EXCEPTION, "spec_function": "equal"}
+    cause = library.failure_cause(entry | {"message": refusal.format("UInt32 and Byte")}, "torch")
+    assert cause == {"cause": library_report.PROMOTION, "detail": "the library and the policy refuse uint32 with uint8"}
+    cause = library.failure_cause(entry | {"message": refusal.format("Long and Byte")}, "torch")
+    assert cause["cause"] == library_report.NOT_PREDICTED  # torch's policy promotes int64 with uint8
+    no_kernel = "RuntimeError: \"bitwise_and_cpu\" not implemented for 'UInt16'"
+    assert library.failure_cause(entry | {"message": no_kernel}, "torch")["cause"] == library_report.KERNEL
+    other = "RuntimeError: step must be greater than zero"
+    assert library.failure_cause(entry | {"message": other}, "torch")["cause"] == library_report.EXCEPTION
+    dtype = {"kind": normalize.WRONG_DTYPE, "attribution": {"explained": False, "rule": "not explained: int32"}}
+    assert library.failure_cause(dtype, "torch") == {
+        "cause": library_report.NOT_PREDICTED,
+        "detail": "not explained: int32",
+    }
