@@ -19,8 +19,6 @@ import random
 
 import pytest
 
-PLUGIN = __name__
-
 
 def draw_seed(hypothesis_seed, nodeid: str) -> str:
     """What ``random`` is seeded with before ``nodeid`` runs (a str: seeded through SHA-512, so

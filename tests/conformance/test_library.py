@@ -449,11 +449,11 @@ def test_a_single_value_draw_follows_the_seed(tmp_path):
 
 
 def test_runs_load_the_draw_seeding_plugin():
-    from array_api_promo.conformance import _pytest_draws, runner, suite
+    from array_api_promo.conformance import DRAWS_PLUGIN, _pytest_draws, runner, suite
 
     info = suite.SuiteInfo(path=FAKE, suite_commit="unknown", spec_commit="unknown")
     cmd = runner.build_command(info, Path("r.json"), max_examples=2, seed=3, workers=1)
-    assert cmd[cmd.index(_pytest_draws.PLUGIN) - 1] == "-p"
+    assert cmd[cmd.index(DRAWS_PLUGIN) - 1] == "-p" and _pytest_draws.__name__ == DRAWS_PLUGIN
     assert _pytest_draws.draw_seed(3, "a::b") != _pytest_draws.draw_seed(4, "a::b")
 
 
