@@ -240,7 +240,8 @@ def test_cross_check_gives_a_reason_for_every_disagreement(report, tmp_path):
     )
     text = (copy / "README.md").read_text()
     assert "## Cross-check: policy `torch` against real fake_namespace" in text
-    rows = [ln for ln in text.splitlines() if ln.startswith("| `test_")]
+    section = text.split("## Cross-check:")[1].split("\n## ")[0]
+    rows = [ln for ln in section.splitlines() if ln.startswith("| `test_")]
     mult = next(ln for ln in rows if "test_multiply`" in ln)
     assert "| passed | wrong value |" in mult and "kernel" in mult
     assert next(ln for ln in rows if "test_add_values" in ln).endswith(" |")
@@ -499,3 +500,33 @@ def test_a_refusal_is_a_promotion_rule_when_the_policy_refuses_alike():
         "cause": library_report.NOT_PREDICTED,
         "detail": "not explained: int32",
     }
+
+
+def test_cross_check_leaves_a_report_of_another_release_as_it_was(report, tmp_path, capsys):
+    """Two reports of one library (torch 2.13 and 2.15): --render-reports --cross-check replays our
+    failing calls on the release installed here, so it re-checks only the report of that release."""
+    theirs = _results(report)
+    ours = json.loads(json.dumps(theirs))
+    ours.update(policy="torch", package={"source_sha256": "f" * 64})
+    normalize.dump(ours, tmp_path / "torch-2025.12.json")
+    older = tmp_path / "reports" / "fake_namespace-1.1"
+    older.mkdir(parents=True)
+    normalize.dump(theirs | {"library": theirs["library"] | {"version": "1.1.0"}}, older / library.RESULTS_NAME)
+    before = (older / library.RESULTS_NAME).read_bytes()
+    env = {"PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    argv = [
+        "--render-reports",
+        "--reports-dir",
+        str(tmp_path / "reports"),
+        "--cross-check",
+        str(tmp_path / "torch-2025.12.json"),
+    ]
+    assert _main(argv, env) == 2  # the only report is of 1.1.0; 1.2.3 is installed
+    assert "not cross-checked: fake_namespace-1.1 was made with 1.1.0" in capsys.readouterr().out
+    assert (older / library.RESULTS_NAME).read_bytes() == before
+    current = tmp_path / "reports" / report.name
+    current.mkdir()
+    (current / library.RESULTS_NAME).write_bytes((report / library.RESULTS_NAME).read_bytes())
+    assert _main(argv, env) == 0
+    assert normalize.load(current / library.RESULTS_NAME)["cross_check"]["source_sha256"] == "f" * 64
+    assert (older / library.RESULTS_NAME).read_bytes() == before
