@@ -676,7 +676,7 @@ def library_main(args, console, cloner) -> int:
 
     if args.render_reports:
         ours = normalize.load(args.cross_check) if args.cross_check else None
-        checked = 0
+        checked = skipped = 0
         for d in library.report_dirs(args.reports_dir):
             if ours is not None:
                 results = normalize.load(d / library.RESULTS_NAME)
@@ -691,6 +691,7 @@ def library_main(args, console, cloner) -> int:
                             highlight=False,
                         )
                         library.render_dir(d)
+                        skipped += 1
                         continue
                     checked += 1
                     try:
@@ -706,8 +707,10 @@ def library_main(args, console, cloner) -> int:
             console.print(f"re-rendered {d / library.REPORT_NAME}", highlight=False)
         index = library.write_index(args.reports_dir)
         console.print(f"wrote {index}", highlight=False)
-        if ours is not None and not checked:
-            console.print("[red]error:[/] --cross-check: no report here of an installed release of its library")
+        if skipped and not checked:
+            console.print(
+                "[red]error:[/] --cross-check: no report of its policy here is of an installed release of its library"
+            )
             return 2
         return 0
     probes = {}
