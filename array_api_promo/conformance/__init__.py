@@ -39,6 +39,10 @@ RESULTS_DIR = DATA_DIR / "results"
 XFAILS_DIR = DATA_DIR / "xfails"
 DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
 
+#: The pytest plugin every run of the suite loads (and every reproducer command names): it seeds
+#: Python's ``random`` per test from the Hypothesis seed, so single-value draws follow ``--seed``.
+DRAWS_PLUGIN = f"{__name__}._pytest_draws"
+
 #: Policies whose failures are *intentional* deviations (documented, not defects).
 #: Anything failing under another policy is a defect.
 INTENTIONAL_POLICIES = frozenset({"torch", "numpy", "numpy_legacy", "jax", "jax_x64", "megengine", "paddle", "mlx"})

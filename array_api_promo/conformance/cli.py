@@ -806,11 +806,24 @@ def library_main(args, console, cloner) -> int:
 
     if args.render_reports:
         ours = normalize.load(args.cross_check) if args.cross_check else None
+        checked = skipped = 0
         for d in library.report_dirs(args.reports_dir):
             if ours is not None:
                 results = normalize.load(d / library.RESULTS_NAME)
                 # a real library's report, not one of array_api_promo itself over another storage
                 if library_report.explain_policy(results) == ours["policy"] and not library_report.storage(results):
+                    made_with = (results.get("library") or {}).get("version")
+                    installed = library.probe(results["module"]).get("version")  # None: does not import
+                    if installed and installed != made_with:  # replays on another release are not this report's
+                        console.print(
+                            f"[yellow]not cross-checked:[/] {d.name} was made with {made_with}, "
+                            f"{results['module']} here is {installed}; left as it was",
+                            highlight=False,
+                        )
+                        library.render_dir(d)
+                        skipped += 1
+                        continue
+                    checked += 1
                     try:
                         results["cross_check"] = crosscheck.snapshot(ours, results)
                     except crosscheck.ReplayUnavailable as e:
@@ -824,6 +837,11 @@ def library_main(args, console, cloner) -> int:
             console.print(f"re-rendered {d / library.REPORT_NAME}", highlight=False)
         index = library.write_index(args.reports_dir)
         console.print(f"wrote {index}", highlight=False)
+        if skipped and not checked:
+            console.print(
+                "[red]error:[/] --cross-check: no report of its policy here is of an installed release of its library"
+            )
+            return 2
         return 0
     probes = {}
     for module in args.library:

@@ -25,7 +25,7 @@ from .normalize import (
 
 _NOT_IMPORTABLE = re.compile(r"(ModuleNotFoundError|ImportError)\b")
 _REFUSED = re.compile(r"PromotionError: (?:[\w.]+: )?([^\n]*)")
-_NO_KERNEL = re.compile(r"not implemented for '(\w+)'|not supported for (\w+)")
+NO_KERNEL = re.compile(r"not implemented for '(\w+)'|not supported for (\w+)")
 
 
 def _side(e: dict | None) -> dict | None:
@@ -109,7 +109,7 @@ def reason(nodeid: str, row: dict, cc: dict, theirs_examples: int) -> str:
     if (o is None) == (t is None) and (o is None or o["kind"] == t["kind"]):
         return ""
     fn = elementwise_name(spec_function(nodeid))
-    if o and t and _NO_KERNEL.search(t["message"]):
+    if o and t and NO_KERNEL.search(t["message"]):
         return (
             f"both fail: ours {o['kind']} (the policy's rule); the real library stops earlier, it has no "
             f"kernel for the drawn dtype (`{t['message'][:80]}`)"
@@ -132,7 +132,7 @@ def reason(nodeid: str, row: dict, cc: dict, theirs_examples: int) -> str:
                 "a value of the real library's kernel; the policy decides dtypes only and our "
                 "namespace computes with NumPy"
             )
-        if kind == UNEXPECTED_EXCEPTION and _NO_KERNEL.search(t["message"]):
+        if kind == UNEXPECTED_EXCEPTION and NO_KERNEL.search(t["message"]):
             return (
                 "the real library has no kernel for this dtype (a missing kernel, not a promotion "
                 "rule; the policy does not reproduce kernels the library lacks)"

@@ -19,7 +19,17 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import DATA_DIR, DEFAULT_API_VERSION, IN_CHECKOUT, RESULTS_DIR, library_report, normalize, provenance, runner
+from . import (
+    DATA_DIR,
+    DEFAULT_API_VERSION,
+    IN_CHECKOUT,
+    RESULTS_DIR,
+    crosscheck,
+    library_report,
+    normalize,
+    provenance,
+    runner,
+)
 from .attribution import attribute
 
 REPORTS_DIR = DATA_DIR / "reports" if IN_CHECKOUT else Path.cwd() / "conformance-reports"
@@ -127,7 +137,91 @@ def finish(
             a = attribute(explain_with, e)
             if a:
                 e["attribution"] = a
+            e.pop("cause", None)  # an earlier report's (--merge-with): made again
+            if e["outcome"] in normalize.FAILING:
+                e["cause"] = failure_cause(e, explain_with)
     return results
+
+
+#: torch's (c10) names of its scalar types, as its refusals name them ("attempted to promote UInt32
+#: and Byte"), and ours.
+_SCALAR_TYPES = {
+    "Bool": "bool",
+    "Byte": "uint8",
+    "UInt16": "uint16",
+    "UInt32": "uint32",
+    "UInt64": "uint64",
+    "Char": "int8",
+    "Short": "int16",
+    "Int": "int32",
+    "Long": "int64",
+    "Half": "float16",
+    "BFloat16": "bfloat16",
+    "Float": "float32",
+    "Double": "float64",
+    "ComplexFloat": "complex64",
+    "ComplexDouble": "complex128",
+}
+_REFUSAL = re.compile(r"attempted to promote (\w+) and (\w+)")
+
+
+def failure_cause(entry: dict, policy: str) -> dict:
+    """Whether ``policy`` reproduces this failure of the library (a promotion rule: a wrong dtype it
+    predicts, operands it refuses as the library does) or the failure is outside promotion (a missing
+    name or signature, a kernel's value or a missing kernel, a special-case value, another exception).
+    ``{"cause": one of CAUSES, "detail": why}``."""
+    kind = entry.get("kind")
+    attr = entry.get("attribution") or {}
+    message = (entry.get("message") or "").splitlines()[0] if entry.get("message") else ""
+    if kind in (normalize.MISSING_NAME, normalize.WRONG_SIGNATURE):
+        return {"cause": library_report.MISSING, "detail": kind}
+    if kind == normalize.SPECIAL_CASE:
+        return {"cause": library_report.SPECIAL_VALUE, "detail": entry.get("spec_case") or message[:120]}
+    if attr.get("explained") and attr.get("heading"):  # a cause the harness names (unknown sizes)
+        return {
+            "cause": library_report.EXCEPTION if kind == normalize.UNEXPECTED_EXCEPTION else library_report.KERNEL,
+            "detail": attr["rule"],
+        }
+    if kind == normalize.WRONG_DTYPE:
+        if attr.get("explained"):
+            return {"cause": library_report.PROMOTION, "detail": attr["rule"]}
+        return {
+            "cause": library_report.NOT_PREDICTED,
+            "detail": attr.get("rule") or "its operands could not be replayed",
+        }
+    if kind in (normalize.WRONG_VALUE, normalize.WRONG_SHAPE):
+        return {"cause": library_report.KERNEL, "detail": f"{kind} computed by the library"}
+    refused = _REFUSAL.search(message)
+    if refused and all(n in _SCALAR_TYPES for n in refused.groups()):
+        pair = tuple(_SCALAR_TYPES[n] for n in refused.groups())
+        error = refusal(policy, pair, entry.get("spec_function") or "")
+        if error:
+            return {
+                "cause": library_report.PROMOTION,
+                "detail": f"the library and the policy refuse {pair[0]} with {pair[1]}",
+            }
+        return {
+            "cause": library_report.NOT_PREDICTED,
+            "detail": f"the library refuses {pair[0]} with {pair[1]}, the policy promotes them",
+        }
+    if crosscheck.NO_KERNEL.search(message):
+        return {"cause": library_report.KERNEL, "detail": "no kernel for the drawn dtype: " + message[:120]}
+    return {"cause": library_report.EXCEPTION, "detail": message[:160] or (kind or "")}
+
+
+def refusal(policy: str, pair: tuple, function: str) -> str | None:
+    """The policy's error for the two dtypes (as n-d arrays) under ``function``, or None if it promotes them."""
+    from array_api_promo import promotion
+    from array_api_promo._dtypes import dtype_by_name
+
+    op = normalize.elementwise_name(function)
+    pol = promotion.get_policy(policy)
+    try:
+        ops = [promotion.nd(dtype_by_name(n)) for n in pair]
+    except ValueError:  # a dtype this build lacks (bfloat16 without ml_dtypes)
+        return None
+    trace = pol.explain(*ops, op=op if op in promotion.OPS else "result_type")
+    return None if trace.error is None else str(trace.error)
 
 
 def write_report(results: dict, out_dir: Path, *, execute=None) -> Path:

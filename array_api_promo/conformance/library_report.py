@@ -24,6 +24,16 @@ from .render import (
 
 MAX_SKIP_REASONS = 15
 
+#: The causes a report counts, in its order: whether the policy reproduces a failure (a promotion
+#: rule) or the failure is outside promotion.
+PROMOTION = "promotion rule"
+NOT_PREDICTED = "promotion rule the policy does not reproduce"
+MISSING = "missing name"
+KERNEL = "kernel"
+SPECIAL_VALUE = "special-case value"
+EXCEPTION = "exception"
+CAUSES = (PROMOTION, NOT_PREDICTED, MISSING, KERNEL, SPECIAL_VALUE, EXCEPTION)
+
 
 def library_name(results: dict) -> str:
     if "library" not in results:  # our own results, under a policy
@@ -198,6 +208,51 @@ def _header(r: dict) -> list:
             f"- Wrong-dtype failures replayed through `array_api_promo` policy `{policy}` "
             f"(package {ew.get('package_version')}, source `{ew.get('source_sha256', '')[:12]}`)"
         )
+    causes = Counter(e["cause"]["cause"] for e in r["tests"] if e.get("cause"))
+    if causes:
+        lines.append(
+            f"- Failures by cause (policy `{policy}`): "
+            + ", ".join(f"{_cause_label(c, policy)} {causes.get(c, 0)}" for c in CAUSES)
+            + " (section *Promotion or not*)"
+        )
+    return lines + [""]
+
+
+def _cause_label(cause: str, policy) -> str:
+    if cause == PROMOTION:
+        return f"promotion rule reproduced by policy `{policy}`"
+    if cause == NOT_PREDICTED:
+        return f"promotion rule policy `{policy}` does not reproduce (a defect of the policy)"
+    return cause
+
+
+def _causes(r: dict) -> list:
+    """Every failure, promotion rule or not (the causes ``library.failure_cause`` gave at the run)."""
+    entries = [e for e in r["tests"] if e.get("cause")]
+    if not entries:
+        return []
+    policy = explain_policy(r)
+    order = {c: i for i, c in enumerate(CAUSES)}
+    lines = [
+        "## Promotion or not: every failure",
+        "",
+        f"Whether policy `{policy}` reproduces each failure (a promotion rule: a wrong dtype it predicts, "
+        "or operands it refuses as the library does) or the failure is outside promotion: a missing name "
+        "or signature, a kernel (a value the library computes, a dtype it has no kernel for), a "
+        "special-case value, another exception. A wrong dtype or a refusal the policy does not reproduce "
+        "is a defect of the policy.",
+        "",
+        "| Cause | tests |",
+        "|---|---:|",
+    ]
+    counts = Counter(e["cause"]["cause"] for e in entries)
+    lines += [f"| {_cause_label(c, policy)} | {counts.get(c, 0)} |" for c in CAUSES]
+    lines += ["", "| Test | Failure kind | Cause | Why |", "|---|---|---|---|"]
+    for e in sorted(entries, key=lambda e: (order.get(e["cause"]["cause"], 99), e["nodeid"])):
+        detail = e["cause"]["detail"].replace("|", "/").replace("\n", " ")
+        lines.append(
+            f"| `{e['nodeid'].replace('array_api_tests/', '')}` | {e.get('kind')} | {e['cause']['cause']} | {detail} |"
+        )
     return lines + [""]
 
 
@@ -325,7 +380,7 @@ def render(results: dict) -> str:
     """The report text for one library's results (same results -> same bytes)."""
     groups = build_groups(results)
     outputs = results.get("reproducer_outputs") or {}
-    lines = _header(results) + _status(results) + _summary(results) + _explained(results, groups)
+    lines = _header(results) + _status(results) + _summary(results) + _explained(results, groups) + _causes(results)
     lines += crosscheck.render(results)
     lines += ["## Failures", ""]
     if not groups:

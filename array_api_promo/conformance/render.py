@@ -8,7 +8,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from . import DEFAULT_API_VERSION, INTENTIONAL_POLICIES, reproduce
+from . import DEFAULT_API_VERSION, DRAWS_PLUGIN, INTENTIONAL_POLICIES, reproduce
 from .normalize import (
     FAILING,
     KINDS,
@@ -287,9 +287,10 @@ def _suite_command(group: Group) -> str:
         f"ARRAY_API_TESTS_MODULE={r.get('module')} ARRAY_API_TESTS_VERSION={r['api_version']}"
     )
     h = r.get("hypothesis") or {}
+    seed = (e.get("draws") or {}).get("seeds", [h.get("seed")])[0]  # a seed it failed under
     return (
         f"{env} pytest '{e['nodeid']}' --max-examples {h.get('max_examples')} "
-        f"--hypothesis-seed {h.get('seed')} --disable-deadline   # from the suite checkout"
+        f"--hypothesis-seed {seed} -p {DRAWS_PLUGIN} --disable-deadline   # from the suite checkout"
     )
 
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from array_api_promo.promotion import available_policies
 
-from . import CACHE_DIR, DEFAULT_API_VERSION, POLICY_MODULES, REPO_ROOT
+from . import CACHE_DIR, DEFAULT_API_VERSION, DRAWS_PLUGIN, POLICY_MODULES, REPO_ROOT
 from .suite import SuiteInfo
 
 ENV_POLICY = "ARRAY_API_PROMO_POLICY"
@@ -276,6 +276,8 @@ def build_command(
         str(suite.path),
         "-p",
         "array_api_promo.conformance._pytest_progress",
+        "-p",
+        DRAWS_PLUGIN,  # single-value draws follow --hypothesis-seed
         "-p",
         "no:cacheprovider",
         "--max-examples",

@@ -255,7 +255,8 @@ def test_cross_check_gives_a_reason_for_every_disagreement(report, tmp_path):
     )
     text = (copy / "README.md").read_text()
     assert "## Cross-check: policy `torch` against real fake_namespace" in text
-    rows = [ln for ln in text.splitlines() if ln.startswith("| `test_")]
+    section = text.split("## Cross-check:")[1].split("\n## ")[0]
+    rows = [ln for ln in section.splitlines() if ln.startswith("| `test_")]
     mult = next(ln for ln in rows if "test_multiply`" in ln)
     assert "| passed | wrong value |" in mult and "kernel" in mult
     assert next(ln for ln in rows if "test_add_values" in ln).endswith(" |")
@@ -434,3 +435,113 @@ def test_seeds_take_ranges_and_a_report_writes_them_back_as_ranges():
 def test_several_seeds_are_for_library_runs_only():
     with pytest.raises(SystemExit):
         cli.parse_args(["--seed", "1", "--seed", "2"])
+
+
+def test_a_single_value_draw_follows_the_seed(tmp_path):
+    """The suite's special cases (``test_unary``) draw their one value with ``.example()``, whose
+    pick is made by the global ``random``: the harness seeds it per test from the Hypothesis seed,
+    so a seed draws the same value in every run (a report's "fails on draws (seeds ...)" reproduces,
+    and re-running its command gives it again) and another seed another value."""
+    env = {
+        "PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
+        "FAKE_SUITE_SINGLE_DRAW": "1",
+    }
+    common = [
+        "--suite", str(FAKE), "--library", "fake_namespace", "--max-examples", "2", "--workers", "1",
+        "--no-progress", "--no-clone", "--per-test-timeout", "0", "--work-dir", str(tmp_path / "work"),
+        "--pytest-arg=-k", "--pytest-arg=single_draw",
+    ]  # fmt: skip
+
+    def drawn(seed, out):
+        assert _main([*common, "--seed", str(seed), "--out", str(tmp_path / out)], env) == 0
+        (e,) = normalize.load(tmp_path / out / library.RESULTS_NAME)["tests"]
+        assert e["outcome"] == "failed"
+        return e["message"].splitlines()[0]
+
+    first = drawn(7, "a")
+    assert first.startswith("AssertionError: drew ")
+    assert drawn(7, "b") == first  # unseeded, the pick is one of ten at random
+    assert drawn(8, "c") != first
+
+
+def test_runs_load_the_draw_seeding_plugin():
+    from array_api_promo.conformance import DRAWS_PLUGIN, _pytest_draws, runner, suite
+
+    info = suite.SuiteInfo(path=FAKE, suite_commit="unknown", spec_commit="unknown")
+    cmd = runner.build_command(info, Path("r.json"), max_examples=2, seed=3, workers=1)
+    assert cmd[cmd.index(DRAWS_PLUGIN) - 1] == "-p" and _pytest_draws.__name__ == DRAWS_PLUGIN
+    assert _pytest_draws.draw_seed(3, "a::b") != _pytest_draws.draw_seed(4, "a::b")
+
+
+def test_every_failure_says_whether_the_policy_reproduces_it(report):
+    """Each failure of the library: a promotion rule the policy reproduces (or a defect of the
+    policy), or outside promotion; the counts in the header and a row per failure."""
+    by_id = {e["nodeid"]: e for e in _results(report)["tests"]}
+    causes = {nid: e["cause"]["cause"] for nid, e in by_id.items() if "cause" in e}
+    assert set(causes) == {nid for nid, e in by_id.items() if e["outcome"] in normalize.FAILING}
+    assert causes[ADD] == library_report.PROMOTION  # a wrong dtype the torch policy predicts
+    assert causes[f"{MOD}::test_multiply"] == library_report.KERNEL  # a wrong value
+    assert causes["array_api_tests/test_has_names.py::test_has_names[elementwise-definitely_missing]"] == (
+        library_report.MISSING
+    )
+    assert causes["array_api_tests/test_extras_hang.py::test_sleepy"] == library_report.EXCEPTION
+    text = (report / "README.md").read_text()
+    header = text.split("## Summary")[0]
+    assert (
+        "- Failures by cause (policy `torch`): promotion rule reproduced by policy `torch` 2, promotion rule "
+        "policy `torch` does not reproduce (a defect of the policy) 0, missing name 1, kernel 1, "
+        "special-case value 0, exception 3" in header
+    )
+    section = text.split("## Promotion or not: every failure")[1].split("\n## ")[0]
+    for nid in causes:
+        assert f"| `{nid.replace('array_api_tests/', '')}` |" in section
+
+
+def test_a_refusal_is_a_promotion_rule_when_the_policy_refuses_alike():
+    """torch's "attempted to promote UInt32 and Byte" is torch's promotion table refusing the pair:
+    reproduced when the policy refuses it too, a defect of the policy when it promotes it."""
+    refusal = "RuntimeError: Promotion for uint16, uint32, uint64 types is not supported, attempted to promote {}"
+    entry = {"kind": normalize.UNEXPECTED_EXCEPTION, "spec_function": "equal"}
+    cause = library.failure_cause(entry | {"message": refusal.format("UInt32 and Byte")}, "torch")
+    assert cause == {"cause": library_report.PROMOTION, "detail": "the library and the policy refuse uint32 with uint8"}
+    cause = library.failure_cause(entry | {"message": refusal.format("Long and Byte")}, "torch")
+    assert cause["cause"] == library_report.NOT_PREDICTED  # torch's policy promotes int64 with uint8
+    no_kernel = "RuntimeError: \"bitwise_and_cpu\" not implemented for 'UInt16'"
+    assert library.failure_cause(entry | {"message": no_kernel}, "torch")["cause"] == library_report.KERNEL
+    other = "RuntimeError: step must be greater than zero"
+    assert library.failure_cause(entry | {"message": other}, "torch")["cause"] == library_report.EXCEPTION
+    dtype = {"kind": normalize.WRONG_DTYPE, "attribution": {"explained": False, "rule": "not explained: int32"}}
+    assert library.failure_cause(dtype, "torch") == {
+        "cause": library_report.NOT_PREDICTED,
+        "detail": "not explained: int32",
+    }
+
+
+def test_cross_check_leaves_a_report_of_another_release_as_it_was(report, tmp_path, capsys):
+    """Two reports of one library (torch 2.13 and 2.15): --render-reports --cross-check replays our
+    failing calls on the release installed here, so it re-checks only the report of that release."""
+    theirs = _results(report)
+    ours = json.loads(json.dumps(theirs))
+    ours.update(policy="torch", package={"source_sha256": "f" * 64})
+    normalize.dump(ours, tmp_path / "torch-2025.12.json")
+    older = tmp_path / "reports" / "fake_namespace-1.1"
+    older.mkdir(parents=True)
+    normalize.dump(theirs | {"library": theirs["library"] | {"version": "1.1.0"}}, older / library.RESULTS_NAME)
+    before = (older / library.RESULTS_NAME).read_bytes()
+    env = {"PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p])}
+    argv = [
+        "--render-reports",
+        "--reports-dir",
+        str(tmp_path / "reports"),
+        "--cross-check",
+        str(tmp_path / "torch-2025.12.json"),
+    ]
+    assert _main(argv, env) == 2  # the only report is of 1.1.0; 1.2.3 is installed
+    assert "not cross-checked: fake_namespace-1.1 was made with 1.1.0" in capsys.readouterr().out
+    assert (older / library.RESULTS_NAME).read_bytes() == before
+    current = tmp_path / "reports" / report.name
+    current.mkdir()
+    (current / library.RESULTS_NAME).write_bytes((report / library.RESULTS_NAME).read_bytes())
+    assert _main(argv, env) == 0
+    assert normalize.load(current / library.RESULTS_NAME)["cross_check"]["source_sha256"] == "f" * 64
+    assert (older / library.RESULTS_NAME).read_bytes() == before
