@@ -146,12 +146,6 @@ def mismatches(policy, records=None) -> list[str]:
 def test_huge_ints_at_every_entry_point(policy):
     records = _records(policy)
     assert {r["entry"] for r in records} <= set(ENTRY_POINTS)
-    if policy.startswith("numpy") and np.lib.NumpyVersion(np.__version__) < "2.4.0":
-        # Known defect on NumPy 2.0-2.3: the policy's full() takes the installed np.full, which
-        # wraps an out-of-range Python int into an integer dtype silently before NumPy 2.4.
-        records = [
-            r for r in records if not (r["entry"] == "full" and "int" in r["dtype"] and "dtype" not in r["result"])
-        ]
     excused, count = EXCEPTIONS.get(policy, (lambda rec: False, 0))
     bad = mismatches(policy, [r for r in records if not excused(r)])
     assert not bad, f"{len(bad)} of {len(records)} records differ:\n" + "\n".join(bad[:80])

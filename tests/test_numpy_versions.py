@@ -88,3 +88,25 @@ def test_the_policies_differ_there():
         new.where(x > 1, x, 1000)
     assert "2.4.6" in xp.promotion.get_policy("numpy@2.4").summary
     assert "2.5.5" in xp.promotion.get_policy("numpy").summary
+
+
+@pytest.mark.parametrize("policy", ["numpy", "numpy@2.4"])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda ns: ns.full(3, 300, dtype=ns.int8), "Python integer 300 out of bounds for int8"),
+        (lambda ns: ns.full_like(ns.zeros(2, dtype=ns.uint8), -1), "Python integer -1 out of bounds for uint8"),
+        (lambda ns: ns.full(2, 2**64, dtype=ns.uint64), "too large to convert to C long"),
+        (lambda ns: ns.full(2, 2**70, dtype=ns.bool), "too large to convert to C long"),
+    ],
+)
+def test_full_refuses_an_int_that_does_not_fit_on_every_installed_numpy(policy, make, message):
+    # NumPy 2.1 on raises these; NumPy 2.0's np.full wrapped them silently (300 into int8 was 44)
+    with pytest.raises(OverflowError, match=message):
+        make(xp.namespace(policy))
+
+
+def test_full_keeps_the_ints_that_fit():
+    ns = xp.namespace("numpy")
+    assert int(ns.full(2, 2**63, dtype=ns.uint64)[0]) == 2**63
+    assert ns.full(2, 2**62, dtype=ns.bool).dtype == ns.bool

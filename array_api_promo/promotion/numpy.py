@@ -343,12 +343,20 @@ class NumPyPolicy(Policy):
         return self.convert_scalar(value, dtype, "clip")
 
     def create_scalar(self, value, dtype, op="asarray"):
-        """``np.full(shape, v, dtype=bool)`` reads an int as a C long first (``np.asarray(v,
-        dtype=bool)`` takes its truth whatever its size)."""
-        if op == "full" and dtype is b1 and type(value) is int and not _C_LONG_MIN <= value < 2**63:
-            raise OverflowError(
-                f"{op}: Python int {int_text(value)} is too large to convert to C long (policy {self.name!r})"
-            )
+        """``np.full`` of a Python int (NumPy 2.1 on): into bool it is read as a C long first
+        (``np.asarray(v, dtype=bool)`` takes its truth whatever its size); into an integer dtype
+        it must fit, a C long or the dtype's range. Checked here, not left to the installed
+        NumPy: NumPy 2.0's ``np.full`` wraps it silently (300 into int8 is 44)."""
+        if op in ("full", "full_like") and type(value) is int and dtype.category <= D.CATEGORY_INTEGER:
+            fits = dtype is b1 or D.iinfo_bounds(dtype)[0] <= value <= D.iinfo_bounds(dtype)[1]
+            if not (_C_LONG_MIN <= value < 2**63) and not (fits and dtype is not b1):
+                raise OverflowError(
+                    f"{op}: Python int {int_text(value)} is too large to convert to C long (policy {self.name!r})"
+                )
+            if not fits:
+                raise OverflowError(
+                    f"{op}: Python integer {int_text(value)} out of bounds for {dtype.name} (policy {self.name!r})"
+                )
         return numpy_creation(value, dtype, op, self.name)
 
     # -- ufunc loop selection ----------------------------------------------------------
