@@ -85,25 +85,7 @@ _REFLECTED = {name: f"__r{name}__" for name in _BINARY.values()}
 _REFLECTED.update({"lt": "__gt__", "le": "__ge__", "gt": "__lt__", "ge": "__le__", "eq": "__eq__", "ne": "__ne__"})
 
 # NumPy dtypes the namespaces hold (others, object or datetime, are not compared).
-_DTYPES = frozenset(
-    np.dtype(n)
-    for n in (
-        "bool",
-        "int8",
-        "int16",
-        "int32",
-        "int64",
-        "uint8",
-        "uint16",
-        "uint32",
-        "uint64",
-        "float16",
-        "float32",
-        "float64",
-        "complex64",
-        "complex128",
-    )
-)
+_DTYPES = frozenset(d.numpy for d in D.ALL_DTYPES if d is not D.bfloat16)  # (bfloat16 is not a NumPy dtype)
 # ufuncs whose namespace function has another name
 _UFUNC_NAMES = {
     "true_divide": "divide",

@@ -91,42 +91,11 @@ def conversions(xp) -> dict[str, str]:
     return seen
 
 
-def main() -> None:
-    """Print the conversions where the stand-in (run by its runner) and array-api-strict differ."""
-    import json
+if __name__ == "__main__":  # python tests/standin_conversions.py: where the stand-in differs
     import os
-    import subprocess
     import sys
 
-    import array_api_strict
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from standin_probe import side_by_side
 
-    if len(sys.argv) > 1 and sys.argv[1] == "--json":  # in a process run by the stand-in
-        print(json.dumps(conversions(array_api_strict)))
-        return
-    real = conversions(array_api_strict)
-    ours = json.loads(
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "array_api_promo.standin",
-                "--",
-                sys.executable,
-                os.path.abspath(__file__),
-                "--json",
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-    )
-    width = max(map(len, real))
-    for key in real:
-        if real[key] != ours.get(key):
-            print(f"! {key:<{width}}  {real[key]}")
-            print(f"  {'':<{width}}  {ours.get(key)}  (stand-in)")
-    print(f"{sum(real[k] != ours.get(k) for k in real)} of {len(real)} differ")
-
-
-if __name__ == "__main__":
-    main()
+    side_by_side(conversions, __file__, every_row=False)

@@ -210,46 +210,32 @@ def probe(xp) -> dict[str, str]:
     return seen
 
 
-def main() -> None:
-    """Print array-api-strict's answers and the stand-in's where they differ (run by the stand-in's
-    runner for the stand-in's: ``python tests/standin_probe.py``)."""
+def side_by_side(ask, script: str, *, every_row: bool) -> None:
+    """Print what array-api-strict and the stand-in answer to ``ask(module)``: every answer, or
+    only those that differ. ``script`` is the caller's file, run again by the stand-in's runner
+    with ``--json`` (where ``array_api_strict`` is the stand-in) to print its answers."""
     import json
     import os
     import subprocess
     import sys
 
-    if len(sys.argv) > 1 and sys.argv[1] == "--json":  # in a process run by the stand-in
-        import array_api_strict
-
-        print(json.dumps(probe(array_api_strict)))
-        return
     import array_api_strict
 
-    real = probe(array_api_strict)
-    ours = json.loads(
-        subprocess.run(
-            [
-                sys.executable,
-                "-m",
-                "array_api_promo.standin",
-                "--",
-                sys.executable,
-                os.path.abspath(__file__),
-                "--json",
-            ],
-            check=True,
-            capture_output=True,
-            text=True,
-        ).stdout
-    )
+    if len(sys.argv) > 1 and sys.argv[1] == "--json":  # in a process run by the stand-in
+        print(json.dumps(ask(array_api_strict)))
+        return
+    real = ask(array_api_strict)
+    command = [sys.executable, "-m", "array_api_promo.standin", "--", sys.executable, os.path.abspath(script), "--json"]
+    ours = json.loads(subprocess.run(command, check=True, capture_output=True, text=True).stdout)
     width = max(map(len, real))
     for key in real:
         mark = " " if real[key] == ours.get(key) else "!"
-        print(f"{mark} {key:<{width}}  {real[key]}")
+        if every_row or mark == "!":
+            print(f"{mark} {key:<{width}}  {real[key]}")
         if mark == "!":
             print(f"  {'':<{width}}  {ours.get(key)}  (stand-in)")
     print(f"{sum(real[k] != ours.get(k) for k in real)} of {len(real)} differ")
 
 
-if __name__ == "__main__":
-    main()
+if __name__ == "__main__":  # python tests/standin_probe.py: both side by side
+    side_by_side(probe, __file__, every_row=True)

@@ -17,32 +17,21 @@ import warnings
 
 import numpy as np
 import pytest
+from fast_path_helpers import fresh_namespace, outcome  # tests/ is on sys.path (rootdir-relative import mode)
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
 import array_api_promo as xp
-from array_api_promo import DEVICE1, namespace, promotion
+from array_api_promo import DEVICE1, promotion
 
 POLICIES = promotion.available_policies()
 
 
-def _fresh(base, version="2025.12"):
-    class Fresh(type(promotion.get_policy(base))):
-        name = f"fresh_{base}"
-
-    return namespace(Fresh(), version)
+_fresh = fresh_namespace
 
 
 def _outcome(call):
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = call()
-        except Exception as exc:  # noqa: BLE001 - the error is the outcome
-            result = ("error", type(exc), str(exc))
-        else:
-            result = _describe(out)
-    return result, [(w.category, str(w.message)) for w in caught]
+    return outcome(call, _describe)
 
 
 def _describe(out):

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from fast_path_helpers import fresh_namespace, outcome  # tests/ is on sys.path (rootdir-relative import mode)
 
 import array_api_promo as xp
 import array_api_promo.torch as tx
@@ -20,28 +21,19 @@ from array_api_promo import CPU, DEVICE1, namespace, promotion
 POLICIES = promotion.available_policies()
 
 
-def _fresh(base, version="2025.12"):
-    """A namespace of a new user policy like ``base`` (and named alike): its caches start empty."""
+_fresh = fresh_namespace
 
-    class Fresh(type(promotion.get_policy(base))):
-        name = f"fresh_{base}"
 
-    return namespace(Fresh(), version)
+def _array_outcome(out):
+    """An array's dtype, device, NumPy data and flags."""
+    data = out._data
+    flags = (data.flags.c_contiguous, data.flags.f_contiguous, data.flags.writeable, data.flags.owndata)
+    return ("array", out.dtype, out.device, data.dtype, data.shape, repr(data.tolist()), flags)
 
 
 def _outcome(call):
     """What a call gives: its array (dtype, device, NumPy data and flags) or its error, and its warnings."""
-    with warnings.catch_warnings(record=True) as caught:
-        warnings.simplefilter("always")
-        try:
-            out = call()
-        except Exception as exc:  # noqa: BLE001 - the error is the outcome
-            result = ("error", type(exc), str(exc))
-        else:
-            data = out._data
-            flags = (data.flags.c_contiguous, data.flags.f_contiguous, data.flags.writeable, data.flags.owndata)
-            result = ("array", out.dtype, out.device, data.dtype, data.shape, repr(data.tolist()), flags)
-    return result, [(w.category, str(w.message)) for w in caught]
+    return outcome(call, _array_outcome)
 
 
 # -- astype ------------------------------------------------------------------------------------
