@@ -73,8 +73,9 @@ class RuntimeBase:
         # their signature (see _elementwise_functions).
         self._clip_plans: dict = {}
         self._where_plans: dict = {}
-        # x[int or slice] = Python scalar: the policy's converter, by (x's dtype, the scalar's type),
-        # once the general path has allowed such a store (see _indexing_functions).
+        # x[key] = Python scalar (a basic key or a mask of x's shape): the policy's converter, by
+        # (x's dtype, the scalar's type), once the general path has allowed such a store (see
+        # _indexing_functions). Not a plain dict (the audit's): no store takes Array.__setitem__'s path.
         self._setitem_converters: dict = {}
         self._flat_keys = not policy.zero_d_matters
         # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
