@@ -168,10 +168,14 @@ class FFTFunctions(RuntimeBase):
         else:
             dtype = self._check_dtype(dtype, func)
         result = self.policy.function_dtype(op, dtype).result
-        kernel = np.fft.fftfreq if op == "fftfreq" else np.fft.rfftfreq
         check_fits((n,), 8, func)
-        out = kernel(n, d=float(d))
-        return Array._new(np.asarray(out, dtype=result.numpy), result, self, device)
+        # NumPy's formula (np.fft.fftfreq, rfftfreq): the integers 0, 1, ..., -2, -1 times
+        # 1 / (n * d) in float64, in fewer passes (the integers made exactly in float64, in place).
+        freq = np.arange(n if op == "fftfreq" else n // 2 + 1, dtype=np.float64)
+        if op == "fftfreq":
+            freq[(n - 1) // 2 + 1 :] -= n
+        freq *= 1.0 / (n * float(d))
+        return Array._new(np.asarray(freq, dtype=result.numpy), result, self, device)
 
     def fft_fftfreq(self, n, /, *, d=1.0, dtype=None, device=None):
         """Sample frequencies of ``fft`` for a signal of ``n`` samples spaced ``d``."""

@@ -65,6 +65,9 @@ class RuntimeBase:
         # (name, dtype): the operators' fast path (see _elementwise_functions).
         self._fast: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
+        # The policy's dtypes for a linear algebra function the general path has allowed, by
+        # (function, dtype) and, of two arrays, (function, dtype, dtype).
+        self._linalg_dtypes: dict = {}
         # astype casts the general path has allowed, by to, then from: whether NumPy must be quiet.
         self._casts: dict = {}
         # Result dtypes of sum/prod over a whole array with no dtype=, by (function, dtype).
