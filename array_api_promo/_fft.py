@@ -167,7 +167,7 @@ class FFTFunctions(RuntimeBase):
             dtype = self._default("real floating", device)
         else:
             dtype = self._check_dtype(dtype, func)
-        result = self.policy.function_dtype(op, dtype).result
+        result = self._function_result(op, dtype)
         check_fits((n,), 8, func)
         # NumPy's formula (np.fft.fftfreq, rfftfreq): the integers 0, 1, ..., -2, -1 times
         # 1 / (n * d) in float64, in fewer passes (the integers made exactly in float64, in place).
@@ -175,7 +175,9 @@ class FFTFunctions(RuntimeBase):
         if op == "fftfreq":
             freq[(n - 1) // 2 + 1 :] -= n
         freq *= 1.0 / (n * float(d))
-        return Array._new(np.asarray(freq, dtype=result.numpy), result, self, device)
+        if freq.dtype != result.numpy:
+            freq = freq.astype(result.numpy)
+        return Array._new(freq, result, self, device)
 
     def fft_fftfreq(self, n, /, *, d=1.0, dtype=None, device=None):
         """Sample frequencies of ``fft`` for a signal of ``n`` samples spaced ``d``."""

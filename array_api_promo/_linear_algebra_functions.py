@@ -110,7 +110,7 @@ class LinearAlgebraFunctions(RuntimeBase):
     def _wrap_result(self, out, dtype, device):
         return Array._new(np.asarray(out, dtype=dtype.numpy), dtype, self, device)
 
-    def _linalg_input(self, x, func, *, min_ndim=2, square=False, op=None):
+    def _linalg_input(self, x, func, *, min_ndim=2, square=False):
         """``x`` checked, the policy's decision for it, and its data in the compute dtype."""
         if type(x) is not Array or x._runtime is not self:
             x = self._check_array(x, func)
@@ -120,10 +120,10 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: x must have at least {min_ndim} dimensions, got shape {shape}")
         if square and shape[-1] != shape[-2]:
             raise ValueError(f"{func}: x must be a (stack of) square matrices, got shape {shape}")
-        plan = self._linalg_dtypes.get((func, x._dtype))
+        plan = self._function_dtypes.get((func, x._dtype))
         if plan is None:
-            dtype = self.policy.function_dtype(op or func.rpartition(".")[2], x._dtype).compute
-            plan = self._linalg_dtypes[func, x._dtype] = (dtype, D.working_numpy(dtype))
+            dtype = self.policy.function_dtype(func.rpartition(".")[2], x._dtype).compute
+            plan = self._function_dtypes[func, x._dtype] = (dtype, D.working_numpy(dtype))
         dtype, working = plan
         if data.dtype != working:
             data = data.astype(working)
@@ -135,7 +135,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             d1, d2 = x1._data, x2._data
             # The general path's answer for two arrays of these dtypes (of one or more dimensions:
             # no 0-d or value-dependent promotion rule can apply), once it has allowed them.
-            dtype = self._linalg_dtypes.get((func, x1._dtype, x2._dtype)) if d1.ndim and d2.ndim else None
+            dtype = self._function_dtypes.get((func, x1._dtype, x2._dtype)) if d1.ndim and d2.ndim else None
             if dtype is not None and x2._device is x1._device:
                 if x1._dtype is not dtype:
                     d1 = d1.astype(dtype.numpy)
@@ -148,7 +148,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         promoted = self._promote(func, x1, x2)
         dtype = self.policy.function_dtype(op, promoted).compute
         if x1._data.ndim and x2._data.ndim:
-            self._linalg_dtypes[func, x1._dtype, x2._dtype] = dtype
+            self._function_dtypes[func, x1._dtype, x2._dtype] = dtype
         d1 = x1._data if x1._dtype is dtype else x1._data.astype(dtype.numpy)
         d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
         return d1, d2, dtype, device
@@ -373,7 +373,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.eigvalsh"
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvalsh, data)
-        return self._wrap_result(w, self.policy.function_dtype("eigvalsh", dtype).result, x._device)
+        return self._wrap_result(w, self._function_result("eigvalsh", dtype), x._device)
 
     def linalg_eig(self, x, /):
         """Eigenvalues and eigenvectors of general square matrices (complex results)."""
@@ -404,7 +404,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         if not is_one_of(ord, ("fro", "nuc", 1, 2, -1, -2, _INF, -_INF)):
             raise ValueError(f"{func}: ord must be 'fro', 'nuc', 1, 2, -1, -2, inf or -inf, got {ord!r}")
         x, dtype, data = self._linalg_input(x, func)
-        result = self.policy.function_dtype("matrix_norm", dtype).result
+        result = self._function_result("matrix_norm", dtype)
         if 0 in data.shape[-2:] and (
             ord in (2, -2, "nuc")
             or (ord in (1, -1) and data.shape[-1] == 0)
@@ -456,7 +456,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.matrix_rank"
         x, dtype, data = self._linalg_input(x, func)
         tol = self._rtol(rtol, func, dtype, data.shape, x._device)
-        result = self.policy.function_dtype("matrix_rank", dtype).result
+        result = self._function_result("matrix_rank", dtype)
         if 0 in data.shape[-2:]:
             return self._wrap_result(np.zeros(data.shape[:-2], dtype=result.numpy), result, x._device)
         s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
@@ -491,7 +491,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         sign, logabs = self._lapack(func, np.linalg.slogdet, data)
         return SlogdetResult(
             self._wrap_result(sign, dtype, x._device),
-            self._wrap_result(logabs, self.policy.function_dtype("slogdet", dtype).result, x._device),
+            self._wrap_result(logabs, self._function_result("slogdet", dtype), x._device),
         )
 
     def linalg_svd(self, x, /, *, full_matrices=True):
@@ -513,7 +513,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.svdvals"
         x, dtype, data = self._linalg_input(x, func)
         s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
-        return self._wrap_result(s, self.policy.function_dtype("svdvals", dtype).result, x._device)
+        return self._wrap_result(s, self._function_result("svdvals", dtype), x._device)
 
     def linalg_trace(self, x, /, *, offset=0, dtype=None):
         """Sum of the ``offset`` diagonal of each matrix (accumulating as ``sum``)."""
@@ -522,10 +522,10 @@ class LinearAlgebraFunctions(RuntimeBase):
         offset = index_int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
-        result = self._linalg_dtypes.get((func, x._dtype))
+        result = self._function_dtypes.get((func, x._dtype))
         if result is None:
             result = self.policy.function_dtype("trace", x._dtype).result
-            result = self._linalg_dtypes[func, x._dtype] = self.policy.versioned_accumulation(
+            result = self._function_dtypes[func, x._dtype] = self.policy.versioned_accumulation(
                 "trace", result, self.api_version
             )
         if dtype is not None:
@@ -550,7 +550,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: ord must not be NaN")
         x, dtype, data = self._linalg_input(x, func, min_ndim=0)
         axes = self._normalize_axes(axis, data.ndim, func)
-        result = self.policy.function_dtype("vector_norm", dtype).result
+        result = self._function_result("vector_norm", dtype)
         return self._wrap_result(_silently(_vector_norm, data, axes, keepdims, ord), result, x._device)
 
     # -- the main namespace's functions in linalg ----------------------------------------------
