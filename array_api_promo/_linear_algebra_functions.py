@@ -83,7 +83,7 @@ def _silently(function, *args, **kwargs):
 def _vector_norm(data, axes, keepdims, ord):
     if ord == 2 and data.dtype.kind != "c":
         # x * x is |x| * |x| exactly for every real (and integer, modular) value: no abs pass.
-        return np.sqrt(np.sum(data * data, axis=axes, keepdims=keepdims))
+        return np.sqrt(np.add.reduce(data * data, axis=axes, keepdims=keepdims))  # np.sum's own call
     a = np.abs(data)
     if ord == _INF:
         return np.max(a, axis=axes, keepdims=keepdims, initial=0)

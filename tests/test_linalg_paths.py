@@ -286,20 +286,31 @@ def test_vector_norm_of_real_input_squares_as_the_abs_formula(ns):
 
 
 # -- fftfreq ------------------------------------------------------------------------------------------------
+_FREQ_SPACINGS = (1.0, 0.1, -2.0, 3, 1e-300, 1e300, math.inf, -math.inf, math.nan, 1e-40, 1e40, 3e38, -1e-35)
+
+
 @NAMESPACES
-def test_fftfreq_is_numpys_cast_bit_for_bit(ns):
+@pytest.mark.parametrize("errors", ["default", "warn"])
+def test_fftfreq_is_numpys_cast_bit_for_bit(ns, errors):
+    """Also past the size where a narrower dtype receives the products directly (4096), with
+    every floating-point warning on: the same values and the same warnings as NumPy's cast."""
+    state = {} if errors == "default" else {"all": "warn"}
     for function in ("fftfreq", "rfftfreq"):
-        for n in [*range(1, 18), 100, 1001]:
-            for d in (1.0, 0.1, -2.0, 3, 1e-300, 1e300, math.inf, -math.inf, math.nan):
+        for n in [*range(1, 18), 100, 1001, 8190, 8193]:
+            for d in _FREQ_SPACINGS:
                 for dtype in (None, ns.float32, ns.float64):
-                    ours = outcome(lambda f=function, n=n, d=d, t=dtype: getattr(ns.fft, f)(n, d=d, dtype=t), _describe)
+                    with np.errstate(**state):
+                        ours = outcome(
+                            lambda f=function, n=n, d=d, t=dtype: getattr(ns.fft, f)(n, d=d, dtype=t), _describe
+                        )
                     assert ours[0][0] == "array"
                     target = ours[0][3]
 
                     def numpys(f=function, n=n, d=d, target=target):
                         return np.asarray(getattr(np.fft, f)(n, d=float(d)), dtype=target)
 
-                    expected = outcome(numpys, lambda out: out.tobytes())
+                    with np.errstate(**state):
+                        expected = outcome(numpys, lambda out: out.tobytes())
                     assert ours[0][5] == expected[0] and ours[1] == expected[1], (function, n, d, dtype)
 
 
