@@ -591,7 +591,16 @@ class ElementwiseFunctions(RuntimeBase):
     # -- functions with more than a plain signature ---------------------------------------------
     def clip(self, x, /, min=None, max=None):
         t = type(min)
-        if t is type(max) and type(x) is Array and x._runtime is self:
+        if t is Array and type(max) is Array and type(x) is Array:
+            device = x._device
+            if min._runtime is self and max._runtime is self and x._runtime is self:
+                # two array bounds of a signature met before, of x's dtype and device: the kernel
+                result = self._clip_plans.get(
+                    (x._dtype, min._dtype, max._dtype, x._data.ndim == 0, min._data.ndim == 0, max._data.ndim == 0)
+                )
+                if result is not None and min._device is device and max._device is device:
+                    return self._clipped(x, x._data, min._data, max._data, result, device)
+        elif t is type(max) and type(x) is Array and x._runtime is self:
             plan = self._clip_plans.get((x._dtype, t))  # two Python bounds of one type, met before
             if plan is not None:
                 result, convert = plan
@@ -618,7 +627,20 @@ class ElementwiseFunctions(RuntimeBase):
         lo = bounds.pop(0) if min is not None else None
         hi = bounds.pop(0) if max is not None else None
         result = self._clipped(x, data, lo, hi, decision.result, device)
-        if t is type(max) and t in PY_SCALARS and compute is x._dtype and not self._by_value:
+        if (
+            t is Array
+            and type(max) is Array
+            and compute is x._dtype
+            and compute is min._dtype
+            and compute is max._dtype
+            and x._runtime is self
+            and min._runtime is self
+            and max._runtime is self
+            and not self._by_value
+        ):  # no cast: the next call of this signature goes straight to the kernel
+            key = (x._dtype, min._dtype, max._dtype, x._data.ndim == 0, min._data.ndim == 0, max._data.ndim == 0)
+            self._clip_plans[key] = decision.result
+        elif t is type(max) and t in PY_SCALARS and compute is x._dtype and not self._by_value:
             # A decision by the bounds' type alone: the next call of this signature skips to the kernel.
             # convert_bound of a float is convert_scalar's, which the policy's converter makes fast
             convert = self.policy.scalar_converter(float, compute, "clip") if t is float else None
