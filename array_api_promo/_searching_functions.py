@@ -81,7 +81,8 @@ class SearchingFunctions(RuntimeBase):
             if device is not CPU:
                 device.admit(index, self)
             array = _new_object(Array)
-            array._data = _asarray(_count_nonzero(x._data), index.numpy)
+            out = _asarray(_count_nonzero(x._data))  # (NumPy's default int: the index dtype's, else cast)
+            array._data = out if out.dtype is index.numpy else _asarray(out, index.numpy)
             array._dtype = index
             array._runtime = self
             array._device = device
