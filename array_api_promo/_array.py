@@ -68,6 +68,7 @@ _UFUNC_OPERATORS = {
 # result are written out in each fast path (here and in the elementwise functions) on purpose:
 # a helper call there would cost about a tenth of ``a + b``.
 _asarray = np.asarray
+_ufunc = np.ufunc  # a fast-table kernel that is one takes out= (the in-place operators)
 _INT64_MAX = 2**63 - 1  # a larger Python int has a key of its own (promotion.LargeInt)
 
 
@@ -175,7 +176,7 @@ def _inplace_operator(dunder: str, name: str):
             fast = runtime._fast.get((name, self._dtype, t))
             if fast is not None:
                 value = fast[2](other)
-        if fast is not None and fast[1] is self._dtype:
+        if fast is not None and fast[1] is self._dtype and type(fast[0]) is _ufunc:  # (a special-value kernel: no out=)
             try:  # straight into x's data; a shape or a read-only x that refuses it takes the full path
                 fast[0](self._data, value, out=self._data)
                 return self

@@ -14,8 +14,11 @@ from __future__ import annotations
 import functools
 import os
 
+import numpy as np
+
 __all__ = [
     "COMPILED",
+    "all_finite",
     "UNTRACKED_ARRAYS",
     "FastPath",
     "fast_path",
@@ -38,12 +41,13 @@ try:
     from ._fastpath import (
         UNTRACKED_ARRAYS,
         FastPath,
+        all_finite as _all_finite,
         register_array as _register_array,
         register_quiet_context as _register_quiet_context,
         register_scalar_converter as _register_converter,
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
-    FastPath = _register_array = _register_converter = _register_quiet_context = None
+    FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
     if not PURE_PYTHON_REQUESTED:
@@ -58,6 +62,18 @@ except ImportError as exc:  # not built (no compiler at install time), or turned
         )
 
 COMPILED = FastPath is not None
+_isfinite = np.isfinite
+_count_nonzero = np.count_nonzero
+
+
+def all_finite(a) -> bool:
+    """Whether no element of the floating ndarray ``a`` is NaN or infinite (float64 and float32 in C)."""
+    if _all_finite is not None:
+        finite = _all_finite(a)
+        if finite is not NotImplemented:
+            return finite
+    # count_nonzero of the mask is several times cheaper than ndarray.all() on small arrays
+    return _count_nonzero(_isfinite(a)) == a.size
 
 
 def fast_path(kind: int, name: str, function):

@@ -35,6 +35,10 @@ class iinfo_object(NamedTuple):
     dtype: DType
 
 
+_FINFOS: dict[DType, finfo_object] = {}  # finfo by dtype, once a namespace has given it (the same in every one)
+_TWO_DTYPES = "dtypes"  # the mark of result_type's keys for two dtypes in a runtime's _result_types
+
+
 # isdtype's kind names -> the dtype kinds they cover
 _ISDTYPE_KINDS = {
     "bool": {D.BOOL},
@@ -107,12 +111,16 @@ class DataTypeFunctions(RuntimeBase):
         return self.policy.can_cast(from_, to)
 
     def finfo(self, type, /):
+        if type.__class__ is DType and type in self._dtype_set:  # (``type`` is the standard's name for it)
+            info = _FINFOS.get(type)  # a dtype met before: its finfo does not change
+            if info is not None:
+                return info
         dtype = type._dtype if isinstance(type, Array) else self._check_dtype(type, "finfo", "type")
         if dtype.category < D.CATEGORY_FLOATING:
             raise TypeError(f"finfo: {dtype.name} is not a floating-point dtype; use iinfo()")
         real = D.REAL_OF.get(dtype, dtype)
         info = D.finfo_of(dtype)
-        return finfo_object(
+        _FINFOS[dtype] = out = finfo_object(
             info.bits,
             float(info.eps),
             float(info.max),
@@ -120,6 +128,7 @@ class DataTypeFunctions(RuntimeBase):
             float(info.smallest_normal),
             real,  # the standard: complex dtypes report their real dtype
         )
+        return out
 
     def iinfo(self, type, /):
         dtype = type._dtype if isinstance(type, Array) else self._check_dtype(type, "iinfo", "type")
@@ -162,6 +171,10 @@ class DataTypeFunctions(RuntimeBase):
                     if not (self._by_value and len(key) == 3 and key[2]):  # a 0-d operand's value decides
                         self._result_types[key] = result
                 return result
+            if type(a) is DType and type(b) is DType:
+                result = self._result_types.get((a, b, _TWO_DTYPES))  # two dtypes this namespace took before
+                if result is not None:
+                    return result
         if self.policy.numpy_scalars != "refuse":  # NumPy scalars as the policy's library takes them
             arrays_and_dtypes = tuple(self._from_numpy_scalar(x) for x in arrays_and_dtypes)
         for x in arrays_and_dtypes:
@@ -173,6 +186,9 @@ class DataTypeFunctions(RuntimeBase):
             elif not (t in D.PY_SCALARS and self.scalars_in_functions):
                 allowed = "arrays, dtypes or Python scalars" if self.scalars_in_functions else "arrays or dtypes"
                 raise TypeError(f"result_type: expected {allowed}, got {describe_value(x)}")
-        return self.policy.result_type(*arrays_and_dtypes)
+        result = self.policy.result_type(*arrays_and_dtypes)
+        if len(arrays_and_dtypes) == 2 and type(arrays_and_dtypes[0]) is DType and type(arrays_and_dtypes[1]) is DType:
+            self._result_types[arrays_and_dtypes[0], arrays_and_dtypes[1], _TWO_DTYPES] = result
+        return result
 
     result_type = fast_path(_core.RESULT_TYPE, "result_type", result_type)  # two arrays met before: in C

@@ -23,7 +23,7 @@ from ._core import fast_path
 from ._devices import CPU
 from ._dtypes import PY_SCALARS, DType
 from ._runtime import RuntimeBase, check_fits, describe_value
-from ._special_values import SPECIAL_KERNELS, special_kernel
+from ._special_values import SPECIAL_KERNELS, UFUNC_OF, special_kernel
 from .promotion import OPS, LargeInt, Operand, OperandKind
 
 __all__ = ["ElementwiseFunctions", "KERNELS"]
@@ -141,6 +141,16 @@ KERNELS = {
 }
 # NumPy's ufuncs; a plan takes the fix-up kernel only for the dtypes that need it.
 RAW_KERNELS = dict(KERNELS)
+# The ufunc of an operation whose kernel above differs from it only for other dtype kinds (integers
+# are already integral, a bool's sign is itself): a plan of these kinds takes the ufunc itself, which
+# the fast paths call directly.  (np.round of a floating array is np.rint, bit for bit.)
+_UFUNC_FOR_KINDS = {
+    "ceil": (np.ceil, "fc"),
+    "floor": (np.floor, "fc"),
+    "trunc": (np.trunc, "fc"),
+    "round": (np.rint, "fc"),
+    "sign": (np.sign, "iufc"),
+}
 # One dtype-generic kernel per operation (used outside plans).
 KERNELS.update(SPECIAL_KERNELS)
 
@@ -148,9 +158,14 @@ KERNELS.update(SPECIAL_KERNELS)
 def kernel_for(name, numpy_dtype, policy=None):
     """The kernel of ``name`` computing in ``numpy_dtype``: NumPy's, unless the standard's special cases need a fix-up
     (``policy``: its rule for integer division by zero)."""
-    if name in _COMPLEX_KERNELS and np.dtype(numpy_dtype).kind == "c":
+    kind = np.dtype(numpy_dtype).kind
+    if name in _COMPLEX_KERNELS and kind == "c":
         return _COMPLEX_KERNELS[name]
-    return special_kernel(name, numpy_dtype, policy) or RAW_KERNELS[name]
+    special = special_kernel(name, numpy_dtype, policy)
+    if special is not None:
+        return special
+    ufunc, kinds = _UFUNC_FOR_KINDS.get(name, (None, ""))
+    return ufunc if kind in kinds else RAW_KERNELS[name]
 
 
 _ONE_PASS_MIN = 4096  # elements; below it two ufunc calls cost less than numpy.clip's Python layers
@@ -238,6 +253,21 @@ def _resolves_to(kernel, inputs: tuple, compute: np.dtype, result: np.dtype) -> 
     except (TypeError, ValueError):  # no loop, or a dtype NumPy's resolver does not know (bfloat16)
         return False
     return all(d == compute for d in resolved[:-1]) and resolved[-1] == result
+
+
+def _runs_plainly(kernel, inputs: tuple, compute: np.dtype, result: np.dtype, arrays: bool) -> bool:
+    """Whether the fast paths may call ``kernel`` on the operands' data as they are: a ufunc NumPy
+    resolves to ``compute`` giving ``result``, or, for two arrays (``arrays``) of the compute dtype,
+    a special-value kernel of such a ufunc (``UFUNC_OF``: it keeps the ufunc's result dtype)."""
+    if type(kernel) is _ufunc:
+        return _resolves_to(kernel, inputs, compute, result)
+    ufunc = UFUNC_OF.get(kernel)
+    return (
+        ufunc is not None
+        and arrays
+        and all(d == compute for d in inputs)
+        and _resolves_to(ufunc, inputs, compute, result)
+    )
 
 
 def _casting(kernel, compute: np.dtype, arity: int) -> Callable:
@@ -329,7 +359,9 @@ class ElementwiseFunctions(RuntimeBase):
         convert = None if type(dt2) is DType else self.policy.scalar_converter(dt2, scalar_dtype, name)
         plan = BinaryPlan(kernel, signature, decision.result, decision.result.numpy, convert)
         plans[key] = plan
-        if plans is self._plans and _resolves_to(kernel, (dt1.numpy, second_numpy), compute.numpy, plan.result_numpy):
+        if plans is self._plans and _runs_plainly(
+            kernel, (dt1.numpy, second_numpy), compute.numpy, plan.result_numpy, type(dt2) is DType
+        ):
             # The operators' fast path: one lookup by dtypes, one plain ufunc call that gives the
             # result dtype by itself (NumPy scalars from 0-d operands still become arrays); keyed
             # without 0-d flags where no operand's dimensions change the decision, else by this key
@@ -559,7 +591,16 @@ class ElementwiseFunctions(RuntimeBase):
     # -- functions with more than a plain signature ---------------------------------------------
     def clip(self, x, /, min=None, max=None):
         t = type(min)
-        if t is type(max) and type(x) is Array and x._runtime is self:
+        if t is Array and type(max) is Array and type(x) is Array:
+            device = x._device
+            if min._runtime is self and max._runtime is self and x._runtime is self:
+                # two array bounds of a signature met before, of x's dtype and device: the kernel
+                result = self._clip_plans.get(
+                    (x._dtype, min._dtype, max._dtype, x._data.ndim == 0, min._data.ndim == 0, max._data.ndim == 0)
+                )
+                if result is not None and min._device is device and max._device is device:
+                    return self._clipped(x, x._data, min._data, max._data, result, device)
+        elif t is type(max) and type(x) is Array and x._runtime is self:
             plan = self._clip_plans.get((x._dtype, t))  # two Python bounds of one type, met before
             if plan is not None:
                 result, convert = plan
@@ -586,7 +627,20 @@ class ElementwiseFunctions(RuntimeBase):
         lo = bounds.pop(0) if min is not None else None
         hi = bounds.pop(0) if max is not None else None
         result = self._clipped(x, data, lo, hi, decision.result, device)
-        if t is type(max) and t in PY_SCALARS and compute is x._dtype and not self._by_value:
+        if (
+            t is Array
+            and type(max) is Array
+            and compute is x._dtype
+            and compute is min._dtype
+            and compute is max._dtype
+            and x._runtime is self
+            and min._runtime is self
+            and max._runtime is self
+            and not self._by_value
+        ):  # no cast: the next call of this signature goes straight to the kernel
+            key = (x._dtype, min._dtype, max._dtype, x._data.ndim == 0, min._data.ndim == 0, max._data.ndim == 0)
+            self._clip_plans[key] = decision.result
+        elif t is type(max) and t in PY_SCALARS and compute is x._dtype and not self._by_value:
             # A decision by the bounds' type alone: the next call of this signature skips to the kernel.
             # convert_bound of a float is convert_scalar's, which the policy's converter makes fast
             convert = self.policy.scalar_converter(float, compute, "clip") if t is float else None

@@ -11,9 +11,22 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._devices import CPU
 from ._runtime import RuntimeBase, describe_value, is_one_of
 
 __all__ = ["SearchingFunctions"]
+
+_asarray = np.asarray
+_count_nonzero = np.count_nonzero
+_new_object = object.__new__
+
+
+def _promotion_key(runtime, x1: Array, x2: Array) -> tuple:
+    """The key of two arrays' promotion in ``runtime._result_types`` (see ``result_type``)."""
+    dt1, dt2 = x1._dtype, x2._dtype
+    if runtime._flat_keys or dt1 is dt2:
+        return (dt1, dt2)
+    return (dt1, dt2, (x1._data.ndim == 0) | ((x2._data.ndim == 0) << 1))
 
 
 class SearchingFunctions(RuntimeBase):
@@ -21,6 +34,8 @@ class SearchingFunctions(RuntimeBase):
 
     def _index_result(self, out, device) -> Array:
         index = self.policy.default_index
+        if type(out) is np.ndarray and out.dtype is index.numpy:
+            return Array._new(out, index, self, device)
         if type(out) is not np.ndarray:
             out = np.asarray(out, dtype=index.numpy)
         elif out.dtype != index.numpy:
@@ -59,6 +74,19 @@ class SearchingFunctions(RuntimeBase):
 
     def count_nonzero(self, x, /, *, axis=None, keepdims=False):
         """Number of non-zero elements of ``x`` along ``axis`` (complex: either component)."""
+        if axis is None and keepdims is False and type(x) is Array and x._runtime is self:
+            # the whole array: one NumPy call (a Python int) and the 0-d index array
+            index = self.policy.default_index
+            device = x._device
+            if device is not CPU:
+                device.admit(index, self)
+            array = _new_object(Array)
+            out = _asarray(_count_nonzero(x._data))  # (NumPy's default int: the index dtype's, else cast)
+            array._data = out if out.dtype is index.numpy else _asarray(out, index.numpy)
+            array._dtype = index
+            array._runtime = self
+            array._device = device
+            return array
         func = "count_nonzero"
         x = self._check_array(x, func)
         if type(keepdims) is not bool:
@@ -86,6 +114,25 @@ class SearchingFunctions(RuntimeBase):
 
     def searchsorted(self, x1, x2, /, *, side="left", sorter=None):
         """Insertion indices of ``x2`` into the ascending ``x1`` (or ``x1[sorter]``)."""
+        if (
+            type(x1) is Array
+            and type(x2) is Array
+            and sorter is None
+            and type(side) is str
+            and (side == "left" or side == "right")
+            and x1._runtime is self
+            and x2._runtime is self
+            and x2._device is x1._device
+            and x1._data.ndim == 1
+        ):  # two arrays of this namespace, no sorter: the checks below pass
+            d1, d2 = x1._data, x2._data
+            dtype = self._result_types.get(_promotion_key(self, x1, x2))  # their promotion, met before
+            if dtype is not None:
+                if x1._dtype is not dtype:
+                    d1 = d1.astype(dtype.numpy)
+                if x2._dtype is not dtype:
+                    d2 = d2.astype(dtype.numpy)
+                return self._index_result(d1.searchsorted(d2, side), x1._device)  # (np.searchsorted's own call)
         func = "searchsorted"
         x1 = self._check_array(x1, func, "x1")
         t2 = type(x2)
@@ -103,6 +150,8 @@ class SearchingFunctions(RuntimeBase):
         if d1.ndim != 1:
             raise ValueError(f"{func}: x1 must be one-dimensional, got shape {d1.shape}")
         dtype = self._promote(func, x1, x2)
+        if t2 is Array and x1._runtime is self and x2._runtime is self and not self._by_value:
+            self._result_types[_promotion_key(self, x1, x2)] = dtype  # result_type's answer too
         if x1._dtype is not dtype:
             d1 = d1.astype(dtype.numpy)
         if t2 is Array:

@@ -56,9 +56,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from ._core import all_finite
 from .promotion._policy import ZERO_DIVISION_RULES
 
-__all__ = ["SPECIAL_KERNELS", "special_kernel"]
+__all__ = ["SPECIAL_KERNELS", "UFUNC_OF", "special_kernel"]
 
 _INTEGRAL = frozenset("biu")
 _inf = np.inf
@@ -83,9 +84,7 @@ _arccosh = np.arccosh
 _F16 = np.dtype(np.float16)
 
 
-def _all_finite(a) -> bool:
-    # count_nonzero of the mask is several times cheaper than ndarray.all() on small arrays
-    return _count_nonzero(_isfinite(a)) == a.size
+_all_finite = all_finite  # (float64 and float32 in C)
 
 
 def _has_zero(a) -> bool:
@@ -270,6 +269,19 @@ _ACOSH_NEEDS_FIX = bool(_isnan(_arccosh(np.complex128(complex(0.0, _nan))).imag)
 def _nextafter_float16(x1, x2):
     # NumPy's float16 nextafter(-0, +0) is -0 (and (+0, -0) is +0); IEEE says x2.
     return _where(x1 == x2, x2, _nextafter(x1, x2))
+
+
+# The kernels above that give their ufunc's result (dtype and shape) when both operands have their
+# computation dtype: ElementwiseFunctions lets the operators' fast paths call them for two such
+# arrays (never with a Python scalar: the compiled paths pass a Python float as it is).
+UFUNC_OF = {
+    _floor_divide_int: _floor_divide,
+    _floor_divide_float: _floor_divide,
+    _remainder_int: _remainder,
+    _pow_real: _power,
+    _pow_int: _power,
+    _pow_complex: _power,
+}
 
 
 def special_kernel(name: str, dtype, policy=None):

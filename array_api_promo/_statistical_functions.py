@@ -21,6 +21,7 @@ from ._runtime import RuntimeBase, quiet_context, quietly
 __all__ = ["StatisticalFunctions"]
 
 _asarray = np.asarray
+_ndarray = np.ndarray
 _new_object = object.__new__
 _NUMBER_TYPES = (int, float)
 _ALL_AXES: dict = {}  # ndim -> (0, ..., ndim - 1)
@@ -98,14 +99,25 @@ class StatisticalFunctions(RuntimeBase):
         """Product of ``x``; integers accumulate in the policy's accumulation dtype."""
         return self._accumulate("prod", np.multiply.reduce, x, axis, dtype, keepdims)
 
-    # -- cumulative functions -------------------------------------------------------------------
+    # -- cumulative functions (the kernel: np.cumsum's and np.cumprod's own ufunc.accumulate) ----------
     def _cumulative(self, func, kernel, identity, x, axis, dtype, include_initial):
-        plain = axis is None and dtype is None and include_initial is False and kernel is np.cumsum
+        plain = axis is None and dtype is None and include_initial is False
         if plain and type(x) is Array and x._runtime is self and x._data.ndim == 1:
             result = self._accumulations.get((func, x._dtype))  # the general path's answer before
             if result is not None:
-                out = quiet_context().run(kernel, self._cast(x, result), 0, result.numpy)
-                return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
+                data = x._data if x._dtype is result else self._cast(x, result)
+                out = quiet_context().run(kernel, data, 0, result.numpy)
+                device = x._device
+                if device is not CPU:
+                    device.admit(result, self)
+                array = _new_object(Array)
+                array._data = (
+                    out if type(out) is _ndarray and out.dtype is result.numpy else _asarray(out, result.numpy)
+                )
+                array._dtype = result
+                array._runtime = self
+                array._device = device
+                return array
         x = self._check_array(x, func)
         if type(include_initial) is not bool:
             raise TypeError(f"{func}: include_initial must be a bool, got {type(include_initial).__name__}")
@@ -124,13 +136,11 @@ class StatisticalFunctions(RuntimeBase):
         axis = self._normalize_axis(axis, ndim, func)
         result = self._result_dtype(func, x, dtype)
         data = self._cast(x, result)
-        if kernel is np.cumsum:  # a sum overflows or meets inf - inf, nothing else: the quiet context's
-            out = quiet_context().run(kernel, data, axis=axis, dtype=result.numpy)
-            if plain and ndim == 1 and x._runtime is self:
-                self._accumulations[func, x._dtype] = result
-        else:
-            with np.errstate(over="ignore", invalid="ignore"):
-                out = kernel(data, axis=axis, dtype=result.numpy)
+        # IEEE's inf and NaN of an overflow, inf - inf or 0 * inf, silently; an underflow silently
+        # too (the quiet context's, as prod's): never a division
+        out = quiet_context().run(kernel, data, axis=axis, dtype=result.numpy)
+        if plain and ndim == 1 and x._runtime is self:
+            self._accumulations[func, x._dtype] = result
         if include_initial:
             shape = list(out.shape)
             shape[axis] = 1
@@ -139,11 +149,11 @@ class StatisticalFunctions(RuntimeBase):
 
     def cumulative_sum(self, x, /, *, axis=None, dtype=None, include_initial=False):
         """Cumulative sum of ``x`` along ``axis`` (optionally starting with 0)."""
-        return self._cumulative("cumulative_sum", np.cumsum, 0, x, axis, dtype, include_initial)
+        return self._cumulative("cumulative_sum", np.add.accumulate, 0, x, axis, dtype, include_initial)
 
     def cumulative_prod(self, x, /, *, axis=None, dtype=None, include_initial=False):
         """Cumulative product of ``x`` along ``axis`` (optionally starting with 1)."""
-        return self._cumulative("cumulative_prod", np.cumprod, 1, x, axis, dtype, include_initial)
+        return self._cumulative("cumulative_prod", np.multiply.accumulate, 1, x, axis, dtype, include_initial)
 
     # -- max and min ------------------------------------------------------------------------------
     def _extreme(self, func, kernel, x, axis, keepdims):
@@ -242,6 +252,15 @@ class StatisticalFunctions(RuntimeBase):
         ``prepend`` and ``append`` promote with ``x`` by the policy; a boolean
         difference (where the policy allows one) is ``x[i+1] != x[i]``.
         """
+        plain = n == 1 and axis == -1 and type(n) is int and type(axis) is int and prepend is None and append is None
+        if plain and type(x) is Array and x._runtime is self and x._data.ndim and x._data.shape[-1]:
+            result = self._accumulations.get(("diff", x._dtype))  # the general path's answer before
+            if result is not None:  # (only where it is x's dtype: no cast)
+                data = x._data
+                kernel = np.not_equal if result.category == D.CATEGORY_BOOL else np.subtract
+                # a difference overflows or meets inf - inf, nothing else: the quiet context's (as below)
+                out = quiet_context().run(kernel, data[..., 1:], data[..., :-1])
+                return Array._new(out, result, self, x._device)
         func = "diff"
         x = self._check_array(x, func)
         ndim = x._data.ndim
@@ -286,4 +305,6 @@ class StatisticalFunctions(RuntimeBase):
                     if out.shape[axis] == 0:
                         break
                     out = kernel(out[hi], out[lo])
+        if plain and len(parts) == 1 and result is x._dtype and x._runtime is self:
+            self._accumulations["diff", x._dtype] = result
         return Array._new(_asarray(out, dtype=result.numpy), result, self, device)

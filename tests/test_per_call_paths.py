@@ -36,10 +36,10 @@ def _outcome(call):
 
 
 def _describe(out):
-    if isinstance(out, tuple):
+    if isinstance(out, tuple) and not hasattr(out, "_fields"):
         return tuple(_describe(o) for o in out)
-    if out is None:
-        return None
+    if out is None or not hasattr(out, "_data"):
+        return out  # a dtype, an finfo
     data = np.asarray(out._data)
     return ("array", out.dtype, out.device, data.dtype, data.shape, data.tobytes(), data.flags.writeable)
 
@@ -356,12 +356,12 @@ def test_creation_of_a_length_answers_as_of_a_shape(policy):
 
 # -- reductions and cumulative_sum --------------------------------------------------------------------
 @pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("func", ["max", "min", "mean", "cumulative_sum"])
+@pytest.mark.parametrize("func", ["max", "min", "mean", "cumulative_sum", "cumulative_prod", "count_nonzero", "diff"])
 @pytest.mark.parametrize("errstate", ["default", "raise"])
 def test_whole_array_reductions_answer_as_the_general_path(policy, func, errstate):
     for dtype in _dtypes(_fresh(policy)):
-        for shape in ((8,), (2, 4), ()):
-            if func == "cumulative_sum" and shape != (8,):
+        for shape in ((8,), (2, 4), (), (2, 0)):
+            if func.startswith("cumulative") and shape != (8,):
                 continue
 
             def call(ns, dtype=dtype, shape=shape):
@@ -371,6 +371,87 @@ def test_whole_array_reductions_answer_as_the_general_path(policy, func, errstat
 
             general, fast = _general_then_fast(policy, call, call)
             assert fast == general, (policy, dtype, shape)
+
+
+def test_cumulative_prod_underflows_silently_as_prod_does():
+    ns = _fresh("array_api")
+    tiny = ns.asarray([1e-200, 1e-200, 1e-200])
+    for _ in range(2):  # the general path, then the remembered one
+        with np.errstate(all="raise"):
+            assert ns.cumulative_prod(tiny)._data.tolist() == [1e-200, 0.0, 0.0]
+            assert float(ns.prod(tiny)) == 0.0
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_searchsorted_of_two_arrays_answers_as_the_general_path(policy):
+    dtypes = _dtypes(_fresh(policy))
+    for dt1 in dtypes:
+        for dt2 in dtypes:
+            for zero_d in (False, True):
+                for side in ("left", "right"):
+
+                    def call(ns, dt1=dt1, dt2=dt2, zero_d=zero_d, side=side, values=None):
+                        with np.errstate(all="ignore"):
+                            x1 = np.sort(_special(ns, dt1)) if values is None else values[0]
+                            x2 = _special(ns, dt2) if values is None else values[1]
+                        x2 = x2[:1].reshape(()) if zero_d else x2
+                        return ns.searchsorted(ns.asarray(x1), ns.asarray(x2), side=side)
+
+                    def warm(ns, dt1=dt1, dt2=dt2, call=call):
+                        return call(ns, values=(np.ones(2, dt1.numpy), np.ones(3, dt2.numpy)))
+
+                    general, fast = _general_then_fast(policy, call, warm)
+                    assert fast == general, (policy, dt1, dt2, zero_d, side)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_clip_with_array_bounds_answers_as_the_general_path(policy):
+    dtypes = _dtypes(_fresh(policy))
+    for dtype in dtypes:
+        for bound_dtype in {dtype, dtypes[-1], dtypes[0]}:
+            for zero_d in ((False, False), (True, False), (False, True), (True, True)):
+                for shift in (0, 1, 3):
+
+                    def call(ns, dtype=dtype, bound_dtype=bound_dtype, zero_d=zero_d, shift=shift, fill=None):
+                        x = _special(ns, dtype) if fill is None else np.full(8, fill, dtype.numpy)
+                        lo = (
+                            np.roll(_special(ns, bound_dtype), shift)
+                            if fill is None
+                            else np.zeros(8, bound_dtype.numpy)
+                        )
+                        hi = np.roll(lo, 2)
+                        lo, hi = (b[:1].reshape(()) if z else b for b, z in zip((lo, hi), zero_d))
+                        return ns.clip(ns.asarray(x), ns.asarray(lo), ns.asarray(hi))
+
+                    def warm(ns, call=call):
+                        return call(ns, fill=1)
+
+                    general, fast = _general_then_fast(policy, call, warm)
+                    assert fast == general, (policy, dtype, bound_dtype, zero_d, shift)
+    ns = _fresh(policy)
+    x = ns.asarray([1.0, 2.0, 3.0])
+    ns.clip(x, x, x)
+    assert _outcome(lambda: ns.clip(x, x, ns.asarray([1.0, 2.0])))[0][0] == "error"  # shapes, in our words
+    assert _outcome(lambda: ns.clip(x, x, x.to_device(DEVICE1)))[0][0] == "error"  # devices
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_finfo_and_result_type_of_two_dtypes_answer_as_the_general_path(policy):
+    dtypes = _dtypes(_fresh(policy))
+    for dtype in dtypes:
+        general, fast = _general_then_fast(policy, lambda ns, d=dtype: ns.finfo(d), lambda ns, d=dtype: ns.finfo(d))
+        floating = dtype.kind in ("real floating", "complex floating")
+        assert fast == general and (general[0][0] == "error") != floating, (policy, dtype)
+        for other in dtypes:
+
+            def call(ns, d1=dtype, d2=other):
+                return ns.result_type(d1, d2)
+
+            general, fast = _general_then_fast(policy, call, call)
+            assert fast == general, (policy, dtype, other)
+    for version in ("2022.12", "2025.12"):  # a dtype another namespace took is checked by this one
+        ns = xp.namespace(policy, version)
+        assert _outcome(lambda ns=ns: ns.finfo(xp.float32)) == _outcome(lambda: xp.finfo(xp.float32))
 
 
 def test_an_empty_array_is_refused_by_max_after_a_remembered_call():
