@@ -26,6 +26,13 @@ _new_object = object.__new__
 _ndarray = np.ndarray
 _BASIC_KEYS = frozenset((int, slice, type(Ellipsis), type(None)))  # the entries of a basic tuple key
 _REAL = (CATEGORY_BOOL, CATEGORY_INTEGER, CATEGORY_FLOATING)
+
+
+def _basic_tuple(key: tuple) -> bool:
+    """Whether a tuple key holds only ints, slices, Ellipsis and None (NumPy's basic indexing)."""
+    return all(type(k) in _BASIC_KEYS for k in key)
+
+
 # NumPy's ufuncs behind Python's binary operators, and the standard's names for them.
 _UFUNC_OPERATORS = {
     "add": "add",
@@ -414,6 +421,8 @@ class Array:
     def __float__(self) -> float:
         return self._scalar(float, "__float__", _REAL)
 
+    __float__ = fast_path(_core.FLOAT, "float", __float__)
+
     def __complex__(self) -> complex:
         return self._scalar(complex, "__complex__", _REAL + (CATEGORY_COMPLEX,))
 
@@ -479,34 +488,39 @@ class Array:
             array._runtime = self._runtime
             array._device = self._device
             return array
-        if tk is tuple and type(self._data) is _ndarray:
-            for k in key:
-                if type(k) not in _BASIC_KEYS:
-                    break
-            else:  # ints, slices, ... and None: NumPy's basic indexing, as the namespace's own path
+        if tk is tuple and type(self._data) is _ndarray and _basic_tuple(key):
+            # ints, slices, ... and None: NumPy's basic indexing, as the namespace's own path
+            try:
+                data = self._data[key]
+            except (IndexError, ValueError, TypeError, OverflowError):
+                return self._runtime._getitem(self, key)  # worded by the namespace's path
+            if type(data) is not _ndarray:  # one element: a new 0-d array
+                data = np.asarray(data)
+            array = _new_object(Array)
+            array._data = data
+            array._dtype = self._dtype
+            array._runtime = self._runtime
+            array._device = self._device
+            return array
+        if tk is Array and type(self._data) is _ndarray:
+            if self._own_mask(key):  # nothing to check but what was just checked (lazy storage: its runtime)
+                data = self._data[key._data]
+            elif (
+                key._dtype.category == CATEGORY_INTEGER
+                and key._runtime is self._runtime
+                and key._device is self._device
+                and type(key._data) is _ndarray
+            ):  # an integer array of this namespace: NumPy's integer array indexing, as the namespace's path
                 try:
-                    data = self._data[key]
+                    data = self._data[key._data]
                 except (IndexError, ValueError, TypeError, OverflowError):
                     return self._runtime._getitem(self, key)  # worded by the namespace's path
-                if type(data) is not _ndarray:  # one element: a new 0-d array
+                if type(data) is not _ndarray:  # a 0-d index of a 1-d array: one element, a new 0-d array
                     data = np.asarray(data)
-                array = _new_object(Array)
-                array._data = data
-                array._dtype = self._dtype
-                array._runtime = self._runtime
-                array._device = self._device
-                return array
-        if (
-            tk is Array
-            and key._dtype is bool_
-            and key._runtime is self._runtime
-            and key._device is self._device
-            and key._data.shape == self._data.shape
-            and self._runtime.boolean_indexing
-            and type(self._data) is _ndarray
-        ):  # a mask of x's own shape: nothing to check but what was just checked (lazy storage: its runtime)
+            else:
+                return self._runtime._getitem(self, key)
             array = _new_object(Array)
-            array._data = self._data[key._data]
+            array._data = data
             array._dtype = self._dtype
             array._runtime = self._runtime
             array._device = self._device
@@ -515,19 +529,60 @@ class Array:
 
     __getitem__ = fast_path(_core.GETITEM, "getitem", __getitem__)
 
+    def _own_mask(self, key) -> bool:
+        """Whether ``key`` (an Array) is a boolean mask of this array's own shape, namespace and
+        device, where the namespace allows boolean indexing: nothing left for its path to check."""
+        return (
+            key._dtype is bool_
+            and key._runtime is self._runtime
+            and key._device is self._device
+            and key._data.shape == self._data.shape
+            and self._runtime.boolean_indexing
+        )
+
     def __setitem__(self, key, value, /):
+        data = self._data
         tk = type(key)
-        if (tk is int or tk is slice) and type(self._data) is _ndarray:
+        if type(data) is _ndarray and (
+            tk is int
+            or tk is slice
+            or key is Ellipsis
+            or (tk is tuple and _basic_tuple(key))
+            or (tk is Array and self._own_mask(key) and type(key._data) is _ndarray)
+        ):
+            runtime = self._runtime
+            converters = runtime._setitem_converters
             t = type(value)
-            # a Python scalar of a type whose store into this dtype the namespace's path allowed before
-            convert = self._runtime._setitem_converters.get((self._dtype, t))
-            if convert is not None and (t is not int or -_INT64_MAX - 1 <= value <= _INT64_MAX):
+            if t is Array:
+                # one of this namespace's arrays of x's dtype: the namespace's path checks nothing more
+                # (an audited runtime's table is not a plain dict: each of its stores is audited)
+                store = (
+                    value._data
+                    if value._dtype is self._dtype
+                    and value._runtime is runtime
+                    and value._device is self._device
+                    and type(converters) is dict
+                    else None
+                )
+            else:
+                store = None
+                # a Python scalar of a type whose store into this dtype the namespace's path allowed
+                # before (into an x of dimensions: a 0-d x is allowed apart)
+                convert = converters.get((self._dtype, t)) if data.ndim else None
+                if convert is not None and (t is not int or -_INT64_MAX - 1 <= value <= _INT64_MAX):
+                    try:
+                        store = convert(value)
+                    except (IndexError, ValueError, TypeError, OverflowError):
+                        store = None  # a value out of range: worded by the namespace's path
+            if store is not None:
                 try:
-                    self._data[key] = convert(value)
+                    data[key if tk is not Array else key._data] = store
                     return
                 except (IndexError, ValueError, TypeError, OverflowError):
-                    pass  # out of bounds, read-only, a value out of range: worded by the namespace's path
+                    pass  # out of bounds, read-only, shapes that do not match: worded by the namespace's path
         self._runtime._setitem(self, key, value)
+
+    __setitem__ = fast_path(_core.SETITEM, "setitem", __setitem__)
 
     def __iter__(self):
         if self._data.ndim == 0:

@@ -2,7 +2,7 @@
 
 ``fast_path(kind, name, function)`` gives what goes where ``function`` would go (an
 ``Array`` operator, an elementwise function of the runtime, ``__getitem__``,
-``result_type``): with the compiled module, a ``FastPath`` that does the plain case
+``__setitem__``, ``__float__``, ``result_type``): with the compiled module, a ``FastPath`` that does the plain case
 of ``function``'s own fast path in C and calls ``function`` for anything else;
 without it, ``function`` itself.  Rules live only in the Python code: the compiled
 paths read the runtime's tables that it fills.  ``ARRAY_API_PROMO_PURE_PYTHON=1``
@@ -28,7 +28,7 @@ __all__ = [
 # The kinds of fast path (the numbers of _fastpath.c's enum).
 BINARY_OPERATOR, REFLECTED_OPERATOR, INPLACE_OPERATOR, UNARY_OPERATOR = 0, 1, 2, 3
 BINARY_FUNCTION, UNARY_FUNCTION, GETITEM, RESULT_TYPE, ASTYPE, ASARRAY, CONSTANT = 4, 5, 6, 7, 8, 9, 10
-MATRIX_VIEW = 11
+SETITEM, FLOAT, MATRIX_VIEW = 11, 12, 13
 
 PURE_PYTHON_REQUESTED = os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0")
 #: Why the compiled paths are not in use ("" when they are).

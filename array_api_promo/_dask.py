@@ -143,11 +143,12 @@ def _fill(entry, blocks, host):
     return entry[1]
 
 
-def _filled(shape, dtype, matrices=False) -> np.ndarray:
-    """A meta's values: 0 for integers (valid indices), 1 otherwise, identity matrices for linalg
-    (invertible); the host checks types and shapes, not these values."""
+def _filled(shape, dtype, matrices=False, integer=0) -> np.ndarray:
+    """A meta's values: ``integer`` for integers (0: valid indices; 1: a divisor that a policy
+    refusing division by zero accepts), 1 otherwise, identity matrices for linalg (invertible);
+    the host checks types and shapes, not these values."""
     if dtype.category == D.CATEGORY_INTEGER:
-        return np.zeros(shape, dtype=dtype.numpy)
+        return np.full(shape, integer, dtype=dtype.numpy)
     if matrices and len(shape) >= 2:
         block = np.zeros(shape, dtype=dtype.numpy)
         n = min(shape[-2:])
@@ -243,22 +244,22 @@ class DaskRuntime(Runtime):
         return Runtime._operand_with_value(self, x)
 
     # -- metas: what the host decides on -----------------------------------------------------------
-    def _meta(self, x) -> Array:
+    def _meta(self, x, integer=0) -> Array:
         """The host's stand-in for our array ``x`` (its value, if 0-d under a value-dependent policy)."""
         data = x._data
         if data.ndim == 0 and self.policy.value_dependent:
             block = np.asarray(data.compute() if type(data) is not _ndarray else data, dtype=x._dtype.numpy)
         else:
-            block = _filled(_meta_shape(data.shape), x._dtype)
+            block = _filled(_meta_shape(data.shape), x._dtype, integer=integer)
         return Array._new(block, x._dtype, self._host, x._device)
 
-    def _metas(self, value, func, arg):
+    def _metas(self, value, func, arg, integer=0):
         """``value`` with each of our arrays (also inside a list or tuple) replaced by its meta."""
         t = type(value)
         if t is Array:
-            return self._meta(self._check_array(value, func, arg))
+            return self._meta(self._check_array(value, func, arg), integer)
         if t is list or t is tuple:
-            return t(self._metas(v, func, arg) for v in value)
+            return t(self._metas(v, func, arg, integer) for v in value)
         return value
 
     def _decide(self, method, args, kwargs, func, names=None, shapes=False):
@@ -273,7 +274,11 @@ class DaskRuntime(Runtime):
         arrays = [self._check_array(a, func, n) for a, n in named if type(a) is Array]
         if not shapes or not all(_known(a._data.shape) for a in arrays):
             metas = [self._metas(a, func, n) for a, n in named]
-            return getattr(self._host, method)(*metas[: len(args)], **dict(zip(kwargs, metas[len(args) :])))
+            try:
+                return getattr(self._host, method)(*metas[: len(args)], **dict(zip(kwargs, metas[len(args) :])))
+            except ZeroDivisionError:  # the metas' zeros, not the data's: each block checks its own divisor
+                metas = [self._metas(a, func, n, integer=1) for a, n in named]
+                return getattr(self._host, method)(*metas[: len(args)], **dict(zip(kwargs, metas[len(args) :])))
         sizes = _size_classes([a._data.shape for a in arrays])
 
         def meta(a, n):

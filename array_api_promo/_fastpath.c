@@ -19,8 +19,9 @@
  *
  * register_array() also changes the Array class, once, before it has an
  * instance: its instances leave the garbage collector on CPython 3.10/3.11
- * (untrack_arrays) and its subscript slot calls the compiled __getitem__
- * directly (subscript_by_fast_path).  Two kernels are NumPy's C API rather than
+ * (untrack_arrays) and its subscript, item assignment and float slots call the
+ * compiled __getitem__, __setitem__ and __float__ directly (subscript_by_fast_path,
+ * slots_by_fast_paths).  Two kernels are NumPy's C API rather than
  * a Python call: x[i]'s 0-d array (element_of_vector) and a 2-D float matrix
  * product by numpy.dot (matmul_is_gemm).
  */
@@ -46,6 +47,9 @@ enum {
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
     ASARRAY,            /* runtime.asarray(obj): one of ours, an ndarray of our dtypes, a list of Python floats; or (x, copy=True) */
     CONSTANT,           /* runtime.zeros(shape) or runtime.empty(shape): the policy's default float */
+    SETITEM,            /* x[key] = value, key basic or a boolean mask of x's shape, value an array of x's
+                         * dtype or a Python scalar whose store the Python function allowed before */
+    FLOAT,              /* float(x), x a 0-d float64 array */
     MATRIX_VIEW,        /* x.T or x.mT (self->name): NumPy's view of x's data with the last two axes swapped */
     KIND_COUNT
 };
@@ -69,7 +73,7 @@ static PyTypeObject *ScalarConverter = NULL;
 static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
 static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim;
 static PyObject *str_native_dtypes, *str_dtype;
-static PyObject *str_boolean_indexing;
+static PyObject *str_boolean_indexing, *str_setitem_converters;
 static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
@@ -852,6 +856,33 @@ basic_tuple(PyObject *key)
     return 1;
 }
 
+/* Whether key is a boolean mask of x's own shape, namespace and device where the namespace
+ * allows boolean indexing (Array._own_mask; the stand-in's flag may turn it off), its data an
+ * ndarray: 1, 0, or -1 with an error set. */
+static int
+own_mask(PyObject *x, PyObject *key)
+{
+    if (!(is_array(key) && SLOT(key, DTYPE) == bool_dtype && SLOT(key, RUNTIME) == SLOT(x, RUNTIME) &&
+          SLOT(key, DEVICE) == SLOT(x, DEVICE) && Py_TYPE(SLOT(key, DATA)) == NDArray &&
+          same_shape((PyArrayObject *)SLOT(key, DATA), (PyArrayObject *)SLOT(x, DATA)))) {
+        return 0;
+    }
+    return boolean_indexing_allowed(SLOT(x, RUNTIME));
+}
+
+/* An index error NumPy raised that the Python path words (out of bounds, x[::0], x[2**70], a
+ * read-only x, shapes that do not match): cleared, 1; any other error: 0, left set. */
+static int
+worded_by_python(void)
+{
+    if (PyErr_ExceptionMatches(PyExc_IndexError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
+        PyErr_ExceptionMatches(PyExc_OverflowError) || PyErr_ExceptionMatches(PyExc_TypeError)) {
+        PyErr_Clear();
+        return 1;
+    }
+    return 0;
+}
+
 static PyObject *
 getitem(PyObject *x, PyObject *key)
 {
@@ -870,34 +901,193 @@ getitem(PyObject *x, PyObject *key)
     else if (t == &PyLong_Type || t == &PySlice_Type || basic_tuple(key)) {
         out = PyObject_GetItem(data, key);
         if (out == NULL) {
-            if (PyErr_ExceptionMatches(PyExc_IndexError) || PyErr_ExceptionMatches(PyExc_ValueError) ||
-                PyErr_ExceptionMatches(PyExc_OverflowError) || PyErr_ExceptionMatches(PyExc_TypeError)) {
-                PyErr_Clear(); /* out of bounds, x[::0], x[2**70]: the Python path words it */
-                return FALL_BACK;
-            }
-            return NULL;
+            return worded_by_python() ? FALL_BACK : NULL; /* out of bounds, x[::0], x[2**70] */
         }
     }
-    else if (is_array(key) && SLOT(key, DTYPE) == bool_dtype && SLOT(key, RUNTIME) == SLOT(x, RUNTIME) &&
-             SLOT(key, DEVICE) == SLOT(x, DEVICE) && Py_TYPE(SLOT(key, DATA)) == NDArray) {
-        /* a mask of x's own shape: nothing to check but what is checked here (and that the
-         * namespace allows boolean indexing: the stand-in's flag may turn it off) */
-        int allowed = boolean_indexing_allowed(SLOT(x, RUNTIME));
-        if (allowed <= 0) {
-            return allowed < 0 ? NULL : FALL_BACK;
-        }
-        if (!same_shape((PyArrayObject *)SLOT(key, DATA), (PyArrayObject *)data)) {
-            return FALL_BACK;
-        }
-        out = PyObject_GetItem(data, SLOT(key, DATA));
-        if (out == NULL) {
+    else if (is_array(key)) {
+        int mask = own_mask(x, key);
+        if (mask < 0) {
             return NULL;
+        }
+        PyObject *key_data = SLOT(key, DATA);
+        if (mask) { /* nothing to check but what own_mask checked */
+            out = PyObject_GetItem(data, key_data);
+            if (out == NULL) {
+                return NULL;
+            }
+        }
+        else if (Py_TYPE(key_data) == NDArray && PyArray_ISINTEGER((PyArrayObject *)key_data) &&
+                 SLOT(key, RUNTIME) == SLOT(x, RUNTIME) && SLOT(key, DEVICE) == SLOT(x, DEVICE)) {
+            /* an integer array of this namespace: NumPy's integer array indexing (a bool array
+             * is no integer array to NumPy either) */
+            out = PyObject_GetItem(data, key_data);
+            if (out == NULL) {
+                return worded_by_python() ? FALL_BACK : NULL; /* out of bounds */
+            }
+        }
+        else {
+            return FALL_BACK;
         }
     }
     else {
         return FALL_BACK;
     }
     return wrap(out, SLOT(x, DTYPE), SLOT(x, RUNTIME), SLOT(x, DEVICE));
+}
+
+/* runtime._setitem_converters (a new reference), NULL with an error set, or FALL_BACK when it is
+ * not an exact dict (an audited runtime's: each of its stores is audited). */
+static PyObject *
+converter_table(PyObject *runtime)
+{
+    PyObject *table = PyObject_GetAttr(runtime, str_setitem_converters);
+    if (table != NULL && !PyDict_CheckExact(table)) {
+        Py_DECREF(table);
+        return FALL_BACK;
+    }
+    return table;
+}
+
+/* The converter the Python path left in runtime._setitem_converters for (x's dtype, the type of
+ * value, a Python scalar; an int within int64 as the Python path asks) -- remembered as a
+ * plan is (LastPlan) -- a new reference; NULL for a miss (no error) or with an error set; FALL_BACK. */
+static PyObject *
+find_converter(FastPath *self, PyObject *x, PyObject *value)
+{
+    PyTypeObject *t = Py_TYPE(value);
+    if (t == &PyLong_Type) { /* -2**63 <= value <= 2**63 - 1 */
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (v == -1 && overflow == 0 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (overflow != 0) {
+            return FALL_BACK;
+        }
+    }
+    else if (!(t == &PyFloat_Type || t == &PyBool_Type || t == &PyComplex_Type)) {
+        return FALL_BACK;
+    }
+    PyObject *runtime = SLOT(x, RUNTIME), *dtype = SLOT(x, DTYPE);
+    PyObject *convert = recall(self, runtime, dtype, (PyObject *)t);
+    if (convert != NULL) {
+        return Py_NewRef(convert);
+    }
+    PyObject *table = converter_table(runtime);
+    if (table == NULL || table == FALL_BACK) {
+        return table;
+    }
+    PyObject *key = PyTuple_Pack(2, dtype, (PyObject *)t);
+    convert = key == NULL ? NULL : PyDict_GetItemWithError(table, key);
+    Py_XDECREF(key);
+    Py_XINCREF(convert);
+    Py_DECREF(table);
+    if (convert != NULL) {
+        remember(self, runtime, dtype, (PyObject *)t, -1, convert);
+    }
+    return convert;
+}
+
+/* What x[key] = value stores: an array of x's dtype (its data), where the runtime's converters
+ * are an exact dict, or, into an x of dimensions, a Python scalar by its converter; a new
+ * reference, NULL with an error set, or FALL_BACK. */
+static PyObject *
+stored_value(FastPath *self, PyObject *x, PyObject *value)
+{
+    PyObject *data = SLOT(x, DATA);
+    if (is_array(value)) {
+        if (!(SLOT(value, DTYPE) == SLOT(x, DTYPE) && SLOT(value, RUNTIME) == SLOT(x, RUNTIME) &&
+              SLOT(value, DEVICE) == SLOT(x, DEVICE))) {
+            return FALL_BACK;
+        }
+        PyObject *table = converter_table(SLOT(x, RUNTIME));
+        if (table == NULL || table == FALL_BACK) {
+            return table;
+        }
+        Py_DECREF(table);
+        return Py_NewRef(SLOT(value, DATA));
+    }
+    if (PyArray_NDIM((PyArrayObject *)data) == 0) {
+        return FALL_BACK;
+    }
+    PyObject *convert = find_converter(self, x, value);
+    if (convert == NULL || convert == FALL_BACK) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    PyObject *stored = convert_scalar(convert, value, takes_python_float(data));
+    Py_DECREF(convert);
+    if (stored == NULL && worded_by_python()) {
+        return FALL_BACK; /* a value out of range */
+    }
+    return stored;
+}
+
+/* x[i] = v of a writeable 1-d native float64 ndarray, i in bounds, v a Python float: its double
+ * written in place, as NumPy writes it (without NumPy's generic item assignment); 1 when done. */
+static int
+store_double(PyArrayObject *data, PyObject *key, PyObject *stored)
+{
+    if (!(PyFloat_CheckExact(stored) && PyLong_CheckExact(key) && PyArray_NDIM(data) == 1 &&
+          PyArray_TYPE(data) == NPY_DOUBLE && PyArray_ISNOTSWAPPED(data) && PyArray_ISWRITEABLE(data))) {
+        return 0;
+    }
+    Py_ssize_t i = PyLong_AsSsize_t(key);
+    if (i == -1 && PyErr_Occurred()) {
+        PyErr_Clear(); /* x[2**70]: NumPy's item assignment says so */
+        return 0;
+    }
+    npy_intp n = PyArray_DIM(data, 0);
+    if (i < 0) {
+        i += n;
+    }
+    if (i < 0 || i >= n) {
+        return 0;
+    }
+    double v = PyFloat_AS_DOUBLE(stored);
+    memcpy(PyArray_BYTES(data) + i * PyArray_STRIDE(data, 0), &v, sizeof v);
+    return 1;
+}
+
+static PyObject *
+setitem(FastPath *self, PyObject *x, PyObject *key, PyObject *value)
+{
+    PyObject *data = SLOT(x, DATA);
+    if (Py_TYPE(data) != NDArray) {
+        return FALL_BACK;
+    }
+    PyTypeObject *t = Py_TYPE(key);
+    PyObject *np_key = key;
+    if (!(t == &PyLong_Type || t == &PySlice_Type || key == Py_Ellipsis || basic_tuple(key))) {
+        int mask = own_mask(x, key);
+        if (mask <= 0) {
+            return mask < 0 ? NULL : FALL_BACK;
+        }
+        np_key = SLOT(key, DATA);
+    }
+    PyObject *stored = stored_value(self, x, value);
+    if (stored == NULL || stored == FALL_BACK) {
+        return stored;
+    }
+    int failed = store_double((PyArrayObject *)data, np_key, stored) ? 0 : PyObject_SetItem(data, np_key, stored);
+    Py_DECREF(stored);
+    if (failed) {
+        return worded_by_python() ? FALL_BACK : NULL; /* out of bounds, read-only, shapes */
+    }
+    Py_RETURN_NONE;
+}
+
+/* float(x) of a 0-d native float64 ndarray: its double (x._scalar's plain case). */
+static PyObject *
+to_float(PyObject *x)
+{
+    PyObject *data = SLOT(x, DATA);
+    if (Py_TYPE(data) != NDArray || PyArray_NDIM((PyArrayObject *)data) != 0 ||
+        PyArray_TYPE((PyArrayObject *)data) != NPY_DOUBLE || !PyArray_ISNOTSWAPPED((PyArrayObject *)data)) {
+        return FALL_BACK;
+    }
+    double v;
+    memcpy(&v, PyArray_DATA((PyArrayObject *)data), sizeof v);
+    return PyFloat_FromDouble(v);
 }
 
 /* result_type(x1, x2) of two arrays: runtime._result_types by (dtype, dtype), or, under a policy
@@ -1267,6 +1457,16 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
                 result = getitem(args[0], args[1]);
             }
             break;
+        case SETITEM:
+            if (nargs == 3 && is_array(args[0])) {
+                result = setitem(self, args[0], args[1], args[2]);
+            }
+            break;
+        case FLOAT:
+            if (nargs == 1 && is_array(args[0])) {
+                result = to_float(args[0]);
+            }
+            break;
         case RESULT_TYPE:
             if (nargs == 3) {
                 result = result_type(self, args[0], args[1], args[2]);
@@ -1512,6 +1712,74 @@ subscript_by_fast_path(PyTypeObject *type)
     PyType_Modified(type);
 }
 
+/* The Array class's __setitem__ and __float__ fast paths, for its mapping and number slots. */
+static PyObject *setitem_path = NULL, *float_path = NULL;
+static objobjargproc class_ass_subscript = NULL; /* CPython's slot function, for del x[key] */
+
+/* x[key] = value straight from CPython's slot, as array_subscript; del x[key] goes to CPython's
+ * own slot function (which looks __delitem__ up, and finds none). */
+static int
+array_ass_subscript(PyObject *self, PyObject *key, PyObject *value)
+{
+    if (value == NULL) {
+        return class_ass_subscript(self, key, value);
+    }
+    PyObject *result = Array != NULL && is_array(self) ? setitem((FastPath *)setitem_path, self, key, value) : FALL_BACK;
+    if (result == FALL_BACK) {
+        PyObject *args[3] = {self, key, value};
+        result = call_fallback((FastPath *)setitem_path, args, 3, NULL);
+    }
+    if (result == NULL) {
+        return -1;
+    }
+    Py_DECREF(result);
+    return 0;
+}
+
+/* float(x) straight from CPython's slot, as array_subscript. */
+static PyObject *
+array_float(PyObject *self)
+{
+    PyObject *result = Array != NULL && is_array(self) ? to_float(self) : FALL_BACK;
+    if (result != FALL_BACK) {
+        return result;
+    }
+    return call_fallback((FastPath *)float_path, &self, 1, NULL);
+}
+
+/* The class's fast path of this kind under name (a borrowed reference), or NULL. */
+static PyObject *
+class_fast_path(PyTypeObject *type, const char *name, int kind)
+{
+    PyObject *path = PyDict_GetItemString(type->tp_dict, name);
+    if (path == NULL || Py_TYPE(path) != &FastPathType || ((FastPath *)path)->kind != kind) {
+        return NULL;
+    }
+    return path;
+}
+
+/* Point the class's item assignment and float slots at the functions above when its
+ * __setitem__ and __float__ are those fast paths (as subscript_by_fast_path). */
+static void
+slots_by_fast_paths(PyTypeObject *type)
+{
+    PyObject *path = class_fast_path(type, "__setitem__", SETITEM);
+    if (path != NULL && type->tp_as_mapping != NULL && type->tp_as_mapping->mp_ass_subscript != NULL &&
+        type->tp_as_mapping->mp_ass_subscript != array_ass_subscript) {
+        Py_INCREF(path);
+        Py_XSETREF(setitem_path, path);
+        class_ass_subscript = type->tp_as_mapping->mp_ass_subscript;
+        type->tp_as_mapping->mp_ass_subscript = array_ass_subscript;
+    }
+    path = class_fast_path(type, "__float__", FLOAT);
+    if (path != NULL && type->tp_as_number != NULL && type->tp_as_number->nb_float != NULL) {
+        Py_INCREF(path);
+        Py_XSETREF(float_path, path);
+        type->tp_as_number->nb_float = array_float;
+    }
+    PyType_Modified(type);
+}
+
 static PyObject *
 register_array(PyObject *module, PyObject *args)
 {
@@ -1532,6 +1800,7 @@ register_array(PyObject *module, PyObject *args)
     DEVICE = device;
     untrack_arrays(type);
     subscript_by_fast_path(type);
+    slots_by_fast_paths(type);
     Py_INCREF(cls);
     Py_XSETREF(Array, type);
     Py_INCREF(ndarray);
@@ -1649,6 +1918,7 @@ PyInit__fastpath(void)
         {&str_numpy, "numpy"},
         {&str_astype, "astype"},
         {&str_boolean_indexing, "boolean_indexing"},
+        {&str_setitem_converters, "_setitem_converters"},
         {&str_policy, "policy"},
         {&str_default_float, "default_float"},
         {&str_quiet_context, "array_api_promo._fastpath.quiet_context"},

@@ -25,6 +25,17 @@ def _check_norm(norm, func):
         raise ValueError(f"{func}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
 
 
+_FUSED_FREQ_SIZE = 1 << 12  # below this, one ufunc call with out= costs more than the pass it saves
+
+
+def _exact_in(dtype, val, n):
+    """Whether every product ``i * val`` (``|i| <= n``) is 0 or a normal finite value of ``dtype``:
+    rounding it into ``dtype`` then raises no floating-point flag."""
+    info = np.finfo(dtype)
+    size = abs(val)
+    return size == 0 or (float(info.smallest_normal) <= size and size * n <= float(info.max))
+
+
 class FFTFunctions(RuntimeBase):
     """Mixin: the fft extension under the namespace's policy."""
 
@@ -167,11 +178,25 @@ class FFTFunctions(RuntimeBase):
             dtype = self._default("real floating", device)
         else:
             dtype = self._check_dtype(dtype, func)
-        result = self.policy.function_dtype(op, dtype).result
-        kernel = np.fft.fftfreq if op == "fftfreq" else np.fft.rfftfreq
+        result = self._function_result(op, dtype)
         check_fits((n,), 8, func)
-        out = kernel(n, d=float(d))
-        return Array._new(np.asarray(out, dtype=result.numpy), result, self, device)
+        # NumPy's formula (np.fft.fftfreq, rfftfreq): the integers 0, 1, ..., -2, -1 times
+        # 1 / (n * d) in float64, in fewer passes (the integers made exactly in float64, in place).
+        freq = np.arange(n if op == "fftfreq" else n // 2 + 1, dtype=np.float64)
+        if op == "fftfreq":
+            freq[(n - 1) // 2 + 1 :] -= n
+        val = 1.0 / (n * float(d))
+        target = result.numpy
+        if target == freq.dtype:
+            freq *= val
+        elif freq.size >= _FUSED_FREQ_SIZE and target.kind == "f" and _exact_in(target, val, n):
+            # The float64 products rounded into the narrower dtype as they are made: the values
+            # of the cast below, one pass fewer, where no product can overflow or underflow it.
+            freq = np.multiply(freq, val, out=np.empty(freq.shape, target), casting="unsafe")
+        else:
+            freq *= val
+            freq = freq.astype(target)
+        return Array._new(freq, result, self, device)
 
     def fft_fftfreq(self, n, /, *, d=1.0, dtype=None, device=None):
         """Sample frequencies of ``fft`` for a signal of ``n`` samples spaced ``d``."""

@@ -231,13 +231,13 @@ class IndexingFunctions(RuntimeBase):
         if (
             t in PY_SCALARS
             and scalar_type(value) is t  # (a LargeInt is decided apart)
-            and type(key) in (int, slice)
             and data.ndim
             and x._runtime is self
             and not self._by_value
         ):
-            # Allowed for this dtype and scalar type (a value-dependent policy decides by value): the
-            # next such store is Array.__setitem__'s, with the conversion the general path makes
+            # Allowed for this dtype and scalar type (a value-dependent policy decides by value; the
+            # key plays no part in the value's check): the next such store under a basic key or a
+            # mask of x's shape is Array.__setitem__'s, with the conversion the general path makes
             # (the fast converter of a float, convert_scalar's for the others: a policy may refuse
             # an int by its value, JAX one beyond its default integer).
             self._setitem_converters[x._dtype, t] = (

@@ -11,13 +11,15 @@ the standard names (float32 stays float32, complex64 stays complex64).
 
 from __future__ import annotations
 
+import contextvars
+import threading
 from typing import NamedTuple
 
 import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase, index_int, is_one_of
+from ._runtime import RuntimeBase, index_int, is_one_of, quietly
 
 __all__ = [
     "LinearAlgebraFunctions",
@@ -58,6 +60,45 @@ class SVDResult(NamedTuple):
     Vh: Array
 
 
+_silent = threading.local()
+
+
+def _silent_context() -> contextvars.Context:
+    """A context with every NumPy floating-point warning off, made once per thread: entering
+    ``np.errstate`` costs microseconds a small matrix's kernel does not (see ``quietly``,
+    which keeps divide-by-zero warnings, as ``log(0)`` in ``slogdet`` must not)."""
+    try:
+        return _silent.context
+    except AttributeError:
+        with np.errstate(all="ignore"):
+            context = _silent.context = contextvars.copy_context()
+        return context
+
+
+def _silently(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with NumPy's floating-point warnings off (a NumPy call)."""
+    return _silent_context().run(function, *args, **kwargs)
+
+
+def _vector_norm(data, axes, keepdims, ord):
+    if ord == 2 and data.dtype.kind != "c":
+        # x * x is |x| * |x| exactly for every real (and integer, modular) value: no abs pass.
+        return np.sqrt(np.add.reduce(data * data, axis=axes, keepdims=keepdims))  # np.sum's own call
+    a = np.abs(data)
+    if ord == _INF:
+        return np.max(a, axis=axes, keepdims=keepdims, initial=0)
+    if ord == -_INF:
+        return np.min(a, axis=axes, keepdims=keepdims, initial=np.inf)
+    if ord == 0:
+        return np.count_nonzero(a, axis=axes, keepdims=keepdims).astype(a.dtype)
+    if ord == 1:
+        return np.sum(a, axis=axes, keepdims=keepdims)
+    if ord == 2:
+        return np.sqrt(np.sum(a * a, axis=axes, keepdims=keepdims))
+    p = a.dtype.type(ord)
+    return np.sum(a**p, axis=axes, keepdims=keepdims) ** (1 / p)
+
+
 def _real_of(dtype):
     return D.REAL_OF.get(dtype, dtype)
 
@@ -69,42 +110,74 @@ class LinearAlgebraFunctions(RuntimeBase):
     def _wrap_result(self, out, dtype, device):
         return Array._new(np.asarray(out, dtype=dtype.numpy), dtype, self, device)
 
-    def _linalg_input(self, x, func, *, min_ndim=2, square=False, op=None):
+    def _linalg_input(self, x, func, *, min_ndim=2, square=False):
         """``x`` checked, the policy's decision for it, and its data in the compute dtype."""
-        x = self._check_array(x, func)
-        ndim = x._data.ndim
-        if ndim < min_ndim:
-            raise ValueError(f"{func}: x must have at least {min_ndim} dimensions, got shape {x._data.shape}")
-        if square and x._data.shape[-1] != x._data.shape[-2]:
-            raise ValueError(f"{func}: x must be a (stack of) square matrices, got shape {x._data.shape}")
-        dtype = self.policy.function_dtype(op or func.rpartition(".")[2], x._dtype).compute
-        data = x._data.astype(D.working_numpy(dtype), copy=False)
+        if type(x) is not Array or x._runtime is not self:
+            x = self._check_array(x, func)
+        data = x._data
+        shape = data.shape
+        if len(shape) < min_ndim:
+            raise ValueError(f"{func}: x must have at least {min_ndim} dimensions, got shape {shape}")
+        if square and shape[-1] != shape[-2]:
+            raise ValueError(f"{func}: x must be a (stack of) square matrices, got shape {shape}")
+        plan = self._function_dtypes.get((func, x._dtype))
+        if plan is None:
+            dtype = self.policy.function_dtype(func.rpartition(".")[2], x._dtype).compute
+            plan = self._function_dtypes[func, x._dtype] = (dtype, D.working_numpy(dtype))
+        dtype, working = plan
+        if data.dtype != working:
+            data = data.astype(working)
         return x, dtype, data
 
     def _two_arrays(self, x1, x2, func, op):
         """Both arrays checked, on one device, promoted by the policy and allowed for ``op``."""
+        if type(x1) is Array and type(x2) is Array and x1._runtime is self and x2._runtime is self:
+            d1, d2 = x1._data, x2._data
+            # The general path's answer for two arrays of these dtypes (of one or more dimensions:
+            # no 0-d or value-dependent promotion rule can apply), once it has allowed them.
+            dtype = self._function_dtypes.get((func, x1._dtype, x2._dtype)) if d1.ndim and d2.ndim else None
+            if dtype is not None and x2._device is x1._device:
+                if x1._dtype is not dtype:
+                    d1 = d1.astype(dtype.numpy)
+                if x2._dtype is not dtype:
+                    d2 = d2.astype(dtype.numpy)
+                return d1, d2, dtype, x1._device
         x1 = self._check_array(x1, func, "x1")
         x2 = self._check_array(x2, func, "x2")
         device = self._same_device(func, x1, x2)
-        dtype = self._promote(func, x1, x2)
-        dtype = self.policy.function_dtype(op, dtype).compute
+        promoted = self._promote(func, x1, x2)
+        dtype = self.policy.function_dtype(op, promoted).compute
+        if x1._data.ndim and x2._data.ndim:
+            self._function_dtypes[func, x1._dtype, x2._dtype] = dtype
         d1 = x1._data if x1._dtype is dtype else x1._data.astype(dtype.numpy)
         d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
         return d1, d2, dtype, device
 
     def _lapack(self, func, kernel, *args, **kwargs):
         try:
-            with np.errstate(all="ignore"):
-                return kernel(*args, **kwargs)
+            return _silently(kernel, *args, **kwargs)
         except _LinAlgError as exc:
             raise ValueError(f"{func}: {exc}") from None
 
     # -- the main namespace's functions ------------------------------------------------------
     def matmul(self, x1, x2, /):
         """Matrix product, exactly as the ``@`` operator (the policy's ``matmul`` decision)."""
+        if type(x1) is Array and type(x2) is Array:
+            try:
+                return self._apply2("matmul", x1, x2, False)
+            except (TypeError, ValueError):
+                # The errors in the order of the checks below: foreign arrays, then shapes (ours).
+                self._check_array(x1, "matmul", "x1")
+                self._check_array(x2, "matmul", "x2")
+                self._matmul_shapes(x1._data.shape, x2._data.shape)
+                raise
         x1 = self._check_array(x1, "matmul", "x1")
         x2 = self._check_array(x2, "matmul", "x2")
-        s1, s2 = x1._data.shape, x2._data.shape
+        self._matmul_shapes(x1._data.shape, x2._data.shape)
+        return self._apply2("matmul", x1, x2, False)
+
+    @staticmethod
+    def _matmul_shapes(s1, s2):
         if not s1 or not s2:
             raise ValueError(f"matmul: operands must have at least one dimension, got shapes {s1} and {s2}")
         k1 = s1[-1]
@@ -115,7 +188,6 @@ class LinearAlgebraFunctions(RuntimeBase):
             np.broadcast_shapes(s1[:-2], s2[:-2])
         except ValueError:
             raise ValueError(f"matmul: stack dimensions of shapes {s1} and {s2} do not broadcast") from None
-        return self._apply2("matmul", x1, x2, False)
 
     def matrix_transpose(self, x, /):
         """Transpose of each matrix of ``x`` (a view, as ``x.mT``)."""
@@ -155,8 +227,7 @@ class LinearAlgebraFunctions(RuntimeBase):
                     f"{func}: contracted axes have different sizes: x1 axis {i} has {d1.shape[i]}, "
                     f"x2 axis {j} has {d2.shape[j]} (contracted axes are not broadcast)"
                 )
-        with np.errstate(all="ignore"):
-            out = np.tensordot(d1, d2, axes=(a1, a2))
+        out = _silently(np.tensordot, d1, d2, axes=(a1, a2))
         return self._wrap_result(out, dtype, device)
 
     def _vector_axis(self, func, axis, n1, n2):
@@ -171,25 +242,24 @@ class LinearAlgebraFunctions(RuntimeBase):
         return axis
 
     def vecdot(self, x1, x2, /, *, axis=-1):
-        """Dot product of the vectors along ``axis``, conjugating ``x1``."""
+        """Dot product of the vectors along ``axis``, conjugating ``x1`` (NumPy's ``vecdot``)."""
         func = "vecdot"
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "vecdot")
-        if d1.ndim == 0 or d2.ndim == 0:
-            raise ValueError(f"{func}: operands must have at least one dimension, got shapes {d1.shape} and {d2.shape}")
-        axis = self._vector_axis(func, axis, d1.ndim, d2.ndim)
-        if d1.shape[axis] != d2.shape[axis]:
-            raise ValueError(f"{func}: the vectors have different sizes along axis {axis}: {d1.shape} and {d2.shape}")
-        try:
-            np.broadcast_shapes(d1.shape, d2.shape)
-        except ValueError:
-            raise ValueError(f"{func}: shapes {d1.shape} and {d2.shape} do not broadcast") from None
-        with np.errstate(all="ignore"):
-            if dtype.category == D.CATEGORY_COMPLEX:
-                d1 = np.conjugate(d1)
-            a = np.moveaxis(d1, axis, -1)[..., None, :]
-            b = np.moveaxis(d2, axis, -1)[..., :, None]
-            out = np.matmul(a, b)[..., 0, 0]
-        return self._wrap_result(out, dtype, device)
+        s1, s2 = d1.shape, d2.shape
+        if not s1 or not s2:
+            raise ValueError(f"{func}: operands must have at least one dimension, got shapes {s1} and {s2}")
+        if axis != -1 or type(axis) is not int:
+            axis = self._vector_axis(func, axis, len(s1), len(s2))
+        if s1[axis] != s2[axis]:
+            raise ValueError(f"{func}: the vectors have different sizes along axis {axis}: {s1} and {s2}")
+        if s1 != s2:
+            try:
+                np.broadcast_shapes(s1, s2)
+            except ValueError:
+                raise ValueError(f"{func}: shapes {s1} and {s2} do not broadcast") from None
+        # Only products and sums: the quiet context ignores what they can signal (overflow, invalid).
+        out = quietly(np.vecdot, d1, d2) if axis == -1 else quietly(np.vecdot, d1, d2, axis=axis)
+        return Array._new(out if type(out) is np.ndarray else np.asarray(out), dtype, self, device)
 
     # -- linalg: two-array functions ------------------------------------------------------
     def linalg_cross(self, x1, x2, /, *, axis=-1):
@@ -222,8 +292,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "outer")
         if d1.ndim != 1 or d2.ndim != 1:
             raise ValueError(f"{func}: x1 and x2 must be one-dimensional, got shapes {d1.shape} and {d2.shape}")
-        with np.errstate(all="ignore"):
-            out = np.multiply.outer(d1, d2)
+        out = _silently(np.multiply.outer, d1, d2)
         return self._wrap_result(out, dtype, device)
 
     def linalg_solve(self, x1, x2, /):
@@ -242,18 +311,27 @@ class LinearAlgebraFunctions(RuntimeBase):
         else:
             if b.shape[-2] != m:
                 raise ValueError(f"{func}: x2 of shape {b.shape} does not match x1 of shape {a.shape}")
-            try:
-                batch = np.broadcast_shapes(a.shape[:-2], b.shape[:-2])
-            except ValueError:
-                raise ValueError(f"{func}: stack shapes of x1 {a.shape} and x2 {b.shape} do not broadcast") from None
+            batch = a.shape[:-2]
+            if b.shape[:-2] != batch:
+                try:
+                    batch = np.broadcast_shapes(batch, b.shape[:-2])
+                except ValueError:
+                    raise ValueError(
+                        f"{func}: stack shapes of x1 {a.shape} and x2 {b.shape} do not broadcast"
+                    ) from None
         ctype = D.working_numpy(dtype)
-        a = np.broadcast_to(a, batch + a.shape[-2:]).astype(ctype, copy=False)
+        if a.dtype != ctype:
+            a = a.astype(ctype)
+        if b.dtype != ctype:
+            b = b.astype(ctype)
+        if a.shape[:-2] != batch:
+            a = np.broadcast_to(a, batch + a.shape[-2:])
         if b.ndim == 1:
-            out = self._lapack(
-                func, np.linalg.solve, a, np.broadcast_to(b, batch + b.shape)[..., None].astype(ctype, copy=False)
-            )[..., 0]
+            b = np.broadcast_to(b, batch + b.shape) if batch else b
+            out = self._lapack(func, np.linalg.solve, a, b[..., None])[..., 0]
         else:
-            b = np.broadcast_to(b, batch + b.shape[-2:]).astype(ctype, copy=False)
+            if b.shape[:-2] != batch:
+                b = np.broadcast_to(b, batch + b.shape[-2:])
             out = self._lapack(func, np.linalg.solve, a, b)
         return self._wrap_result(out, dtype, device)
 
@@ -296,7 +374,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.eigvalsh"
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvalsh, data)
-        return self._wrap_result(w, self.policy.function_dtype("eigvalsh", dtype).result, x._device)
+        return self._wrap_result(w, self._function_result("eigvalsh", dtype), x._device)
 
     def linalg_eig(self, x, /):
         """Eigenvalues and eigenvectors of general square matrices (complex results)."""
@@ -327,7 +405,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         if not is_one_of(ord, ("fro", "nuc", 1, 2, -1, -2, _INF, -_INF)):
             raise ValueError(f"{func}: ord must be 'fro', 'nuc', 1, 2, -1, -2, inf or -inf, got {ord!r}")
         x, dtype, data = self._linalg_input(x, func)
-        result = self.policy.function_dtype("matrix_norm", dtype).result
+        result = self._function_result("matrix_norm", dtype)
         if 0 in data.shape[-2:] and (
             ord in (2, -2, "nuc")
             or (ord in (1, -1) and data.shape[-1] == 0)
@@ -379,7 +457,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.matrix_rank"
         x, dtype, data = self._linalg_input(x, func)
         tol = self._rtol(rtol, func, dtype, data.shape, x._device)
-        result = self.policy.function_dtype("matrix_rank", dtype).result
+        result = self._function_result("matrix_rank", dtype)
         if 0 in data.shape[-2:]:
             return self._wrap_result(np.zeros(data.shape[:-2], dtype=result.numpy), result, x._device)
         s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
@@ -414,7 +492,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         sign, logabs = self._lapack(func, np.linalg.slogdet, data)
         return SlogdetResult(
             self._wrap_result(sign, dtype, x._device),
-            self._wrap_result(logabs, self.policy.function_dtype("slogdet", dtype).result, x._device),
+            self._wrap_result(logabs, self._function_result("slogdet", dtype), x._device),
         )
 
     def linalg_svd(self, x, /, *, full_matrices=True):
@@ -436,7 +514,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.svdvals"
         x, dtype, data = self._linalg_input(x, func)
         s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
-        return self._wrap_result(s, self.policy.function_dtype("svdvals", dtype).result, x._device)
+        return self._wrap_result(s, self._function_result("svdvals", dtype), x._device)
 
     def linalg_trace(self, x, /, *, offset=0, dtype=None):
         """Sum of the ``offset`` diagonal of each matrix (accumulating as ``sum``)."""
@@ -445,8 +523,12 @@ class LinearAlgebraFunctions(RuntimeBase):
         offset = index_int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
-        result = self.policy.function_dtype("trace", x._dtype).result
-        result = self.policy.versioned_accumulation("trace", result, self.api_version)
+        result = self._function_dtypes.get((func, x._dtype))
+        if result is None:
+            result = self.policy.function_dtype("trace", x._dtype).result
+            result = self._function_dtypes[func, x._dtype] = self.policy.versioned_accumulation(
+                "trace", result, self.api_version
+            )
         if dtype is not None:
             result = self._check_dtype(dtype, func)
             if x._dtype.category == D.CATEGORY_COMPLEX and result.category != D.CATEGORY_COMPLEX:
@@ -455,8 +537,7 @@ class LinearAlgebraFunctions(RuntimeBase):
                     f"array; take real() first (policy {self.policy.name!r})"
                 )
         data = x._data if x._dtype is result else x._data.astype(result.numpy)
-        with np.errstate(all="ignore"):
-            out = np.trace(data, offset=offset, axis1=-2, axis2=-1, dtype=result.numpy)
+        out = _silently(data.trace, offset, -2, -1, result.numpy)  # np.trace's own call
         return self._wrap_result(out, result, x._device)
 
     def linalg_vector_norm(self, x, /, *, axis=None, keepdims=False, ord=2):
@@ -470,23 +551,8 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: ord must not be NaN")
         x, dtype, data = self._linalg_input(x, func, min_ndim=0)
         axes = self._normalize_axes(axis, data.ndim, func)
-        result = self.policy.function_dtype("vector_norm", dtype).result
-        with np.errstate(all="ignore"):
-            a = np.abs(data)
-            if ord == _INF:
-                out = np.max(a, axis=axes, keepdims=keepdims, initial=0)
-            elif ord == -_INF:
-                out = np.min(a, axis=axes, keepdims=keepdims, initial=np.inf)
-            elif ord == 0:
-                out = np.count_nonzero(a, axis=axes, keepdims=keepdims).astype(a.dtype)
-            elif ord == 1:
-                out = np.sum(a, axis=axes, keepdims=keepdims)
-            elif ord == 2:
-                out = np.sqrt(np.sum(a * a, axis=axes, keepdims=keepdims))
-            else:
-                p = a.dtype.type(ord)
-                out = np.sum(a**p, axis=axes, keepdims=keepdims) ** (1 / p)
-        return self._wrap_result(out, result, x._device)
+        result = self._function_result("vector_norm", dtype)
+        return self._wrap_result(_silently(_vector_norm, data, axes, keepdims, ord), result, x._device)
 
     # -- the main namespace's functions in linalg ----------------------------------------------
     def linalg_matmul(self, x1, x2, /):

@@ -65,6 +65,9 @@ class RuntimeBase:
         # (name, dtype): the operators' fast path (see _elementwise_functions).
         self._fast: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
+        # The policy's dtypes for a linear algebra or fft function the general path has allowed,
+        # by (function, dtype) and, of two arrays, (function, dtype, dtype).
+        self._function_dtypes: dict = {}
         # astype casts the general path has allowed, by to, then from: whether NumPy must be quiet.
         self._casts: dict = {}
         # Result dtypes of sum/prod over a whole array with no dtype=, by (function, dtype).
@@ -73,8 +76,9 @@ class RuntimeBase:
         # their signature (see _elementwise_functions).
         self._clip_plans: dict = {}
         self._where_plans: dict = {}
-        # x[int or slice] = Python scalar: the policy's converter, by (x's dtype, the scalar's type),
-        # once the general path has allowed such a store (see _indexing_functions).
+        # x[key] = Python scalar (a basic key or a mask of x's shape): the policy's converter, by
+        # (x's dtype, the scalar's type), once the general path has allowed such a store (see
+        # _indexing_functions). Not a plain dict (the audit's): no store takes Array.__setitem__'s path.
         self._setitem_converters: dict = {}
         self._flat_keys = not policy.zero_d_matters
         # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
@@ -187,6 +191,13 @@ class RuntimeBase:
     def _promote(self, func: str, *args) -> DType:
         """The policy's result dtype of arrays (and scalars) ``args`` for ``func``."""
         return self.policy.resolve(tuple(self._operand(a) for a in args), func)
+
+    def _function_result(self, op: str, dtype: DType) -> DType:
+        """The policy's result dtype of the non-elementwise ``op`` on ``dtype`` (remembered)."""
+        result = self._function_dtypes.get((op, dtype))
+        if result is None:
+            result = self._function_dtypes[op, dtype] = self.policy.function_dtype(op, dtype).result
+        return result
 
     def _normalize_axis(self, axis: int, ndim: int, func: str) -> int:
         if type(axis) is not int and not isinstance(axis, int):

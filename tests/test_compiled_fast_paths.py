@@ -21,7 +21,7 @@ import numpy as np
 import pytest
 
 import array_api_promo as xp
-from array_api_promo import _core
+from array_api_promo import DEVICE1, _core
 from array_api_promo._array import Array
 
 tx = xp.torch
@@ -143,6 +143,8 @@ def test_getitem_and_result_type_match_their_python_functions(ns):
     keys = [0, 2, -1, 3, -4, 2**70, True, slice(None), slice(1, None), slice(None, None, -1), slice(0, 3, 0)]
     keys += [x > 1.5, ns.asarray([True, False]), tx.asarray([True, True, False]), ns.asarray([0, 1]), (0,), ...]
     keys += [None, 1.0, np.int64(1), [0, 1]]
+    keys += [ns.asarray([5]), ns.asarray(1), ns.asarray([[0, 2]], dtype=ns.uint8), ns.asarray([0.0])]  # integer arrays
+    keys += [tx.asarray([0]) if ns is xp else xp.asarray([0]), ns.asarray([0], device=DEVICE1)]
     getitem = vars(Array)["__getitem__"]
     for a in [x, ns.asarray(2.0), ns.reshape(ns.arange(6), (2, 3))]:
         for key in keys:
@@ -154,6 +156,76 @@ def test_getitem_and_result_type_match_their_python_functions(ns):
     for x1, x2 in itertools.product(arrays + [xp.float32, 1.5], repeat=2):
         slow = _outcome(lambda: path.fallback(runtime, x1, x2))  # first: it fills the table the C path reads
         assert _outcome(lambda: path(runtime, x1, x2)) == slow
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_setitem_and_float_match_their_python_functions(ns):
+    """x[key] = value through the class's slot and through the compiled __setitem__, against its
+    Python function on a copy of x: the same outcome and the same bytes stored, for basic keys,
+    masks, integer arrays and bad keys, Python scalars of every kind, arrays of x's dtype and of
+    others, into vectors, matrices, 0-d and read-only arrays."""
+    arrays, scalars = _operands(ns)
+    setitem = vars(Array)["__setitem__"]
+    targets = [a for a in arrays if a._runtime is ns._runtime] + [ns.broadcast_to(ns.asarray([1.0, 2.0, 3.0]), (2, 3))]
+    for x in targets:
+        n = x.shape[0] if x.ndim else 1
+        keys = [0, -1, n, 2**70, True, slice(None), slice(1, None), slice(None, None, -1), slice(0, 3, 0), (0,), ()]
+        keys += [..., (..., 0), (0, 0), None, 1.0, np.int64(1), [0, 1], ns.asarray([0, n - 1])]
+        keys += [ns.asarray(np.arange(n) % 2 == 0) if x.ndim == 1 else ns.asarray(x._data > 2), ns.asarray([True])]
+        keys += [tx.asarray([True, False, True]) if ns is xp else xp.asarray([True, False, True])]
+        for value in scalars + arrays + [x, x[0:1] if x.ndim else x]:
+            for key in keys:
+                # copies (a read-only view stays itself: it must be refused alike)
+                slow_x, fast_x, slot_x = (_fresh(x) if x._data.flags.writeable else x for _ in range(3))
+                fast = _outcome(lambda: setitem(fast_x, key, value))  # first: before or after a remembered store
+                slow = _outcome(lambda: setitem.fallback(slow_x, key, value))  # it fills the table the C path reads
+                assert fast == slow, (x, key, value)
+
+                def assign(slot_x=slot_x, key=key, value=value):
+                    slot_x[key] = value  # the class's item assignment slot
+
+                slot = _outcome(assign)
+                assert slot == slow, (x, key, value)
+                assert fast_x._data.tobytes() == slow_x._data.tobytes() == slot_x._data.tobytes(), (x, key, value)
+    to_float = vars(Array)["__float__"]
+    for x in arrays + [ns.asarray(np.array(2.5).astype(">f8")), ns.asarray(float("nan")), ns.asarray(-0.0)]:
+        slow = repr(_outcome(lambda: to_float.fallback(x)))  # (repr: NaN is NaN)
+        assert repr(_outcome(lambda: to_float(x))) == slow, x
+        assert repr(_outcome(lambda: float(x))) == slow, x  # the class's number slot
+
+
+def _slots(x):
+    return x._data, x._dtype, x._runtime, x._device
+
+
+def test_the_item_assignment_and_float_slots_follow_the_class():
+    """As the subscript slot: a subclass without its own __setitem__/__float__ takes the Python
+    function for its instances, Array once they are replaced takes the new ones, and del x[key]
+    still finds no __delitem__."""
+    x = xp.asarray([1.0, 2.0, 3.0])
+
+    class Plain(Array):
+        __slots__ = ()
+
+    plain = Plain._new(x._data.copy(), x._dtype, x._runtime, x._device)
+    plain[0] = 5.0
+    with pytest.raises(TypeError, match="__setitem__: value must be"):
+        plain[1] = "a"  # refused by the Python function
+    assert plain._data.tolist() == [5.0, 2.0, 3.0] and float(Plain._new(np.asarray(2.5), *_slots(x)[1:])) == 2.5
+    with pytest.raises(AttributeError, match="__delitem__"):
+        del x[0]
+    with pytest.raises(AttributeError, match="__delitem__"):
+        del plain[0]
+    originals = vars(Array)["__setitem__"], vars(Array)["__float__"]
+    try:
+        Array.__setitem__ = lambda self, key, value: self._data.__setitem__(key, -value)
+        Array.__float__ = lambda self: 42.0
+        x[0] = 5.0
+        assert x._data.tolist() == [-5.0, 2.0, 3.0] and float(x[0]) == 42.0
+    finally:
+        Array.__setitem__, Array.__float__ = originals
+    x[0] = 5.0
+    assert x._data.tolist() == [5.0, 2.0, 3.0] and float(x[0]) == 5.0
 
 
 @pytest.mark.filterwarnings("ignore:overflow encountered in cast:RuntimeWarning")  # the overflow is the case under test

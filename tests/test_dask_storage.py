@@ -28,15 +28,17 @@ def pair(policy):
 
 
 def outcome(call, ns):
-    """What ``call(ns)`` gives: its dtype name, shape and values, or its exception's type and words."""
+    """What ``call(ns)`` gives: its dtype name, shape and values, or its exception's type and words
+    (a lazy array's data-dependent refusal, an integer division by zero under torch, comes when
+    its values are computed)."""
     try:
         out = call(ns)
+        if out is NotImplemented:  # an operator's answer to a foreign operand
+            return ("NotImplemented",)
+        outs = out if isinstance(out, (tuple, list)) else (out,)
+        return tuple((o.dtype.name, np.asarray(o).shape, np.asarray(o)) for o in outs)
     except Exception as exc:  # the refusal is part of the outcome
         return ("error", type(exc).__name__, str(exc).replace(", dask storage", ""))
-    if out is NotImplemented:  # an operator's answer to a foreign operand
-        return ("NotImplemented",)
-    outs = out if isinstance(out, (tuple, list)) else (out,)
-    return tuple((o.dtype.name, np.asarray(o).shape, np.asarray(o)) for o in outs)
 
 
 def assert_same(call, policy, rtol=0.0, words=True):
@@ -508,3 +510,18 @@ def test_persist_keeps_the_namespace_and_the_values():
     assert np.asarray(y).tolist() == np.asarray(x).tolist()
     with pytest.raises(TypeError, match="must be an array"):
         xp.persist(np.arange(3))
+
+
+@pytest.mark.parametrize("name", ["floor_divide", "remainder"])
+def test_integer_division_is_decided_on_the_dtypes_not_on_placeholder_zeros(name):
+    # torch refuses integer division by zero: the decision on the metas (whose integers are 0)
+    # must not refuse a divisor whose real values hold no zero; a real zero is refused when computed
+    host, lazy = pair("torch")
+    x = np.asarray([[5, -7, 0], [127, 3, -100]], dtype=np.int8)
+    for ns in (host, lazy):
+        got = getattr(ns, name)(ns.asarray(x), ns.asarray(np.int8(2)))
+        assert got.dtype == ns.int8
+        np.testing.assert_array_equal(np.asarray(got), getattr(np, name)(x, np.int8(2)))
+    lazy_out = getattr(lazy, name)(lazy.asarray(x), lazy.asarray(x))  # x holds a 0
+    with pytest.raises(ZeroDivisionError, match=f"{name}: integer division by zero"):
+        np.asarray(lazy_out)

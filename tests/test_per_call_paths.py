@@ -23,6 +23,7 @@ from hypothesis.extra import numpy as hnp
 
 import array_api_promo as xp
 from array_api_promo import DEVICE1, promotion
+from array_api_promo._array import _REAL
 
 POLICIES = promotion.available_policies()
 
@@ -129,17 +130,99 @@ def test_where_on_other_devices_and_namespaces_answers_as_before():
 _VALUES = [0, 1, -1, 2**63 - 1, -(2**63), 2**63, 2**70, 300, -129, 1.5, -0.0, math.nan, math.inf, True, False, 1j]
 
 
+# Keys of each kind the plain path takes or hands back: ints, slices, basic tuples, and masks
+# ("mask": of x's own shape; "short mask": of another shape; "empty mask": selecting nothing).
+_STORE_KEYS = [1, slice(0, 2), -1, 7, slice(None, None, -1), (1,), (Ellipsis, 0), (None, slice(0, 2)), (0, 0)]
+_STORE_KEYS += [(), Ellipsis, "mask", "short mask", "empty mask"]
+
+
+def _store_key(ns, x, key):
+    """The key itself, or the mask its name stands for (built for x, in ns)."""
+    if key == "mask":
+        return ns.asarray(np.arange(x.shape[0]) % 2 == 0)
+    if key == "short mask":
+        return ns.asarray(np.ones(x.shape[0] - 1, dtype=bool))
+    if key == "empty mask":
+        return ns.asarray(np.zeros(x.shape[0], dtype=bool))
+    return key
+
+
 @pytest.mark.parametrize("policy", POLICIES)
 def test_storing_a_python_scalar_answers_as_the_general_path(policy):
     for dtype in _dtypes(_fresh(policy)):
         for value in _VALUES:
-            for key in (1, slice(0, 2), -1, 7, slice(None, None, -1)):
+            namespaces = _fresh(policy), _fresh(policy)  # the general path's and the plain path's
+            for key in _STORE_KEYS:
 
                 def store(ns, by_path, value=value, key=key, dtype=dtype):
                     # warmed up alike: the namespace's own allowed-store cache is in the same state
                     with contextlib.suppress(Exception):  # a store refused: nothing to remember
                         ns.asarray(_special(ns, dtype))[0] = type(value)(0)
                     x = ns.asarray(_special(ns, dtype))
+                    k = _store_key(ns, x, key)
+                    if by_path:
+                        x._runtime._setitem(x, k, value)
+                    else:
+                        x[k] = value
+                    return x
+
+                general = _outcome(lambda: store(namespaces[0], True))
+                fast = _outcome(lambda: store(namespaces[1], False))
+                assert fast == general, (policy, dtype, value, key)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_storing_an_array_answers_as_the_general_path(policy):
+    """An array value of x's dtype (any shape: one that does not fit is refused alike), of
+    another dtype (the policy decides), 0-d, of another namespace and on another device."""
+    dtypes = _dtypes(_fresh(policy))
+    for dtype in dtypes:
+        for other in {dtype, dtypes[0], dtypes[-1], dtypes[len(dtypes) // 2]}:
+            namespaces = _fresh(policy), _fresh(policy)  # the general path's and the plain path's
+            for key in _STORE_KEYS:
+                for shape in ((2,), (), (5,), "selected"):
+
+                    def store(ns, by_path, dtype=dtype, other=other, key=key, shape=shape):
+                        x = ns.asarray(_special(ns, dtype))
+                        k = _store_key(ns, x, key)
+                        if shape == "selected":  # as many values as the key selects
+                            shape = np.asarray(x._data)[k._data if type(k) is xp.Array else k].shape
+                        value = ns.asarray(np.resize(_special(ns, other), shape))
+                        if by_path:
+                            x._runtime._setitem(x, k, value)
+                        else:
+                            x[k] = value
+                        return x
+
+                    general = _outcome(lambda: store(namespaces[0], True))
+                    fast = _outcome(lambda: store(namespaces[1], False))
+                    assert fast == general, (policy, dtype, other, key, shape)
+
+
+def test_storing_an_array_of_another_namespace_or_device_is_refused_as_before():
+    ns, other = _fresh("array_api"), _fresh("torch")
+    x = ns.asarray([1.0, 2.0, 3.0])
+    x[0:2] = ns.asarray([5.0, 6.0])  # plain
+    general = _outcome(lambda: x._runtime._setitem(x, slice(0, 2), ns.asarray([5.0, 6.0]).to_device(DEVICE1)))
+    assert general[0][0] == "error"
+    assert _outcome(lambda: x.__setitem__(slice(0, 2), ns.asarray([5.0, 6.0]).to_device(DEVICE1))) == general
+    general = _outcome(lambda: x._runtime._setitem(x, slice(0, 2), other.asarray([5.0, 6.0])))
+    assert _outcome(lambda: x.__setitem__(slice(0, 2), other.asarray([5.0, 6.0]))) == general
+    mask = other.asarray([True, False, True])
+    assert _outcome(lambda: x.__setitem__(mask, 1.0)) == _outcome(lambda: x._runtime._setitem(x, mask, 1.0))
+    assert np.asarray(x).tolist() == [5.0, 6.0, 3.0]
+
+
+def test_storing_into_a_matrix_answers_as_the_general_path():
+    for policy in ("array_api", "torch"):
+        for key in [(1, slice(2, 5)), (0, 0), (-1, -1), (2, 0), (0, 9), (slice(None), 1), (Ellipsis, 0), (None, 1, 2)]:
+            for value in (1.5, 2, True, math.nan, 2**70, "mask value"):
+
+                def store(ns, by_path, key=key, value=value):
+                    x = ns.asarray(np.arange(12.0).reshape(2, 6))
+                    x[0, 0] = 1.0  # remembered
+                    if value == "mask value":
+                        value = ns.asarray(np.full(np.asarray(x._data)[key].shape, 7.0))
                     if by_path:
                         x._runtime._setitem(x, key, value)
                     else:
@@ -147,8 +230,69 @@ def test_storing_a_python_scalar_answers_as_the_general_path(policy):
                     return x
 
                 general = _outcome(lambda: store(_fresh(policy), True))
-                fast = _outcome(lambda: store(_fresh(policy), False))
-                assert fast == general, (policy, dtype, value, key)
+                assert _outcome(lambda: store(_fresh(policy), False)) == general, (policy, key, value)
+
+
+def test_plain_stores_and_integer_array_keys_skip_the_general_path():
+    """Once a store of a Python float into float64 is allowed, basic keys, masks of x's shape and
+    arrays of x's dtype are stored without the general path, and an integer array key is read
+    without it; what the plain path cannot word (a refusal, out of bounds) still goes there."""
+    ns = _fresh("array_api")
+    x = ns.asarray(np.zeros((2, 5)))
+    expected = np.zeros((2, 5))
+    x[0, 0] = expected[0, 0] = 1.0  # allowed: remembered
+
+    def general(*args):
+        raise AssertionError("the general path")
+
+    x._runtime._setitem = x._runtime._getitem = general
+    try:
+        for key, value in [((1, slice(2, 5)), 2.0), (0, 3.0), (slice(0, 1), 4.0), (np.eye(2, 5, dtype=bool), 5.0)]:
+            x[ns.asarray(key) if type(key) is np.ndarray else key] = value
+            expected[key] = value
+        x[1, 0:2] = ns.asarray([6.0, 7.0])
+        expected[1, 0:2] = [6.0, 7.0]
+        x[...] = x[::-1]
+        expected[...] = expected[::-1]
+        assert np.asarray(x).tolist() == expected.tolist()
+        assert np.asarray(x[ns.asarray([1, 0, -1])]).tolist() == expected[[1, 0, -1]].tolist()
+        with pytest.raises(AssertionError, match="the general path"):
+            x[0, 0] = 1  # an int: not allowed before
+        with pytest.raises(AssertionError, match="the general path"):
+            x[0, 9] = 1.0  # out of bounds: worded by the general path
+        with pytest.raises(AssertionError, match="the general path"):
+            x[ns.asarray([2])]  # out of bounds: worded by the general path
+    finally:
+        del x._runtime._setitem, x._runtime._getitem
+
+
+@pytest.mark.parametrize("policy", ["array_api", "torch", "numpy", "jax"])
+def test_an_integer_array_key_answers_as_the_general_path(policy):
+    ns = _fresh(policy)
+    for dtype in _dtypes(ns):
+        x = ns.asarray(_special(ns, dtype))
+        n = x.shape[0]
+        keys = [ns.asarray(np.array(k, dtype=d)) for d in (np.int64, np.int8) for k in ([0, n - 1], -1, [])]
+        keys += [ns.asarray(np.array([n - 1, 0], dtype=np.uint8))]
+        keys += [ns.asarray([n]), ns.asarray([-n - 1]), ns.asarray([[0, 1], [1, 0]]), ns.asarray([0.0])]
+        keys += [ns.asarray([0]).to_device(DEVICE1), _fresh("torch").asarray([0])]
+        for key in keys:
+            general = _outcome(lambda key=key: x._runtime._getitem(x, key))
+            assert _outcome(lambda key=key: x[key]) == general, (policy, dtype, key)
+        matrix = ns.reshape(x, (2, -1)) if n % 2 == 0 else ns.reshape(x, (1, n))
+        for key in (ns.asarray([0, 0]), ns.asarray(0), ns.asarray([[0]])):
+            general = _outcome(lambda key=key: matrix._runtime._getitem(matrix, key))
+            assert _outcome(lambda key=key: matrix[key]) == general, (policy, dtype, key)
+
+
+def test_float_of_a_0d_array_answers_as_before():
+    for ns in (xp, xp.torch):
+        cases = [ns.asarray(v) for v in (1.5, -0.0, math.nan, math.inf, 5e-324, 2**53 + 1, True, 1j)]
+        cases += [ns.asarray(1.5, dtype=ns.float32), ns.asarray([1.0]), ns.asarray(np.array(2.5).astype(">f8"))]
+        cases += [ns.asarray(np.arange(3.0))[1], ns.asarray(np.arange(3.0))[::2][1]]
+        for x in cases:
+            general = outcome(lambda x=x: x._scalar(float, "__float__", _REAL), repr)
+            assert outcome(lambda x=x: float(x), repr) == general, x
 
 
 def test_storing_into_a_read_only_view_or_a_0d_array_is_refused_as_before():

@@ -702,8 +702,9 @@ def test_integer_division_by_zero_warns_where_numpy_does(policy, warns):
 
 
 # What each library gives for integer x // 0 and x % 0, measured on the real libraries (PyTorch
-# 2.15.0: RuntimeError "ZeroDivisionError" for // and %, in place too; JAX 0.12.0.1; MLX 0.32.4 on
-# CPU; MegEngine 1.13.0 kills the process with SIGFPE, refused here instead). x is [-3, 0, 3].
+# 2.15.0: RuntimeError "ZeroDivisionError" for // and %, in place too; PaddlePaddle 3.3.1:
+# "Integer division by zero" for both; JAX 0.12.0.1; MLX 0.32.4 on CPU; MegEngine 1.13.0 kills
+# the process with SIGFPE, refused here instead). x is [-3, 0, 3].
 _DIVISION_BY_ZERO = {
     "torch": ZeroDivisionError,
     "paddle": ZeroDivisionError,

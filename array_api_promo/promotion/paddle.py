@@ -76,6 +76,9 @@ class PaddlePolicy(TorchPolicy):
     clip_number_bounds = False
     scalar_pair_functions = frozenset()
     numpy_array_dtypes: dict[str, str] = {}
+    # paddle.to_tensor([1]) // 0 and % 0: "InvalidArgumentError: Integer division by zero
+    # encountered in (floor/trunc) divide" (PaddlePaddle 3.3.1, CPU; a paddle.EnforceNotMet)
+    integer_division_by_zero = "raise"
 
     def __init__(self):
         super().__init__(D.float32)

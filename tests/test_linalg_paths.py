@@ -1,0 +1,331 @@
+"""The faster paths of the linear algebra and fft functions answer as the general path does.
+
+- The policy's dtypes for a function of one matrix or of two arrays are remembered per
+  (function, dtype[, dtype]) once the general path has allowed them: a warmed-up namespace gives
+  what a fresh one gives (array, or error and message, and warnings), under every policy, on
+  the special values.
+- ``matmul`` tries the ``@`` kernel first and judges the shapes only when it fails: the errors
+  stay the ones of the checks in their order (foreign arrays, then shapes, then devices, dtypes).
+- ``vecdot`` is NumPy's ``vecdot`` ufunc: bit for bit the former product of ``conj(x1)`` moved
+  to a row with ``x2`` moved to a column, re-computed here.
+- ``vector_norm`` of real input with ``ord=2`` squares without ``abs`` (``x*x`` is ``|x|*|x|``).
+- ``fftfreq``/``rfftfreq`` make NumPy's integers in float64 in place: NumPy's values, cast.
+- The kernels run in a context with NumPy's floating-point warnings off, as ``np.errstate`` did.
+
+Every test here runs on the compiled and the pure-Python paths alike (CI runs the suite both ways).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import warnings
+
+import numpy as np
+import pytest
+from fast_path_helpers import fresh_namespace, outcome  # tests/ is on sys.path (rootdir-relative import mode)
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import numpy as hnp
+
+import array_api_promo as xp
+import array_api_promo.torch as tx
+from array_api_promo import DEVICE1, promotion
+
+POLICIES = promotion.available_policies()
+NAMESPACES = pytest.mark.parametrize("ns", [xp, tx], ids=["array_api", "torch"])
+
+
+def _describe(out):
+    if isinstance(out, tuple):
+        return tuple(_describe(o) for o in out)
+    data = np.asarray(out._data)
+    return ("array", out.dtype, out.device, data.dtype, data.shape, data.tobytes())
+
+
+def _special(dtype) -> np.ndarray:
+    name = dtype.name
+    if name == "bool":
+        values = [True, False, True]
+    elif name.startswith(("int", "uint")):
+        info = np.iinfo(dtype.numpy)
+        values = [int(info.min), int(info.max), 0, 1, 2]
+    elif name.startswith("complex"):
+        values = [complex(math.nan, 1.0), complex(0.0, -0.0), 1.5 - 2j, complex(math.inf, 0.0), 2 + 1j]
+    else:
+        values = [math.nan, math.inf, -math.inf, 0.0, -0.0, 1.5, -2.5, 5e-324, 1e300]
+    with np.errstate(all="ignore"):
+        return np.array(values, dtype=dtype.numpy)
+
+
+def _matrices(ns, dtype, shape=(2, 3, 3)):
+    return ns.asarray(np.resize(_special(dtype), shape))
+
+
+def _plain(ns, dtype, shape=(2, 3, 3)):
+    """Ordinary values of ``dtype`` (an SPD-like diagonal): the warm-up of a signature."""
+    data = np.broadcast_to(np.eye(shape[-1]) * 2 + 1, shape).astype(dtype.numpy)
+    return ns.asarray(data)
+
+
+def _dtypes(ns):
+    return list(ns.__array_namespace_info__().dtypes().values())
+
+
+_ONE_MATRIX = {
+    "det": lambda ns, x: ns.linalg.det(x),
+    "inv": lambda ns, x: ns.linalg.inv(x),
+    "cholesky": lambda ns, x: ns.linalg.cholesky(x),
+    "slogdet": lambda ns, x: ns.linalg.slogdet(x),
+    "eigvalsh": lambda ns, x: ns.linalg.eigvalsh(x),
+    "svdvals": lambda ns, x: ns.linalg.svdvals(x),
+    "matrix_norm": lambda ns, x: ns.linalg.matrix_norm(x),
+    "matrix_power": lambda ns, x: ns.linalg.matrix_power(x, 2),
+    "trace": lambda ns, x: ns.linalg.trace(x),
+    "trace offset": lambda ns, x: ns.linalg.trace(x, offset=1),
+    "vector_norm": lambda ns, x: ns.linalg.vector_norm(x),
+    "vector_norm axis": lambda ns, x: ns.linalg.vector_norm(x, axis=-1, keepdims=True),
+    "vector_norm 1": lambda ns, x: ns.linalg.vector_norm(x, ord=1),
+    "vector_norm inf": lambda ns, x: ns.linalg.vector_norm(x, ord=math.inf),
+    "vector_norm 3": lambda ns, x: ns.linalg.vector_norm(x, axis=(0, 2), ord=3),
+}
+
+_TWO_ARRAYS = {
+    "vecdot": lambda ns, a, b: ns.vecdot(a, b),
+    "linalg.vecdot axis": lambda ns, a, b: ns.linalg.vecdot(a, b, axis=-2),
+    "tensordot": lambda ns, a, b: ns.tensordot(a, b, axes=1),
+    "tensordot pairs": lambda ns, a, b: ns.linalg.tensordot(a, b, axes=((1, 2), (2, 1))),
+    "outer": lambda ns, a, b: ns.linalg.outer(a[0, 0], b[0, 1]),
+    "cross": lambda ns, a, b: ns.linalg.cross(a, b),
+    "solve": lambda ns, a, b: ns.linalg.solve(a, b),
+    "solve vector": lambda ns, a, b: ns.linalg.solve(a, b[0, 0]),
+    "matmul": lambda ns, a, b: ns.matmul(a, b),
+}
+
+
+def _general_then_fast(policy, call, warm):
+    """(general outcome, fast outcome): a fresh namespace's first call, and one warmed up by ``warm``."""
+    general = outcome(lambda: call(fresh_namespace(policy)), _describe)
+    ns = fresh_namespace(policy)
+    with contextlib.suppress(Exception):  # a signature refused: nothing to remember
+        warm(ns)
+    return general, outcome(lambda: call(ns), _describe)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_functions_of_one_matrix_answer_as_the_general_path(policy):
+    for dtype in _dtypes(fresh_namespace(policy)):
+        for name, function in _ONE_MATRIX.items():
+
+            def call(ns, dtype=dtype, function=function):
+                return function(ns, _matrices(ns, dtype))
+
+            def warm(ns, dtype=dtype, function=function):
+                return function(ns, _plain(ns, dtype))
+
+            general, fast = _general_then_fast(policy, call, warm)
+            assert fast == general, (policy, dtype, name)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_functions_of_two_arrays_answer_as_the_general_path(policy):
+    dtypes = _dtypes(fresh_namespace(policy))
+    for d1 in dtypes:
+        for d2 in {d1, dtypes[-1], dtypes[1]}:
+            for name, function in _TWO_ARRAYS.items():
+
+                def call(ns, d1=d1, d2=d2, function=function):
+                    return function(ns, _matrices(ns, d1), _matrices(ns, d2)[..., ::-1, :])
+
+                def warm(ns, d1=d1, d2=d2, function=function):
+                    return function(ns, _plain(ns, d1), _plain(ns, d2))
+
+                general, fast = _general_then_fast(policy, call, warm)
+                assert fast == general, (policy, d1, d2, name)
+
+
+def test_remembered_dtypes_still_check_devices_dimensions_and_namespaces():
+    ns = fresh_namespace("array_api")
+    a = ns.asarray(np.eye(3))
+    ns.vecdot(a, a), ns.linalg.det(a), ns.linalg.trace(a)  # remembered
+    with pytest.raises(ValueError, match="different devices"):
+        ns.vecdot(a, a.to_device(DEVICE1))
+    with pytest.raises(ValueError, match="at least one dimension"):
+        ns.vecdot(a, ns.asarray(1.0))
+    with pytest.raises(TypeError, match="cannot mix arrays"):
+        ns.vecdot(a, tx.asarray(np.eye(3)))
+    with pytest.raises(TypeError, match="cannot mix arrays"):
+        ns.linalg.det(tx.asarray(np.eye(3)))
+    with pytest.raises(ValueError, match="square"):
+        ns.linalg.det(ns.asarray(np.ones((2, 3))))
+    with pytest.raises(TypeError, match="dtype=float32 would discard"):
+        ns.linalg.trace(ns.asarray(np.eye(3) + 0j), dtype=ns.float32)
+    assert ns.linalg.trace(a, dtype=ns.float32).dtype == ns.float32
+
+
+# -- matmul --------------------------------------------------------------------------------------------
+@NAMESPACES
+def test_matmul_errors_keep_the_order_of_the_checks(ns):
+    a = ns.asarray(np.ones((2, 3)))
+    b = ns.asarray(np.ones((4, 2)))
+    flags = ns.asarray(np.ones((4, 2), dtype=bool))
+    with pytest.raises(ValueError, match=r"matmul: inner dimensions differ: shapes \(2, 3\) and \(4, 2\) \(3 != 4\)"):
+        ns.matmul(a, b.to_device(DEVICE1))  # the shapes before the devices
+    with pytest.raises(ValueError, match="inner dimensions differ"):
+        ns.matmul(a, flags)  # the shapes before the dtypes
+    with pytest.raises(ValueError, match="operands must have at least one dimension"):
+        ns.matmul(a, ns.asarray(1.0))
+    with pytest.raises(ValueError, match="stack dimensions"):
+        ns.matmul(ns.asarray(np.ones((2, 2, 2))), ns.asarray(np.ones((3, 2, 2))))
+    other = xp.torch if ns is xp else xp
+    with pytest.raises(TypeError, match="matmul: x2 must be an array|cannot mix arrays"):
+        ns.matmul(a, other.asarray(np.ones((4, 2))))  # a foreign array before the shapes
+    with pytest.raises(TypeError, match="matmul: x2 must be an array"):
+        ns.matmul(a, np.ones((3, 2)))
+    with pytest.raises(ValueError, match="different devices"):
+        ns.matmul(a, a.mT.to_device(DEVICE1))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_matmul_of_valid_shapes_answers_as_the_kernel_of_the_operator(policy):
+    ns = fresh_namespace(policy)
+    dtypes = _dtypes(ns)
+    for d1 in dtypes:
+        for d2 in {d1, dtypes[-1], dtypes[1]}:
+            for s1, s2 in [((3, 3), (3, 3)), ((3,), (3, 2)), ((2, 3), (3,)), ((3,), (3,)), ((2, 1, 1, 3), (4, 3, 2))]:
+                with np.errstate(all="ignore"):  # a policy without float64 (MLX) casts the values
+                    a = ns.asarray(np.resize(_special(d1), s1))
+                    b = ns.asarray(np.resize(_special(d2), s2))
+                function = outcome(lambda a=a, b=b: ns.matmul(a, b), _describe)
+                kernel = outcome(lambda a=a, b=b: ns._runtime._apply2("matmul", a, b, False), _describe)
+                assert function == kernel, (policy, d1, d2, s1, s2)
+
+
+# -- vecdot ---------------------------------------------------------------------------------------------
+def _former_vecdot(d1, d2, axis):
+    """The general formula the ufunc replaced: conj(x1) moved to a row, x2 to a column, matmul."""
+    with np.errstate(all="ignore"):
+        if d1.dtype.kind == "c":
+            d1 = np.conjugate(d1)
+        a = np.moveaxis(d1, axis, -1)[..., None, :]
+        b = np.moveaxis(d2, axis, -1)[..., :, None]
+        return np.matmul(a, b)[..., 0, 0]
+
+
+_VECDOT_DTYPES = ["float32", "float64", "complex64", "complex128", "int8", "int64", "uint8", "uint64"]
+
+
+@NAMESPACES
+@settings(max_examples=60, deadline=None)
+@given(data=st.data(), dtype=st.sampled_from(_VECDOT_DTYPES), axis=st.sampled_from([-1, -2]))
+def test_vecdot_is_the_former_product_bit_for_bit(ns, data, dtype, axis):
+    if dtype not in {d.name for d in _dtypes(ns)}:
+        return
+    shapes = data.draw(hnp.mutually_broadcastable_shapes(num_shapes=2, min_dims=2, max_dims=3, max_side=5))
+    s1, s2 = shapes.input_shapes
+    k = data.draw(st.integers(0, 6))
+    s1 = s1[:axis] + (k,) + (s1[axis + 1 :] if axis == -2 else ())
+    s2 = s2[:axis] + (k,) + (s2[axis + 1 :] if axis == -2 else ())
+    elements = hnp.from_dtype(np.dtype(dtype), allow_nan=True, allow_infinity=True)
+    a = data.draw(hnp.arrays(dtype, s1, elements=elements))
+    b = data.draw(hnp.arrays(dtype, s2, elements=elements))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            out = ns.vecdot(ns.asarray(a), ns.asarray(b), axis=axis)
+        except TypeError:  # refused by the policy (torch: integer vecdot)
+            return
+    expected = np.asarray(_former_vecdot(a, b, axis))
+    assert out._data.dtype == expected.dtype and out._data.shape == expected.shape
+    assert out._data.tobytes() == expected.tobytes() or _same_nans(out._data, expected)
+
+
+def _same_nans(a, b):
+    """Equal, NaN where NaN (a NaN's sign and payload may differ between kernels)."""
+    if a.dtype.kind != "c":
+        return bool(np.array_equal(a, b, equal_nan=True)) and _same_signs(a, b)
+    return _same_nans(a.real, b.real) and _same_nans(a.imag, b.imag)
+
+
+def _same_signs(a, b):
+    numbers = ~np.isnan(a)
+    return bool(np.array_equal(np.signbit(a[numbers]), np.signbit(b[numbers])))
+
+
+@NAMESPACES
+def test_vecdot_of_the_special_values_is_the_former_product(ns):
+    for dtype in _dtypes(ns):
+        if dtype.name == "bool" or dtype.name not in _VECDOT_DTYPES:
+            continue
+        values = _special(dtype)
+        a = np.array(np.meshgrid(values, values)).reshape(2, -1).T.copy()  # every pair of values
+        for b in (a, a[::-1].copy()):
+            try:
+                out = ns.vecdot(ns.asarray(a), ns.asarray(b))
+            except TypeError:  # refused by the policy (torch: integer vecdot)
+                break
+            assert _same_nans(out._data, _former_vecdot(a, b, -1)), dtype
+
+
+# -- vector_norm -----------------------------------------------------------------------------------------
+@NAMESPACES
+def test_vector_norm_of_real_input_squares_as_the_abs_formula(ns):
+    for dtype in _dtypes(ns):
+        if dtype.name.startswith("complex"):
+            continue
+        values = np.resize(_special(dtype), (4, 9))
+        try:
+            out = ns.linalg.vector_norm(ns.asarray(values), axis=-1)
+        except TypeError:  # refused by the policy: as before, the abs path is not reached
+            continue
+        x = ns.asarray(values)
+        _, _, data = x._runtime._linalg_input(x, "linalg.vector_norm", min_ndim=0)  # in the compute dtype
+        with np.errstate(all="ignore"):
+            a = np.abs(data)
+            expected = np.asarray(np.sqrt(np.sum(a * a, axis=-1)), dtype=out._data.dtype)
+        assert out._data.tobytes() == expected.tobytes(), dtype
+
+
+# -- fftfreq ------------------------------------------------------------------------------------------------
+_FREQ_SPACINGS = (1.0, 0.1, -2.0, 3, 1e-300, 1e300, math.inf, -math.inf, math.nan, 1e-40, 1e40, 3e38, -1e-35)
+
+
+@NAMESPACES
+@pytest.mark.parametrize("errors", ["default", "warn"])
+def test_fftfreq_is_numpys_cast_bit_for_bit(ns, errors):
+    """Also past the size where a narrower dtype receives the products directly (4096), with
+    every floating-point warning on: the same values and the same warnings as NumPy's cast."""
+    state = {} if errors == "default" else {"all": "warn"}
+    for function in ("fftfreq", "rfftfreq"):
+        for n in [*range(1, 18), 100, 1001, 8190, 8193]:
+            for d in _FREQ_SPACINGS:
+                for dtype in (None, ns.float32, ns.float64):
+                    with np.errstate(**state):
+                        ours = outcome(
+                            lambda f=function, n=n, d=d, t=dtype: getattr(ns.fft, f)(n, d=d, dtype=t), _describe
+                        )
+                    assert ours[0][0] == "array"
+                    target = ours[0][3]
+
+                    def numpys(f=function, n=n, d=d, target=target):
+                        return np.asarray(getattr(np.fft, f)(n, d=float(d)), dtype=target)
+
+                    with np.errstate(**state):
+                        expected = outcome(numpys, lambda out: out.tobytes())
+                    assert ours[0][5] == expected[0] and ours[1] == expected[1], (function, n, d, dtype)
+
+
+# -- warnings -----------------------------------------------------------------------------------------------
+@NAMESPACES
+def test_kernels_stay_quiet_whatever_the_callers_error_state(ns):
+    big = ns.asarray(np.full((3, 3), 1e300))
+    singular = ns.asarray(np.zeros((2, 2)))
+    with warnings.catch_warnings(), np.errstate(all="raise"):
+        warnings.simplefilter("error")
+        assert math.isinf(float(ns.vecdot(big[0], big[0])))
+        assert float(ns.linalg.slogdet(singular).logabsdet) == -math.inf
+        assert math.isinf(float(ns.linalg.vector_norm(big)))
+        assert math.isinf(float(ns.linalg.outer(big[0], big[0])[0, 0]))
+        assert math.isinf(float(ns.linalg.trace(big * 1e8)))
+        assert math.isinf(float(ns.linalg.tensordot(big, big, axes=2)))
+        assert math.isnan(float(ns.linalg.det(ns.asarray(np.full((2, 2), math.inf)))))
+        np.asarray(ns.linalg.vector_norm(ns.asarray([0.0, 0.0]), ord=-1))  # 0 ** -1
