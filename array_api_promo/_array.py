@@ -302,19 +302,34 @@ class Array:
         size = data.size
         return None if size != size else size
 
-    @property
-    def T(self) -> Array:
-        if self._data.ndim != 2:
+    def _transposed(self) -> Array:
+        """``x.T``: the transpose of a 2-d array (a view)."""
+        data = self._data
+        if data.ndim != 2:
             raise ValueError(
-                f"T: x.T requires a two-dimensional array, got {self._data.ndim} dimensions; use permute_dims() or matrix_transpose()"
+                f"T: x.T requires a two-dimensional array, got {data.ndim} dimensions; use permute_dims() or matrix_transpose()"
             )
-        return Array._new(self._data.T, self._dtype, self._runtime, self._device)
+        return self._view(data.T)
 
-    @property
-    def mT(self) -> Array:
-        if self._data.ndim < 2:
-            raise ValueError(f"mT: x.mT requires at least two dimensions, got {self._data.ndim}")
-        return Array._new(np.swapaxes(self._data, -1, -2), self._dtype, self._runtime, self._device)
+    def _matrix_transposed(self) -> Array:
+        """``x.mT``: the transpose of each matrix (a view)."""
+        data = self._data
+        if data.ndim < 2:
+            raise ValueError(f"mT: x.mT requires at least two dimensions, got {data.ndim}")
+        return self._view(np.swapaxes(data, -1, -2))
+
+    # the plain case in C: NumPy's view, in an array of x's dtype, namespace and device
+    T = property(fast_path(_core.MATRIX_VIEW, "T", _transposed))
+    mT = property(fast_path(_core.MATRIX_VIEW, "mT", _matrix_transposed))
+
+    def _view(self, data) -> Array:
+        """A new array of ``data`` (a view of this one's) with this one's dtype, namespace and device."""
+        array = _new_object(Array)  # Array._new without the device check: this array is on the device
+        array._data = data
+        array._dtype = self._dtype
+        array._runtime = self._runtime
+        array._device = self._device
+        return array
 
     def __array_namespace__(self, /, *, api_version: str | None = None):
         runtime = self._runtime

@@ -25,12 +25,13 @@ __all__ = [
     "register_array",
     "register_quiet_context",
     "register_scalar_converter",
+    "wrap_each",
 ]
 
 # The kinds of fast path (the numbers of _fastpath.c's enum).
 BINARY_OPERATOR, REFLECTED_OPERATOR, INPLACE_OPERATOR, UNARY_OPERATOR = 0, 1, 2, 3
 BINARY_FUNCTION, UNARY_FUNCTION, GETITEM, RESULT_TYPE, ASTYPE, ASARRAY, CONSTANT = 4, 5, 6, 7, 8, 9, 10
-SETITEM, FLOAT = 11, 12
+SETITEM, FLOAT, MATRIX_VIEW = 11, 12, 13
 
 PURE_PYTHON_REQUESTED = os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0")
 #: Why the compiled paths are not in use ("" when they are).
@@ -45,9 +46,10 @@ try:
         register_array as _register_array,
         register_quiet_context as _register_quiet_context,
         register_scalar_converter as _register_converter,
+        wrap_each,
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
-    FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = None
+    FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
     if not PURE_PYTHON_REQUESTED:

@@ -85,6 +85,16 @@ class CreationFunctions(RuntimeBase):
     # -- the standard's functions ----------------------------------------------------------------
     def asarray(self, obj, /, *, dtype=None, device=None, copy=None):
         t = type(obj)
+        if t is Array and obj._runtime is self and dtype is None and device is None:
+            if copy is None:  # an array of this namespace, as it is (what _from_array answers)
+                return obj
+            if copy is True and type(obj._data) is np.ndarray:
+                array = _new_object(Array)  # the device holds the dtype: obj is on it
+                array._data = obj._data.copy()
+                array._dtype = obj._dtype
+                array._runtime = self
+                array._device = obj._device
+                return array
         if t is np.ndarray:
             if dtype is None and device is None and copy is None:
                 # Fast path: wrap a NumPy array of one of our dtypes without a copy.
@@ -152,7 +162,7 @@ class CreationFunctions(RuntimeBase):
             return self._from_numpy(np.asarray(obj), dtype, device, copy, func)
         raise TypeError(f"asarray: cannot make an array from {describe_value(obj)}")
 
-    asarray = fast_path(_core.ASARRAY, "asarray", asarray)  # an ndarray, or a list of floats: in C
+    asarray = fast_path(_core.ASARRAY, "asarray", asarray)  # one of ours, an ndarray, a list of floats: in C
 
     def _from_array(self, obj, dtype, device, copy, func):
         """``obj`` (an array) in this namespace, on ``device`` and of ``dtype``: itself when nothing changes."""
@@ -241,7 +251,7 @@ class CreationFunctions(RuntimeBase):
         return self._fill(shape, fill_value, dtype, device, "full")
 
     def _constant(self, shape, dtype, device, maker, func):
-        if type(shape) is int and 0 <= shape <= _PLAIN_LENGTH and dtype is None and device is None:
+        if dtype is None and device is None and _plain_shape(shape):
             dtype = self.policy.default_float  # (the CPU has no defaults of its own)
             return _on_cpu(maker(shape, dtype=dtype.numpy), dtype, self)
         shape = _check_shape(shape, func)
@@ -269,17 +279,26 @@ class CreationFunctions(RuntimeBase):
         device = x._device if device is None else self._check_device(device, func)
         return x._data.shape, dtype, device
 
+    def _made_like(self, x, dtype, device, maker, func):
+        shape, dtype, device = self._like(x, dtype, device, func)
+        return Array._new(maker(shape, dtype=dtype.numpy), dtype, self, device)
+
+    # The plain case of the *_like functions, x of this namespace and nothing else given: x's dtype
+    # on x's device (which holds it), only the data new. Inline: a call costs a fifth of it.
     def zeros_like(self, x, /, *, dtype=None, device=None):
-        shape, dtype, device = self._like(x, dtype, device, "zeros_like")
-        return Array._new(np.zeros(shape, dtype=dtype.numpy), dtype, self, device)
+        if _plain_like(x, self) and dtype is None and device is None:
+            return _like_array(np.zeros(x._data.shape, x._dtype.numpy), x, self)
+        return self._made_like(x, dtype, device, np.zeros, "zeros_like")
 
     def ones_like(self, x, /, *, dtype=None, device=None):
-        shape, dtype, device = self._like(x, dtype, device, "ones_like")
-        return Array._new(np.ones(shape, dtype=dtype.numpy), dtype, self, device)
+        if _plain_like(x, self) and dtype is None and device is None:
+            return _like_array(np.ones(x._data.shape, x._dtype.numpy), x, self)
+        return self._made_like(x, dtype, device, np.ones, "ones_like")
 
     def empty_like(self, x, /, *, dtype=None, device=None):
-        shape, dtype, device = self._like(x, dtype, device, "empty_like")
-        return Array._new(np.empty(shape, dtype=dtype.numpy), dtype, self, device)
+        if _plain_like(x, self) and dtype is None and device is None:
+            return _like_array(np.empty(x._data.shape, x._dtype.numpy), x, self)
+        return self._made_like(x, dtype, device, np.empty, "empty_like")
 
     def full_like(self, x, /, fill_value, *, dtype=None, device=None):
         shape, dtype_, device = self._like(x, dtype, device, "full_like")
@@ -301,6 +320,26 @@ class CreationFunctions(RuntimeBase):
         ):  # arange(n): n integers of the default dtype, all in its range
             dtype = self.policy.default_int
             return _on_cpu(np.arange(start, dtype=dtype.numpy), dtype, self)
+        t0, t1, t2 = type(start), type(stop), type(step)
+        if (
+            (t0 is float or t1 is float or t2 is float)
+            and t0 in _PLAIN_BOUNDS
+            and t1 in _PLAIN_BOUNDS
+            and t2 in _PLAIN_BOUNDS
+            and dtype is None
+            and device is None
+            and (t0 is float or -_EXACT_INT <= start <= _EXACT_INT)
+            and (t1 is float or -_EXACT_INT <= stop <= _EXACT_INT)
+            and (t2 is float or -_EXACT_INT <= step <= _EXACT_INT)
+            and step - step == 0  # finite (then a finite n means finite bounds)
+            and step != 0
+        ):  # floating bounds, few values: the default float's range, as below
+            n = (stop - start) / step
+            if n - n == 0 and n <= _PLAIN_LENGTH:
+                n = max(0, math.ceil(n))
+                dtype = self.policy.default_float
+                data = np.arange(start, stop, step, dtype=dtype.numpy)
+                return _on_cpu(data[:n] if data.shape[0] > n else data, dtype, self)
         func = "arange"
         if not (type(start) in _ARANGE_TYPES and type(stop) in _ARANGE_TYPES and type(step) in _ARANGE_TYPES):
             start, stop, step = (
@@ -417,8 +456,9 @@ class CreationFunctions(RuntimeBase):
                 "meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays)
             )
         device = self._same_device("meshgrid", *arrays)
+        # np.meshgrid copies (copy=True): writable grids that share nothing, as array-api-strict's
         grids = np.meshgrid(*(a._data for a in arrays), indexing=indexing)
-        return sequence(Array._new(g.copy(), dtype, self, device) for g in grids)
+        return sequence(Array._new(g, dtype, self, device) for g in grids)
 
     def from_dlpack(self, x, /, *, device=None, copy=None):
         if device is not None:
@@ -454,6 +494,41 @@ def _has_buffer(obj) -> bool:
 # The length of a 1-d creation whose plain case skips the general checks: its bytes stay below
 # check_fits' threshold for every dtype, and its values within every integer dtype's range.
 _PLAIN_LENGTH = (1 << 26) // 16
+
+
+# arange's floating case: bounds of these types, ints that a float holds exactly
+_PLAIN_BOUNDS = (int, float)
+_EXACT_INT = 2**53
+
+
+def _plain_shape(shape) -> bool:
+    """Whether ``shape`` is an int or a non-empty tuple of ints, each and their nonzero product in
+    [0, _PLAIN_LENGTH]: nothing for _check_shape or check_fits to refuse (_fastpath.c's plain_shape)."""
+    if type(shape) is int:
+        return 0 <= shape <= _PLAIN_LENGTH
+    if type(shape) is not tuple or not shape:
+        return False
+    elements = 1
+    for n in shape:
+        if type(n) is not int or not 0 <= n <= _PLAIN_LENGTH:
+            return False
+        elements *= n or 1
+    return elements <= _PLAIN_LENGTH
+
+
+def _plain_like(x, runtime) -> bool:
+    """Whether ``x`` is an array of ``runtime`` on NumPy storage (the *_like functions' plain case)."""
+    return type(x) is Array and x._runtime is runtime and type(x._data) is np.ndarray
+
+
+def _like_array(data, x, runtime) -> Array:
+    """A new array of ``data`` with ``x``'s dtype and device (which holds it: x is on it)."""
+    array = _new_object(Array)
+    array._data = data
+    array._dtype = x._dtype
+    array._runtime = runtime
+    array._device = x._device
+    return array
 
 
 def _on_cpu(data, dtype, runtime) -> Array:

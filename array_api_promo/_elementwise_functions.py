@@ -50,11 +50,17 @@ def _keep_integers(ufunc):
 
 
 def _real(x):
-    return np.real(x).copy() if x.dtype.kind == "c" else x.copy()
+    # A view, as NumPy's and array-api-strict's: the real part of a complex array, or x itself
+    return np.real(x) if x.dtype.kind == "c" else x
 
 
 def _imag(x):
-    return np.imag(x).copy() if x.dtype.kind == "c" else np.zeros_like(x)
+    return np.imag(x) if x.dtype.kind == "c" else np.zeros_like(x)  # (a real array's: new zeros)
+
+
+# Kernels that are no ufunc but give the dtype of the standard's real/imag of their input
+# dtype (REAL_OF) without a cast: their plans take the fast table too.
+_REAL_PART_KERNELS = (_real, _imag)
 
 
 def _sign(x):
@@ -398,7 +404,9 @@ class ElementwiseFunctions(RuntimeBase):
             kernel = _casting(kernel, compute.numpy, 1)  # (a ufunc too: one cast of a 1-operand call)
         plan = UnaryPlan(kernel, decision.result, decision.result.numpy)
         self._plans[key] = plan
-        if _resolves_to(kernel, (dtype.numpy,), compute.numpy, plan.result_numpy):
+        if _resolves_to(kernel, (dtype.numpy,), compute.numpy, plan.result_numpy) or (
+            kernel in _REAL_PART_KERNELS and dtype is compute and plan.result is D.REAL_OF.get(dtype, dtype)
+        ):
             self._fast[key] = (kernel, plan.result)
         return plan
 

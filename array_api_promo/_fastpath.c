@@ -45,11 +45,12 @@ enum {
     GETITEM,            /* x[key], key an int, a slice or a boolean mask of x's shape */
     RESULT_TYPE,        /* runtime.result_type(x1, x2) */
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
-    ASARRAY,            /* runtime.asarray(obj): an ndarray of our dtypes, or a list of Python floats */
-    CONSTANT,           /* runtime.zeros(n) or runtime.empty(n): n elements of the policy's default float */
+    ASARRAY,            /* runtime.asarray(obj): one of ours, an ndarray of our dtypes, a list of Python floats; or (x, copy=True) */
+    CONSTANT,           /* runtime.zeros(shape) or runtime.empty(shape): the policy's default float */
     SETITEM,            /* x[key] = value, key basic or a boolean mask of x's shape, value an array of x's
                          * dtype or a Python scalar whose store the Python function allowed before */
     FLOAT,              /* float(x), x a 0-d float64 array */
+    MATRIX_VIEW,        /* x.T or x.mT (self->name): NumPy's view of x's data with the last two axes swapped */
     KIND_COUNT
 };
 
@@ -1236,6 +1237,10 @@ astype(PyObject *runtime, PyObject *x, PyObject *dtype)
 static PyObject *
 asarray_plain(PyObject *runtime, PyObject *obj)
 {
+    if (is_array(obj) && SLOT(obj, RUNTIME) == runtime) {
+        Py_INCREF(obj); /* an array of this namespace: itself, as the Python function answers */
+        return obj;
+    }
     if (Py_TYPE(obj) == NDArray) {
         /* a NumPy array of one of our dtypes, wrapped without a copy: runtime._native_dtypes by
          * id(obj.dtype), as the Python function's own first fast path */
@@ -1289,25 +1294,75 @@ asarray_plain(PyObject *runtime, PyObject *obj)
     return result;
 }
 
+/* asarray(x, copy=True), x an array of this namespace on NumPy storage: a new array of a copy of
+ * its data (ndarray.copy(): C order), its dtype and its device (which holds that dtype), as the
+ * Python function's own fast path. */
+static PyObject *
+asarray_copy(PyObject *runtime, PyObject *obj, PyObject *kwnames, PyObject *value)
+{
+    if (PyTuple_GET_SIZE(kwnames) != 1 || value != Py_True || !is_array(obj) || SLOT(obj, RUNTIME) != runtime ||
+        Py_TYPE(SLOT(obj, DATA)) != NDArray || PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "copy")) {
+        return FALL_BACK;
+    }
+    PyObject *data = PyArray_NewCopy((PyArrayObject *)SLOT(obj, DATA), NPY_CORDER);
+    if (data == NULL) {
+        return NULL;
+    }
+    PyObject *array = new_array(data, SLOT(obj, DTYPE), runtime, SLOT(obj, DEVICE));
+    Py_DECREF(data);
+    return array;
+}
+
 /* The length of zeros(n)/empty(n) the Python functions' own plain case takes (_creation_functions
  * _PLAIN_LENGTH): below check_fits' threshold for every dtype. */
 #define PLAIN_LENGTH ((1 << 26) / 16)
 
-/* zeros(n) or empty(n) (self->name), n a Python int in [0, PLAIN_LENGTH], no keyword: as the
- * Python functions' plain case, n elements of runtime.policy.default_float on the CPU. */
+/* The dimensions of a plain shape (_creation_functions._plain_shape): a Python int, or a tuple of
+ * them, each in [0, PLAIN_LENGTH] and their nonzero product too; their number, 0 for a shape that
+ * is not plain, -1 with an error set. */
+static int
+plain_shape(PyObject *shape, npy_intp *dims)
+{
+    PyObject *const *items = &shape;
+    Py_ssize_t nd = 1;
+    if (PyTuple_CheckExact(shape)) {
+        nd = PyTuple_GET_SIZE(shape);
+        items = &PyTuple_GET_ITEM(shape, 0);
+        if (nd == 0 || nd > NPY_MAXDIMS) {
+            return 0;
+        }
+    }
+    long long elements = 1;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        if (!PyLong_CheckExact(items[i])) {
+            return 0;
+        }
+        int overflow;
+        long long n = PyLong_AsLongLongAndOverflow(items[i], &overflow);
+        if (n == -1 && PyErr_Occurred()) {
+            return -1;
+        }
+        if (overflow || n < 0 || n > PLAIN_LENGTH) {
+            return 0;
+        }
+        elements *= n ? n : 1;
+        if (elements > PLAIN_LENGTH) {
+            return 0;
+        }
+        dims[i] = (npy_intp)n;
+    }
+    return (int)nd;
+}
+
+/* zeros(shape) or empty(shape) (self->name) of a plain shape, no keyword: as the Python
+ * functions' plain case, elements of runtime.policy.default_float on the CPU. */
 static PyObject *
 constant(FastPath *self, PyObject *runtime, PyObject *shape)
 {
-    if (!PyLong_CheckExact(shape) || cpu_device == NULL) {
-        return FALL_BACK;
-    }
-    int overflow;
-    long long n = PyLong_AsLongLongAndOverflow(shape, &overflow);
-    if (n == -1 && PyErr_Occurred()) {
-        return NULL;
-    }
-    if (overflow || n < 0 || n > PLAIN_LENGTH) {
-        return FALL_BACK;
+    npy_intp dims[NPY_MAXDIMS];
+    int nd = cpu_device == NULL ? 0 : plain_shape(shape, dims);
+    if (nd <= 0) {
+        return nd < 0 ? NULL : FALL_BACK;
     }
     int zeros = PyUnicode_CompareWithASCIIString(self->name, "zeros") == 0;
     if (!zeros && PyUnicode_CompareWithASCIIString(self->name, "empty") != 0) {
@@ -1319,10 +1374,9 @@ constant(FastPath *self, PyObject *runtime, PyObject *shape)
     PyObject *descr = dtype == NULL ? NULL : PyObject_GetAttr(dtype, str_numpy);
     PyObject *result = NULL;
     if (descr != NULL && PyArray_DescrCheck(descr)) {
-        npy_intp dims[1] = {(npy_intp)n};
         Py_INCREF(descr); /* stolen */
-        PyObject *data = zeros ? PyArray_Zeros(1, dims, (PyArray_Descr *)descr, 0)
-                               : PyArray_Empty(1, dims, (PyArray_Descr *)descr, 0);
+        PyObject *data = zeros ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
+                               : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
         if (data != NULL) {
             result = new_array(data, dtype, runtime, cpu_device);
             Py_DECREF(data);
@@ -1336,12 +1390,39 @@ constant(FastPath *self, PyObject *runtime, PyObject *shape)
     return result;
 }
 
+/* x.T (x 2-d) or x.mT (x of 2 dimensions or more), self->name: NumPy's view of x's data with
+ * its last two axes swapped, in an array of x's dtype, namespace and device (which holds that
+ * dtype: x is on it); FALL_BACK for lazy data or another ndim (the Python property raises). */
+static PyObject *
+matrix_view(FastPath *self, PyObject *x)
+{
+    PyObject *data = SLOT(x, DATA);
+    if (Py_TYPE(data) != NDArray) {
+        return FALL_BACK;
+    }
+    int ndim = PyArray_NDIM((PyArrayObject *)data);
+    int stacked = PyUnicode_CompareWithASCIIString(self->name, "mT") == 0;
+    if (stacked ? ndim < 2 : ndim != 2) {
+        return FALL_BACK;
+    }
+    PyObject *view = PyArray_SwapAxes((PyArrayObject *)data, ndim - 2, ndim - 1);
+    if (view == NULL) {
+        return NULL;
+    }
+    PyObject *array = new_array(view, SLOT(x, DTYPE), SLOT(x, RUNTIME), SLOT(x, DEVICE));
+    Py_DECREF(view);
+    return array;
+}
+
 static PyObject *
 fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     PyObject *result = FALL_BACK;
-    if (Array != NULL && kwnames == NULL) {
+    if (Array != NULL && kwnames != NULL && self->kind == ASARRAY && nargs == 2) {
+        result = asarray_copy(args[0], args[1], kwnames, args[2]);
+    }
+    else if (Array != NULL && kwnames == NULL) {
         switch (self->kind) {
         case BINARY_OPERATOR:
             if (nargs == 2 && is_array(args[0])) {
@@ -1406,6 +1487,11 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         case CONSTANT:
             if (nargs == 2) {
                 result = constant(self, args[0], args[1]);
+            }
+            break;
+        case MATRIX_VIEW:
+            if (nargs == 1 && is_array(args[0])) {
+                result = matrix_view(self, args[0]);
             }
             break;
         }
@@ -1806,7 +1892,37 @@ all_finite(PyObject *module, PyObject *arg)
     return PyBool_FromLong(!bad);
 }
 
+/* wrap_each(datas, dtype, runtime, device): a tuple of new arrays, one for each of datas (an
+ * iterable of ndarrays: unstack's views), with the other three slots given; the caller has
+ * checked that the device holds dtype. */
+static PyObject *
+wrap_each(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 4 || Array == NULL) {
+        PyErr_SetString(PyExc_TypeError, "wrap_each(datas, dtype, runtime, device) after register_array()");
+        return NULL;
+    }
+    PyObject *datas = PySequence_Fast(args[0], "wrap_each: datas must be iterable");
+    if (datas == NULL) {
+        return NULL;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(datas);
+    PyObject *out = PyTuple_New(n);
+    for (Py_ssize_t i = 0; out != NULL && i < n; i++) {
+        PyObject *array = new_array(PySequence_Fast_GET_ITEM(datas, i), args[1], args[2], args[3]);
+        if (array == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        PyTuple_SET_ITEM(out, i, array);
+    }
+    Py_DECREF(datas);
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
+    {"wrap_each", (PyCFunction)(void (*)(void))wrap_each, METH_FASTCALL,
+     "wrap_each(datas, dtype, runtime, device): a tuple of new arrays of the given slots, one per data."},
     {"register_array", register_array, METH_VARARGS,
      "register_array(Array, ndarray, asarray, bool_, array, CPU): the class whose slots the fast paths read."},
     {"register_quiet_context", register_quiet_context, METH_O,

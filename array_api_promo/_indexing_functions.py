@@ -213,7 +213,7 @@ class IndexingFunctions(RuntimeBase):
             return  # a zero-size mask selects nothing
         if not data.flags.writeable:
             raise ValueError(
-                f"{func}: x is a read-only view (from broadcast_to/broadcast_arrays); copy it first "
+                f"{func}: x is a read-only view (from broadcast_to, broadcast_arrays or linalg.diagonal); copy it first "
                 "(asarray(x, copy=True))"
             )
         try:

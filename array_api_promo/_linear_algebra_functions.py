@@ -358,7 +358,8 @@ class LinearAlgebraFunctions(RuntimeBase):
         offset = index_int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
-        out = np.diagonal(x._data, offset=offset, axis1=-2, axis2=-1).copy()
+        # NumPy's read-only view, as array-api-strict's (writing into it raises in __setitem__)
+        out = np.diagonal(x._data, offset=offset, axis1=-2, axis2=-1)
         return Array._new(out, x._dtype, self, x._device)
 
     def linalg_eigh(self, x, /):

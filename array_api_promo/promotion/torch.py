@@ -94,6 +94,9 @@ _CHECKED_OPS = frozenset({"where", "clip"})
 
 # checked_convert lets any double into Half and BFloat16 (rounding to inf).
 _UNCHECKED_FLOATS = frozenset({f2, bf})
+# The largest finite value of the floating dtypes it checks: a float within it (or NaN) converts
+# as it is, with nothing to raise and no overflow to silence.
+_CHECKED_FLOAT_LIMITS = {f4: float(np.finfo(np.float32).max), f8: float(np.finfo(np.float64).max)}
 
 
 def _keeps_dtype_in_clamp(signature) -> bool:
@@ -313,6 +316,10 @@ class TorchPolicy(Policy):
     def _checked(self, value, dtype, op):
         """``c10::checked_convert``: the value must fit the dtype, except that a negative
         int wraps into an unsigned type down to -max, and half precision takes any float."""
+        if type(value) is float:
+            limit = _CHECKED_FLOAT_LIMITS.get(dtype)
+            if limit is not None and (abs(value) <= limit or value != value):
+                return np.asarray(value, dtype=dtype.numpy)  # what the checks below would give it
         self.check_scalar_value(value, op)
         t = type(value)
         category = dtype.category

@@ -1,0 +1,331 @@
+"""Views, creation and manipulation: the plain cases answer exactly as the general path does.
+
+``real``/``imag``, ``linalg.diagonal``, ``x.T``/``x.mT``, ``squeeze`` and ``unstack`` return
+views of their input, as NumPy's and array-api-strict's do (a view aliases its base);
+``meshgrid``, ``tile`` and the creation functions return new data. Each plain case is
+compared with the general path's spelling of the same call: the same array (dtype, device,
+NumPy dtype, shape, bytes, writeability) or the same error (type and message) and warnings,
+under every policy where the policy decides. Runs on the compiled and the pure-Python paths
+alike (CI runs the suite both ways).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+
+import numpy as np
+import pytest
+from fast_path_helpers import fresh_namespace, outcome  # tests/ is on sys.path (rootdir-relative import mode)
+
+import array_api_promo as xp
+from array_api_promo import DEVICE1, _dtypes as D, promotion
+
+POLICIES = promotion.available_policies()
+_fresh = fresh_namespace
+
+
+def _describe(out):
+    if isinstance(out, (tuple, list)):
+        return (type(out).__name__, *(_describe(o) for o in out))
+    data = np.asarray(out._data)
+    return ("array", out.dtype, out.device, data.dtype, data.shape, data.tobytes(), data.flags.writeable)
+
+
+def _outcome(call):
+    return outcome(call, _describe)
+
+
+def _shares(a, b) -> bool:
+    return np.shares_memory(np.asarray(a._data), np.asarray(b._data))
+
+
+class _Int(int):
+    """An int the plain cases do not take (``type(axis) is int``): the general path's."""
+
+    def __repr__(self):
+        return repr(int(self))
+
+    __str__ = __repr__
+
+
+class _Float(float):
+    """A float the plain cases do not take (``type(value) is float``): the general path's."""
+
+
+def _numbers(ns, dtype):
+    name = dtype.name
+    if name == "bool":
+        values = [True, False, True]
+    elif name.startswith(("int", "uint")):
+        info = np.iinfo(dtype.numpy)
+        values = [int(info.min), int(info.max), 0, 1]
+    elif name.startswith("complex"):
+        values = [complex(math.nan, 1.0), complex(0.0, -0.0), 1.5 - 2j, complex(math.inf, -math.inf)]
+    else:
+        values = [math.nan, math.inf, -math.inf, 0.0, -0.0, 1.5, -2.5, 5e-324]
+    with np.errstate(all="ignore"):
+        return np.array(values, dtype=dtype.numpy)
+
+
+# -- real and imag ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("func", ["real", "imag"])
+def test_real_and_imag_answer_as_the_general_path(policy, func):
+    """A fresh namespace's first call builds the plan (the general path); the next takes the fast one."""
+    for dtype in _fresh(policy).__array_namespace_info__().dtypes().values():
+        for shape in ((8,), (2, 2), ()):
+
+            def call(ns, dtype=dtype, shape=shape):
+                return getattr(ns, func)(ns.asarray(np.resize(_numbers(ns, dtype), shape)))
+
+            general = _outcome(lambda call=call: call(_fresh(policy)))
+            ns = _fresh(policy)
+            with contextlib.suppress(Exception):  # a dtype the policy refuses: nothing remembered
+                call(ns)
+            assert _outcome(lambda call=call, ns=ns: call(ns)) == general, (policy, dtype, shape)
+
+
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+def test_real_and_imag_of_a_complex_array_are_views(ns):
+    for _ in range(2):  # the plan's first call and the fast path
+        z = ns.asarray(np.array([1 + 2j, -3 - 4j], dtype=np.complex64))
+        re, im = ns.real(z), ns.imag(z)
+        assert re.dtype == im.dtype == ns.float32
+        assert np.asarray(re).tolist() == [1.0, -3.0] and np.asarray(im).tolist() == [2.0, -4.0]
+        assert _shares(re, z) and _shares(im, z)
+        re[0] = 7.0  # a view aliases its base, as NumPy's and array-api-strict's
+        assert complex(z[0]) == 7 + 2j
+    x = ns.asarray(np.array([1.5, -0.0], dtype=np.float32))
+    assert ns.real(x).dtype == ns.float32 and _shares(ns.real(x), x)  # a real array's real part: itself
+    if ns is xp:  # the standard's imag of a real array: new zeros (torch refuses it)
+        assert np.asarray(ns.imag(x)).tolist() == [0.0, 0.0] and not _shares(ns.imag(x), x)
+
+
+# -- linalg.diagonal ----------------------------------------------------------------------------------
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+def test_diagonal_is_a_read_only_view(ns):
+    s = ns.asarray(np.arange(18.0).reshape(2, 3, 3))
+    for offset in (0, 1, -2, 5):
+        d = ns.linalg.diagonal(s, offset=offset)
+        assert np.array_equal(np.asarray(d), np.diagonal(np.arange(18.0).reshape(2, 3, 3), offset, -2, -1))
+        assert d.dtype == s.dtype and (d.size == 0 or _shares(d, s))
+    d = ns.linalg.diagonal(s)
+    with pytest.raises(ValueError, match="__setitem__: x is a read-only view .*linalg.diagonal"):
+        d[0, 0] = 1.0
+    assert float(s[0, 0, 0]) == 0.0
+
+
+# -- x.T and x.mT ---------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ns", [xp, xp.torch, _fresh("jax")], ids=["array_api", "torch", "jax"])
+def test_transposes_answer_as_the_python_properties(ns):
+    cls = type(ns.asarray(1.0))
+    shapes = [(), (3,), (2, 3), (0, 4), (2, 3, 4), (1, 2, 3, 4)]
+    for shape in shapes:
+        for dtype in (np.float32, np.int8, np.complex128, np.bool_):
+            x = ns.asarray(np.arange(math.prod(shape)).reshape(shape).astype(dtype))
+            for name, python in (("T", cls._transposed), ("mT", cls._matrix_transposed)):
+                fast = _outcome(lambda x=x, name=name: getattr(x, name))
+                assert fast == _outcome(lambda x=x, python=python: python(x)), (shape, name)
+                if fast[0][0] == "array":
+                    view = getattr(x, name)
+                    assert view.size == 0 or _shares(view, x)
+                    expected = np.swapaxes(np.asarray(x), -1, -2)
+                    assert fast[0][4:6] == (expected.shape, expected.tobytes())
+    on_device = ns.asarray(np.ones((2, 3))).to_device(DEVICE1)
+    assert on_device.T.device == on_device.mT.device == DEVICE1
+
+
+# -- squeeze ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+def test_squeeze_answers_as_its_general_path(ns):
+    for shape in [(1, 5), (5, 1), (1,), (1, 1, 3), (2, 3), (0, 1), ()]:
+        x = ns.asarray(np.arange(math.prod(shape), dtype=np.float32).reshape(shape))
+        for axis in range(-4, 4):
+            fast = _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=axis))
+            assert fast == _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=_Int(axis))), (shape, axis)
+            assert fast == _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=(axis,))), (shape, axis)
+            if fast[0][0] == "array" and x.size:
+                assert _shares(ns.squeeze(x, axis=axis), x)
+    with pytest.raises(TypeError, match="squeeze"):
+        ns.squeeze(np.ones((1, 2)), axis=0)
+
+
+# -- unstack and meshgrid ----------------------------------------------------------------------------
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+def test_unstack_gives_views_of_each_slice(ns):
+    data = np.arange(24, dtype=np.int16).reshape(2, 3, 4)
+    x = ns.asarray(data)
+    for axis in (0, 1, 2, -1):
+        parts = ns.unstack(x, axis=axis)
+        expected = np.moveaxis(data, axis, 0)
+        assert type(parts) is tuple and len(parts) == expected.shape[0]
+        for part, want in zip(parts, expected):
+            assert part.dtype == ns.int16 and part.device == x.device and type(part._data) is np.ndarray
+            assert part.shape == want.shape and np.array_equal(np.asarray(part), want) and _shares(part, x)
+    vector = ns.unstack(ns.asarray(np.array([1.5, 2.5])))
+    assert [(v.shape, float(v)) for v in vector] == [((), 1.5), ((), 2.5)]
+    assert ns.unstack(ns.asarray(np.zeros((0, 3)))) == ()
+    on_device = ns.unstack(ns.asarray(np.ones((2, 2))).to_device(DEVICE1))
+    assert [p.device for p in on_device] == [DEVICE1, DEVICE1]
+
+
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+@pytest.mark.parametrize("indexing", ["xy", "ij"])
+def test_meshgrid_gives_new_writable_grids(ns, indexing):
+    a, b = np.arange(3.0), np.arange(4.0) + 10
+    x, y = ns.asarray(a), ns.asarray(b)
+    grids = ns.meshgrid(x, y, indexing=indexing)
+    for got, want in zip(grids, np.meshgrid(a, b, indexing=indexing)):
+        assert got.shape == want.shape and np.array_equal(np.asarray(got), want)
+        assert np.asarray(got).flags.writeable and not _shares(got, x) and not _shares(got, y)
+    assert not _shares(grids[0], grids[1])
+    grids[0][0, 0] = -1.0
+    assert float(x[0]) == 0.0 and float(grids[1][0, 0]) != -1.0
+
+
+# -- asarray of an array --------------------------------------------------------------------------------
+@pytest.mark.parametrize("policy", POLICIES)
+def test_asarray_of_an_array_answers_as_its_general_path(policy):
+    ns = _fresh(policy)
+    for dtype in ns.__array_namespace_info__().dtypes().values():
+        x = ns.asarray(_numbers(ns, dtype))
+        assert ns.asarray(x) is x
+        for device in (None, DEVICE1):
+            for copy in (None, True, False):
+                y = x if device is None else x.to_device(device)
+                fast = _outcome(lambda y=y, copy=copy: ns.asarray(y, copy=copy))
+                # the general path: the same call with the dtype spelled out
+                general = _outcome(lambda y=y, copy=copy: ns.asarray(y, dtype=y.dtype, copy=copy))
+                assert fast == general, (policy, dtype, device, copy)
+                if copy:
+                    assert not _shares(ns.asarray(y, copy=True), y)
+                else:
+                    assert ns.asarray(y, copy=copy) is y
+    other = _fresh(policy).asarray(np.ones(2))
+    with pytest.raises(TypeError, match="asarray: cannot mix arrays"):
+        ns.asarray(other)
+
+
+# -- creation --------------------------------------------------------------------------------------------
+_SHAPES = [(2, 3), (0, 4), (3, 0, 2), (1,), (4, 1, 1, 2), (2**70, 0), (0, 2**70), (-1, 2), (2, True)]
+_SHAPES += [(2, 1.0), (2**22, 2**22), ((1 << 26) // 16, 2), ((1 << 26) // 16 + 1,), (np.int64(2), 3)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_creation_of_a_tuple_shape_answers_as_of_a_list(policy):
+    ns = _fresh(policy)
+    for shape in _SHAPES:
+        for func in ("zeros", "ones"):
+            fast = _outcome(lambda f=func, s=shape: getattr(ns, f)(s))
+            assert fast == _outcome(lambda f=func, s=shape: getattr(ns, f)(list(s))), (func, shape)
+        fast = _outcome(lambda s=shape: ns.empty(s))
+        general = _outcome(lambda s=shape: ns.empty(list(s)))
+        assert (fast[0][:5], fast[1]) == (general[0][:5], general[1]), shape
+
+
+_BOUNDS = [
+    (0.0, 10, 1.0),
+    (1, 2.5, 0.5),
+    (0, 1, 0.1),
+    (5.0, 0, 1.0),
+    (10.0, 0, -0.5),
+    (0.0, 1.0, 0),
+    (0.0, math.inf, 1.0),
+    (math.nan, 1.0, 1.0),
+    (0.0, 1e300, 1e-300),
+    (-1e308, 1e308, 1.0),
+    (2**60, 2**60 + 10, 1.5),
+    (0.0, 2**54, 2**50),
+    (0.0, 5e6, 1.0),
+    (-0.0, 3, 1.0),
+    (1.0, 1.0, 1.0),
+    (0.0, 1.0, 1e-7),  # more values than the plain case takes
+]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_arange_of_float_bounds_answers_as_its_general_path(policy):
+    ns = _fresh(policy)
+
+    def numpy_number(v):  # the general path takes NumPy numbers by their Python value
+        return np.float64(v) if type(v) is float else np.int64(v)
+
+    for start, stop, step in _BOUNDS:
+        fast = _outcome(lambda a=start, b=stop, s=step: ns.arange(a, b, s))
+        general = _outcome(lambda a=start, b=stop, s=step: ns.arange(numpy_number(a), numpy_number(b), numpy_number(s)))
+        assert fast == general, (policy, start, stop, step)
+        assert _outcome(lambda a=start, s=step: ns.arange(a, step=s)) == _outcome(
+            lambda a=start, s=step: ns.arange(0, numpy_number(a), numpy_number(s))
+        ), (policy, start, step)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("func", ["zeros_like", "ones_like", "empty_like"])
+def test_creation_like_an_array_answers_as_its_general_path(policy, func):
+    ns = _fresh(policy)
+    make = getattr(ns, func)
+    for dtype in ns.__array_namespace_info__().dtypes().values():
+        base = ns.asarray(np.resize(_numbers(ns, dtype), (3, 4)))
+        for x in (base, base.T, base[:, ::2], base.to_device(DEVICE1), ns.asarray(_numbers(ns, dtype)[0])):
+            fast = _outcome(lambda x=x: make(x))
+            general = _outcome(lambda x=x: make(x, dtype=x.dtype, device=x.device))
+            if func == "empty_like":  # no values to compare
+                fast, general = (fast[0][:5], fast[1]), (general[0][:5], general[1])
+            assert fast == general, (policy, dtype, x.shape)
+            assert not _shares(make(x), x)
+    with pytest.raises(TypeError, match=func):
+        make(np.ones(3))
+
+
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+def test_concat_without_an_axis_answers_as_its_general_path(ns):
+    a = ns.asarray(np.arange(6.0).reshape(2, 3))
+    cases = [[a, a.T], [a, ns.asarray([1.0, 2.0])], [ns.asarray(1.0), ns.asarray(2.0)], [a], (a, a)]
+    cases += [[a, ns.asarray(np.ones(2, dtype=np.float32))], [a, a.to_device(DEVICE1)], [a, np.ones(2)], []]
+    for arrays in cases:
+        fast = _outcome(lambda arrays=arrays: ns.concat(arrays, axis=None))
+        runtime = a._runtime
+        # the general path, by its own function: the plain case tests the sequence's type exactly
+        general = _outcome(lambda arrays=arrays: type(runtime).concat(runtime, _List(arrays), axis=None))
+        assert fast == general, arrays
+
+
+class _List(list):
+    """A list the plain cases do not take (``type(arrays) is list``): the general path's."""
+
+
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+def test_tile_never_returns_a_view(ns):
+    x = ns.asarray(np.arange(6.0).reshape(2, 3))
+    for reps in [(1,), (1, 1), (2,), (1, 2), (2, 1, 1), (0,), (1, 1, 1)]:
+        out = ns.tile(x, reps)
+        assert np.array_equal(np.asarray(out), np.tile(np.arange(6.0).reshape(2, 3), reps))
+        assert not _shares(out, x) and np.asarray(out).flags.writeable
+    empty = ns.asarray(np.zeros((0, 3)))
+    assert not _shares(ns.tile(empty, (2,)), empty) and ns.tile(empty, (2, 1)).shape == (0, 3)
+
+
+# -- torch's checked conversion of a float (full, full_like, where, clip) ------------------------------
+_FLOATS = [0.0, -0.0, 1.5, math.nan, -math.nan, math.inf, -math.inf, 5e-324, 1e-46, 1e300, -1e300]
+_FLOATS += [float(np.finfo(np.float32).max), -float(np.finfo(np.float32).max), 3.4028235677973366e38, 3.5e38]
+_FLOATS += [math.nextafter(float(np.finfo(np.float32).max), math.inf), float(np.finfo(np.float64).max)]
+
+
+@pytest.mark.parametrize("version", ["torch", "torch@2.13"])
+def test_torchs_checked_float_conversion_answers_as_its_general_path(version):
+    policy = promotion.get_policy(version)
+    for dtype in (D.float16, D.float32, D.float64, D.complex64, D.bool_):  # (ints take floats by type)
+        for value in _FLOATS:
+            for op in ("full", "full_like", "where", "clip"):
+
+                def describe(out):
+                    return (out.dtype, out.shape, out.tobytes())
+
+                fast = outcome(lambda v=value, op=op: policy.create_scalar(v, dtype, op), describe)
+                general = outcome(lambda v=value, op=op: policy.create_scalar(_Float(v), dtype, op), describe)
+                assert fast == general, (version, dtype, value, op)
+    tx = xp.torch
+    assert float(tx.full(2, 3.4e38)[0]) == float(np.float32(3.4e38))
+    with pytest.raises(OverflowError, match="full"):
+        tx.full(2, 3.5e38)
