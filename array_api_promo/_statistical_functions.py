@@ -252,7 +252,7 @@ class StatisticalFunctions(RuntimeBase):
         ``prepend`` and ``append`` promote with ``x`` by the policy; a boolean
         difference (where the policy allows one) is ``x[i+1] != x[i]``.
         """
-        plain = n == 1 and axis == -1 and type(n) is int and type(axis) is int and prepend is None and append is None
+        plain = type(n) is int and type(axis) is int and n == 1 and axis == -1 and prepend is None and append is None
         if plain and type(x) is Array and x._runtime is self and x._data.ndim and x._data.shape[-1]:
             result = self._accumulations.get(("diff", x._dtype))  # the general path's answer before
             if result is not None:  # (only where it is x's dtype: no cast)
