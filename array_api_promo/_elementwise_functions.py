@@ -12,6 +12,7 @@ One path for every elementwise operation:
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -730,6 +731,33 @@ class ElementwiseFunctions(RuntimeBase):
                     pass
                 else:
                     return Array._new(_asarray(out, dtype=result.numpy), result, self, device)
+        elif type(condition) is Array and (type(x1) is Array) is not (type(x2) is Array):
+            # an array and a Python scalar of a signature met before: the remembered decision; the
+            # scalar's value is still checked by the policy's conversion, as below
+            array, first = (x1, True) if type(x1) is Array else (x2, False)
+            plan = self._where_plans.get((array._dtype, array._data.ndim == 0, type(x2 if first else x1), first))
+            device = condition._device
+            if (
+                plan is not None
+                and condition._dtype is D.bool_
+                and condition._runtime is self
+                and array._runtime is self
+                and array._device is device
+            ):
+                decision, convert, limit = plan
+                value = x2 if first else x1
+                if not (limit is not None and -limit <= value <= limit):  # (in range: NumPy casts it)
+                    value = convert(value)
+                try:
+                    out = (
+                        np.where(condition._data, array._data, value)
+                        if first
+                        else np.where(condition._data, value, array._data)
+                    )
+                except ValueError:  # shapes that do not broadcast: worded below
+                    pass
+                else:
+                    return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, device)
         condition = self._check_array(condition, "where", "condition")
         if condition._dtype.category != D.CATEGORY_BOOL:
             raise TypeError(f"where: condition must have a boolean dtype, got {condition._dtype.name}")
@@ -771,6 +799,21 @@ class ElementwiseFunctions(RuntimeBase):
             and not self._by_value
         ):  # no cast: the next call of this signature goes straight to the kernel
             self._where_plans[x1._dtype, x2._dtype, x1._data.ndim == 0, x2._data.ndim == 0] = decision.result
+        elif (type(x1) is Array) is not (type(x2) is Array) and not self._by_value:
+            array, scalar = (x1, x2) if type(x1) is Array else (x2, x1)
+            if (
+                array._dtype is compute
+                and type(scalar) in PY_SCALARS
+                and condition._runtime is self
+                and array._runtime is self
+            ):  # the decision of an array with a scalar depends on the scalar's type, not its value
+                t = type(scalar)
+                convert = functools.partial(self._where_scalar, decision=decision)
+                # a float within the compute dtype's range goes to NumPy as it is (a Python float
+                # takes the array's dtype there, rounded as the conversion rounds it)
+                plain = t is float and decision.scalar in (None, compute) and compute.category >= D.CATEGORY_FLOATING
+                limit = float(D.finfo_of(compute).max) if plain else None
+                self._where_plans[array._dtype, array._data.ndim == 0, t, array is x1] = (decision, convert, limit)
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, device)
 
 

@@ -114,6 +114,28 @@ def test_where_of_two_arrays_answers_as_the_general_path(policy):
                 assert fast == general, (policy, d1, d2, shapes)
 
 
+# Python scalars of where: in and out of each dtype's range, special values, every type
+_WHERE_SCALARS = [0.0, -0.0, 1.5, 1e300, -1e300, 3.4e38, math.nan, math.inf, -math.inf, 0, 7, 2**70, True, 1j]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_where_of_an_array_and_a_python_scalar_answers_as_the_general_path(policy):
+    for dtype in _dtypes(_fresh(policy)):
+        for value in _WHERE_SCALARS:
+            for first, shape in ((True, (4,)), (False, (4,)), (True, ()), (False, (3,))):
+
+                def call(ns, dtype=dtype, value=value, first=first, shape=shape):
+                    c = ns.asarray(np.resize(np.array([True, False]), (4,)))
+                    a = ns.asarray(np.resize(_special(ns, dtype), shape))
+                    return ns.where(c, a, value) if first else ns.where(c, value, a)
+
+                def warm(ns, dtype=dtype, value=value, first=first, shape=shape):
+                    return call(ns, dtype, type(value)(1), first, shape)
+
+                general, fast = _general_then_fast(policy, call, warm)
+                assert fast == general, (policy, dtype, value, first, shape)
+
+
 def test_where_on_other_devices_and_namespaces_answers_as_before():
     ns = _fresh("array_api")
     c, a, b = ns.asarray([True, False]), ns.asarray([1.0, 2.0]), ns.asarray([3.0, 4.0])
