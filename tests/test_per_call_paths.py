@@ -17,7 +17,11 @@ import warnings
 
 import numpy as np
 import pytest
-from fast_path_helpers import fresh_namespace, outcome  # tests/ is on sys.path (rootdir-relative import mode)
+from fast_path_helpers import (  # tests/ is on sys.path (rootdir-relative import mode)
+    fresh_namespace,
+    outcome,
+    special_values,
+)
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import numpy as hnp
 
@@ -45,18 +49,7 @@ def _describe(out):
 
 
 def _special(ns, dtype):
-    name = dtype.name
-    if name == "bool":
-        values = [True, False, True]
-    elif name.startswith(("int", "uint")):
-        info = np.iinfo(dtype.numpy)
-        values = [int(info.min), int(info.max), 0, 1]
-    elif name.startswith("complex"):
-        values = [complex(math.nan, 1.0), complex(0.0, -0.0), 1.5 - 2j, complex(math.inf, 0.0)]
-    else:
-        values = [math.nan, math.inf, -math.inf, 0.0, -0.0, 1.5, -2.5, 5e-324]
-    with np.errstate(all="ignore"):
-        return np.array(values, dtype=dtype.numpy)
+    return special_values(dtype)
 
 
 def _dtypes(ns):

@@ -16,7 +16,11 @@ import math
 
 import numpy as np
 import pytest
-from fast_path_helpers import fresh_namespace, outcome  # tests/ is on sys.path (rootdir-relative import mode)
+from fast_path_helpers import (  # tests/ is on sys.path (rootdir-relative import mode)
+    fresh_namespace,
+    outcome,
+    special_values,
+)
 
 import array_api_promo as xp
 from array_api_promo import DEVICE1, _dtypes as D, promotion
@@ -54,18 +58,7 @@ class _Float(float):
 
 
 def _numbers(ns, dtype):
-    name = dtype.name
-    if name == "bool":
-        values = [True, False, True]
-    elif name.startswith(("int", "uint")):
-        info = np.iinfo(dtype.numpy)
-        values = [int(info.min), int(info.max), 0, 1]
-    elif name.startswith("complex"):
-        values = [complex(math.nan, 1.0), complex(0.0, -0.0), 1.5 - 2j, complex(math.inf, -math.inf)]
-    else:
-        values = [math.nan, math.inf, -math.inf, 0.0, -0.0, 1.5, -2.5, 5e-324]
-    with np.errstate(all="ignore"):
-        return np.array(values, dtype=dtype.numpy)
+    return special_values(dtype)
 
 
 # -- real and imag ----------------------------------------------------------------------------------
