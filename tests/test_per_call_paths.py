@@ -129,6 +129,23 @@ def test_where_of_an_array_and_a_python_scalar_answers_as_the_general_path(polic
                 assert fast == general, (policy, dtype, value, first, shape)
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_where_remembers_no_value_of_a_python_int(policy):
+    """A plan made by a huge int (a value class of its own for some policies) answers a small
+    one as the general path does, and the other way round."""
+    for dtype in _dtypes(_fresh(policy)):
+        for warm_value, value in ((2**70, 1), (1, 2**70), (2**63, 5), (5, 2**63), (-(2**63) - 1, 3)):
+
+            def call(ns, dtype=dtype, value=value):
+                return ns.where(ns.asarray([True, False, True]), ns.asarray(_special(ns, dtype)[:3]), value)
+
+            def warm(ns, dtype=dtype, warm_value=warm_value):
+                return call(ns, dtype, warm_value)
+
+            general, fast = _general_then_fast(policy, call, warm)
+            assert fast == general, (policy, dtype, warm_value, value)
+
+
 def test_where_on_other_devices_and_namespaces_answers_as_before():
     ns = _fresh("array_api")
     c, a, b = ns.asarray([True, False]), ns.asarray([1.0, 2.0]), ns.asarray([3.0, 4.0])
