@@ -322,23 +322,20 @@ class CreationFunctions(RuntimeBase):
             return _on_cpu(np.arange(start, dtype=dtype.numpy), dtype, self)
         t0, t1, t2 = type(start), type(stop), type(step)
         if (
-            (t0 is float or t1 is float or t2 is float)
-            and t0 in _PLAIN_BOUNDS
-            and t1 in _PLAIN_BOUNDS
-            and t2 in _PLAIN_BOUNDS
-            and dtype is None
+            dtype is None
             and device is None
-            and (t0 is float or -_EXACT_INT <= start <= _EXACT_INT)
-            and (t1 is float or -_EXACT_INT <= stop <= _EXACT_INT)
-            and (t2 is float or -_EXACT_INT <= step <= _EXACT_INT)
+            and (t0 is float or t1 is float or t2 is float)
+            and (t0 is float or (t0 is int and -_EXACT_INT <= start <= _EXACT_INT))
+            and (t1 is float or (t1 is int and -_EXACT_INT <= stop <= _EXACT_INT))
+            and (t2 is float or (t2 is int and -_EXACT_INT <= step <= _EXACT_INT))
             and step - step == 0  # finite (then a finite n means finite bounds)
             and step != 0
         ):  # floating bounds, few values: the default float's range, as below
             n = (stop - start) / step
             if n - n == 0 and n <= _PLAIN_LENGTH:
-                n = max(0, math.ceil(n))
+                n = _ceil(n) if n > 0 else 0
                 dtype = self.policy.default_float
-                data = np.arange(start, stop, step, dtype=dtype.numpy)
+                data = _arange(start, stop, step, dtype.numpy)
                 return _on_cpu(data[:n] if data.shape[0] > n else data, dtype, self)
         func = "arange"
         if not (type(start) in _ARANGE_TYPES and type(stop) in _ARANGE_TYPES and type(step) in _ARANGE_TYPES):
@@ -496,9 +493,10 @@ def _has_buffer(obj) -> bool:
 _PLAIN_LENGTH = (1 << 26) // 16
 
 
-# arange's floating case: bounds of these types, ints that a float holds exactly
-_PLAIN_BOUNDS = (int, float)
+# arange's floating case: Python float bounds, or ints that a float holds exactly
 _EXACT_INT = 2**53
+_arange = np.arange
+_ceil = math.ceil
 
 
 def _plain_shape(shape) -> bool:

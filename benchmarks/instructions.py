@@ -28,6 +28,7 @@ a = np.linspace(0, 1, 10); b = a * 2; f32 = a.astype(np.float32); mask = a > 0.5
 X, Y, XF32, XMASK = xp.asarray(a), xp.asarray(b), xp.asarray(f32), xp.asarray(mask)
 T, U, TF32 = tx.asarray(a), tx.asarray(b), tx.asarray(f32)
 M = np.linspace(0, 1, 32 * 32).reshape(32, 32); XM = xp.asarray(M)
+a2, b2 = a.reshape(2, 5), b.reshape(2, 5); X2, Y2 = xp.asarray(a2), xp.asarray(b2)
 """
 
 # name: (ours, NumPy's own)
@@ -46,6 +47,10 @@ CASES = {
     "result_type": ("xp.result_type(X, Y)", "np.result_type(a, b)"),
     "astype": ("xp.astype(X, xp.float32)", "a.astype(np.float32)"),
     "A @ A": ("XM @ XM", "M @ M"),
+    "vecdot": ("xp.vecdot(X2, Y2)", "np.vecdot(a2, b2)"),
+    "count_nonzero": ("xp.count_nonzero(XMASK)", "np.count_nonzero(mask)"),
+    "arange float": ("xp.arange(0.0, 10, 1.0)", "np.arange(0.0, 10, 1.0)"),
+    "broadcast_shapes": ("xp.broadcast_shapes((2, 1), (1, 3))", "np.broadcast_shapes((2, 1), (1, 3))"),
 }
 
 
