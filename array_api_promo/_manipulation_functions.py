@@ -99,23 +99,26 @@ def _int_or_tuple(value, func: str, arg: str) -> tuple[int, ...]:
 
 
 def _broadcast_shapes(shapes, func: str) -> tuple[int, ...]:
-    ndim = max((len(s) for s in shapes), default=0)
-    out = [1] * ndim
+    out: tuple[int, ...] = ()
     for shape in shapes:
-        offset = ndim - len(shape)
-        for i, side in enumerate(shape):
-            j = offset + i
-            cur = out[j]
-            if side == cur or side == 1:
-                continue
-            if cur == 1:
-                out[j] = side
-                continue
-            raise ValueError(
-                f"{func}: shapes {', '.join(str(tuple(s)) for s in shapes)} do not broadcast "
-                f"(size {cur} against size {side} in dimension {j - ndim}: they cannot be broadcast together)"
-            )
-    return tuple(out)
+        if shape == out or not shape:
+            continue
+        if len(shape) > len(out):
+            out = (1,) * (len(shape) - len(out)) + out
+        merged = list(out)
+        j = len(out) - len(shape)  # shape's first dimension in out
+        for side in shape:
+            cur = merged[j]
+            if side != cur and side != 1:
+                if cur != 1:
+                    raise ValueError(
+                        f"{func}: shapes {', '.join(str(tuple(s)) for s in shapes)} do not broadcast (size "
+                        f"{cur} against size {side} in dimension {j - len(out)}: they cannot be broadcast together)"
+                    )
+                merged[j] = side
+            j += 1
+        out = tuple(merged)
+    return out
 
 
 class ManipulationFunctions(RuntimeBase):
@@ -180,6 +183,17 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(np.broadcast_to(data, shape), x._dtype, self, x._device)
 
     def broadcast_shapes(self, *shapes):
+        for s in shapes:
+            if type(s) is not tuple:
+                break
+            for side in s:
+                if type(side) is not int or side < 0:
+                    break
+            else:
+                continue
+            break
+        else:  # tuples of non-negative Python ints: what the checks below make of any shape
+            return _broadcast_shapes(shapes, "broadcast_shapes")
         func = "broadcast_shapes"
         checked = []
         for i, s in enumerate(shapes):

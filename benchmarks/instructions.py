@@ -50,6 +50,7 @@ CASES = {
     "vecdot": ("xp.vecdot(X2, Y2)", "np.vecdot(a2, b2)"),
     "count_nonzero": ("xp.count_nonzero(XMASK)", "np.count_nonzero(mask)"),
     "arange float": ("xp.arange(0.0, 10, 1.0)", "np.arange(0.0, 10, 1.0)"),
+    "vector_norm": ("xp.linalg.vector_norm(X)", "np.linalg.norm(a)"),
     "broadcast_shapes": ("xp.broadcast_shapes((2, 1), (1, 3))", "np.broadcast_shapes((2, 1), (1, 3))"),
 }
 

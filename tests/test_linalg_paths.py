@@ -285,6 +285,28 @@ def test_vector_norm_of_real_input_squares_as_the_abs_formula(ns):
         assert out._data.tobytes() == expected.tobytes(), dtype
 
 
+@NAMESPACES
+@pytest.mark.parametrize("shape", [(9,), (3, 6), (0,)])
+def test_vector_norm_of_all_of_float64_is_numpys_norm_and_float32_the_pairwise_sum(ns, shape):
+    """The 2-norm of a whole float64 array is np.linalg.norm's one BLAS dot (a few ulps from the
+    pairwise sum); float32 keeps NumPy's pairwise sum of squares (its BLAS dot accumulates in
+    float32). No warning either way, whatever the caller's error state; the first call and the
+    remembered path alike."""
+    rng = np.random.default_rng(1)
+    for values in (rng.standard_normal(shape) * 1e3, np.resize(_special(ns.float64), shape)):
+        for dtype in (ns.float64, ns.float32):
+            with np.errstate(all="ignore"):
+                data = values.astype(dtype.numpy)
+                expected = np.linalg.norm(data) if dtype == ns.float64 else np.sqrt(np.sum(data * data))
+            for x in (ns.asarray(data), ns.asarray(data.T)):
+                with np.errstate(all="raise"), warnings.catch_warnings():
+                    warnings.simplefilter("error")
+                    first, again = ns.linalg.vector_norm(x), ns.linalg.vector_norm(x)
+                for out in (first, again):
+                    assert out.dtype == dtype and out.shape == ()
+                    assert np.asarray(expected, dtype=dtype.numpy).tobytes() == out._data.tobytes(), (dtype, values)
+
+
 # -- fftfreq ------------------------------------------------------------------------------------------------
 _FREQ_SPACINGS = (1.0, 0.1, -2.0, 3, 1e-300, 1e300, math.inf, -math.inf, math.nan, 1e-40, 1e40, 3e38, -1e-35)
 

@@ -10,6 +10,7 @@ import warnings
 
 import numpy as np
 import pytest
+from hypothesis import given, settings, strategies as st
 
 import array_api_promo as xp
 import array_api_promo.torch as tx
@@ -137,6 +138,28 @@ def test_broadcast_shapes():
     with pytest.raises(TypeError, match="broadcast_shapes"):
         xp.broadcast_shapes(3)
     assert not hasattr(namespace("array_api", "2024.12"), "broadcast_shapes")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.lists(st.sampled_from([0, 1, 1, 2, 3]), max_size=4), max_size=4))
+def test_broadcast_shapes_plain_tuples_as_any_shape(shapes):
+    """Tuples of Python ints take the plain path; lists of NumPy ints the checked one: the same
+    shape, or the same error word for word, and NumPy's answer."""
+
+    def outcome(shapes):
+        try:
+            return xp.broadcast_shapes(*shapes)
+        except ValueError as exc:
+            return str(exc)
+
+    plain = outcome([tuple(s) for s in shapes])
+    assert plain == outcome([[np.int64(side) for side in s] for s in shapes])
+    try:
+        expected = np.broadcast_shapes(*map(tuple, shapes))
+    except ValueError:
+        assert isinstance(plain, str) and "do not broadcast" in plain
+    else:
+        assert plain == expected
 
 
 def test_broadcast_to_view_is_read_only_with_a_clear_error():

@@ -386,6 +386,39 @@ def test_creation_of_a_length_answers_as_of_a_shape(policy):
         assert _outcome(lambda b=bad: ns.arange(b)) == _outcome(lambda b=bad: ns.arange(0, b, 1))
 
 
+_ARANGE_BOUNDS = [
+    (0.0, 10, 1.0),
+    (0.5,),
+    (1, 2.5, 0.25),
+    (10.0, 0, -0.7),
+    (0.0, 1.0, 0.1),
+    (-0.0, 3, 1.0),
+    (2**53, 2**53 + 4, 1.0),
+    (2**53 + 1, 2**53 + 4, 1.0),
+    (0.0, 2**70, 1.0),
+    (0.0, 1.0, 0.0),
+    (0.0, math.inf, 1.0),
+    (math.nan, 1.0, 0.5),
+    (0.0, 1.0, math.inf),
+    (True, 2.5, 1.0),
+    (0.0, 1e300, 1e-300),
+    (1e300, -1e300, -1e299),
+    (0.0, None, 1.0),
+    (3.0, 1.0),
+]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_arange_of_float_bounds_answers_as_the_general_path(policy):
+    """arange's plain float case (no dtype, no device) against the general path, reached by
+    naming the default device; bounds at the edges of what a float holds exactly."""
+    ns = _fresh(policy)
+    device = ns.__array_namespace_info__().default_device()
+    for bounds in _ARANGE_BOUNDS:
+        plain = _outcome(lambda b=bounds: ns.arange(*b))
+        assert plain == _outcome(lambda b=bounds: ns.arange(*b, device=device)), bounds
+
+
 # -- reductions and cumulative_sum --------------------------------------------------------------------
 @pytest.mark.parametrize("policy", POLICIES)
 @pytest.mark.parametrize("func", ["max", "min", "mean", "cumulative_sum", "cumulative_prod", "count_nonzero", "diff"])
