@@ -59,9 +59,14 @@ def _imag(x):
     return np.imag(x) if x.dtype.kind == "c" else np.zeros_like(x)  # (a real array's: new zeros)
 
 
-# Kernels that are no ufunc but give the dtype of the standard's real/imag of their input
-# dtype (REAL_OF) without a cast: their plans take the fast table too.
-_REAL_PART_KERNELS = (_real, _imag)
+def _component_dtype(dtype: np.dtype) -> np.dtype:
+    """The dtype of real/imag of ``dtype``: a complex dtype's component, a real dtype itself."""
+    return np.empty(0, dtype).real.dtype
+
+
+# Kernels that are no ufunc, and the dtype they give on an input of a dtype, without a cast:
+# _resolves_to answers for them as for a ufunc (their plans take the fast table too).
+_RESULT_OF_KERNEL = {_real: _component_dtype, _imag: _component_dtype}
 
 
 def _sign(x):
@@ -254,7 +259,8 @@ class UnaryPlan(NamedTuple):
 def _resolves_to(kernel, inputs: tuple, compute: np.dtype, result: np.dtype) -> bool:
     """Whether NumPy, called plainly on ``inputs``, computes ``kernel`` in ``compute`` giving ``result``."""
     if type(kernel) is not _ufunc:
-        return False
+        result_of = _RESULT_OF_KERNEL.get(kernel)
+        return result_of is not None and all(d == compute for d in inputs) and result_of(compute) == result
     try:
         resolved = kernel.resolve_dtypes(inputs + (None,))
     except (TypeError, ValueError):  # no loop, or a dtype NumPy's resolver does not know (bfloat16)
@@ -405,9 +411,7 @@ class ElementwiseFunctions(RuntimeBase):
             kernel = _casting(kernel, compute.numpy, 1)  # (a ufunc too: one cast of a 1-operand call)
         plan = UnaryPlan(kernel, decision.result, decision.result.numpy)
         self._plans[key] = plan
-        if _resolves_to(kernel, (dtype.numpy,), compute.numpy, plan.result_numpy) or (
-            kernel in _REAL_PART_KERNELS and dtype is compute and plan.result is D.REAL_OF.get(dtype, dtype)
-        ):
+        if _resolves_to(kernel, (dtype.numpy,), compute.numpy, plan.result_numpy):
             self._fast[key] = (kernel, plan.result)
         return plan
 
