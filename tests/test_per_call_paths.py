@@ -570,6 +570,35 @@ def test_variance_underflows_silently_as_its_remembered_path_does():
             assert float(ns.std(tiny)) == 0.0
 
 
+def _general_namespace(ns):
+    """A namespace of ``ns``'s policy at another version: ``ns`` takes its arrays by its general path."""
+    return xp.namespace(ns.asarray(0)._runtime.policy, "2024.12")
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("func", ["argmin", "argmax", "argsort", "sort", "unique_values"])
+def test_searching_sorting_and_unique_answer_as_the_general_path(policy, func):
+    ns = _fresh(policy)
+    other = _general_namespace(ns)
+    if func in ("argmin", "argmax"):
+        arguments = [{}, {"keepdims": True}, {"axis": 0}, {"keepdims": 0}]
+    elif func in ("argsort", "sort"):
+        arguments = [{}, {"stable": False}, {"axis": -1, "stable": True}, {"descending": True}, {"axis": 0}]
+        arguments += [{"stable": 1}, {"descending": 0}, {"axis": True}, {"axis": -1.0}]
+    else:
+        arguments = [{}]
+    for dtype in _dtypes(ns):
+        inputs = _reduction_inputs(ns, dtype)
+        inputs.append(np.resize(_special(ns, dtype)[::-1], 13))  # repeated values
+        for data in inputs:
+            for kwargs in arguments:
+                fast = _outcome(lambda data=data, kwargs=kwargs: getattr(ns, func)(ns.asarray(data), **kwargs))
+                general = _outcome(lambda data=data, kwargs=kwargs: getattr(ns, func)(other.asarray(data), **kwargs))
+                assert fast == general, (policy, dtype, data.shape, kwargs)
+    with pytest.raises(TypeError, match=f"^{func}: x must be an array of"):
+        getattr(ns, func)(np.ones(3))
+
+
 # -- concat and permute_dims -----------------------------------------------------------------------
 @pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
 def test_concat_answers_as_its_general_path(ns):
