@@ -671,14 +671,15 @@ class ElementwiseFunctions(RuntimeBase):
                     out = np.maximum(out, lo)  # NaN bounds propagate, as the standard asks
                 if hi is not None:
                     # into maximum's own result where it has the final shape (one allocation)
-                    own = out is not data and np.ndim(hi) == 0 and type(out) is _ndarray
+                    own = out is not data and type(out) is _ndarray and (type(hi) is not _ndarray or hi.ndim == 0)
                     out = np.minimum(out, hi, out=out) if own else np.minimum(out, hi)
         except ValueError:  # in the words of every other function, not NumPy's
             for bound in (lo, hi):
                 if bound is not None:
                     _check_broadcast("clip", data.shape, np.shape(bound))
             raise
-        out = _asarray(out, dtype=result.numpy)
+        if type(out) is not _ndarray or out.dtype is not result.numpy:
+            out = _asarray(out, dtype=result.numpy)
         if out is data or out is x._data:
             out = out.copy()
         return Array._new(out, result, self, device)

@@ -70,7 +70,8 @@ class RuntimeBase:
         self._function_dtypes: dict = {}
         # astype casts the general path has allowed, by to, then from: whether NumPy must be quiet.
         self._casts: dict = {}
-        # Result dtypes of sum/prod over a whole array with no dtype=, by (function, dtype).
+        # Result dtypes of the reductions the general path has allowed with no dtype= (sum, prod, max,
+        # min over any axis; mean, var, std over the whole array; ...), by (function, dtype).
         self._accumulations: dict = {}
         # Decisions of clip with two Python bounds of one type and of where with two arrays, by
         # their signature (see _elementwise_functions).

@@ -46,6 +46,11 @@ class SearchingFunctions(RuntimeBase):
         return Array._new(out, index, self, device)
 
     def _arg_extreme(self, func, kernel, x, axis, keepdims):
+        if axis is None and keepdims is False and type(x) is Array and x._runtime is self and x._data.size:
+            # the whole non-empty array: the method np.argmin(x) calls (axis None flattens in C order)
+            out = getattr(x._data, func)()
+            index = self.policy.default_index
+            return Array._new(_asarray(out, dtype=index.numpy), index, self, x._device)
         x = self._check_array(x, func)
         if type(keepdims) is not bool:
             raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")

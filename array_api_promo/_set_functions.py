@@ -19,6 +19,22 @@ from ._runtime import RuntimeBase, describe_value
 __all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 
 
+try:  # the C hash table np.unique_values(x) reaches through its Python layer (NumPy 2.3 and later)
+    from numpy._core._multiarray_umath import _unique_hash
+except ImportError:  # pragma: no cover (an older NumPy: its sort)
+    _unique_hash = None
+
+
+def _unique_integers(flat: np.ndarray) -> np.ndarray:
+    """``np.unique_values(flat)`` of integers (in no particular order): its C hash table where it
+    has one for ``flat``'s dtype."""
+    if _unique_hash is not None:
+        values = _unique_hash(flat, equal_nan=False)
+        if values is not NotImplemented:
+            return values
+    return np.unique_values(flat)
+
+
 class UniqueAllResult(NamedTuple):
     values: Array
     indices: Array
@@ -46,7 +62,7 @@ def _unique(flat: np.ndarray, *, index: bool, inverse: bool, counts: bool, stabl
     """
     if not (index or stable):
         if flat.dtype.kind in "iu" and not inverse and not counts:
-            values = np.unique_values(flat)  # NumPy's hash table, unsorted
+            values = _unique_integers(flat)  # NumPy's hash table, unsorted
             values.sort()
             return [values]
         sort = _unstable_sort(flat, inverse)
@@ -135,7 +151,9 @@ class SetFunctions(RuntimeBase):
 
     def unique_values(self, x, /):
         """The unique values of ``x`` (sorted, one-dimensional)."""
-        return self._unique_parts("unique_values", x, False, False, False)[0]
+        x = self._check_array(x, "unique_values")  # (_unique_parts' steps for the values alone)
+        values = _unique(x._data.reshape(-1), index=False, inverse=False, counts=False)[0]
+        return Array._new(values, x._dtype, self, x._device)
 
     def isin(self, x1, x2, /, *, invert=False):
         """Whether each element of ``x1`` equals some element of ``x2`` (or not, with ``invert``)."""

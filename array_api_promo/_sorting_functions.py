@@ -23,7 +23,9 @@ def _ascending(data, axis):
     when no two equal values can differ (no zero, whose sign may, and no NaN); else stably."""
     kind = data.dtype.kind
     if data.size < _UNSTABLE_MIN or kind not in "biuf":
-        return np.sort(data, axis=axis, kind="stable")
+        out = data.copy("K")  # np.sort's own steps, without its Python layer
+        out.sort(axis, "stable")
+        return out
     out = np.sort(data, axis=axis)
     if kind == "f" and (np.isnan(np.take(out, -1, axis=axis)).any() or not out.all()):  # NaNs sort last
         return np.sort(data, axis=axis, kind="stable")
@@ -32,6 +34,21 @@ def _ascending(data, axis):
 
 class SortingFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
+
+    def _plain_sort(self, x, axis, descending, stable):
+        """``x``'s data where the arguments are this namespace's array of at least one dimension,
+        the last axis, ascending and a bool ``stable`` (the general path's checks pass), else None."""
+        if (
+            type(x) is Array
+            and x._runtime is self
+            and descending is False
+            and (stable is True or stable is False)
+            and type(axis) is int
+            and axis == -1
+            and x._data.ndim
+        ):
+            return x._data
+        return None
 
     def _sort_args(self, func, x, axis, descending, stable):
         x = self._check_array(x, func)
@@ -54,6 +71,13 @@ class SortingFunctions(RuntimeBase):
 
     def argsort(self, x, /, *, axis=-1, descending=False, stable=True):
         """Indices that sort ``x`` along ``axis`` (stable, ascending or descending)."""
+        data = self._plain_sort(x, axis, descending, stable)
+        if data is not None:
+            out = data.argsort(-1, "stable")  # (np.argsort's own call)
+            index = self.policy.default_index
+            if out.dtype is not index.numpy:
+                out = out.astype(index.numpy)
+            return Array._new(out, index, self, x._device)
         x, data, axis = self._sort_args("argsort", x, axis, descending, stable)
         if descending:
             out = self._descending_order(data, axis)
@@ -66,6 +90,9 @@ class SortingFunctions(RuntimeBase):
 
     def sort(self, x, /, *, axis=-1, descending=False, stable=True):
         """A sorted copy of ``x`` along ``axis`` (stable, ascending or descending)."""
+        data = self._plain_sort(x, axis, descending, stable)
+        if data is not None:
+            return Array._new(_ascending(data, -1), x._dtype, self, x._device)
         x, data, axis = self._sort_args("sort", x, axis, descending, stable)
         if not descending:
             out = _ascending(data, axis)

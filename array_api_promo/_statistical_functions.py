@@ -27,6 +27,21 @@ _NUMBER_TYPES = (int, float)
 _ALL_AXES: dict = {}  # ndim -> (0, ..., ndim - 1)
 
 
+def _fast_axes(ndim, axis, keepdims):
+    """The axes a reduction's fast path passes to its kernel (all of them for None, else the int
+    ``axis``), or None where the general path's checks of ``axis`` and ``keepdims`` must speak."""
+    if keepdims is not False and keepdims is not True:
+        return None
+    if axis is None:
+        axes = _ALL_AXES.get(ndim)
+        if axes is None:
+            axes = _ALL_AXES[ndim] = tuple(range(ndim))
+        return axes
+    if type(axis) is int and -ndim <= axis < ndim:
+        return axis
+    return None
+
+
 class StatisticalFunctions(RuntimeBase):
     """Mixin: statistical functions under the namespace's policy."""
 
@@ -60,20 +75,16 @@ class StatisticalFunctions(RuntimeBase):
 
     # -- sum and prod --------------------------------------------------------------------------
     def _accumulate(self, func, kernel, x, axis, dtype, keepdims):
-        whole = axis is None and dtype is None and keepdims is False
-        if whole and type(x) is Array and x._runtime is self:
+        if dtype is None and type(x) is Array and x._runtime is self:
             result = self._accumulations.get((func, x._dtype))  # the general path's answer before
-            if result is not None:
+            axes = _fast_axes(x._data.ndim, axis, keepdims) if result is not None else None
+            if axes is not None:
                 # What the general path does once its checks and dtype decision are known to pass.
                 data = x._data
-                ndim = data.ndim
-                axes = _ALL_AXES.get(ndim)
-                if axes is None:
-                    axes = _ALL_AXES[ndim] = tuple(range(ndim))
                 context = quiet_context()
                 if x._dtype is not result:
                     data = context.run(data.astype, result.numpy)
-                out = context.run(kernel, data, axis=axes, keepdims=False, dtype=result.numpy)
+                out = context.run(kernel, data, axis=axes, keepdims=keepdims, dtype=result.numpy)
                 device = x._device
                 if device is not CPU:
                     device.admit(result, self)
@@ -85,7 +96,7 @@ class StatisticalFunctions(RuntimeBase):
                 return array
         x, axes = self._reduction_args(x, axis, keepdims, func)
         result = self._result_dtype(func, x, dtype)
-        if whole and x._runtime is self:
+        if dtype is None and x._runtime is self:  # (the same answer for every axis and keepdims)
             self._accumulations[func, x._dtype] = result
         data = self._cast(x, result)
         out = quietly(kernel, data, axis=axes, keepdims=keepdims, dtype=result.numpy)
@@ -157,11 +168,14 @@ class StatisticalFunctions(RuntimeBase):
 
     # -- max and min ------------------------------------------------------------------------------
     def _extreme(self, func, kernel, x, axis, keepdims):
-        whole = axis is None and keepdims is False
-        if whole and type(x) is Array and x._runtime is self and x._data.size:
+        if type(x) is Array and x._runtime is self:
             result = self._accumulations.get((func, x._dtype))  # the general path's answer before
             if result is not None:  # (only where it is x's dtype: no cast)
-                return Array._new(_asarray(kernel(x._data, axis=None), dtype=result.numpy), result, self, x._device)
+                data = x._data
+                axes = _fast_axes(data.ndim, axis, keepdims)
+                if axes is not None and (data.shape[axis] if type(axis) is int else data.size):  # not empty
+                    out = kernel(data, axis=axes, keepdims=keepdims)
+                    return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
         x, axes = self._reduction_args(x, axis, keepdims, func)
         result = self.policy.function_dtype(func, x._dtype).result
         data = self._cast(x, result)
@@ -172,7 +186,7 @@ class StatisticalFunctions(RuntimeBase):
                 "the result would be undefined"
             )
         out = kernel(data, axis=axes, keepdims=keepdims)
-        if whole and result is x._dtype and x._runtime is self:
+        if result is x._dtype and x._runtime is self:  # (the same answer for every axis and keepdims)
             self._accumulations[func, x._dtype] = result
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
@@ -215,9 +229,38 @@ class StatisticalFunctions(RuntimeBase):
     def _variance(self, func, x, axis, correction, keepdims):
         if type(correction) not in _NUMBER_TYPES:
             raise TypeError(f"{func}: correction must be an int or a float, got {type(correction).__name__}")
+        if axis is None and keepdims is False and type(x) is Array and x._runtime is self and x._data.size:
+            result = self._accumulations.get((func, x._dtype))  # the general path's answer before
+            if result is not None:  # (only where x's dtype is the working and the result one: no cast)
+                # the general path's steps below, for a whole non-empty array: nothing divides by zero
+                data = x._data
+                axes = _fast_axes(data.ndim, None, False)
+                context = quiet_context()
+                count = data.size
+                real = data.dtype.type
+                dev = context.run(np.subtract, data, context.run(np.add.reduce, data, axes) / real(count))
+                if type(dev) is _ndarray:
+                    squares = context.run(np.multiply, dev, dev, out=dev)
+                else:  # a NumPy scalar (x is 0-d)
+                    squares = context.run(np.multiply, dev, dev)
+                total = context.run(np.add.reduce, squares, axes)
+                divisor = count - correction
+                out = context.run(np.true_divide, total, real(divisor)) if divisor > 0 else np.full_like(total, np.nan)
+                return _asarray(out, dtype=result.numpy), result, x._device
         x, axes, result, data, count = self._moment_args(func, x, axis, keepdims)
         real = np.dtype(D.working_numpy(result))
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        if (
+            axis is None
+            and keepdims is False
+            and count
+            and data is x._data
+            and real is data.dtype
+            and result.numpy is real
+            and x._runtime is self
+        ):
+            self._accumulations[func, x._dtype] = result
+        # IEEE's inf and NaN, and an underflow silently (the quiet context's, as the fast path above)
+        with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
             if count:
                 dev = data - np.sum(data, axis=axes, keepdims=True) / data.dtype.type(count)
                 if dev.dtype.kind == "c":

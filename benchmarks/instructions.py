@@ -29,6 +29,7 @@ X, Y, XF32, XMASK = xp.asarray(a), xp.asarray(b), xp.asarray(f32), xp.asarray(ma
 T, U, TF32 = tx.asarray(a), tx.asarray(b), tx.asarray(f32)
 M = np.linspace(0, 1, 32 * 32).reshape(32, 32); XM = xp.asarray(M)
 a2, b2 = a.reshape(2, 5), b.reshape(2, 5); X2, Y2 = xp.asarray(a2), xp.asarray(b2)
+k = np.array([3, 41, 7, 3, 19, 0, 41, 25, 7, 12]); XK = xp.asarray(k)
 """
 
 # name: (ours, NumPy's own)
@@ -52,6 +53,15 @@ CASES = {
     "arange float": ("xp.arange(0.0, 10, 1.0)", "np.arange(0.0, 10, 1.0)"),
     "vector_norm": ("xp.linalg.vector_norm(X)", "np.linalg.norm(a)"),
     "broadcast_shapes": ("xp.broadcast_shapes((2, 1), (1, 3))", "np.broadcast_shapes((2, 1), (1, 3))"),
+    "sum axis=0": ("xp.sum(X2, axis=0)", "np.sum(a2, axis=0)"),
+    "min axis=1": ("xp.min(X2, axis=1)", "np.min(a2, axis=1)"),
+    "var": ("xp.var(X)", "np.var(a)"),
+    "tx var": ("tx.var(T)", "np.var(a)"),
+    "argmin": ("xp.argmin(X)", "np.argmin(a)"),
+    "argsort": ("xp.argsort(X)", "np.argsort(a, kind='stable')"),
+    "sort rows": ("xp.sort(X2, axis=-1)", "np.sort(a2, axis=-1, kind='stable')"),
+    "unique_values": ("xp.unique_values(XK)", "np.unique(k)"),
+    "clip": ("xp.clip(X, 0.2, 0.8)", "np.clip(a, 0.2, 0.8)"),
 }
 
 

@@ -527,6 +527,111 @@ def test_an_empty_array_is_refused_by_max_after_a_remembered_call():
     assert math.isnan(float(ns.mean(ns.asarray(np.zeros(0)))))
 
 
+def _reduction_inputs(ns, dtype):
+    """NumPy arrays of ``dtype`` for the reductions: special values in several shapes, a
+    transposed view, empty ones, and (floating) values whose squares underflow."""
+    special = _special(ns, dtype)
+    inputs = [np.resize(special, shape) for shape in ((8,), (2, 4), (4, 2), (), (1,), (2, 0), (0, 3))]
+    inputs.append(np.resize(special, (4, 4)).T)
+    plain = np.array([3, 1, 4, 1, 5, 9, 2, 6, 5, 3]).astype(dtype.numpy)  # no NaN to hide a wrong value
+    inputs += [plain, plain.reshape(2, 5), plain[::-3], plain[2].reshape(()), np.roll(special, 3)]
+    if dtype.kind == "real floating":
+        inputs.append(np.array([1e-200, 3e-200, -2e-200, 0.0], dtype=dtype.numpy))
+    return inputs
+
+
+def _all_axes_spelled(axis, ndim):
+    """``axis`` as the tuple the general path of a reduction takes (a tuple never takes a fast path)."""
+    return tuple(range(ndim)) if axis is None else (axis,)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("func", ["sum", "prod", "max", "min"])
+@pytest.mark.parametrize("errstate", ["default", "raise"])
+def test_reductions_along_an_axis_answer_as_the_general_path(policy, func, errstate):
+    reference, ns = _fresh(policy), _fresh(policy)
+    for dtype in _dtypes(ns):
+        for data in _reduction_inputs(ns, dtype):
+            for axis in (None, 0, 1, -1, -2, 2):
+                for keepdims in (False, True):
+
+                    def call(ns, general, data=data, axis=axis, keepdims=keepdims):
+                        x = ns.asarray(data)
+                        spelled = _all_axes_spelled(axis, data.ndim) if general else axis
+                        with np.errstate(all="raise" if errstate == "raise" else "warn"):
+                            return getattr(ns, func)(x, axis=spelled, keepdims=keepdims)
+
+                    general = _outcome(lambda call=call: call(reference, True))
+                    first = _outcome(lambda call=call: call(ns, False))  # (the first of a dtype: general)
+                    again = _outcome(lambda call=call: call(ns, False))  # remembered
+                    if axis is not None and not -data.ndim <= axis < data.ndim:
+                        general = first  # (an int and a tuple are out of bounds in words of their own)
+                    assert first == general and again == general, (policy, dtype, data.shape, axis, keepdims)
+    with pytest.raises(TypeError, match=f"^{func}: keepdims must be a bool"):
+        getattr(ns, func)(ns.asarray([1.0, 2.0]), axis=0, keepdims=1)
+    with pytest.raises(TypeError, match=f"^{func}: axis must be"):
+        getattr(ns, func)(ns.asarray([1.0, 2.0]), axis=True)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("func", ["var", "std"])
+@pytest.mark.parametrize("errstate", ["default", "raise"])
+def test_variance_of_a_whole_array_answers_as_the_general_path(policy, func, errstate):
+    reference, ns = _fresh(policy), _fresh(policy)
+    for dtype in _dtypes(ns):
+        for data in _reduction_inputs(ns, dtype):
+            for correction in (0, 0.0, 1, 1.5, 8, 9, -1, math.nan, math.inf, 10**400, True):
+
+                def call(ns, general, data=data, correction=correction):
+                    x = ns.asarray(data)
+                    axis = _all_axes_spelled(None, data.ndim) if general else None
+                    with np.errstate(all="raise" if errstate == "raise" else "warn"):
+                        return getattr(ns, func)(x, axis=axis, correction=correction)
+
+                general = _outcome(lambda call=call: call(reference, True))
+                first = _outcome(lambda call=call: call(ns, False))
+                again = _outcome(lambda call=call: call(ns, False))
+                assert first == general and again == general, (policy, dtype, data.shape, correction)
+
+
+def test_variance_underflows_silently_as_its_remembered_path_does():
+    ns = _fresh("array_api")
+    tiny = ns.asarray([1e-200, 3e-200, -2e-200, 0.0])
+    for _ in range(2):  # the general path, then the remembered one
+        with np.errstate(all="raise"):
+            assert float(ns.var(tiny)) == 0.0
+            assert float(ns.std(tiny)) == 0.0
+
+
+def _general_namespace(ns):
+    """A namespace of ``ns``'s policy at another version: ``ns`` takes its arrays by its general path."""
+    return xp.namespace(ns.asarray(0)._runtime.policy, "2024.12")
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("func", ["argmin", "argmax", "argsort", "sort", "unique_values"])
+def test_searching_sorting_and_unique_answer_as_the_general_path(policy, func):
+    ns = _fresh(policy)
+    other = _general_namespace(ns)
+    if func in ("argmin", "argmax"):
+        arguments = [{}, {"keepdims": True}, {"axis": 0}, {"keepdims": 0}]
+    elif func in ("argsort", "sort"):
+        arguments = [{}, {"stable": False}, {"axis": -1, "stable": True}, {"descending": True}, {"axis": 0}]
+        arguments += [{"stable": 1}, {"descending": 0}, {"axis": True}, {"axis": -1.0}]
+    else:
+        arguments = [{}]
+    for dtype in _dtypes(ns):
+        inputs = _reduction_inputs(ns, dtype)
+        inputs.append(np.resize(_special(ns, dtype)[::-1], 13))  # repeated values
+        for data in inputs:
+            for kwargs in arguments:
+                fast = _outcome(lambda data=data, kwargs=kwargs: getattr(ns, func)(ns.asarray(data), **kwargs))
+                general = _outcome(lambda data=data, kwargs=kwargs: getattr(ns, func)(other.asarray(data), **kwargs))
+                assert fast == general, (policy, dtype, data.shape, kwargs)
+    with pytest.raises(TypeError, match=f"^{func}: x must be an array of"):
+        getattr(ns, func)(np.ones(3))
+
+
 # -- concat and permute_dims -----------------------------------------------------------------------
 @pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
 def test_concat_answers_as_its_general_path(ns):
