@@ -29,7 +29,10 @@ def _unique_integers(flat: np.ndarray) -> np.ndarray:
     """``np.unique_values(flat)`` of integers (in no particular order): its C hash table where it
     has one for ``flat``'s dtype."""
     if _unique_hash is not None:
-        values = _unique_hash(flat, equal_nan=False)
+        try:  # positionally: NumPy 2.3's takes no keyword (2.4 added equal_nan, which integers ignore)
+            values = _unique_hash(flat)
+        except TypeError:  # a private function whose arguments changed again: the public call
+            values = NotImplemented
         if values is not NotImplemented:
             return values
     return np.unique_values(flat)
