@@ -29,6 +29,7 @@ X, Y, XF32, XMASK = xp.asarray(a), xp.asarray(b), xp.asarray(f32), xp.asarray(ma
 T, U, TF32 = tx.asarray(a), tx.asarray(b), tx.asarray(f32)
 M = np.linspace(0, 1, 32 * 32).reshape(32, 32); XM = xp.asarray(M)
 a2, b2 = a.reshape(2, 5), b.reshape(2, 5); X2, Y2 = xp.asarray(a2), xp.asarray(b2)
+TMASK = tx.asarray(mask); idx = np.arange(10)[::-1].copy(); XIDX, TIDX = xp.asarray(idx), tx.asarray(idx)
 """
 
 # name: (ours, NumPy's own)
@@ -51,6 +52,19 @@ CASES = {
     "count_nonzero": ("xp.count_nonzero(XMASK)", "np.count_nonzero(mask)"),
     "arange float": ("xp.arange(0.0, 10, 1.0)", "np.arange(0.0, 10, 1.0)"),
     "broadcast_shapes": ("xp.broadcast_shapes((2, 1), (1, 3))", "np.broadcast_shapes((2, 1), (1, 3))"),
+    "nonzero": ("xp.nonzero(XMASK)", "np.nonzero(mask)"),
+    "tx nonzero": ("tx.nonzero(TMASK)", "np.nonzero(mask)"),
+    "concat": ("xp.concat([X, Y])", "np.concatenate([a, b])"),
+    "stack axis=1": ("xp.stack([X, Y], axis=1)", "np.stack([a, b], axis=1)"),
+    "full_like": ("xp.full_like(X, 2.0)", "np.full_like(a, 2.0)"),
+    "tx full_like": ("tx.full_like(T, 2.0)", "np.full_like(a, 2.0)"),
+    "ones": ("xp.ones(10)", "np.ones(10)"),
+    "linspace": ("xp.linspace(0.0, 10.0, 10)", "np.linspace(0.0, 10.0, 10)"),
+    "tx linspace": ("tx.linspace(0.0, 10.0, 10)", "np.linspace(0.0, 10.0, 10)"),
+    "where": ("xp.where(XMASK, X, Y)", "np.where(mask, a, b)"),
+    "take": ("xp.take(X, XIDX)", "np.take(a, idx)"),
+    "tx take": ("tx.take(T, TIDX)", "np.take(a, idx)"),
+    "rfft": ("xp.fft.rfft(X)", "np.fft.rfft(a)"),
 }
 
 
