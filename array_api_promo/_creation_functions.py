@@ -396,7 +396,10 @@ class CreationFunctions(RuntimeBase):
             and type(endpoint) is bool
         ):  # real bounds, few values: the default float on the CPU, NumPy's values as below
             dtype = self.policy.default_float
-            return _on_cpu(np.linspace(start, stop, num, dtype=dtype.numpy, endpoint=endpoint), dtype, self)
+            data = np.linspace(start, stop, num, endpoint=endpoint)
+            if data.dtype is not dtype.numpy:  # float32: what np.linspace(..., dtype=) itself does last,
+                data = data.astype(dtype.numpy)  # without its check of the dtype for an integer one
+            return _on_cpu(data, dtype, self)
         func = "linspace"
         if type(num) is not int or num < 0:
             raise ValueError(f"linspace: num must be a non-negative int, got {num!r}")

@@ -146,6 +146,20 @@ def test_linspace_answers_as_the_general_path(policy):
                     assert fast == general, (policy, start, stop, num, endpoint)
 
 
+@pytest.mark.parametrize("policy", ["array_api", "torch", "mlx"])
+def test_linspace_of_random_bounds_answers_as_the_general_path(policy):
+    """The float32 of a default float32 policy is the float64 values rounded, bit for bit."""
+    ns, _ = _pair(policy)
+    rng = np.random.default_rng(32)
+    for _ in range(300):
+        start, stop = (float(v) for v in rng.standard_normal(2) * 10.0 ** rng.integers(-40, 40, 2))
+        num = int(rng.integers(0, 50))
+        endpoint = bool(rng.integers(0, 2))
+        fast = _outcome(lambda: ns.linspace(start, stop, num, endpoint=endpoint))
+        general = _outcome(lambda: ns.linspace(start, stop, num, endpoint=endpoint, device=CPU))
+        assert fast == general, (policy, start, stop, num, endpoint)
+
+
 @pytest.mark.parametrize("policy", POLICIES)
 def test_ones_answers_as_the_general_path(policy):
     ns, _ = _pair(policy)
