@@ -268,6 +268,8 @@ class CreationFunctions(RuntimeBase):
     def ones(self, shape, *, dtype=None, device=None):
         return self._constant(shape, dtype, device, np.ones, "ones")
 
+    ones = fast_path(_core.CONSTANT, "ones", ones)  # ones(n): in C
+
     def empty(self, shape, *, dtype=None, device=None):
         return self._constant(shape, dtype, device, np.empty, "empty")
 
@@ -301,6 +303,12 @@ class CreationFunctions(RuntimeBase):
         return self._made_like(x, dtype, device, np.empty, "empty_like")
 
     def full_like(self, x, /, fill_value, *, dtype=None, device=None):
+        if _plain_like(x, self) and dtype is None and device is None:
+            t = type(fill_value)
+            if t is float or t is int or t is bool or t is complex:  # as below, without _like's checks
+                dtype_ = x._dtype
+                value = self._exact_scalar(fill_value, dtype_, "full_like")
+                return _like_array(np.full(x._data.shape, value, dtype=dtype_.numpy), x, self)
         shape, dtype_, device = self._like(x, dtype, device, "full_like")
         if type(fill_value) in D.PY_SCALARS and dtype is None:
             # The fill value must be representable in x's dtype (no promotion).
@@ -377,6 +385,21 @@ class CreationFunctions(RuntimeBase):
         return Array._new(data, dtype, self, device)
 
     def linspace(self, start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+        t0, t1 = type(start), type(stop)
+        if (
+            (t0 is float or t0 is int)
+            and (t1 is float or t1 is int)
+            and type(num) is int
+            and 0 <= num <= _PLAIN_LENGTH
+            and dtype is None
+            and device is None
+            and type(endpoint) is bool
+        ):  # real bounds, few values: the default float on the CPU, NumPy's values as below
+            dtype = self.policy.default_float
+            data = np.linspace(start, stop, num, endpoint=endpoint)
+            if data.dtype is not dtype.numpy:  # float32: what np.linspace(..., dtype=) itself does last,
+                data = data.astype(dtype.numpy)  # without its check of the dtype for an integer one
+            return _on_cpu(data, dtype, self)
         func = "linspace"
         if type(num) is not int or num < 0:
             raise ValueError(f"linspace: num must be a non-negative int, got {num!r}")

@@ -31,6 +31,7 @@ __all__ = ["ElementwiseFunctions", "KERNELS"]
 
 _ndarray = np.ndarray
 _asarray = np.asarray
+_where = np.where
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
 _SCALAR_TYPES = frozenset(PY_SCALARS)  # (a set: the membership test of the hot path hashes once)
 _NUMPY_NUMBERS = (np.number, np.bool_)  # NumPy scalars some policies take as operands
@@ -731,11 +732,20 @@ class ElementwiseFunctions(RuntimeBase):
                 and x2._device is device
             ):
                 try:
-                    out = np.where(condition._data, x1._data, x2._data)
+                    out = _where(condition._data, x1._data, x2._data)
                 except ValueError:  # shapes that do not broadcast: worded below
                     pass
                 else:
-                    return Array._new(_asarray(out, dtype=result.numpy), result, self, device)
+                    if out.dtype is not result.numpy:
+                        out = _asarray(out, dtype=result.numpy)
+                    if device is not CPU:  # (the CPU holds every dtype: nothing to admit)
+                        return Array._new(out, result, self, device)
+                    array = _new_object(Array)
+                    array._data = out
+                    array._dtype = result
+                    array._runtime = self
+                    array._device = CPU
+                    return array
         elif type(condition) is Array and (type(x1) is Array) is not (type(x2) is Array):
             # an array and a Python scalar of a signature met before: the remembered decision; the
             # scalar's value is still checked by the policy's conversion, as below

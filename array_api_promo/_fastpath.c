@@ -46,7 +46,7 @@ enum {
     RESULT_TYPE,        /* runtime.result_type(x1, x2) */
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
     ASARRAY,            /* runtime.asarray(obj): one of ours, an ndarray of our dtypes, a list of Python floats; or (x, copy=True) */
-    CONSTANT,           /* runtime.zeros(shape) or runtime.empty(shape): the policy's default float */
+    CONSTANT,           /* runtime.zeros(shape), ones(shape) or empty(shape): the policy's default float */
     SETITEM,            /* x[key] = value, key basic or a boolean mask of x's shape, value an array of x's
                          * dtype or a Python scalar whose store the Python function allowed before */
     FLOAT,              /* float(x), x a 0-d float64 array */
@@ -1365,7 +1365,8 @@ constant(FastPath *self, PyObject *runtime, PyObject *shape)
         return nd < 0 ? NULL : FALL_BACK;
     }
     int zeros = PyUnicode_CompareWithASCIIString(self->name, "zeros") == 0;
-    if (!zeros && PyUnicode_CompareWithASCIIString(self->name, "empty") != 0) {
+    int ones = !zeros && PyUnicode_CompareWithASCIIString(self->name, "ones") == 0;
+    if (!zeros && !ones && PyUnicode_CompareWithASCIIString(self->name, "empty") != 0) {
         return FALL_BACK;
     }
     PyObject *policy = PyObject_GetAttr(runtime, str_policy);
@@ -1377,6 +1378,14 @@ constant(FastPath *self, PyObject *runtime, PyObject *shape)
         Py_INCREF(descr); /* stolen */
         PyObject *data = zeros ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
                                : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
+        /* np.ones: empty, then the Python int 1 copied in (np.copyto(a, 1, casting="unsafe")) */
+        if (data != NULL && ones) {
+            PyObject *one = PyLong_FromLong(1); /* (a cached small int) */
+            if (one == NULL || PyArray_FillWithScalar((PyArrayObject *)data, one) < 0) {
+                Py_CLEAR(data);
+            }
+            Py_XDECREF(one);
+        }
         if (data != NULL) {
             result = new_array(data, dtype, runtime, cpu_device);
             Py_DECREF(data);

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase, check_fits, index_int, is_one_of
+from ._runtime import RuntimeBase, check_fits, index_int, is_one_of, quietly
 
 __all__ = ["FFTFunctions"]
 
@@ -41,7 +41,9 @@ class FFTFunctions(RuntimeBase):
 
     def _fft_input(self, x, func, op):
         x = self._check_array(x, func)
-        decision = self.policy.function_dtype(op, x._dtype)
+        decision = self._function_dtypes.get((func, x._dtype))  # the policy's decision, met before
+        if decision is None:
+            decision = self._function_dtypes[func, x._dtype] = self.policy.function_dtype(op, x._dtype)
         compute = decision.compute
         data = x._data
         if data.dtype.kind == "c" and compute.category != D.CATEGORY_COMPLEX:
@@ -70,8 +72,7 @@ class FFTFunctions(RuntimeBase):
             raise ValueError(f"{func}: axis {axis} has size 0; pass a positive n")
         if n is not None:
             check_fits(data.shape[:axis] + (n,) + data.shape[axis + 1 :], 16, func)
-        with np.errstate(all="ignore"):
-            out = kernel(data, n=n, axis=axis, norm=norm)
+        out = quietly(kernel, data, n=n, axis=axis, norm=norm)  # (inf and NaN give NaN, no warning)
         return self._fft_result(out, result, x._device)
 
     def _fftn(self, op, kernel, x, s, axes, norm):
@@ -117,8 +118,7 @@ class FFTFunctions(RuntimeBase):
             raise ValueError(f"{func}: a transformed axis has size 0 (shape {data.shape}); pass s")
         elif op == "irfftn" and data.shape[axes[-1]] == 1:
             raise ValueError(f"{func}: last axis of size 1 gives an empty output; pass s")
-        with np.errstate(all="ignore"):
-            out = kernel(data, s=s, axes=axes, norm=norm)
+        out = quietly(kernel, data, s=s, axes=axes, norm=norm)
         return self._fft_result(out, result, x._device)
 
     # -- one-dimensional transforms ---------------------------------------------------------

@@ -31,6 +31,7 @@ from .promotion import scalar_type
 __all__ = ["IndexingFunctions"]
 
 _ndarray = np.ndarray
+_new_object = object.__new__
 _ELLIPSIS = type(Ellipsis)
 _NONE = type(None)
 _BASIC = frozenset((int, slice, _ELLIPSIS, _NONE))
@@ -276,6 +277,29 @@ class IndexingFunctions(RuntimeBase):
 
     def take(self, x, indices, /, *, axis=None):
         """Elements of ``x`` at ``indices`` (one-dimensional, negative from the end) along ``axis``."""
+        if (
+            axis is None
+            and type(x) is Array
+            and type(indices) is Array
+            and x._runtime is self
+            and indices._runtime is self
+            and indices._device is x._device
+            and indices._dtype.category == D.CATEGORY_INTEGER
+        ):
+            data, idx = x._data, indices._data
+            if type(data) is _ndarray and type(idx) is _ndarray and data.ndim == 1 and idx.ndim == 1:
+                # two vectors of this namespace: np.take's own call (an index out of bounds is worded below)
+                try:
+                    out = data.take(idx)
+                except IndexError:
+                    pass
+                else:
+                    array = _new_object(Array)  # (x's device holds x's dtype)
+                    array._data = out
+                    array._dtype = x._dtype
+                    array._runtime = self
+                    array._device = x._device
+                    return array
         func = "take"
         x = self._check_array(x, func)
         idx = self._indices_arg(x, indices, func)

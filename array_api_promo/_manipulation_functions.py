@@ -24,6 +24,7 @@ from .promotion import Operand, OperandKind
 __all__ = ["ManipulationFunctions"]
 
 _ndarray = np.ndarray
+_concatenate = np.concatenate
 
 _ARRAY = OperandKind.ARRAY
 _RESHAPE_TAKES_COPY = np.lib.NumpyVersion(np.__version__) >= "2.1.0"
@@ -211,6 +212,7 @@ class ManipulationFunctions(RuntimeBase):
             first = arrays[0]
             if type(first) is Array and first._runtime is self:
                 dtype, device = first._dtype, first._device
+                datas = []
                 for a in arrays:
                     if (
                         type(a) is not Array
@@ -220,14 +222,15 @@ class ManipulationFunctions(RuntimeBase):
                         or type(a._data) is not _ndarray
                     ):
                         break
+                    datas.append(a._data)
                 else:  # one dtype, one device: NumPy's own concatenation (its errors worded below;
                     # axis=None flattens each in C order, as the general path's reshape(-1))
                     try:
-                        out = np.concatenate([a._data for a in arrays], axis=axis)
+                        out = _concatenate(datas, axis=axis)
                     except (ValueError, IndexError, TypeError):
                         pass
                     else:
-                        return Array._new(out, dtype, self, device)
+                        return _wrap(out, dtype, self, device)  # (the device holds the arrays' dtype)
         func = "concat"
         device = self._array_sequence(arrays, func)
         datas, dtype = self._joined(arrays, func)
@@ -251,6 +254,31 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(out, dtype, self, device)
 
     def stack(self, arrays, /, *, axis=0):
+        if (type(arrays) is list or type(arrays) is tuple) and arrays and type(axis) is int:
+            first = arrays[0]
+            if type(first) is Array and first._runtime is self and type(first._data) is _ndarray:
+                dtype, device, shape = first._dtype, first._device, first._data.shape
+                ndim = len(shape)
+                if -ndim - 1 <= axis <= ndim:
+                    if axis < 0:
+                        axis += ndim + 1
+                    # np.stack's own steps (each array with a new axis, then one concatenation)
+                    # without its dispatch and checks: those below are what is left to check
+                    key = (slice(None),) * axis + (None,)
+                    expanded = []
+                    for a in arrays:
+                        if (
+                            type(a) is not Array
+                            or a._runtime is not self
+                            or a._dtype is not dtype
+                            or a._device is not device
+                            or type(a._data) is not _ndarray
+                            or a._data.shape != shape
+                        ):
+                            break
+                        expanded.append(a._data[key])
+                    else:  # one dtype, one device, one shape
+                        return _wrap(_concatenate(expanded, axis=axis), dtype, self, device)
         func = "stack"
         device = self._array_sequence(arrays, func)
         shape = arrays[0]._data.shape

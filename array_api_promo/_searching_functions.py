@@ -17,6 +17,7 @@ from ._runtime import RuntimeBase, describe_value, is_one_of
 __all__ = ["SearchingFunctions"]
 
 _asarray = np.asarray
+_ndarray = np.ndarray
 try:  # the C count of a whole array, which np.count_nonzero(x) reaches through a Python layer
     from numpy._core.multiarray import count_nonzero as _count_nonzero
 except ImportError:  # pragma: no cover (NumPy moves it)
@@ -112,6 +113,20 @@ class SearchingFunctions(RuntimeBase):
 
     def nonzero(self, x, /):
         """Indices of the non-zero elements of ``x``, one array per dimension, in C order."""
+        if type(x) is Array and x._runtime is self and x._device is CPU:
+            data = x._data
+            if type(data) is _ndarray and data.ndim == 1:
+                # a vector on the CPU: NumPy's own call, its one index array wrapped (NumPy's intp
+                # is the index dtype's, else the general path casts)
+                (out,) = data.nonzero()
+                index = self.policy.default_index
+                if out.dtype is index.numpy:
+                    array = _new_object(Array)
+                    array._data = out
+                    array._dtype = index
+                    array._runtime = self
+                    array._device = CPU
+                    return (array,)
         func = "nonzero"
         x = self._check_array(x, func)
         data = x._data

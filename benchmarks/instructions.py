@@ -30,6 +30,7 @@ T, U, TF32 = tx.asarray(a), tx.asarray(b), tx.asarray(f32)
 M = np.linspace(0, 1, 32 * 32).reshape(32, 32); XM = xp.asarray(M)
 a2, b2 = a.reshape(2, 5), b.reshape(2, 5); X2, Y2 = xp.asarray(a2), xp.asarray(b2)
 k = np.array([3, 41, 7, 3, 19, 0, 41, 25, 7, 12]); XK = xp.asarray(k)
+TMASK = tx.asarray(mask); idx = np.arange(10)[::-1].copy(); XIDX, TIDX = xp.asarray(idx), tx.asarray(idx)
 """
 
 # name: (ours, NumPy's own)
@@ -62,6 +63,19 @@ CASES = {
     "sort rows": ("xp.sort(X2, axis=-1)", "np.sort(a2, axis=-1, kind='stable')"),
     "unique_values": ("xp.unique_values(XK)", "np.unique(k)"),
     "clip": ("xp.clip(X, 0.2, 0.8)", "np.clip(a, 0.2, 0.8)"),
+    "nonzero": ("xp.nonzero(XMASK)", "np.nonzero(mask)"),
+    "tx nonzero": ("tx.nonzero(TMASK)", "np.nonzero(mask)"),
+    "concat": ("xp.concat([X, Y])", "np.concatenate([a, b])"),
+    "stack axis=1": ("xp.stack([X, Y], axis=1)", "np.stack([a, b], axis=1)"),
+    "full_like": ("xp.full_like(X, 2.0)", "np.full_like(a, 2.0)"),
+    "tx full_like": ("tx.full_like(T, 2.0)", "np.full_like(a, 2.0)"),
+    "ones": ("xp.ones(10)", "np.ones(10)"),
+    "linspace": ("xp.linspace(0.0, 10.0, 10)", "np.linspace(0.0, 10.0, 10)"),
+    "tx linspace": ("tx.linspace(0.0, 10.0, 10)", "np.linspace(0.0, 10.0, 10)"),
+    "where": ("xp.where(XMASK, X, Y)", "np.where(mask, a, b)"),
+    "take": ("xp.take(X, XIDX)", "np.take(a, idx)"),
+    "tx take": ("tx.take(T, TIDX)", "np.take(a, idx)"),
+    "rfft": ("xp.fft.rfft(X)", "np.fft.rfft(a)"),
 }
 
 

@@ -1,0 +1,194 @@
+"""The plain cases of nonzero, stack, take, full_like, linspace, ones and the fft transforms
+answer exactly as the general path does (issue 32's 10-element cases).
+
+Each plain case takes only arguments of the calling namespace itself; the general path is the
+same call with one argument it does not take: an array of the same policy's namespace at
+another standard version (which the namespace accepts), an explicit device, an axis that is an
+int subclass. Both must give the same array (dtype, device, NumPy dtype, shape, bytes) or the
+same error (type and message) and the same warnings, under every policy, on the special values.
+Runs on the compiled and the pure-Python paths alike (CI runs the suite both ways).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from fast_path_helpers import outcome, special_values  # tests/ is on sys.path (rootdir-relative import mode)
+
+import array_api_promo as xp
+from array_api_promo import CPU, DEVICE1, promotion
+
+POLICIES = promotion.available_policies()
+
+
+def _describe(out):
+    if isinstance(out, (tuple, list)):
+        return (type(out),) + tuple(_describe(o) for o in out)
+    data = np.asarray(out._data)
+    return ("array", out.dtype, out.device, data.dtype, data.shape, data.tobytes(), data.flags.writeable)
+
+
+def _outcome(call):
+    return outcome(call, _describe)
+
+
+def _pair(policy):
+    """(the namespace, another namespace of its policy): arrays of the second take the general path."""
+    return xp.namespace(policy, "2025.12"), xp.namespace(policy, "2024.12")
+
+
+def _dtypes(ns):
+    return list(ns.__array_namespace_info__().dtypes().values())
+
+
+class _Int(int):
+    """An int the plain cases do not take (``type(axis) is int``): the general path's."""
+
+    def __repr__(self):
+        return repr(int(self))
+
+    __str__ = __repr__
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_nonzero_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        for data in (values, values[:0], values[:1], np.resize(values, (2, 3)), values[0]):
+            fast = _outcome(lambda data=data: ns.nonzero(ns.asarray(data)))
+            general = _outcome(lambda data=data: ns.nonzero(other.asarray(data)))
+            assert fast == general, (policy, dtype, data.shape)
+    on_device = ns.asarray([True, False, True], device=DEVICE1)
+    assert _describe(ns.nonzero(on_device)) == _describe(ns.nonzero(other.asarray(on_device._data, device=DEVICE1)))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_stack_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        a = ns.asarray(special_values(dtype)[:3])
+        m = ns.asarray(np.resize(special_values(dtype), (2, 3)))
+        cases = [([a, a], 0), ([a, a], 1), ((a, a, a), -1), ([a, a], -2), ([a, a], 2), ([a, a], -3), ([a], 0)]
+        cases += [([m, m], 0), ([m, m], 1), ([m, m], 2), ([m, m], -1), ([m, m], 3), ([a, m], 0), ([a, a[:2]], 0)]
+        cases += [([ns.asarray(a[0]), ns.asarray(a[1])], 0), ([a[0], a[1]], -1), ([a[0], a[1]], 1)]
+        cases += [([a, ns.asarray(np.zeros(3, dtypes[-1].numpy))], 0), ([a, a.to_device(DEVICE1)], 0), ([], 0)]
+        cases += [([a, other.asarray(a._data)], 0), ([a, a._data], 0), ([m.mT, m.mT], 1)]
+        for arrays, axis in cases:
+            fast = _outcome(lambda arrays=arrays, axis=axis: ns.stack(arrays, axis=axis))
+            general = _outcome(lambda arrays=arrays, axis=axis: ns.stack(arrays, axis=_Int(axis)))
+            assert fast == general, (policy, dtype, [getattr(x, "shape", x) for x in arrays], axis)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_take_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    index_dtypes = [d for d in dtypes if d.name.startswith(("int", "uint"))]
+    for dtype in dtypes:
+        values = special_values(dtype)
+        for index in ([0, -1, 2, 1], [], [3], [-4], [2**7 - 1], [0, 0, 0]):
+            for index_dtype in index_dtypes + [dtypes[-1]]:
+                try:
+                    raw = np.asarray(index, dtype=index_dtype.numpy)
+                except OverflowError:
+                    continue
+                if raw.dtype.kind in "iu" and not np.array_equal(raw.astype(np.int64), index):
+                    continue  # (-1 into an unsigned dtype)
+                for x_data in (values[:3], np.resize(values, (2, 3))):
+                    for idx_data in (raw, raw.reshape(1, -1)):
+
+                        def call(make_x, x_data=x_data, idx_data=idx_data):
+                            return ns.take(make_x(x_data), ns.asarray(idx_data))
+
+                        fast = _outcome(lambda call=call: call(ns.asarray))
+                        general = _outcome(lambda call=call: call(other.asarray))
+                        assert fast == general, (policy, dtype, index, index_dtype, x_data.shape, idx_data.shape)
+    x, i = ns.asarray([1.0, 2.0, 3.0]), ns.asarray([2, 0])
+    assert _describe(ns.take(x.to_device(DEVICE1), i.to_device(DEVICE1))) == _describe(
+        ns.take(other.asarray(x._data, device=DEVICE1), i.to_device(DEVICE1))
+    )
+    assert _outcome(lambda: ns.take(x, i.to_device(DEVICE1)))[0][0] == "error"
+
+
+_FILLS = [0, 1, -1, 2**70, -(2**63), 255, 0.5, -0.0, 1e300, -1e300, math.nan, math.inf, True, False, 1 + 2j]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_full_like_answers_as_the_general_path(policy):
+    ns, _ = _pair(policy)
+    for dtype in _dtypes(ns):
+        for shape in ((3,), (), (2, 0)):
+            x = ns.asarray(np.resize(special_values(dtype), shape))
+            for value in _FILLS + [np.float64(2.5)]:
+                fast = _outcome(lambda x=x, value=value: ns.full_like(x, value))
+                general = _outcome(lambda x=x, value=value: ns.full_like(x, value, device=x.device))
+                assert fast == general, (policy, dtype, shape, value)
+
+
+_BOUNDS = [0, 1, -1, 2**70, 0.5, -0.0, 1e308, -1e308, math.nan, math.inf, -math.inf, True, 1j]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_linspace_answers_as_the_general_path(policy):
+    ns, _ = _pair(policy)
+    for start in _BOUNDS:
+        for stop in (10.0, 3, -math.inf, start):
+            for num in (0, 1, 2, 10, -1, 2**70, True):
+                for endpoint in (True, False, 1):
+                    fast = _outcome(lambda a=start, b=stop, n=num, e=endpoint: ns.linspace(a, b, n, endpoint=e))
+                    general = _outcome(
+                        lambda a=start, b=stop, n=num, e=endpoint: ns.linspace(a, b, n, endpoint=e, device=CPU)
+                    )
+                    assert fast == general, (policy, start, stop, num, endpoint)
+
+
+@pytest.mark.parametrize("policy", ["array_api", "torch", "mlx"])
+def test_linspace_of_random_bounds_answers_as_the_general_path(policy):
+    """The float32 of a default float32 policy is the float64 values rounded, bit for bit."""
+    ns, _ = _pair(policy)
+    rng = np.random.default_rng(32)
+    for _ in range(300):
+        start, stop = (float(v) for v in rng.standard_normal(2) * 10.0 ** rng.integers(-40, 40, 2))
+        num = int(rng.integers(0, 50))
+        endpoint = bool(rng.integers(0, 2))
+        fast = _outcome(lambda: ns.linspace(start, stop, num, endpoint=endpoint))
+        general = _outcome(lambda: ns.linspace(start, stop, num, endpoint=endpoint, device=CPU))
+        assert fast == general, (policy, start, stop, num, endpoint)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_ones_answers_as_the_general_path(policy):
+    ns, _ = _pair(policy)
+    for shape in (0, 1, 10, 1000, (2, 3), (), (0, 4)):
+        assert _outcome(lambda s=shape: ns.ones(s)) == _outcome(lambda s=shape: ns.ones(s, device=CPU)), shape
+        for dtype in _dtypes(ns):
+            expected = _describe(ns.asarray(np.ones(shape, dtype.numpy), dtype=dtype))
+            assert _describe(ns.ones(shape, dtype=dtype)) == expected, (shape, dtype)
+
+
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+@pytest.mark.parametrize("errstate", ["warn", "raise"])
+def test_fft_of_special_values_is_numpys_without_a_warning(ns, errstate):
+    """The transforms run quietly: NaN and infinities give NaN, whatever the caller's errstate."""
+    for dtype in (ns.float64, ns.float32, ns.complex128, ns.complex64):
+        data = np.resize(special_values(dtype), (2, 8))
+        x = ns.asarray(data)
+        for name in ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "rfftn", "irfftn"):
+            func = getattr(ns.fft, name)
+            kernel = getattr(np.fft, name)
+            with np.errstate(all=errstate):
+                got = _outcome(lambda func=func: func(x))
+            if got[0][0] == "error":  # a dtype the policy's transform refuses
+                continue
+            decision = x._runtime.policy.function_dtype(name.rstrip("n") if name.endswith("fftn") else name, x.dtype)
+            compute = data.real if data.dtype.kind == "c" and decision.compute.category != "complex floating" else data
+            with np.errstate(all="ignore"):
+                expected = np.asarray(kernel(compute.astype(decision.compute.numpy)), dtype=decision.result.numpy)
+            assert got[1] == [], (name, dtype, got[1])
+            assert got[0][3:5] == (expected.dtype, expected.shape), (name, dtype)
+            # (the sign of a NaN NumPy's transform makes is not one of its results: NaNs compare equal)
+            np.testing.assert_array_equal(np.frombuffer(got[0][5], expected.dtype).reshape(expected.shape), expected)
