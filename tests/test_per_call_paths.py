@@ -697,3 +697,25 @@ def test_sort_of_large_arrays_without_zeros_or_nans_is_the_stable_sort():
         x = xp.asarray(data)
         for axis in (-1, 0):
             assert xp.sort(x, axis=axis)._data.tobytes() == np.sort(data, axis=axis, kind="stable").tobytes()
+
+
+def _positional_only_table(flat):  # NumPy 2.3's: no keyword
+    return np.unique_values(flat)
+
+
+def _changed_signature_table(flat):  # a later NumPy's, taking other arguments
+    raise TypeError("_unique_hash() takes exactly 2 arguments")
+
+
+@pytest.mark.parametrize("table", [None, _positional_only_table, _changed_signature_table, lambda flat: NotImplemented])
+def test_unique_values_of_integers_whatever_numpys_private_hash_table_does(monkeypatch, table):
+    """unique_values of integers calls NumPy's private C hash table (2.3 and later): absent (NumPy
+    2.0-2.2), NumPy 2.3's (positional only), one whose signature changed or one that declines the
+    dtype, the answer is np.unique's, sorted."""
+    from array_api_promo import _set_functions
+
+    monkeypatch.setattr(_set_functions, "_unique_hash", table)
+    for dtype in (np.int8, np.uint16, np.int64, np.uint64):
+        data = np.array([3, 1, 3, 0, 7, 1], dtype=dtype)
+        out = xp.unique_values(xp.asarray(data))
+        assert out._data.dtype == data.dtype and out._data.tolist() == np.unique(data).tolist()
