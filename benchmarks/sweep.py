@@ -2,12 +2,12 @@
 from ``benchmarks/surface.py`` (other inputs, other statements, another statistic), each
 timed at 10 and at 10**6 elements against the NumPy call a NumPy user would write.
 
-    python -m benchmarks.sweep                  # ~3 minutes
+    python -m benchmarks.sweep                  # ~3 minutes on an idle 2-core machine
     python -m benchmarks.sweep --quick          # smoke run (10**4 instead of 10**6)
     python -m benchmarks.sweep --json out.json
 
-Method: one ``timeit.Timer`` per (case, size, library), its loop count from ``autorange``;
-then ``--rounds`` rounds in which NumPy, xp (``array_api``) and tx (``torch``) each take one
+Method: one ``timeit.Timer`` per (case, size, library), its loop count doubled until a
+sample takes ``--min-time`` (default 20 ms); then ``--rounds`` rounds in which NumPy, xp (``array_api``) and tx (``torch``) each take one
 sample, in an order that rotates from round to round. A library's time is the least of its
 samples (the least is the sample the machine disturbed least; ``timeit``'s own advice), and
 the ratio is ours over NumPy's. surface.py reports the median of paired ratios instead, so
@@ -113,10 +113,9 @@ def measure(stmts: dict, bufs: dict, n: int, mods: dict, rounds: int, min_time: 
         g = {"ns": ns, "n": n}
         g.update({k: (v if lib == "numpy" else ns.asarray(v)) for k, v in bufs.items()})
         timer = timeit.Timer(stmts[lib], globals=g)
-        number, taken = timer.autorange()
-        while taken < min_time:
+        number = 1
+        while timer.timeit(number) < min_time:  # a sample of at least min_time
             number *= 2
-            taken = timer.timeit(number)
         timers[lib], numbers[lib], best[lib] = timer, number, float("inf")
     for r in range(rounds):
         for lib in LIBS[r % 3 :] + LIBS[: r % 3]:
@@ -128,10 +127,11 @@ def main(argv=None) -> int:
     p = argparse.ArgumentParser(prog="python -m benchmarks.sweep", description=__doc__.split("\n\n")[0])
     p.add_argument("--quick", action="store_true", help="10**4 instead of 10**6 elements, fewer rounds")
     p.add_argument("--rounds", type=int, default=None, help="rounds per case (default 9, quick 3)")
+    p.add_argument("--min-time", type=float, default=None, help="seconds per sample (default 0.02, quick 0.005)")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
     args = p.parse_args(argv)
     rounds = args.rounds or (3 if args.quick else 9)
-    min_time = 0.005 if args.quick else 0.02
+    min_time = args.min_time or (0.005 if args.quick else 0.02)
     large = QUICK_LARGE if args.quick else LARGE
     mods = namespaces()
     rows = []
