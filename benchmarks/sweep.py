@@ -129,6 +129,7 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=None, help="rounds per case (default 9, quick 3)")
     p.add_argument("--min-time", type=float, default=None, help="seconds per sample (default 0.02, quick 0.005)")
     p.add_argument("--json", metavar="PATH", help="also write the results as JSON")
+    p.add_argument("-k", "--filter", help="only cases whose name contains this substring")
     args = p.parse_args(argv)
     rounds = args.rounds or (3 if args.quick else 9)
     min_time = args.min_time or (0.005 if args.quick else 0.02)
@@ -138,6 +139,8 @@ def main(argv=None) -> int:
     for n in (SMALL, large):
         bufs = inputs(n)
         for name, stmt, numpy_stmt in CASES:
+            if args.filter and args.filter not in name:
+                continue
             stmts = {"numpy": numpy_stmt or stmt, "xp": stmt, "tx": stmt}
             best = measure(stmts, bufs, n, mods, rounds, min_time)
             row = {
@@ -156,6 +159,8 @@ def main(argv=None) -> int:
     verdicts = {}
     for lib in ("xp", "tx"):
         small = [r["ratios"][lib] for r in rows if r["n"] == SMALL]
+        if not small:
+            continue
         worst = max(rows, key=lambda r: r["ratios"][lib] if r["n"] == SMALL else 0)
         bound = [r for r in rows if r["n"] == large and r["times"]["numpy"] >= VIEW_TIME]
         over = [(r["case"], round(r["ratios"][lib], 2)) for r in bound if r["ratios"][lib] > LARGE_LIMIT]

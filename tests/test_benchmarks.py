@@ -4,6 +4,8 @@ No time is asserted here; a fake timer stands in for the clock."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from benchmarks import run
@@ -101,3 +103,16 @@ def test_the_surface_targets_judge_paired_ratios_and_set_views_apart():
     )
     assert checks["xp", "every 10-element case"]["missed_by"] == [("zeros", 3.0)]
     assert checks["xp", "10⁶-element cases NumPy answers without a pass over the data"]["met"]
+
+
+def test_the_sweep_times_its_cases_at_both_sizes_and_judges_the_targets(tmp_path):
+    from benchmarks import sweep
+
+    assert len(sweep.CASES) == 40 and len({name for name, _, _ in sweep.CASES}) == 40
+    out = tmp_path / "sweep.json"
+    assert sweep.main(["--quick", "--rounds", "1", "--min-time", "0.0005", "-k", "subtract", "--json", str(out)]) == 0
+    results = json.loads(out.read_text())
+    assert [(r["case"], r["n"]) for r in results["rows"]] == [("subtract", 10), ("subtract", sweep.QUICK_LARGE)]
+    for row in results["rows"]:
+        assert all(t > 0 for t in row["times"].values()) and set(row["ratios"]) == {"xp", "tx"}
+    assert set(results["verdicts"]) == {"xp", "tx"}
