@@ -42,6 +42,26 @@ def _fast_axes(ndim, axis, keepdims):
     return None
 
 
+def _variance_of(data, axes, count, correction, keepdims, real):
+    """The variance of ``data`` over ``axes`` (``count`` elements each), divisor ``count -
+    correction`` (NaN when not positive), in the real dtype ``real``: NumPy's var's steps, the
+    deviations squared in place. Run in the quiet context: IEEE's inf and NaN, and an underflow,
+    pass silently (as sum, prod and mean)."""
+    if count:  # (np.add.reduce: np.sum's own call, without its Python layer)
+        dev = data - np.add.reduce(data, axis=axes, keepdims=True) / data.dtype.type(count)
+        if dev.dtype.kind == "c":
+            squares = dev.real * dev.real + dev.imag * dev.imag
+        elif type(dev) is _ndarray:  # this function's own: squared in place, as NumPy's var does
+            squares = np.multiply(dev, dev, out=dev)
+        else:  # a NumPy scalar (x is 0-d)
+            squares = dev * dev
+        total = np.add.reduce(squares, axis=axes, keepdims=keepdims).astype(real, copy=False)
+    else:
+        total = np.zeros_like(np.sum(data.real, axis=axes, keepdims=keepdims), dtype=real)
+    divisor = count - correction
+    return total / real.type(divisor) if divisor > 0 else np.full_like(total, np.nan)
+
+
 class StatisticalFunctions(RuntimeBase):
     """Mixin: statistical functions under the namespace's policy."""
 
@@ -232,20 +252,10 @@ class StatisticalFunctions(RuntimeBase):
         if axis is None and keepdims is False and type(x) is Array and x._runtime is self and x._data.size:
             result = self._accumulations.get((func, x._dtype))  # the general path's answer before
             if result is not None:  # (only where x's dtype is the working and the result one: no cast)
-                # the general path's steps below, for a whole non-empty array: nothing divides by zero
+                # the general path's kernel below, without its checks
                 data = x._data
                 axes = _fast_axes(data.ndim, None, False)
-                context = quiet_context()
-                count = data.size
-                real = data.dtype.type
-                dev = context.run(np.subtract, data, context.run(np.add.reduce, data, axes) / real(count))
-                if type(dev) is _ndarray:
-                    squares = context.run(np.multiply, dev, dev, out=dev)
-                else:  # a NumPy scalar (x is 0-d)
-                    squares = context.run(np.multiply, dev, dev)
-                total = context.run(np.add.reduce, squares, axes)
-                divisor = count - correction
-                out = context.run(np.true_divide, total, real(divisor)) if divisor > 0 else np.full_like(total, np.nan)
+                out = quiet_context().run(_variance_of, data, axes, data.size, correction, False, data.dtype)
                 return _asarray(out, dtype=result.numpy), result, x._device
         x, axes, result, data, count = self._moment_args(func, x, axis, keepdims)
         real = np.dtype(D.working_numpy(result))
@@ -259,21 +269,7 @@ class StatisticalFunctions(RuntimeBase):
             and x._runtime is self
         ):
             self._accumulations[func, x._dtype] = result
-        # IEEE's inf and NaN, and an underflow silently (the quiet context's, as the fast path above)
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore", under="ignore"):
-            if count:
-                dev = data - np.sum(data, axis=axes, keepdims=True) / data.dtype.type(count)
-                if dev.dtype.kind == "c":
-                    squares = dev.real * dev.real + dev.imag * dev.imag
-                elif type(dev) is np.ndarray:  # this function's own: squared in place, as NumPy's var does
-                    squares = np.multiply(dev, dev, out=dev)
-                else:  # a NumPy scalar (x is 0-d)
-                    squares = dev * dev
-                total = np.sum(squares, axis=axes, keepdims=keepdims).astype(real, copy=False)
-            else:
-                total = np.zeros_like(np.sum(data.real, axis=axes, keepdims=keepdims), dtype=real)
-            divisor = count - correction
-            out = total / real.type(divisor) if divisor > 0 else np.full_like(total, np.nan)
+        out = quiet_context().run(_variance_of, data, axes, count, correction, keepdims, real)
         return _asarray(out, dtype=real), result, x._device
 
     def var(self, x, /, *, axis=None, correction=0.0, keepdims=False):
