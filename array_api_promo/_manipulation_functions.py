@@ -207,30 +207,39 @@ class ManipulationFunctions(RuntimeBase):
         return _broadcast_shapes(checked, func)
 
     # -- joining --------------------------------------------------------------------------
+    def _plain_datas(self, arrays):
+        """The data of ``arrays`` where it is a non-empty list or tuple of this namespace's arrays
+        of one dtype and one device, on NumPy storage (the general checks would pass them to the
+        kernel as they are), else None."""
+        if (type(arrays) is not list and type(arrays) is not tuple) or not arrays:
+            return None
+        first = arrays[0]
+        if type(first) is not Array:
+            return None
+        dtype, device = first._dtype, first._device
+        datas = []
+        for a in arrays:
+            if (
+                type(a) is not Array
+                or a._runtime is not self
+                or a._dtype is not dtype
+                or a._device is not device
+                or type(a._data) is not _ndarray
+            ):
+                return None
+            datas.append(a._data)
+        return datas
+
     def concat(self, arrays, /, *, axis=0):
-        if (type(arrays) is list or type(arrays) is tuple) and arrays and (type(axis) is int or axis is None):
-            first = arrays[0]
-            if type(first) is Array and first._runtime is self:
-                dtype, device = first._dtype, first._device
-                datas = []
-                for a in arrays:
-                    if (
-                        type(a) is not Array
-                        or a._runtime is not self
-                        or a._dtype is not dtype
-                        or a._device is not device
-                        or type(a._data) is not _ndarray
-                    ):
-                        break
-                    datas.append(a._data)
-                else:  # one dtype, one device: NumPy's own concatenation (its errors worded below;
-                    # axis=None flattens each in C order, as the general path's reshape(-1))
-                    try:
-                        out = _concatenate(datas, axis=axis)
-                    except (ValueError, IndexError, TypeError):
-                        pass
-                    else:
-                        return _wrap(out, dtype, self, device)  # (the device holds the arrays' dtype)
+        if (type(axis) is int or axis is None) and (datas := self._plain_datas(arrays)) is not None:
+            # one dtype, one device: NumPy's own concatenation (its errors worded below;
+            # axis=None flattens each in C order, as the general path's reshape(-1))
+            try:
+                out = _concatenate(datas, axis=axis)
+            except (ValueError, IndexError, TypeError):
+                pass
+            else:  # (the device holds the arrays' dtype)
+                return _wrap(out, arrays[0]._dtype, self, arrays[0]._device)
         func = "concat"
         device = self._array_sequence(arrays, func)
         datas, dtype = self._joined(arrays, func)
@@ -254,31 +263,17 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(out, dtype, self, device)
 
     def stack(self, arrays, /, *, axis=0):
-        if (type(arrays) is list or type(arrays) is tuple) and arrays and type(axis) is int:
-            first = arrays[0]
-            if type(first) is Array and first._runtime is self and type(first._data) is _ndarray:
-                dtype, device, shape = first._dtype, first._device, first._data.shape
-                ndim = len(shape)
-                if -ndim - 1 <= axis <= ndim:
-                    if axis < 0:
-                        axis += ndim + 1
-                    # np.stack's own steps (each array with a new axis, then one concatenation)
-                    # without its dispatch and checks: those below are what is left to check
-                    key = (slice(None),) * axis + (None,)
-                    expanded = []
-                    for a in arrays:
-                        if (
-                            type(a) is not Array
-                            or a._runtime is not self
-                            or a._dtype is not dtype
-                            or a._device is not device
-                            or type(a._data) is not _ndarray
-                            or a._data.shape != shape
-                        ):
-                            break
-                        expanded.append(a._data[key])
-                    else:  # one dtype, one device, one shape
-                        return _wrap(_concatenate(expanded, axis=axis), dtype, self, device)
+        if type(axis) is int and (datas := self._plain_datas(arrays)) is not None:
+            shape = datas[0].shape
+            ndim = len(shape)
+            if -ndim - 1 <= axis <= ndim and all(d.shape == shape for d in datas):
+                # one dtype, one device, one shape: np.stack's own steps (each array with a new
+                # axis, then one concatenation) without its dispatch and checks
+                if axis < 0:
+                    axis += ndim + 1
+                key = (slice(None),) * axis + (None,)
+                out = _concatenate([d[key] for d in datas], axis=axis)
+                return _wrap(out, arrays[0]._dtype, self, arrays[0]._device)
         func = "stack"
         device = self._array_sequence(arrays, func)
         shape = arrays[0]._data.shape
