@@ -42,9 +42,9 @@ DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
 #: The pytest plugin every run of the suite loads (and every reproducer command names): it seeds
 #: Python's ``random`` per test from the Hypothesis seed, so single-value draws follow ``--seed``.
 DRAWS_PLUGIN = f"{__name__}._pytest_draws"
-#: The pytest plugin every run of the suite loads for speed alone: pytest and Hypothesis format a
-#: failure with the same text, without parsing the suite's test files again for each one.
-TRACEBACKS_PLUGIN = f"{__name__}._pytest_tracebacks"
+#: The pytest plugin every run of the suite loads for speed alone: it remembers what the suite and
+#: Hypothesis would make again (array strategies, traceback statement ranges), same draws, same text.
+SPEED_PLUGIN = f"{__name__}._pytest_speed"
 
 #: Policies whose failures are *intentional* deviations (documented, not defects).
 #: Anything failing under another policy is a defect.

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from array_api_promo.promotion import available_policies
 
-from . import CACHE_DIR, DEFAULT_API_VERSION, DRAWS_PLUGIN, POLICY_MODULES, REPO_ROOT, TRACEBACKS_PLUGIN
+from . import CACHE_DIR, DEFAULT_API_VERSION, DRAWS_PLUGIN, POLICY_MODULES, REPO_ROOT, SPEED_PLUGIN
 from .suite import SuiteInfo
 
 ENV_POLICY = "ARRAY_API_PROMO_POLICY"
@@ -279,7 +279,7 @@ def build_command(
         "-p",
         DRAWS_PLUGIN,  # single-value draws follow --hypothesis-seed
         "-p",
-        TRACEBACKS_PLUGIN,  # failures formatted without reparsing the test files each time
+        SPEED_PLUGIN,  # the same draws and text, sooner
         "-p",
         "no:cacheprovider",
         "--max-examples",

@@ -1,0 +1,100 @@
+"""A pytest plugin (loaded with ``-p array_api_promo.conformance._pytest_speed``) that every run
+of the suite loads for speed alone: each thing it remembers is a pure function of what it is
+remembered under, so the suite draws the same examples and reports the same text, byte for byte.
+
+Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with both):
+
+- **Failures formatted once.** To show the statement of every traceback entry, pytest parses the
+  entry's whole source file with ``ast.parse`` and walks the tree (``getstatementrange_ast``),
+  keeping the tree only for the one traceback it is formatting. Hypothesis formats each distinct
+  failure it meets while generating and pytest formats the last one again, so a run with failures
+  (torch: 72, through the suite's 2,000-line test modules) spent a fifth of its time parsing the
+  same files again. The range depends on the file's text, the line and ``assertion`` alone.
+- **Array strategies made once.** The suite builds its strategies inside the tests, once per
+  example (``hh.arrays(dtype=..., shape=x.shape)``: Hypothesis' ``arrays`` and ``from_dtype`` for
+  the drawn dtype and shape), and Hypothesis validates each new strategy object before drawing
+  from it; over a tenth of the run went there. The strategies these two return hold nothing but
+  their arguments, so equal arguments get the same object (Hypothesis' own ``cacheable`` does the
+  same for its built-in strategies) and it is validated once.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from _pytest._code import code as _code, source as _source
+from hypothesis.extra import array_api as _array_api
+
+# -- failures formatted once ----------------------------------------------------------------------
+_computed_range = _source.getstatementrange_ast
+_by_text: dict[str, dict] = {}  # file text -> {"tree": its AST, (line, assertion): (tree, start, end)}
+
+
+def getstatementrange_ast(lineno, source, assertion=False, astnode=None):
+    known = _by_text.setdefault("\n".join(source.lines), {})
+    found = known.get((lineno, assertion))
+    if found is None:
+        found = _computed_range(lineno, source, assertion, known.get("tree") if astnode is None else astnode)
+        known["tree"] = found[0]
+        known[lineno, assertion] = found
+    return found
+
+
+# -- array strategies made once -------------------------------------------------------------------
+#: Remembered strategies per function before the memo starts again (a run of the suite makes a few
+#: thousand distinct ones); forgetting only costs the validation again.
+MAX_REMEMBERED = 100_000
+
+
+def argument_key(value):
+    """``value`` as a key that tells apart what ``==`` does not: 0.0 from -0.0, NaN from itself,
+    True from 1; TypeError for what cannot be a key. Strategies are keys by identity."""
+    if isinstance(value, float):
+        return (float, math.copysign(1.0, value), "nan" if value != value else value)
+    if isinstance(value, (tuple, list)):
+        return (type(value), tuple(argument_key(v) for v in value))
+    if isinstance(value, dict):
+        return (dict, tuple(sorted((k, argument_key(v)) for k, v in value.items())))
+    hash(value)
+    return (type(value), value)
+
+
+def remembering(make):
+    """``make`` returning the object it made before for the same arguments."""
+    made: dict = {}
+
+    def remembered(*args, **kwargs):
+        try:
+            key = (tuple(map(argument_key, args)), tuple(sorted((k, argument_key(v)) for k, v in kwargs.items())))
+            found = made.get(key)
+        except TypeError:
+            return make(*args, **kwargs)
+        if found is None:
+            if len(made) >= MAX_REMEMBERED:
+                made.clear()
+            found = made[key] = make(*args, **kwargs)
+        return found
+
+    remembered.remembers = make  # type: ignore[attr-defined]
+    return remembered
+
+
+_make_namespace = _array_api.make_strategies_namespace
+
+
+def make_strategies_namespace(xp, *, api_version=None):
+    namespace = _make_namespace(xp, api_version=api_version)  # Hypothesis keeps one per (xp, version)
+    if not hasattr(namespace.arrays, "remembers"):
+        namespace.arrays = remembering(namespace.arrays)
+        namespace.from_dtype = remembering(namespace.from_dtype)
+    return namespace
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_load_initial_conftests(early_config, parser, args):
+    # Before the suite's conftest imports its package, which makes its strategies namespace.
+    _array_api.make_strategies_namespace = make_strategies_namespace
+    # pytest's traceback code imported the function by name: both homes get the remembering one.
+    _code.getstatementrange_ast = getstatementrange_ast
+    _source.getstatementrange_ast = getstatementrange_ast

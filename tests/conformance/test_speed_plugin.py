@@ -1,0 +1,211 @@
+"""The plugin every run of the suite loads for speed (``_pytest_speed``): what it remembers gives
+the same draws and the same failure text as without it."""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import os
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import numpy as np
+import pytest
+from _pytest._code import source as pytest_source
+from hypothesis import given, settings, strategies as st
+from hypothesis.extra import array_api
+
+import array_api_promo as xp
+from array_api_promo.conformance import SPEED_PLUGIN, _pytest_speed, runner, suite
+
+
+def test_every_run_loads_it():
+    info = suite.SuiteInfo(path=Path("/nonexistent"), suite_commit="unknown", spec_commit="unknown")
+    cmd = runner.build_command(info, Path("r.json"), max_examples=2, seed=3, workers=1)
+    assert cmd[cmd.index(SPEED_PLUGIN) - 1] == "-p" and _pytest_speed.__name__ == SPEED_PLUGIN
+
+
+def test_every_line_gets_pytests_own_range_and_each_text_is_parsed_once(monkeypatch):
+    text = inspect.getsource(runner)  # a real module: nested blocks, decorators, strings
+    src = pytest_source.Source(text)
+    tree = ast.parse(text)
+    parses = []
+    real_parse = ast.parse
+    monkeypatch.setattr(ast, "parse", lambda *a, **k: parses.append(1) or real_parse(*a, **k))
+    monkeypatch.setattr(_pytest_speed, "_by_text", {})
+    for assertion in (False, True):
+        for lineno in range(0, len(src.lines), 5):
+            expected = _pytest_speed._computed_range(lineno, src, assertion, tree)[1:]
+            assert _pytest_speed.getstatementrange_ast(lineno, src, assertion)[1:] == expected, lineno
+            # again, from another Source of the same text (pytest makes a new one per traceback)
+            again = _pytest_speed.getstatementrange_ast(lineno, pytest_source.Source(text), assertion)
+            assert again[1:] == expected
+    assert len(parses) == 1
+
+
+FAILING = textwrap.dedent(
+    """
+    import pytest
+    from hypothesis import given, settings, strategies as st
+
+
+    def helper(x):
+        if x > 2:
+            raise ValueError(
+                f"too big: {x}"
+            )
+        return x
+
+
+    @settings(database=None, derandomize=True)
+    @given(st.integers(0, 10))
+    def test_hypothesis(x):
+        assert helper(x) < 3
+
+
+    @pytest.mark.parametrize("n", [1, 2])
+    def test_plain(n):
+        for i in range(3):
+            helper(i + n)
+
+
+    class TestNested:
+        def test_assert(self):
+            values = [1, 2, 3]
+            assert sum(values) == (
+                7
+            )
+    """
+)
+
+
+CONFTEST = textwrap.dedent(
+    """
+    import array_api_promo
+    from hypothesis.extra import array_api
+
+    xps = array_api.make_strategies_namespace(array_api_promo)  # at import, as the suite's package
+    """
+)
+
+REMEMBERS = textwrap.dedent(
+    """
+    from conftest import xps
+
+
+    def test_namespace():
+        assert hasattr(xps.arrays, "remembers"), "not remembering"
+    """
+)
+
+
+def _pytest_in(path, *args):
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1", "PYTHONHASHSEED": "0"}
+    out = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args, "--tb=long", "-q"],
+        cwd=path,
+        env=env,
+        capture_output=True,
+        text=True,
+    ).stdout
+    out = re.sub(r" at 0x[0-9a-f]+", " at 0x?", out)  # addresses differ from run to run
+    return [line for line in out.splitlines() if " in " not in line or "failed" not in line]  # not the timing
+
+
+def test_failures_read_the_same_with_it(tmp_path):
+    (tmp_path / "test_failing.py").write_text(FAILING)
+    plain = _pytest_in(tmp_path, "test_failing.py")
+    remembered = _pytest_in(tmp_path, "test_failing.py", "-p", SPEED_PLUGIN)
+    assert sum("Error" in line for line in plain) >= 4  # the failures were formatted
+    assert remembered == plain
+
+
+def test_the_suites_namespace_remembers_though_its_conftest_makes_it_first(tmp_path):
+    (tmp_path / "conftest.py").write_text(CONFTEST)
+    (tmp_path / "test_remembers.py").write_text(REMEMBERS)
+    assert any("1 passed" in line for line in _pytest_in(tmp_path, "-p", SPEED_PLUGIN))
+    assert any("not remembering" in line for line in _pytest_in(tmp_path))
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [(0.0, -0.0), (1, True), (0, False), (1.0, 1), ((1, 2), [1, 2]), ({"x": 0.0}, {"x": -0.0}), (2**63, 2**63 - 1)],
+)
+def test_keys_tell_apart_what_equality_does_not(a, b):
+    assert _pytest_speed.argument_key(a) != _pytest_speed.argument_key(b)
+    assert _pytest_speed.argument_key(a) == _pytest_speed.argument_key(a)
+
+
+def test_nan_is_a_key_equal_to_itself():
+    nan = float("nan")
+    assert _pytest_speed.argument_key(nan) == _pytest_speed.argument_key(float("nan"))
+    assert _pytest_speed.argument_key(-nan) != _pytest_speed.argument_key(nan)  # the sign is kept
+
+
+def test_remembering_returns_what_it_made_for_equal_arguments(monkeypatch):
+    calls = []
+
+    def make(*args, **kwargs):
+        calls.append((args, kwargs))
+        return object()
+
+    remembered = _pytest_speed.remembering(make)
+    first = remembered(xp.float32, (2, 3), elements={"min_value": 0.0})
+    assert remembered(xp.float32, (2, 3), elements={"min_value": 0.0}) is first
+    assert remembered(xp.float32, (2, 3), elements={"min_value": -0.0}) is not first
+    assert remembered(xp.float64, (2, 3), elements={"min_value": 0.0}) is not first
+    assert remembered(xp.float32, [2, 3], elements={"min_value": 0.0}) is not first
+    assert len(calls) == 4
+    unhashable = np.zeros(2)
+    one, two = remembered(unhashable), remembered(unhashable)
+    assert one is not two  # made each time, never a wrong hit
+    monkeypatch.setattr(_pytest_speed, "MAX_REMEMBERED", 1)
+    small = _pytest_speed.remembering(make)
+    a = small(1)
+    small(2)  # forgets 1
+    assert small(1) is not a
+
+
+def _drawn(arrays, from_dtype):
+    """What a test drawing arrays as the suite does (a dtype, a shape, then an array of them,
+    inside the test) draws, under a fixed seed."""
+    seen = []
+
+    @settings(max_examples=150, database=None, derandomize=True, deadline=None)
+    @given(st.data())
+    def draws(data):
+        dtype = data.draw(st.sampled_from([xp.bool, xp.int8, xp.uint16, xp.float32, xp.float64]))
+        shape = data.draw(st.tuples(*[st.integers(0, 3)] * data.draw(st.integers(0, 2))))
+        elements = None if dtype == xp.bool else from_dtype(dtype, min_value=0, max_value=5)
+        x = data.draw(arrays(dtype, shape, elements=elements))
+        seen.append((str(x.dtype), x.shape, np.asarray(x).tolist()))
+
+    draws()
+    return seen
+
+
+def test_remembered_strategies_draw_the_same_examples():
+    namespace = array_api.make_strategies_namespace(xp)
+    arrays = getattr(namespace.arrays, "remembers", namespace.arrays)
+    from_dtype = getattr(namespace.from_dtype, "remembers", namespace.from_dtype)
+    made = []
+    counted = _pytest_speed.remembering(lambda *a, **k: made.append(1) or arrays(*a, **k))
+    plain = _drawn(arrays, from_dtype)
+    remembered = _drawn(counted, _pytest_speed.remembering(from_dtype))
+    assert remembered == plain
+    assert len(made) < len(plain) / 2  # the memo was used: most draws asked for a strategy made before
+
+
+def test_the_namespace_of_a_run_remembers_its_array_strategies(monkeypatch):
+    monkeypatch.setattr(array_api, "make_strategies_namespace", array_api.make_strategies_namespace)
+    namespace = _pytest_speed.make_strategies_namespace(xp)
+    try:
+        assert namespace.arrays(xp.int8, (2,)) is namespace.arrays(xp.int8, (2,))
+        assert namespace.from_dtype(xp.float32, min_value=0.0) is namespace.from_dtype(xp.float32, min_value=0.0)
+        assert _pytest_speed.make_strategies_namespace(xp).arrays is namespace.arrays  # wrapped once
+    finally:  # Hypothesis keeps the namespace per module: leave it as it was
+        namespace.arrays = namespace.arrays.remembers
+        namespace.from_dtype = namespace.from_dtype.remembers
