@@ -25,6 +25,7 @@ import math
 import pytest
 from _pytest._code import code as _code, source as _source
 from hypothesis.extra import array_api as _array_api
+from hypothesis.strategies._internal.strategies import FilteredStrategy as _FilteredStrategy
 
 # -- failures formatted once ----------------------------------------------------------------------
 _computed_range = _source.getstatementrange_ast
@@ -91,10 +92,36 @@ def make_strategies_namespace(xp, *, api_version=None):
     return namespace
 
 
+def remember_array_strategies() -> None:
+    """Hypothesis' array strategies at both levels: the namespace's ``arrays`` and ``from_dtype``
+    (each call a new lazy strategy), and the module's ``_arrays`` and ``_from_dtype`` that these
+    call, by name, again for each dtype or shape drawn from a strategy."""
+    if not hasattr(_array_api._arrays, "remembers"):
+        _array_api._arrays = remembering(_array_api._arrays)
+        _array_api._from_dtype = remembering(_array_api._from_dtype)
+    _array_api.make_strategies_namespace = make_strategies_namespace
+
+
+# -- filters validated once -----------------------------------------------------------------------
+_validate_filter = _FilteredStrategy.do_validate
+
+
+def validate_filter_once(self) -> None:
+    """Hypothesis validates a strategy once (``validate`` marks it in ``validate_called``), but a
+    filter's validation re-initialises the filter with its rewritten conditions, and that forgets
+    the mark: the suite's shape filters were validated again at every draw. The re-initialised
+    filter is what validating it again would make (the same base and conditions), so the mark is
+    kept."""
+    called = self.validate_called
+    _validate_filter(self)
+    self.validate_called = called
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args):
     # Before the suite's conftest imports its package, which makes its strategies namespace.
-    _array_api.make_strategies_namespace = make_strategies_namespace
+    remember_array_strategies()
+    _FilteredStrategy.do_validate = validate_filter_once
     # pytest's traceback code imported the function by name: both homes get the remembering one.
     _code.getstatementrange_ast = getstatementrange_ast
     _source.getstatementrange_ast = getstatementrange_ast

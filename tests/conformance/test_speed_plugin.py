@@ -17,6 +17,7 @@ import pytest
 from _pytest._code import source as pytest_source
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import array_api
+from hypothesis.strategies._internal.strategies import FilteredStrategy
 
 import array_api_promo as xp
 from array_api_promo.conformance import SPEED_PLUGIN, _pytest_speed, runner, suite
@@ -209,3 +210,32 @@ def test_the_namespace_of_a_run_remembers_its_array_strategies(monkeypatch):
     finally:  # Hypothesis keeps the namespace per module: leave it as it was
         namespace.arrays = namespace.arrays.remembers
         namespace.from_dtype = namespace.from_dtype.remembers
+
+
+def _filtered_draws():
+    """What drawing fresh filtered strategies inside a test draws, under a fixed seed."""
+    seen = []
+    shapes = st.tuples(st.integers(0, 4), st.integers(0, 4)).filter(lambda s: s[0] * s[1] <= 6)
+    evens = st.integers(-20, 20).filter(lambda v: v % 2 == 0).filter(lambda v: v > -10)
+
+    @settings(max_examples=100, database=None, derandomize=True, deadline=None)
+    @given(st.data())
+    def draws(data):
+        seen.append((data.draw(shapes), data.draw(evens), data.draw(st.integers(0, 9).filter(lambda v: v != 3))))
+
+    draws()
+    return seen, [shapes, evens]
+
+
+def test_filters_are_validated_once_and_draw_the_same(monkeypatch):
+    plain, _ = _filtered_draws()
+    monkeypatch.setattr(FilteredStrategy, "do_validate", _pytest_speed.validate_filter_once)
+    once, filters = _filtered_draws()
+    assert once == plain
+    for lazy in filters:
+        strategy = lazy.wrapped_strategy
+        assert isinstance(strategy, FilteredStrategy)
+        assert strategy.validate_called  # kept: the next draw does not validate it again
+        before = (strategy.filtered_strategy, strategy.flat_conditions)
+        _pytest_speed._validate_filter(strategy)  # validating again makes the same filter
+        assert (strategy.filtered_strategy, strategy.flat_conditions) == before
