@@ -287,12 +287,13 @@ class Array:
     def ndim(self) -> int:
         return self._data.ndim
 
-    @property
-    def shape(self) -> tuple[int | None, ...]:
+    def _shape(self) -> tuple[int | None, ...]:
         data = self._data
         if type(data) is _ndarray:
             return data.shape
         return tuple(None if s != s else s for s in data.shape)  # lazy storage: NaN is an unknown size
+
+    shape = property(fast_path(_core.SHAPE, "shape", _shape), doc="The array's dimensions (``None``: not known yet).")
 
     @property
     def size(self) -> int | None:

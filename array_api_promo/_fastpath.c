@@ -51,6 +51,7 @@ enum {
                          * dtype or a Python scalar whose store the Python function allowed before */
     FLOAT,              /* float(x), x a 0-d float64 array */
     MATRIX_VIEW,        /* x.T or x.mT (self->name): NumPy's view of x's data with the last two axes swapped */
+    SHAPE,              /* x.shape: the tuple of x's NumPy data's dimensions */
     KIND_COUNT
 };
 
@@ -1423,6 +1424,31 @@ matrix_view(FastPath *self, PyObject *x)
     return array;
 }
 
+/* x.shape of NumPy data: its dimensions as a tuple, as ndarray.shape makes it (lazy storage falls back). */
+static PyObject *
+shape_of(PyObject *x)
+{
+    PyObject *data = SLOT(x, DATA);
+    if (Py_TYPE(data) != NDArray) {
+        return FALL_BACK;
+    }
+    int ndim = PyArray_NDIM((PyArrayObject *)data);
+    npy_intp *dims = PyArray_DIMS((PyArrayObject *)data);
+    PyObject *shape = PyTuple_New(ndim);
+    if (shape == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        PyObject *size = PyLong_FromSsize_t(dims[i]);
+        if (size == NULL) {
+            Py_DECREF(shape);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(shape, i, size);
+    }
+    return shape;
+}
+
 static PyObject *
 fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -1501,6 +1527,11 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         case MATRIX_VIEW:
             if (nargs == 1 && is_array(args[0])) {
                 result = matrix_view(self, args[0]);
+            }
+            break;
+        case SHAPE:
+            if (nargs == 1 && is_array(args[0])) {
+                result = shape_of(args[0]);
             }
             break;
         }

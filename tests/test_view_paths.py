@@ -129,6 +129,24 @@ def test_transposes_answer_as_the_python_properties(ns):
     assert on_device.T.device == on_device.mT.device == DEVICE1
 
 
+# -- x.shape ---------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+def test_shape_answers_as_the_python_property(ns):
+    cls = type(ns.asarray(1.0))
+    base = np.arange(2 * 3 * 4 * 5, dtype=np.float64).reshape(2, 3, 4, 5)
+    datas = [base, base[:, ::2], base[..., None, :], base.T, base[0, 0, 0, :0], base[0, 0, 0, 0], np.empty((0, 7))]
+    datas += [np.empty((1,) * 32), np.empty((0, 2**40), dtype=np.int8)]  # NumPy's most dimensions; a size past 2**32
+    for data in datas:
+        x = ns.asarray(data)
+        shape = x.shape
+        assert shape == cls._shape(x) == data.shape and type(shape) is tuple, data.shape
+        assert all(type(n) is int for n in shape)
+    assert ns.asarray(np.ones((3, 2))).mT.shape == (2, 3)
+    assert cls.shape.__doc__ and not hasattr(ns.asarray(1.0), "__dict__")  # still a read-only property
+    with pytest.raises(AttributeError):
+        ns.asarray(1.0).shape = (1,)
+
+
 # -- squeeze ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
 def test_squeeze_answers_as_its_general_path(ns):
