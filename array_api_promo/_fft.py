@@ -41,9 +41,9 @@ class FFTFunctions(RuntimeBase):
 
     def _fft_input(self, x, func, op):
         x = self._check_array(x, func)
-        decision = self._function_dtypes.get((func, x._dtype))  # the policy's decision, met before
+        decision = self._function_plans.get((func, x._dtype))  # the policy's decision, met before
         if decision is None:
-            decision = self._function_dtypes[func, x._dtype] = self.policy.function_dtype(op, x._dtype)
+            decision = self._function_plans[func, x._dtype] = self.policy.function_dtype(op, x._dtype)
         compute = decision.compute
         data = x._data
         if data.dtype.kind == "c" and compute.category != D.CATEGORY_COMPLEX:

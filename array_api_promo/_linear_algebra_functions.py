@@ -137,10 +137,10 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: x must have at least {min_ndim} dimensions, got shape {shape}")
         if square and shape[-1] != shape[-2]:
             raise ValueError(f"{func}: x must be a (stack of) square matrices, got shape {shape}")
-        plan = self._function_dtypes.get((func, x._dtype))
+        plan = self._function_plans.get((func, x._dtype))
         if plan is None:
             dtype = self.policy.function_dtype(func.rpartition(".")[2], x._dtype).compute
-            plan = self._function_dtypes[func, x._dtype] = (dtype, D.working_numpy(dtype))
+            plan = self._function_plans[func, x._dtype] = (dtype, D.working_numpy(dtype))
         dtype, working = plan
         if data.dtype != working:
             data = data.astype(working)
@@ -152,7 +152,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             d1, d2 = x1._data, x2._data
             # The general path's answer for two arrays of these dtypes (of one or more dimensions:
             # no 0-d or value-dependent promotion rule can apply), once it has allowed them.
-            dtype = self._function_dtypes.get((func, x1._dtype, x2._dtype)) if d1.ndim and d2.ndim else None
+            dtype = self._function_pair_dtypes.get((func, x1._dtype, x2._dtype)) if d1.ndim and d2.ndim else None
             if dtype is not None and x2._device is x1._device:
                 if x1._dtype is not dtype:
                     d1 = d1.astype(dtype.numpy)
@@ -165,7 +165,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         promoted = self._promote(func, x1, x2)
         dtype = self.policy.function_dtype(op, promoted).compute
         if x1._data.ndim and x2._data.ndim:
-            self._function_dtypes[func, x1._dtype, x2._dtype] = dtype
+            self._function_pair_dtypes[func, x1._dtype, x2._dtype] = dtype
         d1 = x1._data if x1._dtype is dtype else x1._data.astype(dtype.numpy)
         d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
         return d1, d2, dtype, device
@@ -264,7 +264,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             # Two arrays of one shape and one device, of dtypes the general path below has
             # allowed before: only the NumPy call is left to make.
             d1, d2 = x1._data, x2._data
-            dtype = self._function_dtypes.get(("vecdot", x1._dtype, x2._dtype))
+            dtype = self._function_pair_dtypes.get(("vecdot", x1._dtype, x2._dtype))
             if (
                 dtype is not None
                 and x1._runtime is self
@@ -559,10 +559,10 @@ class LinearAlgebraFunctions(RuntimeBase):
         offset = index_int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
-        result = self._function_dtypes.get((func, x._dtype))
+        result = self._function_results.get((func, x._dtype))
         if result is None:
             result = self.policy.function_dtype("trace", x._dtype).result
-            result = self._function_dtypes[func, x._dtype] = self.policy.versioned_accumulation(
+            result = self._function_results[func, x._dtype] = self.policy.versioned_accumulation(
                 "trace", result, self.api_version
             )
         if dtype is not None:
@@ -579,7 +579,7 @@ class LinearAlgebraFunctions(RuntimeBase):
     def linalg_vector_norm(self, x, /, *, axis=None, keepdims=False, ord=2):
         """Vector ``ord``-norm over ``axis`` (real result)."""
         if type(x) is Array and axis is None and keepdims is False and ord == 2 and type(ord) is int:
-            plan = self._function_dtypes.get(("vector_norm of all", x._dtype))
+            plan = self._function_plans.get(("vector_norm of all", x._dtype))
             if plan is not None and x._runtime is self and type(x._data) is _ndarray:
                 # x's dtype has passed the checks below before: the norm of all of x is left
                 working, result = plan
@@ -597,7 +597,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         axes = self._normalize_axes(axis, data.ndim, func)
         result = self._function_result("vector_norm", dtype)
         if axis is None and keepdims is False and ord == 2 and type(data) is _ndarray and data.dtype.kind == "f":
-            self._function_dtypes["vector_norm of all", x._dtype] = (data.dtype, result)
+            self._function_plans["vector_norm of all", x._dtype] = (data.dtype, result)
         return self._wrap_result(_silently(_vector_norm, data, axes, keepdims, ord), result, x._device)
 
     # -- the main namespace's functions in linalg ----------------------------------------------

@@ -65,9 +65,14 @@ class RuntimeBase:
         # (name, dtype): the operators' fast path (see _elementwise_functions).
         self._fast: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
-        # The policy's dtypes for a linear algebra or fft function the general path has allowed,
-        # by (function, dtype) and, of two arrays, (function, dtype, dtype).
-        self._function_dtypes: dict = {}
+        # What the general path of a linear algebra or fft function has decided once, one home per
+        # kind of answer: result dtypes by (op, dtype) (_function_result, linalg.trace's accumulation);
+        # the compute dtype of two arrays by (function, dtype, dtype) (_two_arrays, vecdot); and
+        # one array's plan by (function, dtype) (fft's FunctionDtype decision, _linalg_input's
+        # (compute dtype, working NumPy dtype), vector_norm of all of x's (working, result)).
+        self._function_results: dict = {}
+        self._function_pair_dtypes: dict = {}
+        self._function_plans: dict = {}
         # astype casts the general path has allowed, by to, then from: whether NumPy must be quiet.
         self._casts: dict = {}
         # Result dtypes of the reductions the general path has allowed with no dtype= (sum, prod, max,
@@ -195,9 +200,9 @@ class RuntimeBase:
 
     def _function_result(self, op: str, dtype: DType) -> DType:
         """The policy's result dtype of the non-elementwise ``op`` on ``dtype`` (remembered)."""
-        result = self._function_dtypes.get((op, dtype))
+        result = self._function_results.get((op, dtype))
         if result is None:
-            result = self._function_dtypes[op, dtype] = self.policy.function_dtype(op, dtype).result
+            result = self._function_results[op, dtype] = self.policy.function_dtype(op, dtype).result
         return result
 
     def _normalize_axis(self, axis: int, ndim: int, func: str) -> int:
