@@ -2,7 +2,7 @@
 of the suite loads for speed alone: each thing it remembers is a pure function of what it is
 remembered under, so the suite draws the same examples and reports the same text, byte for byte.
 
-Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with both):
+Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with the first two):
 
 - **Failures formatted once.** To show the statement of every traceback entry, pytest parses the
   entry's whole source file with ``ast.parse`` and walks the tree (``getstatementrange_ast``),
@@ -16,6 +16,9 @@ Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with 
   from it; over a tenth of the run went there. The strategies these two return hold nothing but
   their arguments, so equal arguments get the same object (Hypothesis' own ``cacheable`` does the
   same for its built-in strategies) and it is validated once.
+- **Filters validated once.** Validating a filter re-initialises it, which forgot that it was
+  validated: the suite's shape filters were validated again at every draw (see
+  ``validate_filter_once``).
 """
 
 from __future__ import annotations
@@ -50,9 +53,10 @@ MAX_REMEMBERED = 100_000
 
 def argument_key(value):
     """``value`` as a key that tells apart what ``==`` does not: 0.0 from -0.0, NaN from itself,
-    True from 1; TypeError for what cannot be a key. Strategies are keys by identity."""
+    True from 1, a NumPy float from a Python one; TypeError for what cannot be a key. Strategies
+    are keys by identity."""
     if isinstance(value, float):
-        return (float, math.copysign(1.0, value), "nan" if value != value else value)
+        return (type(value), math.copysign(1.0, value), "nan" if value != value else value)
     if isinstance(value, (tuple, list)):
         return (type(value), tuple(argument_key(v) for v in value))
     if isinstance(value, dict):

@@ -133,7 +133,16 @@ def test_the_suites_namespace_remembers_though_its_conftest_makes_it_first(tmp_p
 
 @pytest.mark.parametrize(
     ("a", "b"),
-    [(0.0, -0.0), (1, True), (0, False), (1.0, 1), ((1, 2), [1, 2]), ({"x": 0.0}, {"x": -0.0}), (2**63, 2**63 - 1)],
+    [
+        (0.0, -0.0),
+        (0.5, np.float64(0.5)),
+        (1, True),
+        (0, False),
+        (1.0, 1),
+        ((1, 2), [1, 2]),
+        ({"x": 0.0}, {"x": -0.0}),
+        (2**63, 2**63 - 1),
+    ],
 )
 def test_keys_tell_apart_what_equality_does_not(a, b):
     assert _pytest_speed.argument_key(a) != _pytest_speed.argument_key(b)
