@@ -16,6 +16,13 @@ Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with 
   from it; over a tenth of the run went there. The strategies these two return hold nothing but
   their arguments, so equal arguments get the same object (Hypothesis' own ``cacheable`` does the
   same for its built-in strategies) and it is validated once.
+- **Hypothesis' own strategy cache kept.** Hypothesis returns the strategy it made before for
+  equal hashable arguments (``cacheable``), in a cache of 1,024 that evicts new entries first once
+  it is full of reused ones. A run of the suite fills it early, and from then on the strategies its
+  tests build per example (``hh.arrays``' ``builds``, ``tuples``, ``array_shapes``) are made and
+  validated anew each time (2,227 times in ``test_nan_propagation``). The plugin gives the cache
+  ``MAX_REMEMBERED`` entries. ``sampled_from`` of a list, which that cache cannot key, is
+  remembered by the list's contents.
 - **Filters validated once.** Validating a filter re-initialises it, which forgot that it was
   validated: the suite's shape filters were validated again at every draw (see
   ``validate_filter_once``).
@@ -25,9 +32,12 @@ from __future__ import annotations
 
 import math
 
+import hypothesis.strategies
 import pytest
 from _pytest._code import code as _code, source as _source
 from hypothesis.extra import array_api as _array_api
+from hypothesis.internal.cache import LRUReusedCache
+from hypothesis.strategies._internal import utils as _strategy_utils
 from hypothesis.strategies._internal.strategies import FilteredStrategy as _FilteredStrategy
 
 # -- failures formatted once ----------------------------------------------------------------------
@@ -106,6 +116,18 @@ def remember_array_strategies() -> None:
     _array_api.make_strategies_namespace = make_strategies_namespace
 
 
+def keep_hypothesis_strategies() -> None:
+    """Hypothesis' cache of the strategies it made, ``MAX_REMEMBERED`` entries instead of 1,024, and
+    ``sampled_from`` remembered by the contents of its list (the cache keys hashable arguments only).
+    Both give an equal call the object an earlier one made; Hypothesis' cache does that already,
+    and a ``SampledFromStrategy`` holds nothing but a tuple of its elements."""
+    if _strategy_utils._STRATEGY_CACHE.max_size < MAX_REMEMBERED:
+        _strategy_utils._STRATEGY_CACHE = LRUReusedCache(MAX_REMEMBERED)
+    if not hasattr(hypothesis.strategies.sampled_from, "remembers"):
+        # the suite imports it from hypothesis.strategies, by name or as st.sampled_from
+        hypothesis.strategies.sampled_from = remembering(hypothesis.strategies.sampled_from)
+
+
 # -- filters validated once -----------------------------------------------------------------------
 _validate_filter = _FilteredStrategy.do_validate
 
@@ -125,6 +147,7 @@ def validate_filter_once(self) -> None:
 def pytest_load_initial_conftests(early_config, parser, args):
     # Before the suite's conftest imports its package, which makes its strategies namespace.
     remember_array_strategies()
+    keep_hypothesis_strategies()
     _FilteredStrategy.do_validate = validate_filter_once
     # pytest's traceback code imported the function by name: both homes get the remembering one.
     _code.getstatementrange_ast = getstatementrange_ast

@@ -12,11 +12,14 @@ import sys
 import textwrap
 from pathlib import Path
 
+import hypothesis.strategies
 import numpy as np
 import pytest
 from _pytest._code import source as pytest_source
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import array_api
+from hypothesis.internal.cache import LRUReusedCache
+from hypothesis.strategies._internal import utils as strategy_utils
 from hypothesis.strategies._internal.strategies import FilteredStrategy
 
 import array_api_promo as xp
@@ -248,3 +251,57 @@ def test_filters_are_validated_once_and_draw_the_same(monkeypatch):
         before = (strategy.filtered_strategy, strategy.flat_conditions)
         _pytest_speed._validate_filter(strategy)  # validating again makes the same filter
         assert (strategy.filtered_strategy, strategy.flat_conditions) == before
+
+
+def _builds_kept_once_the_cache_is_full() -> bool:
+    """Whether Hypothesis gives a second equal ``builds`` the object of the first, asked after its
+    strategy cache has filled with reused entries (as a run of the suite fills it early)."""
+    for i in range(1100):
+        st.integers(i, i + 1)
+        st.integers(i, i + 1)  # reused
+    inner = st.integers(-5, -1)
+    return st.builds(divmod, inner, st.booleans()) is st.builds(divmod, inner, st.booleans())
+
+
+def test_hypothesis_keeps_the_strategies_a_run_makes(monkeypatch):
+    monkeypatch.setattr(hypothesis.strategies, "sampled_from", hypothesis.strategies.sampled_from)
+    monkeypatch.setattr(strategy_utils, "_STRATEGY_CACHE", LRUReusedCache(1024))  # as Hypothesis makes it
+    assert not _builds_kept_once_the_cache_is_full()  # made (and validated) anew at each call
+    _pytest_speed.keep_hypothesis_strategies()
+    assert strategy_utils._STRATEGY_CACHE.max_size == _pytest_speed.MAX_REMEMBERED
+    assert _builds_kept_once_the_cache_is_full()
+
+
+def test_sampled_from_a_list_is_remembered_by_its_contents(monkeypatch):
+    monkeypatch.setattr(hypothesis.strategies, "sampled_from", hypothesis.strategies.sampled_from)
+    plain = hypothesis.strategies.sampled_from
+    _pytest_speed.keep_hypothesis_strategies()
+    sampled = hypothesis.strategies.sampled_from
+    assert sampled.remembers is plain
+    dtypes = [xp.int8, xp.int16]
+    assert sampled(dtypes) is sampled(list(dtypes))
+    for a, b in (([1, 2], [True, 2]), ([1, 2], (1, 2)), ([0.0], [-0.0]), ([1, 2], [2, 1])):
+        assert sampled(a) is not sampled(b)
+    assert repr(sampled([1, 2])) == repr(plain([1, 2])) == "sampled_from([1, 2])"
+    unhashable = [np.zeros(1)]
+    assert sampled(unhashable) is not sampled(unhashable)  # made each time
+
+
+def _sampled_draws(sampled):
+    seen = []
+
+    @settings(max_examples=150, database=None, derandomize=True, deadline=None)
+    @given(st.data())
+    def draws(data):
+        n = data.draw(st.integers(1, 4))
+        seen.append(data.draw(sampled([xp.int8, xp.uint16, xp.float32, xp.complex64][:n])))
+        seen.append(data.draw(sampled([0.0, -0.0, 1, True][n - 1 :])))
+
+    draws()
+    return seen
+
+
+def test_remembered_sampled_from_draws_the_same_examples():
+    plain = getattr(hypothesis.strategies.sampled_from, "remembers", hypothesis.strategies.sampled_from)
+    remembered = _sampled_draws(_pytest_speed.remembering(plain))
+    assert [(type(v), repr(v)) for v in remembered] == [(type(v), repr(v)) for v in _sampled_draws(plain)]
