@@ -264,17 +264,24 @@ def _short(e: BaseException) -> str:
 def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median):
     """{lib: per-call seconds (stat over the rounds) or None}, {lib: error}, {lib: per-call
     seconds of each round, in round order}, {lib: paired ratio to NumPy (stat over the rounds of
-    lib's time / NumPy's in that round)}."""
+    lib's time / NumPy's in that round)}.
+
+    A case may give a library a NumPy call of its own, under ``"numpy:<lib>"`` (the torch
+    policy's creation functions make float32, as torch does: NumPy's call then asks for float32
+    too); it is timed in the same rounds and that library's ratio is to it."""
     timers, numbers, errors, samples = {}, {}, {}, {}
-    for lib in case.libs:
-        if lib not in mods:
-            errors[lib] = f"not importable ({missing.get(lib, 'missing')})"
+    own = case.stmts if isinstance(case.stmts, dict) else {}
+    references = [f"numpy:{lib}" for lib in case.libs if own.get(f"numpy:{lib}")]
+    for lib in list(case.libs) + references:
+        module = lib.partition(":")[0]  # a reference runs with NumPy's inputs
+        if module not in mods:
+            errors[lib] = f"not importable ({missing.get(module, 'missing')})"
             continue
         stmt = case.stmt(lib)
         if stmt is None:
             continue
         try:
-            g = case.setup(lib, mods[lib])
+            g = case.setup(module, mods[module])
             timer = timeit.Timer(stmt, globals=g)
             timer.timeit(1)  # fails fast for a missing function or a refused operation
             number = 1
@@ -294,12 +301,13 @@ def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median)
     times = {lib: (stat(samples[lib]) if lib in samples else None) for lib in case.libs}
     # Paired ratios for the median only: the least of per-round ratios would flatter (--stat min
     # compares the minima instead).
-    reference = samples.get("numpy") if stat is statistics.median else None
-    paired = (
-        {lib: stat([mine / theirs for mine, theirs in zip(s, reference)]) for lib, s in samples.items()}
-        if reference
-        else {}
-    )
+    paired = {}
+    if stat is statistics.median:
+        for lib in case.libs:
+            # a reference of its own that failed leaves the ratio out, not NumPy's other call in
+            reference = samples.get(f"numpy:{lib}") if f"numpy:{lib}" in own else samples.get("numpy")
+            if lib in samples and reference:
+                paired[lib] = stat([mine / theirs for mine, theirs in zip(samples[lib], reference)])
     return times, errors, samples, paired
 
 

@@ -206,7 +206,11 @@ def _spec():
     """[(key, statement, numpy override or None, sized)]."""
     cases = []
 
-    def add(key, stmt, numpy=None, sized=True, **others):
+    def add(key, stmt, numpy=None, sized=True, tx_numpy=None, **others):
+        """``tx_numpy``: the NumPy call tx's ratio is to, where torch's default float32 makes its
+        result differ from NumPy's float64 (``measure_case``'s ``"numpy:tx"``)."""
+        if tx_numpy:
+            others["numpy:tx"] = tx_numpy
         cases.append((key, stmt, {"numpy": numpy, **others} if (numpy or others) else {}, sized))
 
     for name in _UNARY:
@@ -271,24 +275,24 @@ def _spec():
     add("x[2:5] = y[2:5]", "x[2:5] = y[2:5]")
     # creation
     add("arange", "ns.arange(n)")
-    add("arange float", "ns.arange(0.0, n, 1.0)")
-    add("asarray list", "ns.asarray(L)", sized=False)
+    add("arange float", "ns.arange(0.0, n, 1.0)", tx_numpy="ns.arange(0.0, n, 1.0, dtype=f32)")
+    add("asarray list", "ns.asarray(L)", sized=False, tx_numpy="ns.asarray(L, dtype=f32)")
     add("asarray array", "ns.asarray(x)")
     add("asarray copy", "ns.asarray(x, copy=True)")
-    add("empty", "ns.empty(n)")
+    add("empty", "ns.empty(n)", tx_numpy="ns.empty(n, dtype=f32)")
     add("empty_like", "ns.empty_like(x)")
-    add("eye", "ns.eye(X.shape[1])")
+    add("eye", "ns.eye(X.shape[1])", tx_numpy="ns.eye(X.shape[1], dtype=f32)")
     add("from_dlpack", "ns.from_dlpack(x)")
-    add("full", "ns.full(n, 1.5)")
+    add("full", "ns.full(n, 1.5)", tx_numpy="ns.full(n, 1.5, dtype=f32)")
     add("full_like", "ns.full_like(x, 1.5)")
-    add("linspace", "ns.linspace(0.0, 1.0, n)")
+    add("linspace", "ns.linspace(0.0, 1.0, n)", tx_numpy="ns.linspace(0.0, 1.0, n, dtype=f32)")
     add("meshgrid", "ns.meshgrid(o, o)")
-    add("ones", "ns.ones(n)")
+    add("ones", "ns.ones(n)", tx_numpy="ns.ones(n, dtype=f32)")
     add("ones_like", "ns.ones_like(x)")
     add("tril", "ns.tril(X)")
     add("triu", "ns.triu(X)")
-    add("zeros", "ns.zeros(n)")
-    add("zeros 2-d", "ns.zeros(X.shape)")
+    add("zeros", "ns.zeros(n)", tx_numpy="ns.zeros(n, dtype=f32)")
+    add("zeros 2-d", "ns.zeros(X.shape)", tx_numpy="ns.zeros(X.shape, dtype=f32)")
     add("zeros_like", "ns.zeros_like(x)")
     # data type functions
     add("astype", "ns.astype(x, f32)")
@@ -398,8 +402,8 @@ def _spec():
         "ifftshift": "x",
     }.items():
         add(f"fft.{name}", f"ns.fft.{name}({arg})")
-    add("fft.fftfreq", "ns.fft.fftfreq(n)")
-    add("fft.rfftfreq", "ns.fft.rfftfreq(n)")
+    add("fft.fftfreq", "ns.fft.fftfreq(n)", tx_numpy="ns.fft.fftfreq(n).astype(f32)")
+    add("fft.rfftfreq", "ns.fft.rfftfreq(n)", tx_numpy="ns.fft.rfftfreq(n).astype(f32)")
     # the array object
     add("x.T", "X.T")
     add("x.mT", "S.mT")
@@ -443,6 +447,7 @@ def make_cases(quick: bool, key_filter: str | None = None):
             continue
         for n in (SMALL, large) if sized else (SMALL,):
             stmts = {lib: overrides.get(lib) or stmt for lib in LIBS}
+            stmts.update((lib, ref) for lib, ref in overrides.items() if lib.startswith("numpy:"))
             out.append(Case(f"{key} @{n}", key, "large" if n > SMALL else "small", stmts, _setup(n), libs=LIBS))
             out[-1].n = n
             out[-1].large = n > SMALL
@@ -575,6 +580,13 @@ def markdown(results, checks, meta) -> str:
     for row in rows(results):
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
     lines.append("")
+    own = sorted({r["title"] for r in results if isinstance(r["stmt"], dict) and "numpy:tx" in r["stmt"]})
+    if own:
+        lines.append(
+            f"tx's ratio is to NumPy's float32 call (torch's default dtype) in {', '.join(own)}; "
+            "the NumPy column shows NumPy's default float64 call."
+        )
+        lines.append("")
     for c in checks:
         value = "n/a" if c["value"] is None else f"{c['value']:.2f}×"
         status = "n/a" if c["met"] is None else ("met" if c["met"] else "MISSED")
@@ -595,6 +607,13 @@ def print_report(results, checks, meta, console):
     for row in rows(results):
         table.add_row(escape(row[0]), *row[1:])
     console.print(table)
+    own = sorted({r["title"] for r in results if isinstance(r["stmt"], dict) and "numpy:tx" in r["stmt"]})
+    if own:
+        console.print(
+            f"tx's ratio is to NumPy's float32 call (torch's default dtype) in {', '.join(own)}",
+            markup=False,
+            highlight=False,
+        )
     errs = [(r["case"], lib, e) for r in results for lib, e in r["errors"].items()]
     if errs:
         console.print("[bold]n/a cells[/bold]:")

@@ -10,7 +10,8 @@ Method: one ``timeit.Timer`` per (case, size, library), its loop count doubled u
 sample takes ``--min-time`` (default 20 ms); then ``--rounds`` rounds in which NumPy, xp (``array_api``) and tx (``torch``) each take one
 sample, in an order that rotates from round to round. A library's time is the least of its
 samples (the least is the sample the machine disturbed least; ``timeit``'s own advice), and
-the ratio is ours over NumPy's. surface.py reports the median of paired ratios instead, so
+the ratio is ours over NumPy's (for tx's ``ones`` and ``linspace``, torch's float32, over NumPy's
+float32 call). surface.py reports the median of paired ratios instead, so
 the two agreeing is not one method agreeing with itself.
 
 Targets (issue 32): at 10**6 elements every case that makes NumPy pass over the data within
@@ -36,7 +37,8 @@ SMALL, LARGE, QUICK_LARGE = 10, 10**6, 10**4
 LARGE_LIMIT, SMALL_MEDIAN_LIMIT, SMALL_WORST_LIMIT = 1.10, 1.3, 2.5
 VIEW_TIME = 20e-6  # NumPy's 10**6-element call below this made no pass over the data
 
-# (name, statement of the namespaces, NumPy's statement or None for the same one)
+# (name, statement of the namespaces, NumPy's statement or None for the same one[, NumPy's
+# statement for tx where torch's default float32 makes its result differ from NumPy's float64])
 CASES = [
     ("subtract", "a - b", None),
     ("divide by a scalar", "a / 2.5", None),
@@ -67,9 +69,9 @@ CASES = [
     ("flip axis=0", "ns.flip(M, axis=0)", None),
     ("roll", "ns.roll(a, -2)", None),
     ("expand_dims", "ns.expand_dims(a, axis=-1)", None),
-    ("ones", "ns.ones(n)", None),
+    ("ones", "ns.ones(n)", None, "ns.ones(n, dtype=ns.float32)"),
     ("full_like", "ns.full_like(a, 2.0)", None),
-    ("linspace", "ns.linspace(0.0, 10.0, n)", None),
+    ("linspace", "ns.linspace(0.0, 10.0, n)", None, "ns.linspace(0.0, 10.0, n, dtype=ns.float32)"),
     ("astype float32", "ns.astype(a, ns.float32)", "a.astype(ns.float32)"),
     ("M[1:, ::2]", "M[1:, ::2]", None),
     ("a[mask]", "a[mask]", None),
@@ -106,10 +108,11 @@ def namespaces() -> dict:
 
 
 def measure(stmts: dict, bufs: dict, n: int, mods: dict, rounds: int, min_time: float) -> dict:
-    """{lib: least per-call seconds over the rounds}."""
+    """{lib: least per-call seconds over the rounds}; "numpy:tx", tx's own NumPy call, if given."""
     timers, numbers, best = {}, {}, {}
-    for lib in LIBS:
-        ns = mods[lib]
+    order = [lib for lib in (*LIBS, "numpy:tx") if lib in stmts]
+    for lib in order:
+        ns = mods[lib.partition(":")[0]]
         g = {"ns": ns, "n": n}
         g.update({k: (v if lib == "numpy" else ns.asarray(v)) for k, v in bufs.items()})
         timer = timeit.Timer(stmts[lib], globals=g)
@@ -118,7 +121,7 @@ def measure(stmts: dict, bufs: dict, n: int, mods: dict, rounds: int, min_time: 
             number *= 2
         timers[lib], numbers[lib], best[lib] = timer, number, float("inf")
     for r in range(rounds):
-        for lib in LIBS[r % 3 :] + LIBS[: r % 3]:
+        for lib in order[r % len(order) :] + order[: r % len(order)]:
             best[lib] = min(best[lib], timers[lib].timeit(numbers[lib]) / numbers[lib])
     return best
 
@@ -138,16 +141,18 @@ def main(argv=None) -> int:
     rows = []
     for n in (SMALL, large):
         bufs = inputs(n)
-        for name, stmt, numpy_stmt in CASES:
+        for name, stmt, numpy_stmt, *tx_numpy in CASES:
             if args.filter and args.filter not in name:
                 continue
             stmts = {"numpy": numpy_stmt or stmt, "xp": stmt, "tx": stmt}
+            if tx_numpy:
+                stmts["numpy:tx"] = tx_numpy[0]
             best = measure(stmts, bufs, n, mods, rounds, min_time)
             row = {
                 "case": name,
                 "n": n,
                 "times": best,
-                "ratios": {lib: best[lib] / best["numpy"] for lib in ("xp", "tx")},
+                "ratios": {lib: best[lib] / best.get(f"numpy:{lib}", best["numpy"]) for lib in ("xp", "tx")},
             }
             rows.append(row)
             print(

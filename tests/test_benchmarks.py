@@ -50,6 +50,36 @@ def test_a_targets_ratio_is_the_median_of_each_rounds_ratio(monkeypatch):
     assert by_lib["tx"]["ratio"] == pytest.approx(1.2)  # else the ratio of the times
 
 
+def test_a_library_with_a_numpy_call_of_its_own_is_paired_with_it(monkeypatch):
+    # tx's creation functions make torch's float32: its ratio is to NumPy's float32 call, timed in
+    # the same rounds, while the others keep NumPy's float64 one.
+    _FakeTimer.per_call = {
+        "np64": [1.0, 1.0] + [2.0, 2.0, 2.0],
+        "np32": [1.0, 1.0] + [4.0, 4.0, 8.0],
+        "ours": [1.0, 1.0] + [2.2, 2.2, 2.2],
+        "tx32": [1.0, 1.0] + [4.4, 4.4, 8.8],
+    }
+    monkeypatch.setattr(run.timeit, "Timer", _FakeTimer)
+    case = run.Case(
+        "case",
+        "a case",
+        "group",
+        {"numpy": "np64", "xp": "ours", "tx": "tx32", "numpy:tx": "np32"},
+        lambda lib, ns: {},
+        libs=("numpy", "xp", "tx"),
+    )
+    times, errors, samples, paired = run.measure_case(case, dict.fromkeys(("numpy", "xp", "tx"), 0), {}, 3, 0.5)
+    assert not errors and set(times) == {"numpy", "xp", "tx"}
+    assert paired == {"numpy": 1.0, "xp": pytest.approx(1.1), "tx": pytest.approx(1.1)}
+    assert samples["numpy:tx"] == [4.0, 4.0, 8.0]
+    # its own call failing leaves tx's ratio out rather than pairing it with the float64 call
+    _FakeTimer.per_call = {"np64": [1.0] * 5, "tx32": [1.0] * 5}
+    case.stmts = {"numpy": "np64", "tx": "tx32", "numpy:tx": "not a NumPy call"}
+    case.libs = ("numpy", "tx")
+    _, errors, _, paired = run.measure_case(case, dict.fromkeys(("numpy", "tx"), 0), {}, 3, 0.5)
+    assert "numpy:tx" in errors and paired == {"numpy": 1.0}
+
+
 def test_with_stat_min_the_ratio_is_of_the_minima(monkeypatch):
     _FakeTimer.per_call = {"np": [1.0, 1.0, 2.0, 1.0, 4.0], "ours": [1.0, 1.0, 1.0, 4.0, 4.0]}
     monkeypatch.setattr(run.timeit, "Timer", _FakeTimer)
@@ -108,7 +138,7 @@ def test_the_surface_targets_judge_paired_ratios_and_set_views_apart():
 def test_the_sweep_times_its_cases_at_both_sizes_and_judges_the_targets(tmp_path):
     from benchmarks import sweep
 
-    assert len(sweep.CASES) == 40 and len({name for name, _, _ in sweep.CASES}) == 40
+    assert len(sweep.CASES) == 40 and len({name for name, *_ in sweep.CASES}) == 40
     out = tmp_path / "sweep.json"
     assert sweep.main(["--quick", "--rounds", "1", "--min-time", "0.0005", "-k", "subtract", "--json", str(out)]) == 0
     results = json.loads(out.read_text())
@@ -116,3 +146,9 @@ def test_the_sweep_times_its_cases_at_both_sizes_and_judges_the_targets(tmp_path
     for row in results["rows"]:
         assert all(t > 0 for t in row["times"].values()) and set(row["ratios"]) == {"xp", "tx"}
     assert set(results["verdicts"]) == {"xp", "tx"}
+    # tx's linspace (torch's float32) is timed against NumPy's float32 call, the others against float64
+    assert sweep.main(["--quick", "--rounds", "1", "--min-time", "0.0005", "-k", "linspace", "--json", str(out)]) == 0
+    for row in json.loads(out.read_text())["rows"]:
+        times = row["times"]
+        assert set(times) == {"numpy", "xp", "tx", "numpy:tx"}
+        assert row["ratios"] == {"xp": times["xp"] / times["numpy"], "tx": times["tx"] / times["numpy:tx"]}
