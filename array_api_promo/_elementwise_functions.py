@@ -184,6 +184,12 @@ def kernel_for(name, numpy_dtype, policy=None):
 _ONE_PASS_MIN = 4096  # elements; below it two ufunc calls cost less than numpy.clip's Python layers
 
 
+def _fits_into(shape, target) -> bool:
+    """Whether an array of ``shape`` broadcasts to ``target`` without enlarging it."""
+    extra = len(target) - len(shape)
+    return extra >= 0 and all(n == 1 or n == m for n, m in zip(shape, target[extra:]))
+
+
 def _clips_in_one_pass(data, lo, hi) -> bool:
     """Whether ``numpy.clip(data, lo, hi)`` (one pass) gives ``minimum(maximum(data, lo), hi)`` bit
     for bit: two 0-d bounds of an integer or floating dtype, the floating ones neither zero (NumPy's
@@ -671,8 +677,13 @@ class ElementwiseFunctions(RuntimeBase):
                 if lo is not None:
                     out = np.maximum(out, lo)  # NaN bounds propagate, as the standard asks
                 if hi is not None:
-                    # into maximum's own result where it has the final shape (one allocation)
-                    own = out is not data and type(out) is _ndarray and (type(hi) is not _ndarray or hi.ndim == 0)
+                    # into maximum's own result where it has the final shape: one allocation (a
+                    # second fresh 8 MB result costs its page faults, 3x np.clip at 10**6)
+                    own = (
+                        out is not data
+                        and type(out) is _ndarray
+                        and (type(hi) is not _ndarray or _fits_into(hi.shape, out.shape))
+                    )
                     out = np.minimum(out, hi, out=out) if own else np.minimum(out, hi)
         except ValueError:  # in the words of every other function, not NumPy's
             for bound in (lo, hi):

@@ -289,6 +289,28 @@ def test_clip_matches_two_passes_on_hypothesis_arrays(data, lo, hi):
     assert _bits(out) == _bits(expected)
 
 
+@NAMESPACES
+def test_clip_with_array_bounds_takes_one_result_of_the_final_shape(ns):
+    n = 1 << 17
+    rng = np.random.default_rng(5)
+    data, lo, hi = rng.random(n), rng.random(n) - 0.5, rng.random(n) + 0.5
+    lo[::7], hi[::11] = np.nan, -0.0
+    x, a, b = ns.asarray(data), ns.asarray(lo), ns.asarray(hi)
+    with np.errstate(all="ignore"):
+        assert _bits(ns.clip(x, a, b)._data) == _bits(_two_passes(data, lo, hi))
+    # minimum's pass goes into maximum's result: one array of n float64s at the peak, not two
+    assert _peak(lambda: ns.clip(x, a, b)) < 1.5 * 8 * n
+    # a bound that broadcasts the result larger cannot take it in place
+    rows = np.stack([hi, hi - 1.0])
+    wide = ns.clip(x, a, ns.asarray(rows))
+    with np.errstate(all="ignore"):
+        assert _bits(wide._data) == _bits(_two_passes(data, lo, rows)) and wide.shape == (2, n)
+    both, corner = np.stack([data, data]), hi[:1].reshape(1, 1)
+    column = ns.clip(ns.asarray(both), a, ns.asarray(corner))
+    with np.errstate(all="ignore"):
+        assert column.shape == (2, n) and _bits(column._data) == _bits(_two_passes(both, lo, corner))
+
+
 # -- temporary elision -------------------------------------------------------------------------------
 N = 1 << 16  # 512 KiB of float64: above NumPy's (and the compiled path's) 256 KiB threshold
 compiled = pytest.mark.skipif(not _core.COMPILED, reason="elision is the compiled operators'")
