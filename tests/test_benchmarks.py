@@ -152,3 +152,33 @@ def test_the_sweep_times_its_cases_at_both_sizes_and_judges_the_targets(tmp_path
         times = row["times"]
         assert set(times) == {"numpy", "xp", "tx", "numpy:tx"}
         assert row["ratios"] == {"xp": times["xp"] / times["numpy"], "tx": times["tx"] / times["numpy:tx"]}
+
+
+def test_every_tx_case_is_timed_against_a_numpy_call_of_its_dtype():
+    # torch's default float32 makes tx's creation functions differ from NumPy's float64 call: those
+    # cases give tx a NumPy call of its own (``"numpy:tx"``); every other case must agree as it is.
+    import numpy as np
+
+    import array_api_promo.torch as tx
+    from benchmarks import surface
+
+    def dtype_of(value):
+        first = value[0] if isinstance(value, (tuple, list)) and value else value
+        if not (hasattr(first, "shape") and hasattr(first, "dtype")):
+            return None  # not an array: a dtype, a number, a namespace
+        return getattr(first.dtype, "numpy", first.dtype)
+
+    compared = 0
+    for case in surface.make_cases(quick=True):
+        if case.n != surface.SMALL:
+            continue
+        try:
+            ours = eval(case.stmt("tx"), case.setup("tx", tx))
+        except SyntaxError:  # a statement (x[2:5] = ...), not an expression
+            continue
+        theirs = eval(case.stmts.get("numpy:tx") or case.stmt("numpy"), case.setup("numpy", np))
+        if dtype_of(ours) is None:
+            continue
+        assert dtype_of(ours) == dtype_of(theirs), case.title
+        compared += 1
+    assert compared > 200
