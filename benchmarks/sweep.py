@@ -112,9 +112,10 @@ def measure(stmts: dict, bufs: dict, n: int, mods: dict, rounds: int, min_time: 
     timers, numbers, best = {}, {}, {}
     order = [lib for lib in (*LIBS, "numpy:tx") if lib in stmts]
     for lib in order:
-        ns = mods[lib.partition(":")[0]]
+        module = lib.partition(":")[0]  # tx's own NumPy call runs on NumPy's buffers
+        ns = mods[module]
         g = {"ns": ns, "n": n}
-        g.update({k: (v if lib == "numpy" else ns.asarray(v)) for k, v in bufs.items()})
+        g.update({k: (v if module == "numpy" else ns.asarray(v)) for k, v in bufs.items()})
         timer = timeit.Timer(stmts[lib], globals=g)
         number = 1
         while timer.timeit(number) < min_time:  # a sample of at least min_time
