@@ -569,6 +569,11 @@ def rows(results):
     return out
 
 
+def _tx_own_reference_cases(results) -> list:
+    """The cases whose tx ratio is to a NumPy call of its own (``"numpy:tx"``), by title."""
+    return sorted({r["title"] for r in results if isinstance(r["stmt"], dict) and "numpy:tx" in r["stmt"]})
+
+
 HEADER = ["case", "NumPy @10", "strict", "xp", "tx", "NumPy @10⁶", "strict", "xp", "tx"]
 
 
@@ -580,7 +585,7 @@ def markdown(results, checks, meta) -> str:
     for row in rows(results):
         lines.append("| " + " | ".join(c.replace("|", "\\|") for c in row) + " |")
     lines.append("")
-    own = sorted({r["title"] for r in results if isinstance(r["stmt"], dict) and "numpy:tx" in r["stmt"]})
+    own = _tx_own_reference_cases(results)
     if own:
         lines.append(
             f"tx's ratio is to NumPy's float32 call (torch's default dtype) in {', '.join(own)}; "
@@ -607,7 +612,7 @@ def print_report(results, checks, meta, console):
     for row in rows(results):
         table.add_row(escape(row[0]), *row[1:])
     console.print(table)
-    own = sorted({r["title"] for r in results if isinstance(r["stmt"], dict) and "numpy:tx" in r["stmt"]})
+    own = _tx_own_reference_cases(results)
     if own:
         console.print(
             f"tx's ratio is to NumPy's float32 call (torch's default dtype) in {', '.join(own)}",
