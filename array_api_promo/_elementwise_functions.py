@@ -678,11 +678,16 @@ class ElementwiseFunctions(RuntimeBase):
                     out = np.maximum(out, lo)  # NaN bounds propagate, as the standard asks
                 if hi is not None:
                     # into maximum's own result where it has the final shape: one allocation (a
-                    # second fresh 8 MB result costs its page faults, 3x np.clip at 10**6)
+                    # second fresh 8 MB result costs its page faults, 3x np.clip at 10**6); an n-d
+                    # bound only from _ONE_PASS_MIN, as the shape check and out= cost more below it
                     own = (
                         out is not data
                         and type(out) is _ndarray
-                        and (type(hi) is not _ndarray or _fits_into(hi.shape, out.shape))
+                        and (
+                            type(hi) is not _ndarray
+                            or hi.ndim == 0
+                            or (out.size >= _ONE_PASS_MIN and _fits_into(hi.shape, out.shape))
+                        )
                     )
                     out = np.minimum(out, hi, out=out) if own else np.minimum(out, hi)
         except ValueError:  # in the words of every other function, not NumPy's

@@ -309,6 +309,11 @@ def test_clip_with_array_bounds_takes_one_result_of_the_final_shape(ns):
     column = ns.clip(ns.asarray(both), a, ns.asarray(corner))
     with np.errstate(all="ignore"):
         assert column.shape == (2, n) and _bits(column._data) == _bits(_two_passes(both, lo, corner))
+    # below _ONE_PASS_MIN an n-d bound takes a fresh result (cheaper than the shape check): same bits
+    small, small_lo, small_hi = data[:10], lo[:10], hi[:10]
+    fresh = ns.clip(ns.asarray(small), ns.asarray(small_lo), ns.asarray(small_hi))
+    with np.errstate(all="ignore"):
+        assert _bits(fresh._data) == _bits(_two_passes(small, small_lo, small_hi))
 
 
 # -- temporary elision -------------------------------------------------------------------------------
