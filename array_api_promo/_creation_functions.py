@@ -384,6 +384,8 @@ class CreationFunctions(RuntimeBase):
             data = data[:n]
         return Array._new(data, dtype, self, device)
 
+    arange = fast_path(_core.ARANGE, "arange", arange)  # its two plain cases: in C
+
     def linspace(self, start, stop, /, num, *, dtype=None, device=None, endpoint=True):
         t0, t1 = type(start), type(stop)
         if (

@@ -52,6 +52,8 @@ enum {
     FLOAT,              /* float(x), x a 0-d float64 array */
     MATRIX_VIEW,        /* x.T or x.mT (self->name): NumPy's view of x's data with the last two axes swapped */
     SHAPE,              /* x.shape: the tuple of x's NumPy data's dimensions */
+    ARANGE,             /* runtime.arange(n), n a Python int; or (start, stop[, step]) of Python
+                         * floats and ints, one a float: the policy's default int or float */
     KIND_COUNT
 };
 
@@ -63,6 +65,8 @@ static PyTypeObject *NDArray = NULL;
 static PyObject *asarray = NULL; /* numpy.asarray */
 static PyObject *array_func = NULL; /* numpy.array */
 static PyObject *numpy_matmul = NULL; /* numpy.matmul */
+static PyObject *numpy_arange = NULL; /* numpy.arange */
+static PyObject *dtype_keyword = NULL; /* ("dtype",): the keyword of numpy.arange(n, dtype=...) */
 static PyObject *numpy_ufunc = NULL; /* numpy.ufunc */
 static PyObject *getweakrefcount = NULL; /* weakref.getweakrefcount */
 static int binary_op_code = -1; /* the interpreter's BINARY_OP instruction (opcode.opmap), -1: no elision */
@@ -76,6 +80,7 @@ static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim;
 static PyObject *str_native_dtypes, *str_dtype;
 static PyObject *str_boolean_indexing, *str_setitem_converters;
 static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
+static PyObject *str_default_int;
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
 static char fall_back_marker;
@@ -1400,6 +1405,90 @@ constant(FastPath *self, PyObject *runtime, PyObject *shape)
     return result;
 }
 
+/* arange's two plain cases, as the Python function's (numpy.arange called as it calls it):
+ * arange(n), n a Python int in [0, PLAIN_LENGTH]: n values of the policy's default int;
+ * arange(start, stop[, step]) of Python floats and ints, at least one a float, the ints within
+ * 2**53 (a double holds them exactly, so the doubles below are Python's own arithmetic), step
+ * finite and nonzero, at most PLAIN_LENGTH values: the default float, cut to the standard's
+ * length ceil((stop - start) / step), which NumPy can overshoot by one. */
+static PyObject *
+arange(PyObject *runtime, PyObject *const *bounds, Py_ssize_t count)
+{
+    if (cpu_device == NULL) {
+        return FALL_BACK;
+    }
+    double values[3] = {0.0, 0.0, 1.0}; /* start, stop, step (1 when not given) */
+    int floating = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        if (PyFloat_CheckExact(bounds[i])) {
+            values[i] = PyFloat_AS_DOUBLE(bounds[i]);
+            floating = 1;
+            continue;
+        }
+        if (!PyLong_CheckExact(bounds[i])) {
+            return FALL_BACK;
+        }
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(bounds[i], &overflow);
+        if (v == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (overflow || v < -(1LL << 53) || v > (1LL << 53)) {
+            return FALL_BACK;
+        }
+        values[i] = (double)v;
+    }
+    npy_intp length = -1; /* the standard's length where NumPy's may differ, -1: NumPy's */
+    if (count == 1) {
+        if (floating || values[0] < 0 || values[0] > PLAIN_LENGTH) {
+            return FALL_BACK;
+        }
+    }
+    else {
+        double step = values[2];
+        if (!floating || !isfinite(step) || step == 0) {
+            return FALL_BACK;
+        }
+        double n = (values[1] - values[0]) / step;
+        if (!isfinite(n) || n > PLAIN_LENGTH) {
+            return FALL_BACK;
+        }
+        length = n > 0 ? (npy_intp)ceil(n) : 0;
+    }
+    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
+    PyObject *dtype = policy == NULL ? NULL : PyObject_GetAttr(policy, count == 1 ? str_default_int : str_default_float);
+    Py_XDECREF(policy);
+    PyObject *descr = dtype == NULL ? NULL : PyObject_GetAttr(dtype, str_numpy);
+    PyObject *data = NULL;
+    if (descr != NULL && count == 1) { /* numpy.arange(n, dtype=descr) */
+        PyObject *call[] = {bounds[0], descr};
+        data = PyObject_Vectorcall(numpy_arange, call, 1, dtype_keyword);
+    }
+    else if (descr != NULL) { /* numpy.arange(start, stop, step, descr) */
+        PyObject *one = count == 2 ? PyLong_FromLong(1) : NULL; /* the Python function's default step */
+        PyObject *call[] = {bounds[0], bounds[1], count == 2 ? one : bounds[2], descr};
+        data = count == 2 && one == NULL ? NULL : PyObject_Vectorcall(numpy_arange, call, 4, NULL);
+        Py_XDECREF(one);
+    }
+    Py_XDECREF(descr);
+    PyObject *result = NULL;
+    if (data != NULL && Py_TYPE(data) != NDArray) {
+        result = FALL_BACK; /* (numpy.arange replaced by something else) */
+    }
+    else if (data != NULL && length >= 0 && PyArray_NDIM((PyArrayObject *)data) == 1 &&
+             PyArray_DIM((PyArrayObject *)data, 0) > length) {
+        PyObject *cut = PySequence_GetSlice(data, 0, length);
+        result = cut == NULL ? NULL : new_array(cut, dtype, runtime, cpu_device);
+        Py_XDECREF(cut);
+    }
+    else if (data != NULL) {
+        result = new_array(data, dtype, runtime, cpu_device);
+    }
+    Py_XDECREF(data);
+    Py_XDECREF(dtype);
+    return result;
+}
+
 /* x.T (x 2-d) or x.mT (x of 2 dimensions or more), self->name: NumPy's view of x's data with
  * its last two axes swapped, in an array of x's dtype, namespace and device (which holds that
  * dtype: x is on it); FALL_BACK for lazy data or another ndim (the Python property raises). */
@@ -1532,6 +1621,11 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         case SHAPE:
             if (nargs == 1 && is_array(args[0])) {
                 result = shape_of(args[0]);
+            }
+            break;
+        case ARANGE:
+            if (nargs >= 2 && nargs <= 4) {
+                result = arange(args[0], args + 1, nargs - 1);
             }
             break;
         }
@@ -2005,6 +2099,7 @@ PyInit__fastpath(void)
         {&str_setitem_converters, "_setitem_converters"},
         {&str_policy, "policy"},
         {&str_default_float, "default_float"},
+        {&str_default_int, "default_int"},
         {&str_quiet_context, "array_api_promo._fastpath.quiet_context"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -2016,8 +2111,11 @@ PyInit__fastpath(void)
     PyObject *numpy = PyImport_ImportModule("numpy");
     numpy_matmul = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "matmul");
     numpy_ufunc = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "ufunc");
+    numpy_arange = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "arange");
     Py_XDECREF(numpy);
-    if (numpy_matmul == NULL || numpy_ufunc == NULL || !PyType_Check(numpy_ufunc)) {
+    dtype_keyword = Py_BuildValue("(s)", "dtype");
+    if (numpy_matmul == NULL || numpy_ufunc == NULL || !PyType_Check(numpy_ufunc) || numpy_arange == NULL ||
+        dtype_keyword == NULL) {
         return NULL;
     }
     /* what temporary elision needs (without them it is off) */

@@ -12,6 +12,7 @@ compiled paths (``ARRAY_API_PROMO_PURE_PYTHON=1``, see ``.ci/run``).
 from __future__ import annotations
 
 import itertools
+import math
 import os
 import subprocess
 import sys
@@ -263,6 +264,39 @@ def test_astype_and_asarray_match_their_python_functions(ns):
         for kwargs in ({"dtype": ns.float32}, {"copy": True}, {"copy": False}, {"copy": 1}, {"device": None}):
             slow = _outcome(lambda: asarray.fallback(runtime, obj, **kwargs))
             assert _outcome(lambda: asarray(runtime, obj, **kwargs)) == slow
+
+
+_ARANGE_CALLS = [(10,), (0,), (1 << 22,), ((1 << 22) + 1,), (-1,), (True,), (2**70,), (2.5,), (10, None)]
+_ARANGE_CALLS += [(0.0, 10, 1.0), (0.0, 10), (1, 2.5), (1, 2.5, 0.25), (10.0, 0, -0.7), (0.0, 1.0, 0.1)]
+_ARANGE_CALLS += [(-0.0, 3, 1.0), (0.1, 0.4, 0.1), (1.0, 1.3, 0.1), (0, 1, 0.1), (3, 1.0), (0.0, -5.0)]
+_ARANGE_CALLS += [(2**53, 2**53 + 4, 1.0), (2**53 + 1, 2**53 + 4, 1.0), (-(2**53), 0.5, 2**52), (0, 10, 1)]
+_ARANGE_CALLS += [(0.0, 1.0, 0.0), (0.0, math.inf, 1.0), (math.nan, 1.0, 0.5), (0.0, 1.0, math.inf), (0.0, 1.0, 0)]
+_ARANGE_CALLS += [(True, 2.5, 1.0), (0.0, 1e300, 1e-300), (1e300, -1e300, -1e299), (0.0, float(1 << 22), 1.0)]
+_ARANGE_CALLS += [(0.0, float(1 << 22) + 1, 1.0), (np.float64(0.0), 3.0), (0.0, 3.0, np.float64(1.0)), (0.0, "3")]
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_arange_matches_its_python_function(ns):
+    """arange's compiled plain cases (n; float bounds) against the Python function, bit for bit,
+    at the edges: 2**53, lengths where NumPy overshoots, the length limit, and what they hand back."""
+    runtime = ns._runtime
+    path = type(runtime).arange
+    assert isinstance(path, _core.FastPath)
+    rng = np.random.default_rng(15)
+    drawn = [
+        (float(a), float(a + n * s), float(s))
+        for a, n, s in zip(rng.normal(0, 50, 300), rng.integers(0, 40, 300), rng.choice([-1, 1], 300) * rng.random(300))
+    ]
+    for bounds in _ARANGE_CALLS + drawn:
+        slow = _outcome(lambda b=bounds: path.fallback(runtime, *b))
+        assert _outcome(lambda b=bounds: path(runtime, *b)) == slow, bounds
+    for keywords in ({"dtype": ns.float32}, {"step": 0.5}, {"device": ns.__array_namespace_info__().default_device()}):
+        slow = _outcome(lambda k=keywords: path.fallback(runtime, 0.0, 3.0, **k))
+        assert _outcome(lambda k=keywords: path(runtime, 0.0, 3.0, **k)) == slow, keywords
+    assert (
+        _outcome(lambda: path(runtime))[0] == "error"
+        and _outcome(lambda: path(runtime, 0.0, 1.0, 1.0, 1.0))[0] == "error"
+    )
 
 
 def test_half_made_arrays_and_odd_runtimes_go_to_the_python_functions():
