@@ -1,6 +1,7 @@
 """A pytest plugin (loaded with ``-p array_api_promo.conformance._pytest_speed``) that every run
 of the suite loads for speed alone: each thing it remembers is a pure function of what it is
-remembered under, so the suite draws the same examples and reports the same text, byte for byte.
+remembered under, and what it skips changes nothing a test can see (where that could fail, it
+checks), so the suite draws the same examples and reports the same text, byte for byte.
 
 Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with the first two):
 
@@ -26,18 +27,35 @@ Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with 
 - **Filters validated once.** Validating a filter re-initialises it, which forgot that it was
   validated: the suite's shape filters were validated again at every draw (see
   ``validate_filter_once``).
+- **No garbage hunt after the report** (``pytest_unconfigure``).
+- **Global random generators left alone, and checked.** Around every example Hypothesis saves,
+  seeds and restores Python's ``random``, NumPy's global ``RandomState`` and any registered one
+  (``deterministic_PRNG``), and around every draw it compares ``random``'s state to warn of a
+  strategy that used it (``deprecate_random_in_strategy``): 11% of an ``array_api`` run (py-spy,
+  2026-11-27). The seeding matters only to an example that uses one of those generators, and none
+  of the suite's does (its ``.example()`` shuffles with ``random`` outside any example). Inside
+  Hypothesis' engine the plugin skips both; it compares the generators' states before and after the
+  engine runs a test's examples, and stops the run (which then writes nothing) if one changed.
+  Explicit ``@example`` cases, which run outside the engine, keep Hypothesis' own seeding.
 """
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import math
+import pickle
+import sys
 
+import hypothesis.core
 import hypothesis.strategies
 import pytest
 from _pytest._code import code as _code, source as _source
+from hypothesis import control as _control
 from hypothesis.extra import array_api as _array_api
+from hypothesis.internal import entropy as _entropy
 from hypothesis.internal.cache import LRUReusedCache
-from hypothesis.strategies._internal import utils as _strategy_utils
+from hypothesis.strategies._internal import core as _strategies_core, utils as _strategy_utils
 from hypothesis.strategies._internal.strategies import FilteredStrategy as _FilteredStrategy
 
 # -- failures formatted once ----------------------------------------------------------------------
@@ -61,10 +79,18 @@ def getstatementrange_ast(lineno, source, assertion=False, astnode=None):
 MAX_REMEMBERED = 100_000
 
 
+_AS_THEY_ARE = frozenset((int, bool, str, type(None)))  # hashable, and == tells them apart
+
+
 def argument_key(value):
     """``value`` as a key that tells apart what ``==`` does not: 0.0 from -0.0, NaN from itself,
     True from 1, a NumPy float from a Python one; TypeError for what cannot be a key. Strategies
     are keys by identity."""
+    t = type(value)
+    if t in _AS_THEY_ARE:  # the common arguments first (the keys were 2% of a run)
+        return (t, value)
+    if t is tuple:
+        return (tuple, tuple(map(argument_key, value)))
     if isinstance(value, float):
         return (type(value), math.copysign(1.0, value), "nan" if value != value else value)
     if isinstance(value, (tuple, list)):
@@ -81,7 +107,8 @@ def remembering(make):
 
     def remembered(*args, **kwargs):
         try:
-            key = (tuple(map(argument_key, args)), tuple(sorted((k, argument_key(v)) for k, v in kwargs.items())))
+            keywords = tuple(sorted((k, argument_key(v)) for k, v in kwargs.items())) if kwargs else ()
+            key = (tuple(map(argument_key, args)), keywords)
             found = made.get(key)
         except TypeError:
             return make(*args, **kwargs)
@@ -143,12 +170,82 @@ def validate_filter_once(self) -> None:
     self.validate_called = called
 
 
+# -- global random generators left alone, and checked ---------------------------------------------
+#: Hypothesis trims its own frames off the start of a failure's traceback, and ours with this set
+#: (run_engine stands between its frames): the failure reads as without the plugin.
+__hypothesistracebackhide__ = True
+_UNTOUCHED = contextlib.nullcontext()
+_deterministic_PRNG = hypothesis.core.deterministic_PRNG
+_deprecate_random_in_strategy = _control.deprecate_random_in_strategy
+_run_engine = hypothesis.core.StateForActualGivenExecution.run_engine
+_engines_running = 0  # run_engine calls under way (a test's .example() runs one inside another)
+
+
+def deterministic_PRNG(seed=0):
+    """Hypothesis' own outside its engine (explicit ``@example`` cases); inside, nothing."""
+    return _UNTOUCHED if _engines_running else _deterministic_PRNG(seed)
+
+
+def deprecate_random_in_strategy(fmt, *args):
+    return _UNTOUCHED if _engines_running else _deprecate_random_in_strategy(fmt, *args)
+
+
+def global_random_states() -> bytes:
+    """The states of the generators Hypothesis would seed: Python's ``random`` and any passed to
+    ``register_random``, and NumPy's global ``RandomState``."""
+    states = [r.getstate() for r in list(_entropy.RANDOMS_TO_MANAGE.values())]
+    numpy = sys.modules.get("numpy")
+    if numpy is not None:
+        states.append(numpy.random.get_state())
+    return pickle.dumps(states)
+
+
+def run_engine(self):
+    """Hypothesis' engine (every generated example of a test), with the global generators' states
+    compared before and after: a change means that an example used one, which Hypothesis would
+    have seeded, and the run stops."""
+    global _engines_running
+    before = global_random_states()
+    _engines_running += 1
+    try:
+        return _run_engine(self)
+    finally:
+        _engines_running -= 1
+        if global_random_states() != before:
+            pytest.exit(
+                f"{__name__}: a test changed the state of a global random generator (random, "
+                "numpy.random or one registered with Hypothesis) in its examples, where Hypothesis "
+                "would have seeded it; its examples would not be Hypothesis' own, so the run stops",
+                returncode=3,
+            )
+
+
+def leave_global_randoms_alone() -> None:
+    """No seeding and restoring of the global random generators around each generated example, and
+    no comparison of ``random``'s state around each draw; a check around the engine instead."""
+    hypothesis.core.deterministic_PRNG = deterministic_PRNG  # core.py imported it by name
+    _control.deprecate_random_in_strategy = deprecate_random_in_strategy
+    _strategies_core.deprecate_random_in_strategy = deprecate_random_in_strategy  # (as did this)
+    hypothesis.core.StateForActualGivenExecution.run_engine = run_engine
+
+
+# -- no garbage hunt after the report ------------------------------------------------------------
+@pytest.hookimpl(trylast=True)
+def pytest_unconfigure(config):
+    """After the session (its report written, its summary printed) pytest collects garbage five
+    times, to report exceptions raised in finalizers, over every object the run left: 1.5% of an
+    ``array_api`` run (py-spy, 2026-11-27). Freezing the heap makes those collections look at
+    nothing; the process ends right after."""
+    gc.freeze()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args):
     # Before the suite's conftest imports its package, which makes its strategies namespace.
     remember_array_strategies()
     keep_hypothesis_strategies()
     _FilteredStrategy.do_validate = validate_filter_once
+    leave_global_randoms_alone()
     # pytest's traceback code imported the function by name: both homes get the remembering one.
     _code.getstatementrange_ast = getstatementrange_ast
     _source.getstatementrange_ast = getstatementrange_ast

@@ -204,8 +204,8 @@ def _error_line(text: str) -> str:
 
 def run_problems(raw: dict, log: str, returncode: int, collected: int, *, collection_errors_allowed=False) -> list:
     """Why a run of the suite is not a complete result, one phrase each (empty when it is):
-    modules that could not be collected, pytest's internal error, an exit code other than
-    0 or 1, fewer tests reported than collected, no report at all."""
+    modules that could not be collected, pytest's internal error, a plugin's ``pytest.exit``, an
+    exit code other than 0 or 1, fewer tests reported than collected, no report at all."""
     problems = []
     if not raw:
         problems.append("pytest wrote no report")
@@ -219,7 +219,15 @@ def run_problems(raw: dict, log: str, returncode: int, collected: int, *, collec
     internal = [ln for ln in log.splitlines() if ln.startswith("INTERNALERROR>")]
     if internal:
         problems.append(f"pytest stopped with an internal error ({_error_line(chr(10).join(internal))})")
-    if returncode not in (0, 1) and not (internal and returncode == 3) and not (errors and returncode == 2):
+    # pytest.exit(reason) from a plugin (the speed plugin's check): "! _pytest.outcomes.Exit: reason !"
+    stopped = [m.group(1) for m in re.finditer(r"^!+ _pytest\.outcomes\.Exit: (.*?) !+$", log, re.MULTILINE)]
+    if stopped:
+        problems.append(f"pytest was stopped: {stopped[0]}")
+    if (
+        returncode not in (0, 1)
+        and not ((internal or stopped) and returncode == 3)
+        and not (errors and returncode == 2)
+    ):
         meaning = PYTEST_EXIT_CODES.get(returncode, "killed by a signal" if returncode < 0 else "unknown")
         problems.append(f"pytest exited with code {returncode}: {meaning}")
     reported = len(raw.get("tests", []))

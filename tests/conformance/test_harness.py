@@ -739,6 +739,11 @@ def test_run_problems():
     assert runner.run_problems(broken, "", 2, 0) == ["1 test module(s) could not be collected (m.py: ImportError: no)"]
     assert runner.run_problems(broken, "", 1, 1, collection_errors_allowed=True) == []
     assert runner.run_problems(ok, "", 5, 0) == ["pytest exited with code 5: no tests collected"]
+    stopped = "....\n!!!!!!!! _pytest.outcomes.Exit: a plugin's reason !!!!!!!!\n"
+    assert runner.run_problems(ok, stopped, 3, 4) == [
+        "pytest was stopped: a plugin's reason",
+        "1 of 4 collected tests reported",
+    ]
 
 
 # ---------------------------------------------------------------------------

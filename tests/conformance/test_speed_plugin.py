@@ -6,12 +6,15 @@ from __future__ import annotations
 import ast
 import inspect
 import os
+import random
 import re
 import subprocess
 import sys
 import textwrap
 from pathlib import Path
 
+import hypothesis.control
+import hypothesis.core
 import hypothesis.strategies
 import numpy as np
 import pytest
@@ -19,7 +22,7 @@ from _pytest._code import source as pytest_source
 from hypothesis import given, settings, strategies as st
 from hypothesis.extra import array_api
 from hypothesis.internal.cache import LRUReusedCache
-from hypothesis.strategies._internal import utils as strategy_utils
+from hypothesis.strategies._internal import core as strategies_core, utils as strategy_utils
 from hypothesis.strategies._internal.strategies import FilteredStrategy
 
 import array_api_promo as xp
@@ -145,6 +148,11 @@ def test_the_suites_namespace_remembers_though_its_conftest_makes_it_first(tmp_p
         ((1, 2), [1, 2]),
         ({"x": 0.0}, {"x": -0.0}),
         (2**63, 2**63 - 1),
+        ((1, True), (1, 1)),
+        ((0.0,), (-0.0,)),
+        (None, 0),
+        ("1", 1),
+        (((1,), 2), ((True,), 2)),
     ],
 )
 def test_keys_tell_apart_what_equality_does_not(a, b):
@@ -305,3 +313,98 @@ def test_remembered_sampled_from_draws_the_same_examples():
     plain = getattr(hypothesis.strategies.sampled_from, "remembers", hypothesis.strategies.sampled_from)
     remembered = _sampled_draws(_pytest_speed.remembering(plain))
     assert [(type(v), repr(v)) for v in remembered] == [(type(v), repr(v)) for v in _sampled_draws(plain)]
+
+
+# -- global random generators left alone, and checked --------------------------------------------
+@pytest.fixture
+def randoms_left_alone(monkeypatch):
+    """The plugin's patches of Hypothesis, undone after the test."""
+    for module, name in (
+        (hypothesis.core, "deterministic_PRNG"),
+        (hypothesis.control, "deprecate_random_in_strategy"),
+        (strategies_core, "deprecate_random_in_strategy"),
+        (hypothesis.core.StateForActualGivenExecution, "run_engine"),
+    ):
+        monkeypatch.setattr(module, name, getattr(module, name))
+    _pytest_speed.leave_global_randoms_alone()
+
+
+def _examples(use=None):
+    """The values a seeded @given test draws (and what it read from ``use`` in each example)."""
+    seen = []
+
+    @settings(max_examples=60, database=None, deadline=None)
+    @hypothesis.seed(7)
+    @given(st.lists(st.floats(allow_nan=False), max_size=4), st.data())
+    def drawing(values, data):
+        seen.append((values, data.draw(st.sampled_from([xp.int8, xp.float32])), use() if use else None))
+
+    drawing()
+    return seen
+
+
+def test_examples_are_drawn_as_with_hypothesis_seeding(randoms_left_alone):
+    alone = _examples()
+    with pytest.MonkeyPatch.context() as undo:  # Hypothesis' own seeding around each example
+        undo.setattr(hypothesis.core, "deterministic_PRNG", _pytest_speed._deterministic_PRNG)
+        undo.setattr(hypothesis.core.StateForActualGivenExecution, "run_engine", _pytest_speed._run_engine)
+        seeded = _examples()
+    assert [repr(e) for e in alone] == [repr(e) for e in seeded] and len(alone) == 60
+
+
+@pytest.mark.parametrize("use", [lambda: random.random(), lambda: np.random.random(), lambda: random.seed(3)])
+def test_a_run_whose_examples_use_a_global_generator_stops(randoms_left_alone, use):
+    with pytest.raises(pytest.exit.Exception, match="changed the state of a global random generator") as stop:
+        _examples(use)
+    assert stop.value.returncode == 3
+
+
+@pytest.mark.filterwarnings("ignore::hypothesis.errors.NonInteractiveExampleWarning")  # as the suite does
+def test_global_generators_used_outside_the_examples_are_theirs(randoms_left_alone):
+    random.seed(1)
+    st.integers(0, 10**6).map(abs).example()  # the suite's test_unary: an engine, then random.shuffle
+    np.random.random()
+    assert random.getstate() != random.Random(1).getstate()  # used, and no stop: not in an example
+    assert len(_examples()) == 60
+
+
+def test_explicit_examples_keep_hypothesis_seeding(randoms_left_alone):
+    seen = []
+
+    @settings(max_examples=1, database=None, phases=[hypothesis.Phase.explicit])
+    @hypothesis.example(0)
+    @given(st.integers())
+    def explicit(n):
+        seen.append(random.random())
+
+    explicit()
+    assert seen == [random.Random(0).random()]  # seeded with 0, as Hypothesis does
+
+
+USES_RANDOM = textwrap.dedent(
+    """
+    import random
+    from hypothesis import given, settings, strategies as st
+
+
+    @settings(database=None, max_examples=5)
+    @given(st.integers())
+    def test_uses_random(n):
+        assert random.random() < 2
+    """
+)
+
+
+def test_the_harness_reports_a_stopped_run_as_incomplete(tmp_path):
+    (tmp_path / "test_uses_random.py").write_text(USES_RANDOM)
+    proc = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", SPEED_PLUGIN, "-q", "test_uses_random.py"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
+    problems = runner.run_problems({"tests": []}, proc.stdout, proc.returncode, 1)
+    assert proc.returncode == 3 and problems[0].startswith("pytest was stopped: " + SPEED_PLUGIN), proc.stdout
+    assert problems[1:] == ["0 of 1 collected tests reported"]
+    plain = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"], cwd=tmp_path)
+    assert plain.returncode == 0  # without the plugin, Hypothesis seeds random for it
