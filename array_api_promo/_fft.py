@@ -119,7 +119,7 @@ class FFTFunctions(RuntimeBase):
         elif op == "irfftn" and data.shape[axes[-1]] == 1:
             raise ValueError(f"{func}: last axis of size 1 gives an empty output; pass s")
         # every axis in order, no sizes: NumPy's default axes, which it takes without np.take of the
-        # shape (that costs 8 us of a 10-element irfftn's 18); the same 1-d transforms in the same order
+        # shape (8 us on top of its 18 us for a 10-element irfftn); the same 1-d transforms, same order
         plain = s is None and axes == tuple(range(ndim))
         out = quietly(kernel, data, s=s, axes=None if plain else axes, norm=norm)
         return self._fft_result(out, result, x._device)
