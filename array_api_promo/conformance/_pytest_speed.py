@@ -230,7 +230,7 @@ def leave_global_randoms_alone() -> None:
     hypothesis.core.deterministic_PRNG = deterministic_PRNG  # core.py imported it by name
     _control.deprecate_random_in_strategy = deprecate_random_in_strategy
     _strategies_core.deprecate_random_in_strategy = deprecate_random_in_strategy  # (as did this)
-    hypothesis.core.StateForActualGivenExecution.run_engine = run_engine
+    hypothesis.core.StateForActualGivenExecution.run_engine = run_engine  # type: ignore[method-assign]
 
 
 # -- no garbage hunt after the report ------------------------------------------------------------
