@@ -1237,6 +1237,25 @@ astype(PyObject *runtime, PyObject *x, PyObject *dtype)
     return wrap(data, dtype, runtime, SLOT(x, DEVICE));
 }
 
+/* runtime.policy.<kind> (str_default_float or str_default_int), the dtype the Python functions
+ * take when none is given: a new reference, with a new reference to its NumPy dtype in
+ * *numpy_dtype; NULL (and *numpy_dtype NULL) with the exception set. */
+static PyObject *
+default_dtype(PyObject *runtime, PyObject *kind, PyObject **numpy_dtype)
+{
+    *numpy_dtype = NULL;
+    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
+    PyObject *dtype = policy == NULL ? NULL : PyObject_GetAttr(policy, kind);
+    Py_XDECREF(policy);
+    if (dtype != NULL) {
+        *numpy_dtype = PyObject_GetAttr(dtype, str_numpy);
+        if (*numpy_dtype == NULL) {
+            Py_CLEAR(dtype);
+        }
+    }
+    return dtype;
+}
+
 /* asarray(obj) with no keyword, as the Python function's own fast paths: an ndarray of one of our
  * dtypes (wrapped), or a non-empty list of Python floats (numpy.array(obj, the policy's default
  * float)). */
@@ -1279,18 +1298,9 @@ asarray_plain(PyObject *runtime, PyObject *obj)
             return FALL_BACK;
         }
     }
-    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
-    if (policy == NULL) {
-        return NULL;
-    }
-    PyObject *dtype = PyObject_GetAttr(policy, str_default_float);
-    Py_DECREF(policy);
+    PyObject *numpy_dtype;
+    PyObject *dtype = default_dtype(runtime, str_default_float, &numpy_dtype);
     if (dtype == NULL) {
-        return NULL;
-    }
-    PyObject *numpy_dtype = PyObject_GetAttr(dtype, str_numpy);
-    if (numpy_dtype == NULL) {
-        Py_DECREF(dtype);
         return NULL;
     }
     PyObject *data = call2(array_func, obj, numpy_dtype);
@@ -1375,10 +1385,8 @@ constant(FastPath *self, PyObject *runtime, PyObject *shape)
     if (!zeros && !ones && PyUnicode_CompareWithASCIIString(self->name, "empty") != 0) {
         return FALL_BACK;
     }
-    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
-    PyObject *dtype = policy == NULL ? NULL : PyObject_GetAttr(policy, str_default_float);
-    Py_XDECREF(policy);
-    PyObject *descr = dtype == NULL ? NULL : PyObject_GetAttr(dtype, str_numpy);
+    PyObject *descr;
+    PyObject *dtype = default_dtype(runtime, str_default_float, &descr);
     PyObject *result = NULL;
     if (descr != NULL && PyArray_DescrCheck(descr)) {
         Py_INCREF(descr); /* stolen */
@@ -1455,10 +1463,8 @@ arange(PyObject *runtime, PyObject *const *bounds, Py_ssize_t count)
         }
         length = n > 0 ? (npy_intp)ceil(n) : 0;
     }
-    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
-    PyObject *dtype = policy == NULL ? NULL : PyObject_GetAttr(policy, count == 1 ? str_default_int : str_default_float);
-    Py_XDECREF(policy);
-    PyObject *descr = dtype == NULL ? NULL : PyObject_GetAttr(dtype, str_numpy);
+    PyObject *descr;
+    PyObject *dtype = default_dtype(runtime, count == 1 ? str_default_int : str_default_float, &descr);
     PyObject *data = NULL;
     if (descr != NULL && count == 1) { /* numpy.arange(n, dtype=descr) */
         PyObject *call[] = {bounds[0], descr};
