@@ -260,7 +260,9 @@ def build_env(
     env.update(target.env)
     env["CONFORMANCE_PROGRESS_FILE"] = str(progress_file)
     env["PYTHONHASHSEED"] = "0"
-    env["PYTHONDONTWRITEBYTECODE"] = "1"
+    # Bytecode is cached as Python and pytest cache it (the suite's own .gitignore lists
+    # __pycache__/): a run that compiled and assertion-rewrote the suite's modules again each time
+    # spent about 2 s of its start there (collection alone: 3.8 s against 1.7 s once cached).
     return with_repo_on_path(env)
 
 

@@ -932,3 +932,23 @@ def test_the_command_names_itself_as_the_user_typed_it(module, cwd, tmp_path):
         f"python -m {module}: error: --suite {tmp_path} is not"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_run_compiles_the_suite_once(tmp_path):
+    """A run leaves the suite's modules compiled, and its test modules assertion-rewritten, in the
+    suite's __pycache__ (which the suite's .gitignore lists): the next run starts from them."""
+    copy = tmp_path / "suite"
+    shutil.copytree(FAKE, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    info = suite_mod.SuiteInfo(path=copy, suite_commit="unknown", spec_commit="unknown")
+    base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    base["PYTHONPATH"] = os.pathsep.join([str(copy)] + ([base["PYTHONPATH"]] if base.get("PYTHONPATH") else []))
+    env = runner.build_env(runner.PolicyTarget("array_api", "fake_namespace"), "2025.12", tmp_path / "p", base=base)
+    cmd = runner.build_command(info, tmp_path / "r.json", max_examples=2, seed=0, workers=1)
+    subprocess.run(cmd + ["-k", "test_add"], env=env, cwd=copy, capture_output=True, check=False, timeout=300)
+    assert json.loads((tmp_path / "r.json").read_text())["summary"].get("passed")
+    cached = {p.name.split(".")[0] for p in (copy / "array_api_tests" / "__pycache__").glob("*.pyc")}
+    assert {"__init__", "test_operators_and_elementwise_functions"} <= cached
+    rewritten = list(
+        (copy / "array_api_tests" / "__pycache__").glob("test_operators_and_elementwise_functions*pytest*.pyc")
+    )
+    assert rewritten, "pytest's assertion-rewritten module was not cached"
