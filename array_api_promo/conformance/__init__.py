@@ -43,7 +43,7 @@ DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
 #: Python's ``random`` per test from the Hypothesis seed, so single-value draws follow ``--seed``.
 DRAWS_PLUGIN = f"{__name__}._pytest_draws"
 #: The pytest plugin every run of the suite loads for speed alone: it remembers what the suite and
-#: Hypothesis would make again (array strategies, filter validation, traceback statement ranges):
+#: Hypothesis would make again (array strategies, filter validation, broadcast indices, traceback statement ranges):
 #: the same draws, the same text.
 SPEED_PLUGIN = f"{__name__}._pytest_speed"
 

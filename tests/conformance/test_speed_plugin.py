@@ -408,3 +408,69 @@ def test_the_harness_reports_a_stopped_run_as_incomplete(tmp_path):
     assert problems[1:] == ["0 of 1 collected tests reported"]
     plain = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"], cwd=tmp_path)
     assert plain.returncode == 0  # without the plugin, Hypothesis seeds random for it
+
+
+# -- broadcast indices listed once ----------------------------------------------------------------
+def _walk(iterate, shapes, skip_axes):
+    """What a walk of ``iterate(*shapes, skip_axes=...)`` gives: its raw index tuples, or the error."""
+    try:
+        return [tuple(i.raw for i in t) for t in iterate(*shapes, skip_axes=skip_axes)]
+    except Exception as e:  # noqa: BLE001 - compared with ndindex's own
+        return (type(e), str(e))
+
+
+_small_shapes = st.lists(st.integers(0, 3), max_size=4).map(tuple)
+
+
+@settings(max_examples=300, database=None, deadline=None)
+@given(
+    shapes=st.lists(_small_shapes, min_size=1, max_size=3),
+    skip_axes=st.one_of(
+        st.just(()),
+        st.lists(st.integers(-4, 3), max_size=2, unique=True).map(tuple),
+        st.lists(st.lists(st.integers(-4, 3), max_size=2, unique=True).map(tuple), min_size=1, max_size=3),
+    ),
+)
+def test_listed_broadcast_indices_are_ndindexs(shapes, skip_axes):
+    import ndindex
+
+    plain = getattr(ndindex.iter_indices, "remembers", ndindex.iter_indices)
+    listed = _pytest_speed.listing_once(plain)
+    expected = _walk(plain, shapes, skip_axes)
+    assert _walk(listed, shapes, skip_axes) == expected
+    assert _walk(listed, shapes, skip_axes) == expected  # again, from the list
+    if isinstance(expected, list) and expected:
+        assert all(type(i) is ndindex.Tuple for t in listed(*shapes, skip_axes=skip_axes) for i in t)
+
+
+def test_broadcast_indices_are_listed_once_and_raise_where_ndindex_does(monkeypatch):
+    import ndindex
+
+    plain = getattr(ndindex.iter_indices, "remembers", ndindex.iter_indices)
+    calls = []
+    listed = _pytest_speed.listing_once(lambda *s, **k: calls.append(s) or plain(*s, **k))
+    monkeypatch.setattr(_pytest_speed, "_listed", {})
+    first = list(listed((2, 1), (3,)))
+    assert list(listed((2, 1), (3,))) == first and len(calls) == 1  # made once
+    assert list(listed((2, 1), [3])) == first and len(calls) == 2  # another key: made again
+    walk = listed((2,), (3,))  # does not broadcast: raises at the first next(), as ndindex does
+    error, message = _walk(plain, [(2,), (3,)], ())
+    with pytest.raises(error) as raised:
+        next(walk)
+    assert str(raised.value) == message
+    long = (_pytest_speed.MAX_LISTED + 1,)
+    assert len(list(listed(long))) == long[0]
+    key = _pytest_speed.argument_key
+    assert ((key(long),), key(())) not in _pytest_speed._listed  # too long to keep
+    assert ((key((2, 1)), key((3,))), key(())) in _pytest_speed._listed
+
+
+def test_the_suite_gets_the_listed_indices(monkeypatch):
+    import ndindex
+
+    monkeypatch.setattr(ndindex, "iter_indices", getattr(ndindex.iter_indices, "remembers", ndindex.iter_indices))
+    _pytest_speed.list_broadcast_indices_once()
+    once = ndindex.iter_indices
+    assert hasattr(once, "remembers")  # listing
+    _pytest_speed.list_broadcast_indices_once()
+    assert ndindex.iter_indices is once  # wrapped once
