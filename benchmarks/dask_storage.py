@@ -63,6 +63,8 @@ import traceback
 if __package__ in (None, ""):  # `python benchmarks/dask_storage.py`: make the repository importable
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+from benchmarks._machine import cpu_seconds  # noqa: E402
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBS = ("dask", "xp", "tx")
 LIB_TITLES = {"dask": "raw dask.array", "xp": "xp (array_api, dask)", "tx": "tx (torch policy, dask)"}
@@ -474,21 +476,6 @@ def print_report(oc_rows, ew_results, ew_checks, meta, console):
     )
 
 
-def _cpu_seconds():
-    """(busy CPU-seconds of the whole machine, CPU-seconds of this process and its waited-for
-    children), or None without psutil: their difference over the run is other processes' work
-    (the hypervisor's steal time is not counted in either)."""
-    try:
-        import psutil
-    except ImportError:
-        return None
-    t = psutil.cpu_times()
-    idle = t.idle + getattr(t, "iowait", 0.0)
-    not_work = sum(getattr(t, name, 0.0) for name in ("steal", "guest", "guest_nice"))  # guest: in user already
-    own = os.times()
-    return sum(t) - idle - not_work, own.user + own.system + own.children_user + own.children_system
-
-
 def _versions():
     out = {"python": sys.version.split()[0], "platform": platform.platform()}
     for name in ("numpy", "dask", "psutil", "array_api_promo"):
@@ -581,7 +568,7 @@ def main(argv=None):
         "peak_limit_bytes": PEAK_LIMIT,
         "ratio_limit": RATIO_LIMIT,
     }
-    cpu_start = _cpu_seconds()
+    cpu_start = cpu_seconds()
     start = time.perf_counter()
     oc_rows, ew_results = [], []
     if args.part in ("all", "out-of-core"):
@@ -605,7 +592,7 @@ def main(argv=None):
             console.print(f"elementwise part failed: {_short(e)}", highlight=False)
     meta["elapsed_s"] = time.perf_counter() - start
     meta["loadavg_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
-    cpu_end = _cpu_seconds()
+    cpu_end = cpu_seconds()
     if cpu_start and cpu_end:  # the machine's busy CPU time that was not ours nor our children's
         meta["other_cpu_s"] = max(0.0, (cpu_end[0] - cpu_start[0]) - (cpu_end[1] - cpu_start[1]))
     ew_checks = check_elementwise(ew_results)

@@ -185,3 +185,29 @@ def test_every_tx_case_is_timed_against_a_numpy_call_of_its_dtype():
         assert dtype_of(ours) == dtype_of(theirs), case.title
         compared += 1
     assert compared > 200
+
+
+def test_the_main_job_benchmark_starts_without_the_jobs_files_and_compares_every_byte(tmp_path, monkeypatch):
+    from benchmarks import main_job
+
+    stems = main_job.job_stems()
+    assert stems == ["array_api-2025.12", "torch-2025.12", "paddle-2025.12", "mlx-2025.12"]
+    folder = tmp_path / "scratch"
+    written = main_job.prepare(str(folder), stems)
+    copied = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*") if p.is_file())
+    # the other runs' committed files are there for the report; none of the job's own
+    assert copied and not {c.rsplit("/", 1)[-1].rsplit(".", 1)[0] for c in copied} & set(stems)
+    assert not any((folder / w).exists() for w in written)
+    assert main_job.compare(str(folder), written) == (written, [])  # nothing written: all missing
+    for relative in written:  # the job writing the committed files
+        (folder / relative).write_bytes(open(main_job.committed_path(relative), "rb").read())
+    assert main_job.compare(str(folder), written) == ([], [])
+    (folder / "DEVIATIONS.md").write_bytes((folder / "DEVIATIONS.md").read_bytes() + b"\n")
+    assert main_job.compare(str(folder), written) == ([], ["DEVIATIONS.md"])
+
+
+def test_the_main_job_benchmark_reads_each_runs_time_from_the_jobs_lines():
+    from benchmarks import main_job
+
+    out = "torch @ 2025.12: 1307 passed, 72 failed, 0 errors, 5 skipped in 120 s -> /tmp/x/torch-2025.12.json\n"
+    assert main_job.RUN_LINE.findall(out) == [("torch", "2025.12", "120")]

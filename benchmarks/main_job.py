@@ -1,0 +1,185 @@
+"""The main job (``python -m conformance``) timed as a whole, its output held against the
+committed files.
+
+    python -m benchmarks.main_job                  # ~4 minutes on a 2-core machine
+    python -m benchmarks.main_job --suite PATH     # else $ARRAY_API_TESTS_DIR, as the job itself
+    python -m benchmarks.main_job --json out.json
+
+What runs: the README's main job as it is, ``python -m conformance`` with its defaults (the
+policies ``array_api``, ``torch``, ``paddle`` and ``mlx`` at 2025.12, 200 examples per test,
+seed 0, the runs side by side on the CPUs), with one change: it writes into a scratch folder
+(``--results-dir``), not over the committed files. The folder starts with the committed results
+of the runs the job does not make (``array_api`` at 2023.12 and 2024.12), so that the
+DEVIATIONS.md it renders covers what the committed one covers; the files the job writes are not
+there before it, so a job that wrote nothing cannot pass for one that wrote the same.
+
+Printed: the job's wall time (a monotonic clock around its process), its CPU time (the kernel's
+accounting of the finished process and its children), each run's time as the job reports it,
+the CPU time other processes used meanwhile (psutil), and the time of a reference loop (one fixed
+pure-Python workload, before and after) that says how fast the machine ran: the same code takes
+about twice as long where the loop does. Then issue 32's target, at most 2.5 minutes on a 2-core
+machine, as met or missed (never an exit status), and whether every file the job wrote is the
+committed one byte for byte.
+
+Exit status: 0 when the job ran and wrote the committed files byte for byte, whatever its time;
+1 when it failed, left a file out, or wrote one that differs (listed; the folder is kept).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+if __package__ in (None, ""):  # `python benchmarks/main_job.py`: make the repository importable
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+from benchmarks._machine import cpu_seconds, reference_loop  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+RESULTS = os.path.join(ROOT, "conformance", "results")
+XFAILS = os.path.join(ROOT, "conformance", "xfails")
+REPORT = os.path.join(ROOT, "DEVIATIONS.md")
+WALL_LIMIT = 150.0  # seconds: "the main job at most 2.5 min on a 2-core machine"
+RUN_LINE = re.compile(r"^(\S+) @ (\S+): .* in (\d+) s -> ", re.MULTILINE)
+
+
+def job_stems() -> list[str]:
+    """The ``<policy>-<version>`` of every run the main job makes, from the harness' own defaults."""
+    from array_api_promo.conformance import DEFAULT_API_VERSION
+    from array_api_promo.conformance.cli import DEFAULT_POLICIES
+
+    return [f"{policy}-{DEFAULT_API_VERSION}" for policy in DEFAULT_POLICIES]
+
+
+def prepare(folder: str, stems: list[str]) -> list[str]:
+    """The committed results and xfails of the runs the job does not make, copied into ``folder``;
+    the paths, relative to it, of the files the job must write."""
+    os.makedirs(os.path.join(folder, "xfails"))
+    for name in sorted(os.listdir(RESULTS)):
+        if name.endswith(".json") and name[: -len(".json")] not in stems:
+            shutil.copy2(os.path.join(RESULTS, name), folder)
+            xfails = os.path.join(XFAILS, name[: -len(".json")] + ".txt")
+            if os.path.exists(xfails):
+                shutil.copy2(xfails, os.path.join(folder, "xfails"))
+    return [f"{s}.json" for s in stems] + [os.path.join("xfails", f"{s}.txt") for s in stems] + ["DEVIATIONS.md"]
+
+
+def committed_path(relative: str) -> str:
+    if relative == "DEVIATIONS.md":
+        return REPORT
+    if relative.startswith("xfails" + os.sep):
+        return os.path.join(XFAILS, os.path.basename(relative))
+    return os.path.join(RESULTS, relative)
+
+
+def compare(folder: str, written: list[str]) -> tuple[list[str], list[str]]:
+    """(files the job did not write, files that differ from the committed ones)."""
+    missing, differing = [], []
+    for relative in written:
+        path = os.path.join(folder, relative)
+        if not os.path.exists(path):
+            missing.append(relative)
+            continue
+        with open(path, "rb") as mine, open(committed_path(relative), "rb") as theirs:
+            if mine.read() != theirs.read():
+                differing.append(relative)
+    return missing, differing
+
+
+def run_job(folder: str, suite: str | None) -> dict:
+    cmd = [sys.executable, "-m", "conformance", "--results-dir", folder, "--no-progress"]
+    if suite:
+        cmd += ["--suite", suite]
+    before = os.times()
+    start = time.monotonic()
+    proc = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    wall = time.monotonic() - start
+    after = os.times()
+    cpu = (after.children_user - before.children_user) + (after.children_system - before.children_system)
+    runs = {f"{p}-{v}": int(s) for p, v, s in RUN_LINE.findall(proc.stdout)}
+    return {
+        "cmd": cmd,
+        "returncode": proc.returncode,
+        "wall_s": wall,
+        "cpu_s": cpu,
+        "runs_s": runs,
+        "stdout": proc.stdout,
+        "stderr": proc.stderr,
+    }
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(prog="python -m benchmarks.main_job", description=__doc__.split("\n\n")[0])
+    p.add_argument("--suite", help="array-api-tests checkout (default: $ARRAY_API_TESTS_DIR, as the job)")
+    p.add_argument("--json", help="write the figures to this file")
+    args = p.parse_args(argv)
+
+    stems = job_stems()
+    folder = tempfile.mkdtemp(prefix="main-job-")
+    written = prepare(folder, stems)
+    loop_before = reference_loop()
+    machine_before = cpu_seconds()
+    job = run_job(folder, args.suite)
+    machine_after = cpu_seconds()
+    loop_after = reference_loop()
+    own = job["cpu_s"]
+    others = (
+        None
+        if machine_before is None or machine_after is None
+        else ((machine_after[0] - machine_before[0]) - (machine_after[1] - machine_before[1]))
+    )
+    missing, differing = compare(folder, written) if job["returncode"] == 0 else (written, [])
+
+    print(f"main job: {' '.join(job['cmd'][1:])} (cpus: {os.cpu_count()})")
+    if job["returncode"] != 0:
+        print(f"the job FAILED (exit {job['returncode']}); its output ends:")
+        print("\n".join((job["stdout"] + job["stderr"]).splitlines()[-15:]))
+    for stem in stems:
+        figure = job["runs_s"].get(stem)
+        print(f"  run {stem}: {'not reported' if figure is None else f'{figure} s'}")
+    met = job["wall_s"] <= WALL_LIMIT
+    print(
+        f"wall {job['wall_s']:.1f} s ({int(job['wall_s'] // 60)} min {job['wall_s'] % 60:.0f} s), "
+        f"CPU {own:.1f} s; target: wall ≤ {WALL_LIMIT:.0f} s on a 2-core machine: "
+        f"{'met' if met else 'MISSED'}"
+    )
+    print(
+        f"machine: reference loop {loop_before:.2f} s before, {loop_after:.2f} s after; other processes "
+        + ("n/a (no psutil)" if others is None else f"{others:.1f} CPU-s meanwhile")
+    )
+    identical = job["returncode"] == 0 and not missing and not differing
+    if identical:
+        print(f"output: the {len(written)} files the job wrote are the committed ones, byte for byte")
+        shutil.rmtree(folder)
+    else:
+        for name in missing:
+            print(f"output: {name} NOT WRITTEN")
+        for name in differing:
+            print(f"output: {name} DIFFERS from the committed file")
+        print(f"output kept in {folder}")
+    if args.json:
+        figures = {k: job[k] for k in ("cmd", "returncode", "wall_s", "cpu_s", "runs_s")}
+        figures.update(
+            wall_limit_s=WALL_LIMIT,
+            met=met,
+            identical=identical,
+            missing=missing,
+            differing=differing,
+            reference_loop_s=[loop_before, loop_after],
+            other_cpu_s=others,
+            cpus=os.cpu_count(),
+        )
+        with open(args.json, "w") as f:
+            json.dump(figures, f, indent=1)
+    return 0 if identical else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
