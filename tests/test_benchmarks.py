@@ -5,6 +5,7 @@ No time is asserted here; a fake timer stands in for the clock."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -200,7 +201,7 @@ def test_the_main_job_benchmark_starts_without_the_jobs_files_and_compares_every
     assert not any((folder / w).exists() for w in written)
     assert main_job.compare(str(folder), written) == (written, [])  # nothing written: all missing
     for relative in written:  # the job writing the committed files
-        (folder / relative).write_bytes(open(main_job.committed_path(relative), "rb").read())
+        (folder / relative).write_bytes(Path(main_job.committed_path(relative)).read_bytes())
     assert main_job.compare(str(folder), written) == ([], [])
     (folder / "DEVIATIONS.md").write_bytes((folder / "DEVIATIONS.md").read_bytes() + b"\n")
     assert main_job.compare(str(folder), written) == ([], ["DEVIATIONS.md"])
