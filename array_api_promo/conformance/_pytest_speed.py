@@ -109,8 +109,9 @@ def argument_key(value):
     return (t, value)
 
 
-def remembering(make):
-    """``make`` returning the object it made before for the same arguments."""
+def remembering(make, keep=None):
+    """``make`` returning the object it made before for the same arguments (each one it made, or
+    each one ``keep`` accepts; the memo is the function's ``made``)."""
     made: dict = {}
 
     def remembered(*args, **kwargs):
@@ -121,12 +122,15 @@ def remembering(make):
         except TypeError:
             return make(*args, **kwargs)
         if found is None:
-            if len(made) >= MAX_REMEMBERED:
-                made.clear()
-            found = made[key] = make(*args, **kwargs)
+            found = make(*args, **kwargs)
+            if keep is None or keep(found):
+                if len(made) >= MAX_REMEMBERED:
+                    made.clear()
+                made[key] = found
         return found
 
     remembered.remembers = make  # type: ignore[attr-defined]
+    remembered.made = made  # type: ignore[attr-defined]
     return remembered
 
 
@@ -167,30 +171,23 @@ def keep_hypothesis_strategies() -> None:
 #: Index lists longer than this are made again at each call (a few shapes with thousands of
 #: elements would otherwise hold most of the memo).
 MAX_LISTED = 1_000
-_listed: dict = {}  # (shapes, skip_axes) as argument keys -> the list of ndindex's index tuples
 
 
 def listing_once(iter_indices):
     """ndindex's ``iter_indices`` (the suite walks every element of each drawn shape with it),
     the index tuples of each (shapes, skip_axes) listed once: they are ndindex's immutable
     ``Tuple`` objects, a function of those integers alone. A generator still, which lists at its
-    first ``next()`` and raises there what ndindex raises there."""
+    first ``next()`` and raises there what ndindex raises there. The lists: its ``listed``."""
+    listed = remembering(
+        lambda *shapes, skip_axes: list(iter_indices(*shapes, skip_axes=skip_axes)),
+        keep=lambda found: len(found) <= MAX_LISTED,
+    )
 
     def listed_indices(*shapes, skip_axes=()):
-        try:
-            key = (tuple(map(argument_key, shapes)), argument_key(skip_axes))
-        except TypeError:
-            key = None
-        found = None if key is None else _listed.get(key)
-        if found is None:
-            found = list(iter_indices(*shapes, skip_axes=skip_axes))
-            if key is not None and len(found) <= MAX_LISTED:
-                if len(_listed) >= MAX_REMEMBERED:
-                    _listed.clear()
-                _listed[key] = found
-        yield from found
+        yield from listed(*shapes, skip_axes=skip_axes)
 
     listed_indices.remembers = iter_indices  # type: ignore[attr-defined]
+    listed_indices.listed = listed.made  # type: ignore[attr-defined]
     return listed_indices
 
 
