@@ -10,13 +10,23 @@ Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with 
   keeping the tree only for the one traceback it is formatting. Hypothesis formats each distinct
   failure it meets while generating and pytest formats the last one again, so a run with failures
   (torch: 72, through the suite's 2,000-line test modules) spent a fifth of its time parsing the
-  same files again. The range depends on the file's text, the line and ``assertion`` alone.
+  same files again. The range depends on the file's text, the line and ``assertion`` alone. Then
+  for each line it walks the whole tree to list where statements start: listed once per tree
+  (2.5% of a torch run, py-spy, 2026-11-27).
 - **Array strategies made once.** The suite builds its strategies inside the tests, once per
   example (``hh.arrays(dtype=..., shape=x.shape)``: Hypothesis' ``arrays`` and ``from_dtype`` for
   the drawn dtype and shape), and Hypothesis validates each new strategy object before drawing
   from it; over a tenth of the run went there. The strategies these two return hold nothing but
   their arguments, so equal arguments get the same object (Hypothesis' own ``cacheable`` does the
   same for its built-in strategies) and it is validated once.
+- **The suite's strategy helpers made once.** The suite's own ``arrays``, ``arrays_no_scalars``,
+  ``shapes``, ``mutually_broadcastable_shapes`` and ``axes`` (``hypothesis_helpers``) wrap
+  Hypothesis' strategies in new objects at each call: ``arrays`` is a ``builds`` over a new
+  ``flatmap`` when the dtype is a strategy, which Hypothesis' cache cannot key and validates anew
+  (about 1 ms each), and ``shapes`` a new filter, which makes each ``arrays`` over it new too. A
+  torch run called ``arrays`` 23,265 times for 3,235 distinct arguments (2026-11-27). Each returns
+  a function of its arguments alone and none a ``shared`` strategy (whose draws go by the
+  object), so equal arguments get the same object, as for Hypothesis' ``arrays``.
 - **Hypothesis' own strategy cache kept.** Hypothesis returns the strategy it made before for
   equal hashable arguments (``cacheable``), in a cache of 1,024 that evicts new entries first once
   it is full of reused ones. A run of the suite fills it early, and from then on the strategies its
@@ -45,8 +55,11 @@ Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with 
 
 from __future__ import annotations
 
+import ast
+import bisect
 import contextlib
 import gc
+import importlib
 import math
 import pickle
 import sys
@@ -75,6 +88,38 @@ def getstatementrange_ast(lineno, source, assertion=False, astnode=None):
         known["tree"] = found[0]
         known[lineno, assertion] = found
     return found
+
+
+_statement_startend = _source.get_statement_startend2
+_statement_lines: dict[int, tuple[ast.AST, list[int]]] = {}  # id(tree) -> (tree, its statement lines)
+
+
+def statement_lines(tree: ast.AST) -> list[int]:
+    """The 0-based lines where a statement of ``tree`` starts, as pytest counts them (a decorated
+    definition at its first decorator, a ``finally``/``else`` block on the line before its first
+    statement), sorted."""
+    lines = []
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.stmt, ast.ExceptHandler)):
+            if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+                lines.extend(d.lineno - 1 for d in node.decorator_list)
+            lines.append(node.lineno - 1)
+            for block in (getattr(node, "finalbody", None), getattr(node, "orelse", None)):
+                if block:
+                    lines.append(block[0].lineno - 2)
+    lines.sort()
+    return lines
+
+
+def get_statement_startend2(lineno: int, node: ast.AST) -> tuple[int, int | None]:
+    """pytest's: the statement around ``lineno`` (its first line, the next statement's), with the
+    tree's statement lines listed once (pytest walks the whole tree again for each line)."""
+    known = _statement_lines.get(id(node))
+    if known is None or known[0] is not node:
+        known = _statement_lines[id(node)] = (node, statement_lines(node))
+    lines = known[1]
+    after = bisect.bisect_right(lines, lineno)
+    return lines[after - 1], lines[after] if after < len(lines) else None
 
 
 # -- array strategies made once -------------------------------------------------------------------
@@ -165,6 +210,27 @@ def keep_hypothesis_strategies() -> None:
     if not hasattr(hypothesis.strategies.sampled_from, "remembers"):
         # the suite imports it from hypothesis.strategies, by name or as st.sampled_from
         hypothesis.strategies.sampled_from = remembering(hypothesis.strategies.sampled_from)
+
+
+#: The suite's module and its helpers that make a strategy from their arguments alone (none of
+#: them a ``shared`` one, whose draws go by the object).
+SUITE_HELPERS = "array_api_tests.hypothesis_helpers"
+SUITE_STRATEGY_HELPERS = ("arrays", "arrays_no_scalars", "shapes", "mutually_broadcastable_shapes", "axes")
+
+
+def remember_suite_strategies() -> None:
+    """The suite's ``SUITE_STRATEGY_HELPERS``, before its test modules import them by name
+    (test_linalg does). The module is imported here, after the suite's conftest set up the
+    package; if it cannot be, nothing is wrapped and the suite's collection meets and reports the
+    same error."""
+    try:
+        helpers = importlib.import_module(SUITE_HELPERS)
+    except Exception:
+        return
+    for name in SUITE_STRATEGY_HELPERS:
+        helper = getattr(helpers, name, None)
+        if callable(helper) and not hasattr(helper, "remembers"):
+            setattr(helpers, name, remembering(helper))
 
 
 # -- broadcast indices listed once ----------------------------------------------------------------
@@ -286,6 +352,13 @@ def pytest_unconfigure(config):
 
 
 @pytest.hookimpl(tryfirst=True)
+def pytest_collection(session):
+    # After the suite's conftest imported its package, before collection imports its test modules
+    # (and within pytest's recording of warnings, as the collection's own imports are).
+    remember_suite_strategies()
+
+
+@pytest.hookimpl(tryfirst=True)
 def pytest_load_initial_conftests(early_config, parser, args):
     # Before the suite's conftest imports its package, which makes its strategies namespace.
     remember_array_strategies()
@@ -296,3 +369,4 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # pytest's traceback code imported the function by name: both homes get the remembering one.
     _code.getstatementrange_ast = getstatementrange_ast
     _source.getstatementrange_ast = getstatementrange_ast
+    _source.get_statement_startend2 = get_statement_startend2

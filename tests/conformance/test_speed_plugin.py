@@ -53,6 +53,59 @@ def test_every_line_gets_pytests_own_range_and_each_text_is_parsed_once(monkeypa
     assert len(parses) == 1
 
 
+STATEMENTS = textwrap.dedent(
+    """
+    @decorator(
+        1,
+    )
+    @other
+    class A:
+        @property
+        def x(self):
+            try:
+                return 1
+            except (ValueError,
+                    TypeError):
+                pass
+            else:
+                y = 2
+            finally:
+                z = 3
+
+        async def y(self):
+            for i in range(3):
+                pass
+            else:
+                return (
+                    4
+                )
+            while True:
+                break
+            if x:
+                pass
+            elif y:
+                pass
+            else:
+                pass
+    """
+)
+
+
+@pytest.mark.parametrize("text", [STATEMENTS, inspect.getsource(runner), inspect.getsource(hypothesis.core)])
+def test_statement_lines_are_pytests_and_listed_once_per_tree(monkeypatch, text):
+    tree = ast.parse(text)
+    walks = []
+    real_walk = ast.walk
+    monkeypatch.setattr(ast, "walk", lambda node: walks.append(1) or real_walk(node))
+    monkeypatch.setattr(_pytest_speed, "_statement_lines", {})
+    for lineno in range(len(text.splitlines())):
+        expected = _pytest_speed._statement_startend(lineno, tree)  # pytest's own
+        assert _pytest_speed.get_statement_startend2(lineno, tree) == expected, lineno
+    assert len(walks) == len(text.splitlines()) + 1  # pytest's walk per line, ours once
+    other = ast.parse(text)  # another tree, whatever its id: listed on its own
+    assert _pytest_speed.get_statement_startend2(3, other) == _pytest_speed._statement_startend(3, other)
+
+
 FAILING = textwrap.dedent(
     """
     import pytest
@@ -119,7 +172,8 @@ def _pytest_in(path, *args):
         text=True,
     ).stdout
     out = re.sub(r" at 0x[0-9a-f]+", " at 0x?", out)  # addresses differ from run to run
-    return [line for line in out.splitlines() if " in " not in line or "failed" not in line]  # not the timing
+    out = re.sub(r" in [0-9.]+s\b.*", " in ?s", out)  # and so does the timing
+    return out.splitlines()
 
 
 def test_failures_read_the_same_with_it(tmp_path):
@@ -135,6 +189,94 @@ def test_the_suites_namespace_remembers_though_its_conftest_makes_it_first(tmp_p
     (tmp_path / "test_remembers.py").write_text(REMEMBERS)
     assert any("1 passed" in line for line in _pytest_in(tmp_path, "-p", SPEED_PLUGIN))
     assert any("not remembering" in line for line in _pytest_in(tmp_path))
+
+
+HELPERS = textwrap.dedent(
+    """
+    from hypothesis import strategies as st
+
+    made = []
+
+
+    def arrays(dtype, *args, elements=None, **kwargs):
+        made.append(1)
+        return st.builds(lambda d: (d, args, elements, kwargs), dtype)
+
+
+    def arrays_no_scalars(dtype, *args, **kwargs):
+        made.append(1)
+        return st.just((dtype, args, kwargs))
+
+
+    def shapes(**kw):
+        made.append(1)
+        return st.tuples(st.integers(0, kw.get("min_side", 0) + 3))
+    """
+)
+
+SUITE_TEST = textwrap.dedent(
+    """
+    from hypothesis import strategies as st
+
+    from array_api_tests import hypothesis_helpers as hh
+    from array_api_tests.hypothesis_helpers import arrays  # by name, as test_linalg does
+
+    DTYPES = st.sampled_from(["int8", "float32"])
+
+
+    def test_helpers():
+        assert hasattr(arrays, "remembers"), "not remembering"
+        assert arrays(DTYPES, shape=(2, 3), elements={"min_value": 0.0}) is hh.arrays(
+            DTYPES, shape=(2, 3), elements={"min_value": 0.0}
+        )
+        assert arrays(DTYPES, shape=(2, 3), elements={"min_value": -0.0}) is not hh.arrays(
+            DTYPES, shape=(2, 3), elements={"min_value": 0.0}
+        )
+        assert arrays(DTYPES, shape=[2, 3]) is not arrays(DTYPES, shape=(2, 3))
+        assert hh.arrays_no_scalars("int8", (1,)) is hh.arrays_no_scalars("int8", (1,))
+        assert arrays(DTYPES, shape=hh.shapes(min_side=1)) is arrays(DTYPES, shape=hh.shapes(min_side=1))
+        assert len(hh.made) == 7
+    """
+)
+
+
+def _fake_suite(path, helpers=HELPERS):
+    package = path / "array_api_tests"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "hypothesis_helpers.py").write_text(helpers)
+    (package / "test_suite.py").write_text(SUITE_TEST)
+
+
+def test_the_suites_strategy_helpers_are_remembered_before_its_tests_import_them(tmp_path):
+    _fake_suite(tmp_path)
+    assert any("1 passed" in line for line in _pytest_in(tmp_path, "-p", SPEED_PLUGIN))
+    assert any("not remembering" in line for line in _pytest_in(tmp_path))
+
+
+def test_helpers_that_cannot_be_imported_fail_the_collection_as_without_it(tmp_path):
+    _fake_suite(tmp_path, helpers="raise ImportError('the library under test is broken')\n")
+    plain = _pytest_in(tmp_path)
+    assert any("the library under test is broken" in line for line in plain)
+    assert any("1 error" in line for line in plain)
+    assert _pytest_in(tmp_path, "-p", SPEED_PLUGIN) == plain
+
+
+def test_remembered_suite_helpers_draw_the_same_examples():
+    namespace = array_api.make_strategies_namespace(xp)
+    arrays = getattr(namespace.arrays, "remembers", namespace.arrays)
+    from_dtype = getattr(namespace.from_dtype, "remembers", namespace.from_dtype)
+
+    def suite_arrays(dtype, *args, elements=None, **kwargs):  # the suite's, over a dtype strategy
+        if isinstance(dtype, st.SearchStrategy):
+            return dtype.flatmap(lambda d: suite_arrays(d, *args, elements=elements, **kwargs))
+        return st.builds(lambda a, flag: a, arrays(dtype, *args, elements=elements, **kwargs), st.booleans())
+
+    dtypes = st.sampled_from([xp.int8, xp.float32])
+    seen = {}
+    for name, helper in [("plain", suite_arrays), ("remembered", _pytest_speed.remembering(suite_arrays))]:
+        seen[name] = _drawn(lambda dtype, shape, elements: helper(dtypes, shape, elements=None), from_dtype)
+    assert repr(seen["remembered"]) == repr(seen["plain"])  # NaNs drawn: their text is equal
 
 
 @pytest.mark.parametrize(
