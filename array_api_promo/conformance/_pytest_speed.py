@@ -18,7 +18,10 @@ Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with 
   the drawn dtype and shape), and Hypothesis validates each new strategy object before drawing
   from it; over a tenth of the run went there. The strategies these two return hold nothing but
   their arguments, so equal arguments get the same object (Hypothesis' own ``cacheable`` does the
-  same for its built-in strategies) and it is validated once.
+  same for its built-in strategies) and it is validated once. So do the namespace's shapes, axes
+  and indices, which the suite also asks for inside its tests from drawn integers
+  (``xps.array_shapes(min_dims=2, max_dims=2)`` in ``matrix_shapes`` alone was 1.2% of a torch
+  run, py-spy, 2026-11-27).
 - **The suite's strategy helpers made once.** The suite's own ``arrays``, ``arrays_no_scalars``,
   ``shapes``, ``mutually_broadcastable_shapes`` and ``axes`` (``hypothesis_helpers``) wrap
   Hypothesis' strategies in new objects at each call: ``arrays`` is a ``builds`` over a new
@@ -182,11 +185,25 @@ def remembering(make, keep=None):
 _make_namespace = _array_api.make_strategies_namespace
 
 
+#: The namespace's strategy functions remembered: its arrays, and the shapes and indices the suite
+#: asks of it inside its tests from drawn integers (each a new strategy of its arguments alone).
+NAMESPACE_REMEMBERED = (
+    "arrays",
+    "from_dtype",
+    "array_shapes",
+    "broadcastable_shapes",
+    "mutually_broadcastable_shapes",
+    "valid_tuple_axes",
+    "indices",
+)
+
+
 def make_strategies_namespace(xp, *, api_version=None):
     namespace = _make_namespace(xp, api_version=api_version)  # Hypothesis keeps one per (xp, version)
-    if not hasattr(namespace.arrays, "remembers"):
-        namespace.arrays = remembering(namespace.arrays)
-        namespace.from_dtype = remembering(namespace.from_dtype)
+    for name in NAMESPACE_REMEMBERED:
+        made = getattr(namespace, name, None)
+        if callable(made) and not hasattr(made, "remembers"):
+            setattr(namespace, name, remembering(made))
     return namespace
 
 

@@ -11,6 +11,7 @@ import re
 import subprocess
 import sys
 import textwrap
+import types
 from pathlib import Path
 
 import hypothesis.control
@@ -368,10 +369,54 @@ def test_the_namespace_of_a_run_remembers_its_array_strategies(monkeypatch):
     try:
         assert namespace.arrays(xp.int8, (2,)) is namespace.arrays(xp.int8, (2,))
         assert namespace.from_dtype(xp.float32, min_value=0.0) is namespace.from_dtype(xp.float32, min_value=0.0)
+        assert namespace.array_shapes(min_dims=2, max_dims=2) is namespace.array_shapes(min_dims=2, max_dims=2)
+        assert namespace.broadcastable_shapes((2, 3), max_side=3) is namespace.broadcastable_shapes((2, 3), max_side=3)
+        assert namespace.broadcastable_shapes((2, 3)) is not namespace.broadcastable_shapes([2, 3])
+        assert namespace.valid_tuple_axes(3) is namespace.valid_tuple_axes(3)
+        assert namespace.indices((4, 2)) is namespace.indices((4, 2))
+        assert namespace.mutually_broadcastable_shapes(2) is namespace.mutually_broadcastable_shapes(2)
         assert _pytest_speed.make_strategies_namespace(xp).arrays is namespace.arrays  # wrapped once
     finally:  # Hypothesis keeps the namespace per module: leave it as it was
-        namespace.arrays = namespace.arrays.remembers
-        namespace.from_dtype = namespace.from_dtype.remembers
+        for name in _pytest_speed.NAMESPACE_REMEMBERED:
+            setattr(namespace, name, getattr(namespace, name).remembers)
+
+
+def _shapes_drawn(namespace):
+    """What a test drawing shapes, axes and indices from drawn integers, as the suite does,
+    draws under a fixed seed."""
+    seen = []
+
+    @settings(max_examples=150, database=None, derandomize=True, deadline=None)
+    @given(st.data())
+    def draws(data):
+        shape = data.draw(namespace.array_shapes(min_dims=1, max_dims=data.draw(st.integers(1, 3))))
+        seen.append(shape)
+        seen.append(data.draw(namespace.broadcastable_shapes(shape, max_side=max(shape) or None)))
+        seen.append(data.draw(namespace.valid_tuple_axes(len(shape))))
+        seen.append(data.draw(namespace.mutually_broadcastable_shapes(2, base_shape=shape)))
+        if all(shape):
+            seen.append(repr(data.draw(namespace.indices(shape))))
+
+    draws()
+    return seen
+
+
+def test_remembered_namespace_shapes_draw_the_same_examples():
+    plain = array_api.make_strategies_namespace(xp)
+    remembered = types.SimpleNamespace(
+        **{
+            name: _pytest_speed.remembering(getattr(getattr(plain, name), "remembers", getattr(plain, name)))
+            for name in _pytest_speed.NAMESPACE_REMEMBERED
+        }
+    )
+    fresh = types.SimpleNamespace(
+        **{
+            name: getattr(getattr(plain, name), "remembers", getattr(plain, name))
+            for name in _pytest_speed.NAMESPACE_REMEMBERED
+        }
+    )
+    assert _shapes_drawn(remembered) == _shapes_drawn(fresh)
+    assert len(remembered.array_shapes.made) <= 3  # asked again and again, made once per max_dims
 
 
 def _filtered_draws():
