@@ -101,7 +101,7 @@ def statement_lines(tree: ast.AST) -> list[int]:
     """The 0-based lines where a statement of ``tree`` starts, as pytest counts them (a decorated
     definition at its first decorator, a ``finally``/``else`` block on the line before its first
     statement), sorted."""
-    lines = []
+    lines: list[int] = []
     for node in ast.walk(tree):
         if isinstance(node, (ast.stmt, ast.ExceptHandler)):
             if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
