@@ -212,3 +212,12 @@ def test_the_main_job_benchmark_reads_each_runs_time_from_the_jobs_lines():
 
     out = "torch @ 2025.12: 1307 passed, 72 failed, 0 errors, 5 skipped in 120 s -> /tmp/x/torch-2025.12.json\n"
     assert main_job.RUN_LINE.findall(out) == [("torch", "2025.12", "120")]
+
+
+@pytest.mark.parametrize(
+    ("seconds", "text"), [(179.9, "3 min 0 s"), (201.0, "3 min 21 s"), (59.4, "0 min 59 s"), (150.0, "2 min 30 s")]
+)
+def test_the_main_job_benchmark_rounds_the_wall_time_before_splitting_it(seconds, text):
+    from benchmarks import main_job
+
+    assert main_job.minutes_and_seconds(seconds) == text
