@@ -11,8 +11,8 @@ Where the time went (py-spy of a torch run, 2026-11-27: 172 s alone; 118 s with 
   failure it meets while generating and pytest formats the last one again, so a run with failures
   (torch: 72, through the suite's 2,000-line test modules) spent a fifth of its time parsing the
   same files again. The range depends on the file's text, the line and ``assertion`` alone. Then
-  for each line it walks the whole tree to list where statements start: listed once per tree
-  (2.5% of a torch run, py-spy, 2026-11-27).
+  for each line pytest before 9.2 walked the whole tree to list where statements start: listed
+  once per tree (2.5% of a torch run, py-spy, 2026-11-27; pytest 9.2 lists them once itself).
 - **Array strategies made once.** The suite builds its strategies inside the tests, once per
   example (``hh.arrays(dtype=..., shape=x.shape)``: Hypothesis' ``arrays`` and ``from_dtype`` for
   the drawn dtype and shape), and Hypothesis validates each new strategy object before drawing
@@ -95,6 +95,9 @@ def getstatementrange_ast(lineno, source, assertion=False, astnode=None):
 
 _statement_startend = _source.get_statement_startend2
 _statement_lines: dict[int, tuple[ast.AST, list[int]]] = {}  # id(tree) -> (tree, its statement lines)
+#: pytest 9.2 lists a tree's statement lines once itself (on the tree); before, it walked the whole
+#: tree again for each line, and the plugin lists them once instead.
+PYTEST_LISTS_STATEMENTS = hasattr(_source, "_statement_linenos")
 
 
 def statement_lines(tree: ast.AST) -> list[int]:
@@ -115,14 +118,20 @@ def statement_lines(tree: ast.AST) -> list[int]:
 
 
 def get_statement_startend2(lineno: int, node: ast.AST) -> tuple[int, int | None]:
-    """pytest's: the statement around ``lineno`` (its first line, the next statement's), with the
-    tree's statement lines listed once (pytest walks the whole tree again for each line)."""
+    """pytest's before 9.2: the statement around ``lineno`` (its first line, the next
+    statement's), with the tree's statement lines listed once."""
     known = _statement_lines.get(id(node))
     if known is None or known[0] is not node:
         known = _statement_lines[id(node)] = (node, statement_lines(node))
     lines = known[1]
     after = bisect.bisect_right(lines, lineno)
     return lines[after - 1], lines[after] if after < len(lines) else None
+
+
+def list_statement_lines_once() -> None:
+    """Where pytest walks the tree for each line (before 9.2); a later pytest's own is kept."""
+    if not PYTEST_LISTS_STATEMENTS:
+        _source.get_statement_startend2 = get_statement_startend2
 
 
 # -- array strategies made once -------------------------------------------------------------------
@@ -386,4 +395,4 @@ def pytest_load_initial_conftests(early_config, parser, args):
     # pytest's traceback code imported the function by name: both homes get the remembering one.
     _code.getstatementrange_ast = getstatementrange_ast
     _source.getstatementrange_ast = getstatementrange_ast
-    _source.get_statement_startend2 = get_statement_startend2
+    list_statement_lines_once()

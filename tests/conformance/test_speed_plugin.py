@@ -99,12 +99,30 @@ def test_statement_lines_are_pytests_and_listed_once_per_tree(monkeypatch, text)
     real_walk = ast.walk
     monkeypatch.setattr(ast, "walk", lambda node: walks.append(1) or real_walk(node))
     monkeypatch.setattr(_pytest_speed, "_statement_lines", {})
-    for lineno in range(len(text.splitlines())):
+    first = min(node.lineno - 1 for node in tree.body)  # before it, pytest 9.2 answers (0, None)
+    for lineno in range(first, len(text.splitlines())):
         expected = _pytest_speed._statement_startend(lineno, tree)  # pytest's own
         assert _pytest_speed.get_statement_startend2(lineno, tree) == expected, lineno
-    assert len(walks) == len(text.splitlines()) + 1  # pytest's walk per line, ours once
+    pytests_walks = 1 if _pytest_speed.PYTEST_LISTS_STATEMENTS else len(text.splitlines()) - first
+    assert len(walks) == pytests_walks + 1  # ours once
     other = ast.parse(text)  # another tree, whatever its id: listed on its own
-    assert _pytest_speed.get_statement_startend2(3, other) == _pytest_speed._statement_startend(3, other)
+    assert _pytest_speed.get_statement_startend2(first, other) == _pytest_speed._statement_startend(first, other)
+
+
+def test_a_pytest_that_lists_statement_lines_itself_keeps_its_own(monkeypatch):
+    monkeypatch.setattr(pytest_source, "get_statement_startend2", _pytest_speed._statement_startend)
+    _pytest_speed.list_statement_lines_once()
+    installed = pytest_source.get_statement_startend2
+    if hasattr(pytest_source, "_statement_linenos"):  # pytest >= 9.2
+        assert installed is _pytest_speed._statement_startend
+    else:
+        assert installed is _pytest_speed.get_statement_startend2
+    monkeypatch.setattr(_pytest_speed, "PYTEST_LISTS_STATEMENTS", not _pytest_speed.PYTEST_LISTS_STATEMENTS)
+    monkeypatch.setattr(pytest_source, "get_statement_startend2", _pytest_speed._statement_startend)
+    _pytest_speed.list_statement_lines_once()
+    assert (pytest_source.get_statement_startend2 is _pytest_speed._statement_startend) == (
+        _pytest_speed.PYTEST_LISTS_STATEMENTS
+    )
 
 
 FAILING = textwrap.dedent(
