@@ -48,14 +48,13 @@ XFAILS = os.path.join(ROOT, "conformance", "xfails")
 REPORT = os.path.join(ROOT, "DEVIATIONS.md")
 WALL_LIMIT = 150.0  # seconds: "the main job at most 2.5 min on a 2-core machine"
 
+RUN_LINE = re.compile(r"^(\S+) @ (\S+): .* in (\d+) s -> ", re.MULTILINE)
+
 
 def minutes_and_seconds(seconds: float) -> str:
     """``179.9`` as "3 min 0 s": rounded to the second first, so never "2 min 60 s"."""
     minutes, rest = divmod(round(seconds), 60)
     return f"{minutes} min {rest} s"
-
-
-RUN_LINE = re.compile(r"^(\S+) @ (\S+): .* in (\d+) s -> ", re.MULTILINE)
 
 
 def job_stems() -> list[str]:

@@ -43,8 +43,8 @@ DEVIATIONS_MD = REPO_ROOT / "DEVIATIONS.md"
 #: Python's ``random`` per test from the Hypothesis seed, so single-value draws follow ``--seed``.
 DRAWS_PLUGIN = f"{__name__}._pytest_draws"
 #: The pytest plugin every run of the suite loads for speed alone: it remembers what the suite and
-#: Hypothesis would make again (array strategies, filter validation, broadcast indices, traceback statement ranges):
-#: the same draws, the same text.
+#: Hypothesis would make again (strategies built per example, filter validation, broadcast indices,
+#: traceback statement ranges): the same draws, the same text.
 SPEED_PLUGIN = f"{__name__}._pytest_speed"
 
 #: Policies whose failures are *intentional* deviations (documented, not defects).

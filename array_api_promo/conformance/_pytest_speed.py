@@ -93,7 +93,6 @@ def getstatementrange_ast(lineno, source, assertion=False, astnode=None):
     return found
 
 
-_statement_startend = _source.get_statement_startend2
 _statement_lines: dict[int, tuple[ast.AST, list[int]]] = {}  # id(tree) -> (tree, its statement lines)
 #: pytest 9.2 lists a tree's statement lines once itself (on the tree); before, it walked the whole
 #: tree again for each line, and the plugin lists them once instead.
@@ -191,6 +190,14 @@ def remembering(make, keep=None):
     return remembered
 
 
+def remember_each(owner, names) -> None:
+    """``owner``'s functions ``names`` (those it has) remembering, each wrapped once."""
+    for name in names:
+        made = getattr(owner, name, None)
+        if callable(made) and not hasattr(made, "remembers"):
+            setattr(owner, name, remembering(made))
+
+
 _make_namespace = _array_api.make_strategies_namespace
 
 
@@ -209,10 +216,7 @@ NAMESPACE_REMEMBERED = (
 
 def make_strategies_namespace(xp, *, api_version=None):
     namespace = _make_namespace(xp, api_version=api_version)  # Hypothesis keeps one per (xp, version)
-    for name in NAMESPACE_REMEMBERED:
-        made = getattr(namespace, name, None)
-        if callable(made) and not hasattr(made, "remembers"):
-            setattr(namespace, name, remembering(made))
+    remember_each(namespace, NAMESPACE_REMEMBERED)
     return namespace
 
 
@@ -220,9 +224,7 @@ def remember_array_strategies() -> None:
     """Hypothesis' array strategies at both levels: the namespace's ``arrays`` and ``from_dtype``
     (each call a new lazy strategy), and the module's ``_arrays`` and ``_from_dtype`` that these
     call, by name, again for each dtype or shape drawn from a strategy."""
-    if not hasattr(_array_api._arrays, "remembers"):
-        _array_api._arrays = remembering(_array_api._arrays)
-        _array_api._from_dtype = remembering(_array_api._from_dtype)
+    remember_each(_array_api, ("_arrays", "_from_dtype"))
     _array_api.make_strategies_namespace = make_strategies_namespace
 
 
@@ -233,9 +235,8 @@ def keep_hypothesis_strategies() -> None:
     and a ``SampledFromStrategy`` holds nothing but a tuple of its elements."""
     if _strategy_utils._STRATEGY_CACHE.max_size < MAX_REMEMBERED:
         _strategy_utils._STRATEGY_CACHE = LRUReusedCache(MAX_REMEMBERED)
-    if not hasattr(hypothesis.strategies.sampled_from, "remembers"):
-        # the suite imports it from hypothesis.strategies, by name or as st.sampled_from
-        hypothesis.strategies.sampled_from = remembering(hypothesis.strategies.sampled_from)
+    # the suite imports it from hypothesis.strategies, by name or as st.sampled_from
+    remember_each(hypothesis.strategies, ("sampled_from",))
 
 
 #: The suite's module and its helpers that make a strategy from their arguments alone (none of
@@ -253,10 +254,7 @@ def remember_suite_strategies() -> None:
         helpers = importlib.import_module(SUITE_HELPERS)
     except Exception:
         return
-    for name in SUITE_STRATEGY_HELPERS:
-        helper = getattr(helpers, name, None)
-        if callable(helper) and not hasattr(helper, "remembers"):
-            setattr(helpers, name, remembering(helper))
+    remember_each(helpers, SUITE_STRATEGY_HELPERS)
 
 
 # -- broadcast indices listed once ----------------------------------------------------------------

@@ -54,6 +54,9 @@ def test_every_line_gets_pytests_own_range_and_each_text_is_parsed_once(monkeypa
     assert len(parses) == 1
 
 
+#: pytest's own, as imported (no test installs the plugin's in this process for good).
+PYTESTS_STATEMENT_STARTEND = pytest_source.get_statement_startend2
+
 STATEMENTS = textwrap.dedent(
     """
     @decorator(
@@ -101,26 +104,26 @@ def test_statement_lines_are_pytests_and_listed_once_per_tree(monkeypatch, text)
     monkeypatch.setattr(_pytest_speed, "_statement_lines", {})
     first = min(node.lineno - 1 for node in tree.body)  # before it, pytest 9.2 answers (0, None)
     for lineno in range(first, len(text.splitlines())):
-        expected = _pytest_speed._statement_startend(lineno, tree)  # pytest's own
+        expected = PYTESTS_STATEMENT_STARTEND(lineno, tree)  # pytest's own
         assert _pytest_speed.get_statement_startend2(lineno, tree) == expected, lineno
     pytests_walks = 1 if _pytest_speed.PYTEST_LISTS_STATEMENTS else len(text.splitlines()) - first
     assert len(walks) == pytests_walks + 1  # ours once
     other = ast.parse(text)  # another tree, whatever its id: listed on its own
-    assert _pytest_speed.get_statement_startend2(first, other) == _pytest_speed._statement_startend(first, other)
+    assert _pytest_speed.get_statement_startend2(first, other) == PYTESTS_STATEMENT_STARTEND(first, other)
 
 
 def test_a_pytest_that_lists_statement_lines_itself_keeps_its_own(monkeypatch):
-    monkeypatch.setattr(pytest_source, "get_statement_startend2", _pytest_speed._statement_startend)
+    monkeypatch.setattr(pytest_source, "get_statement_startend2", PYTESTS_STATEMENT_STARTEND)
     _pytest_speed.list_statement_lines_once()
     installed = pytest_source.get_statement_startend2
     if hasattr(pytest_source, "_statement_linenos"):  # pytest >= 9.2
-        assert installed is _pytest_speed._statement_startend
+        assert installed is PYTESTS_STATEMENT_STARTEND
     else:
         assert installed is _pytest_speed.get_statement_startend2
     monkeypatch.setattr(_pytest_speed, "PYTEST_LISTS_STATEMENTS", not _pytest_speed.PYTEST_LISTS_STATEMENTS)
-    monkeypatch.setattr(pytest_source, "get_statement_startend2", _pytest_speed._statement_startend)
+    monkeypatch.setattr(pytest_source, "get_statement_startend2", PYTESTS_STATEMENT_STARTEND)
     _pytest_speed.list_statement_lines_once()
-    assert (pytest_source.get_statement_startend2 is _pytest_speed._statement_startend) == (
+    assert (pytest_source.get_statement_startend2 is PYTESTS_STATEMENT_STARTEND) == (
         _pytest_speed.PYTEST_LISTS_STATEMENTS
     )
 
