@@ -145,12 +145,11 @@ def _params(func, skip_self=False):
 def surface(ns, prefix: str) -> list[Target]:
     """Every public operation of namespace module ``ns`` and of its arrays."""
     targets = []
-    runtime = ns._runtime
 
     def add_module(mod, dotted):
         for name in sorted(vars(mod)):
             value = getattr(mod, name)
-            if isinstance(value, types.MethodType) and value.__self__ is runtime:
+            if isinstance(value, types.FunctionType) and name in mod.__all__:
                 words = _op_words(name) + ((f"{dotted}{name}", value.__name__) if dotted else ())
                 targets.append(Target(f"{prefix}.{dotted}{name}", "function", f"{dotted}{name}", words, _params(value)))
             elif isinstance(value, types.ModuleType) and value.__name__.startswith(ns.__name__ + "."):
