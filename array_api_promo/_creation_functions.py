@@ -100,6 +100,7 @@ class CreationFunctions(RuntimeBase):
         device: Device | None = None,
         copy: bool | None = None,
     ) -> Array:
+        """Converts ``obj`` (an array, a Python scalar, a nested sequence or a buffer) to an array."""
         t = type(obj)
         if t is Array and obj._runtime is self and dtype is None and device is None:
             if copy is None:  # an array of this namespace, as it is (what _from_array answers)
@@ -265,6 +266,7 @@ class CreationFunctions(RuntimeBase):
         dtype: DType | None = None,
         device: Device | None = None,
     ) -> Array:
+        """Returns a new array of the given ``shape`` filled with ``fill_value``."""
         if type(shape) is int and 0 <= shape <= _PLAIN_LENGTH and dtype is None and device is None:
             t = type(fill_value)  # the default dtype of a Python scalar's type, on the CPU
             if t is float or t is int or t is bool:
@@ -284,16 +286,19 @@ class CreationFunctions(RuntimeBase):
         return Array._new(maker(shape, dtype=dtype.numpy), dtype, self, device)
 
     def zeros(self, shape: int | tuple[int, ...], *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new array of the given ``shape`` filled with zeros."""
         return self._constant(shape, dtype, device, np.zeros, "zeros")
 
     zeros = fast_path(_core.CONSTANT, "zeros", zeros)  # zeros(n): in C
 
     def ones(self, shape: int | tuple[int, ...], *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new array of the given ``shape`` filled with ones."""
         return self._constant(shape, dtype, device, np.ones, "ones")
 
     ones = fast_path(_core.CONSTANT, "ones", ones)  # ones(n): in C
 
     def empty(self, shape: int | tuple[int, ...], *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new, uninitialized array of the given ``shape``."""
         return self._constant(shape, dtype, device, np.empty, "empty")
 
     empty = fast_path(_core.CONSTANT, "empty", empty)  # empty(n): in C
@@ -311,16 +316,19 @@ class CreationFunctions(RuntimeBase):
     # The plain case of the *_like functions, x of this namespace and nothing else given: x's dtype
     # on x's device (which holds it), only the data new. Inline: a call costs a fifth of it.
     def zeros_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new array of zeros with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.zeros(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.zeros, "zeros_like")
 
     def ones_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new array of ones with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.ones(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.ones, "ones_like")
 
     def empty_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new, uninitialized array with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.empty(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.empty, "empty_like")
@@ -328,6 +336,7 @@ class CreationFunctions(RuntimeBase):
     def full_like(
         self, x: Array, /, fill_value: complex, *, dtype: DType | None = None, device: Device | None = None
     ) -> Array:
+        """Returns a new array with the shape of ``x`` filled with ``fill_value``."""
         if _plain_like(x, self) and dtype is None and device is None:
             t = type(fill_value)
             if t is float or t is int or t is bool or t is complex:  # as below, without _like's checks
@@ -351,6 +360,7 @@ class CreationFunctions(RuntimeBase):
         dtype: DType | None = None,
         device: Device | None = None,
     ) -> Array:
+        """Returns evenly spaced values in the half-open interval ``[start, stop)`` as a one-dimensional array."""
         if (
             type(start) is int
             and 0 <= start <= _PLAIN_LENGTH
@@ -431,6 +441,7 @@ class CreationFunctions(RuntimeBase):
         device: Device | None = None,
         endpoint: bool = True,
     ) -> Array:
+        """Returns ``num`` evenly spaced numbers from ``start`` to ``stop`` (included unless ``endpoint`` is false)."""
         t0, t1 = type(start), type(stop)
         if (
             (t0 is float or t0 is int)
@@ -489,6 +500,7 @@ class CreationFunctions(RuntimeBase):
         dtype: DType | None = None,
         device: Device | None = None,
     ) -> Array:
+        """Returns a two-dimensional array with ones on the ``k``-th diagonal and zeros elsewhere."""
         func = "eye"
         for value, arg in ((n_rows, "n_rows"), (n_cols, "n_cols"), (k, "k")):
             if value is not None and type(value) is not int:
@@ -509,12 +521,15 @@ class CreationFunctions(RuntimeBase):
         return Array._new(numpy_func(x._data, k=k), x._dtype, self, x._device)
 
     def tril(self, x: Array, /, *, k: int = 0) -> Array:
+        """Returns the lower triangular part of the matrix (or stack of matrices) ``x``, from the ``k``-th diagonal down."""
         return self._triangle(x, k, np.tril, "tril")
 
     def triu(self, x: Array, /, *, k: int = 0) -> Array:
+        """Returns the upper triangular part of the matrix (or stack of matrices) ``x``, from the ``k``-th diagonal up."""
         return self._triangle(x, k, np.triu, "triu")
 
     def meshgrid(self, *arrays: Array, indexing: Literal["xy", "ij"] = "xy") -> tuple[Array, ...]:
+        """Returns coordinate matrices made from the one-dimensional coordinate vectors ``arrays``."""
         if not is_one_of(indexing, ("xy", "ij")):
             raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
         arrays = [self._check_array(a, "meshgrid", "arrays") for a in arrays]  # type: ignore[assignment]
@@ -536,6 +551,7 @@ class CreationFunctions(RuntimeBase):
         return sequence(Array._new(g, dtype, self, device) for g in grids)
 
     def from_dlpack(self, x: object, /, *, device: Device | None = None, copy: bool | None = None) -> Array:
+        """Returns an array holding the data of ``x``, an object with a ``__dlpack__`` method."""
         if device is not None:
             device = self._check_device(device, "from_dlpack")
         if type(x) is Array:

@@ -58,6 +58,7 @@ class DataTypeFunctions(RuntimeBase):
     """Mixin: dtype inspection and conversion."""
 
     def astype(self, x: Array, dtype: DType, /, *, copy: bool = True, device: Device | None = None) -> Array:
+        """Copies ``x`` to the data type ``dtype``, whatever the type promotion rules say."""
         if type(x) is Array and type(dtype) is DType and x._runtime is self and device is None and copy is True:
             quiet = self._casts.get(dtype)  # the casts to dtype the general path below has allowed
             if quiet is not None:
@@ -107,6 +108,7 @@ class DataTypeFunctions(RuntimeBase):
     astype = fast_path(_core.ASTYPE, "astype", astype)  # a cast allowed before: in C
 
     def can_cast(self, from_: DType | Array, to: DType, /) -> bool:
+        """Tells whether the data type ``from_`` can be cast to ``to`` under the type promotion rules."""
         if type(from_) is Array:
             from_ = self._check_array(from_, "can_cast", "from_")._dtype
         from_ = self._check_dtype(from_, "can_cast", "from_")
@@ -114,6 +116,7 @@ class DataTypeFunctions(RuntimeBase):
         return self.policy.can_cast(from_, to)
 
     def finfo(self, type: DType | Array, /) -> finfo_object:
+        """Returns the machine limits of a floating-point data type (or of an array's data type)."""
         if type.__class__ is DType and type in self._dtype_set:  # (``type`` is the standard's name for it)
             info = _FINFOS.get(type)  # a dtype met before: its finfo does not change
             if info is not None:
@@ -134,6 +137,7 @@ class DataTypeFunctions(RuntimeBase):
         return out
 
     def iinfo(self, type: DType | Array, /) -> iinfo_object:
+        """Returns the machine limits of an integer data type (or of an array's data type)."""
         dtype = type._dtype if isinstance(type, Array) else self._check_dtype(type, "iinfo", "type")
         if dtype.category != D.CATEGORY_INTEGER:
             raise TypeError(f"iinfo: {dtype.name} is not an integer dtype; use finfo()")
@@ -141,6 +145,7 @@ class DataTypeFunctions(RuntimeBase):
         return iinfo_object(info.bits, int(info.max), int(info.min), dtype)
 
     def isdtype(self, dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
+        """Tells whether ``dtype`` is of the data type kind (or one of the kinds) ``kind``."""
         if type(dtype) is not DType:
             raise TypeError(f"isdtype: dtype must be a dtype of {self.label}, got {dtype!r}")
         if isinstance(kind, tuple):
@@ -158,6 +163,7 @@ class DataTypeFunctions(RuntimeBase):
         raise TypeError(f"isdtype: kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
 
     def result_type(self, *arrays_and_dtypes: Array | DType | complex) -> DType:
+        """Returns the data type the type promotion rules give for the arrays, data types and scalars passed."""
         if len(arrays_and_dtypes) == 2:
             a, b = arrays_and_dtypes
             if type(a) is Array and type(b) is Array and a._runtime is self and b._runtime is self:

@@ -612,19 +612,31 @@ class LinearAlgebraFunctions(RuntimeBase):
 
     # -- the main namespace's functions in linalg ----------------------------------------------
     def linalg_matmul(self, x1: Array, x2: Array, /) -> Array:
-        """``matmul`` (also in the main namespace)."""
+        """Computes the matrix product of ``x1`` and ``x2``.
+
+        ``matmul`` (also in the main namespace).
+        """
         return self.matmul(x1, x2)
 
     def linalg_matrix_transpose(self, x: Array, /) -> Array:
-        """``matrix_transpose`` (also in the main namespace)."""
+        """Transposes the matrix (or each matrix of the stack) ``x``.
+
+        ``matrix_transpose`` (also in the main namespace).
+        """
         return self.matrix_transpose(x)
 
     def linalg_tensordot(
         self, x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2
     ) -> Array:
-        """``tensordot`` (also in the main namespace)."""
+        """Contracts ``x1`` and ``x2`` over the axes ``axes``.
+
+        ``tensordot`` (also in the main namespace).
+        """
         return self.tensordot(x1, x2, axes=axes)
 
     def linalg_vecdot(self, x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
-        """``vecdot`` (also in the main namespace)."""
+        """Computes the dot product of the vectors of ``x1`` and ``x2`` along ``axis``.
+
+        ``vecdot`` (also in the main namespace).
+        """
         return self.vecdot(x1, x2, axis=axis)

@@ -153,6 +153,7 @@ class ManipulationFunctions(RuntimeBase):
 
     # -- broadcasting ---------------------------------------------------------------------
     def broadcast_arrays(self, *arrays: Array) -> tuple[Array, ...]:
+        """Broadcasts one or more arrays against one another."""
         func = "broadcast_arrays"
         for i, a in enumerate(arrays):
             if type(a) is not Array or a._runtime is not self:
@@ -174,6 +175,7 @@ class ManipulationFunctions(RuntimeBase):
         return out if self.api_version >= "2025.12" else list(out)
 
     def broadcast_to(self, x: Array, /, shape: tuple[int, ...]) -> Array:
+        """Broadcasts ``x`` to the given ``shape``."""
         func = "broadcast_to"
         x = self._check_array(x, func)
         shape = _as_shape(shape, func)
@@ -188,6 +190,7 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(np.broadcast_to(data, shape), x._dtype, self, x._device)
 
     def broadcast_shapes(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+        """Returns the shape that one or more shapes broadcast to together."""
         for s in shapes:
             if type(s) is not tuple:
                 break
@@ -235,6 +238,7 @@ class ManipulationFunctions(RuntimeBase):
         return datas
 
     def concat(self, arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
+        """Joins a sequence of arrays along an existing axis."""
         if (type(axis) is int or axis is None) and (datas := self._plain_datas(arrays)) is not None:
             # one dtype, one device: NumPy's own concatenation (its errors worded below;
             # axis=None flattens each in C order, as the general path's reshape(-1))
@@ -267,6 +271,7 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(out, dtype, self, device)
 
     def stack(self, arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
+        """Joins a sequence of arrays of one shape along a new axis."""
         if type(axis) is int and (datas := self._plain_datas(arrays)) is not None:
             shape = datas[0].shape
             ndim = len(shape)
@@ -288,6 +293,7 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(np.stack(datas, axis=axis), dtype, self, device)
 
     def unstack(self, x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
+        """Splits ``x`` into a tuple of arrays along ``axis``."""
         func = "unstack"
         x = self._check_array(x, func)
         data = x._data
@@ -306,6 +312,7 @@ class ManipulationFunctions(RuntimeBase):
 
     # -- shape changes (views) ------------------------------------------------------------------
     def expand_dims(self, x: Array, /, axis: int | tuple[int, ...]) -> Array:
+        """Inserts new axes of size one into ``x`` at the positions ``axis``."""
         func = "expand_dims"
         x = self._check_array(x, func)
         data = x._data
@@ -331,6 +338,7 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(data.reshape(new_shape), x._dtype, self, x._device)
 
     def squeeze(self, x: Array, /, axis: int | tuple[int, ...]) -> Array:
+        """Removes the axes ``axis``, each of size one, from ``x``."""
         if type(x) is Array and x._runtime is self and type(axis) is int:
             data = x._data
             shape = data.shape
@@ -351,6 +359,7 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(data.reshape(new_shape), x._dtype, self, x._device)
 
     def reshape(self, x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
+        """Gives ``x`` a new ``shape`` without changing its data."""
         func = "reshape"
         if type(x) is not Array or x._runtime is not self:  # else _check_array's answer is x
             x = self._check_array(x, func)
@@ -394,6 +403,7 @@ class ManipulationFunctions(RuntimeBase):
         return array
 
     def permute_dims(self, x: Array, /, axes: tuple[int, ...]) -> Array:
+        """Permutes the axes of ``x`` into the order ``axes``."""
         if type(x) is Array and x._runtime is self and type(axes) is tuple and type(x._data) is _ndarray:
             for a in axes:
                 if type(a) is not int:
@@ -419,6 +429,7 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(data.transpose(perm), x._dtype, self, x._device)
 
     def moveaxis(self, x: Array, source: int | tuple[int, ...], destination: int | tuple[int, ...], /) -> Array:
+        """Moves the axes ``source`` of ``x`` to the positions ``destination``, the others keeping their order."""
         func = "moveaxis"
         x = self._check_array(x, func)
         data = x._data
@@ -439,6 +450,7 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(data.transpose(order), x._dtype, self, x._device)
 
     def flip(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+        """Reverses the order of the elements of ``x`` along ``axis`` (every axis by default)."""
         func = "flip"
         x = self._check_array(x, func)
         data = x._data
@@ -453,6 +465,7 @@ class ManipulationFunctions(RuntimeBase):
 
     # -- new data ----------------------------------------------------------------------
     def roll(self, x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> Array:
+        """Rolls the elements of ``x`` by ``shift`` along ``axis`` (over the flattened array by default)."""
         func = "roll"
         x = self._check_array(x, func)
         data = x._data
@@ -470,6 +483,7 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(np.roll(data, shifts, axis=axes), x._dtype, self, x._device)
 
     def repeat(self, x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
+        """Repeats each element of ``x`` ``repeats`` times (per element, for an array) along ``axis``."""
         func = "repeat"
         x = self._check_array(x, func)
         data = x._data
@@ -504,6 +518,7 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(np.repeat(data, r, axis=axis), x._dtype, self, x._device)
 
     def tile(self, x: Array, repetitions: tuple[int, ...], /) -> Array:
+        """Constructs an array by repeating ``x`` as many times along each axis as ``repetitions`` says."""
         func = "tile"
         x = self._check_array(x, func)
         if not isinstance(repetitions, (tuple, list)):
