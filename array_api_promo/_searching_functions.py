@@ -7,12 +7,17 @@ compares ``x1`` and ``x2`` in the dtype the policy promotes them to.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
 from ._runtime import RuntimeBase, describe_value, is_one_of
+
+if TYPE_CHECKING:
+    from typing import Literal
 
 __all__ = ["SearchingFunctions"]
 
@@ -73,15 +78,15 @@ class SearchingFunctions(RuntimeBase):
             out = kernel(data, axis=axis, keepdims=keepdims)
         return self._index_result(out, x._device)
 
-    def argmax(self, x, /, *, axis=None, keepdims=False):
+    def argmax(self, x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
         """Index of the first maximum of ``x`` (flattened when ``axis`` is None)."""
         return self._arg_extreme("argmax", np.argmax, x, axis, keepdims)
 
-    def argmin(self, x, /, *, axis=None, keepdims=False):
+    def argmin(self, x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
         """Index of the first minimum of ``x`` (flattened when ``axis`` is None)."""
         return self._arg_extreme("argmin", np.argmin, x, axis, keepdims)
 
-    def count_nonzero(self, x, /, *, axis=None, keepdims=False):
+    def count_nonzero(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
         """Number of non-zero elements of ``x`` along ``axis`` (complex: either component)."""
         if axis is None and keepdims is False and type(x) is Array and x._runtime is self:
             # the whole array: one NumPy call (a Python int) and the 0-d index array
@@ -106,12 +111,12 @@ class SearchingFunctions(RuntimeBase):
                 raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
             axis = self._normalize_axes(axis, data.ndim, func)
         if axis is None and not keepdims:
-            out = np.count_nonzero(data)
+            out = np.count_nonzero(data)  # type: ignore[assignment]  # a NumPy integer, as _index_result takes
         else:
             out = np.count_nonzero(data, axis=axis, keepdims=keepdims)
         return self._index_result(out, x._device)
 
-    def nonzero(self, x, /):
+    def nonzero(self, x: Array, /) -> tuple[Array, ...]:
         """Indices of the non-zero elements of ``x``, one array per dimension, in C order."""
         if type(x) is Array and x._runtime is self and x._device is CPU:
             data = x._data
@@ -135,7 +140,9 @@ class SearchingFunctions(RuntimeBase):
         device = x._device
         return tuple(self._index_result(i, device) for i in data.nonzero())  # (np.nonzero's own call)
 
-    def searchsorted(self, x1, x2, /, *, side="left", sorter=None):
+    def searchsorted(
+        self, x1: Array, x2: Array | float, /, *, side: Literal["left", "right"] = "left", sorter: Array | None = None
+    ) -> Array:
         """Insertion indices of ``x2`` into the ascending ``x1`` (or ``x1[sorter]``)."""
         if (
             type(x1) is Array
@@ -161,7 +168,7 @@ class SearchingFunctions(RuntimeBase):
         t2 = type(x2)
         if t2 is Array:
             self._check_array(x2, func, "x2")
-            device = self._same_device(func, x1, x2)
+            device = self._same_device(func, x1, x2)  # type: ignore[arg-type]  # (an Array: t2 is Array)
         elif t2 in (int, float) and self.api_version >= "2025.12":
             device = x1._device
         else:
@@ -174,7 +181,7 @@ class SearchingFunctions(RuntimeBase):
             raise ValueError(f"{func}: x1 must be one-dimensional, got shape {d1.shape}")
         dtype = self._promote(func, x1, x2)
         if t2 is Array and x1._runtime is self and x2._runtime is self and not self._by_value:
-            self._result_types[_promotion_key(self, x1, x2)] = dtype  # result_type's answer too
+            self._result_types[_promotion_key(self, x1, x2)] = dtype  # type: ignore[arg-type]  # result_type's answer too
         if x1._dtype is not dtype:
             d1 = d1.astype(dtype.numpy)
         if t2 is Array:

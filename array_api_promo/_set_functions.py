@@ -140,25 +140,25 @@ class SetFunctions(RuntimeBase):
             arrays.append(Array._new(p.astype(dt.numpy, copy=False), dt, self, device))
         return arrays
 
-    def unique_all(self, x, /):
+    def unique_all(self, x: Array, /) -> UniqueAllResult:
         """Unique values of ``x`` with first indices, inverse indices and counts."""
         return UniqueAllResult(*self._unique_parts("unique_all", x, True, True, True))
 
-    def unique_counts(self, x, /):
+    def unique_counts(self, x: Array, /) -> UniqueCountsResult:
         """Unique values of ``x`` and how often each occurs."""
         return UniqueCountsResult(*self._unique_parts("unique_counts", x, False, False, True))
 
-    def unique_inverse(self, x, /):
+    def unique_inverse(self, x: Array, /) -> UniqueInverseResult:
         """Unique values of ``x`` and the indices into them that rebuild ``x``."""
         return UniqueInverseResult(*self._unique_parts("unique_inverse", x, False, True, False))
 
-    def unique_values(self, x, /):
+    def unique_values(self, x: Array, /) -> Array:
         """The unique values of ``x`` (sorted, one-dimensional)."""
         x = self._check_array(x, "unique_values")  # (_unique_parts' steps for the values alone)
         values = _unique(x._data.reshape(-1), index=False, inverse=False, counts=False)[0]
         return Array._new(values, x._dtype, self, x._device)
 
-    def isin(self, x1, x2, /, *, invert=False):
+    def isin(self, x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
         """Whether each element of ``x1`` equals some element of ``x2`` (or not, with ``invert``)."""
         func = "isin"
         if type(invert) is not bool:

@@ -69,7 +69,7 @@ class SortingFunctions(RuntimeBase):
         order = np.argsort(flipped, axis=axis, kind="stable")
         return (n - 1) - np.flip(order, axis=axis)
 
-    def argsort(self, x, /, *, axis=-1, descending=False, stable=True):
+    def argsort(self, x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
         """Indices that sort ``x`` along ``axis`` (stable, ascending or descending)."""
         data = self._plain_sort(x, axis, descending, stable)
         if data is not None:
@@ -88,7 +88,7 @@ class SortingFunctions(RuntimeBase):
             out = out.astype(index.numpy)
         return Array._new(out, index, self, x._device)
 
-    def sort(self, x, /, *, axis=-1, descending=False, stable=True):
+    def sort(self, x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
         """A sorted copy of ``x`` along ``axis`` (stable, ascending or descending)."""
         data = self._plain_sort(x, axis, descending, stable)
         if data is not None:
