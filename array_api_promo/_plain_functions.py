@@ -35,6 +35,10 @@ def plain_function(method, name: str, module_name: str) -> types.FunctionType:
     factory = _FACTORIES.get(function_of_method)
     if factory is None:
         factory = _FACTORIES[function_of_method] = _make_factory(function_of_method)
+        # A call that does not bind (a missing or extra argument) is refused by whichever runs
+        # first, the function's code or, forwarded in C, the method's: both name the function
+        # as array-api-strict's errors do ("fftshift() missing 1 required positional argument").
+        function_of_method.__qualname__ = name
     function = factory(method)
     function.__name__ = function.__qualname__ = name
     function.__module__ = module_name

@@ -81,6 +81,7 @@ from ._devices import ALL_DEVICES, CPU, NO_FLOAT64, NO_X64, Device, show_as_arra
 from ._elementwise_functions import kernel_for
 from ._linear_algebra_functions import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
+from ._plain_functions import plain_function
 from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._standin_shape import MODULES as SHAPE
 from .from_env import _load_policy
@@ -121,6 +122,7 @@ class _Standin:
     def set_flags(
         self, *, api_version=None, boolean_indexing=None, data_dependent_shapes=None, enabled_extensions=None
     ) -> None:
+        """Set the array-api-strict flags: the standard version, boolean indexing, data-dependent shapes, extensions."""
         if api_version is not None and api_version not in API_VERSIONS:
             raise ValueError(
                 f"set_array_api_strict_flags: api_version {api_version!r} is not supported by "
@@ -153,6 +155,7 @@ class _Standin:
         self._show_flags()
 
     def get_flags(self) -> dict:
+        """The current array-api-strict flags, by name."""
         return {
             "api_version": self.api_version,
             "boolean_indexing": self.boolean_indexing,
@@ -161,6 +164,7 @@ class _Standin:
         }
 
     def reset_flags(self) -> None:
+        """Reset the array-api-strict flags to their defaults (the environment's are not read again)."""
         self.boolean_indexing = True
         self.data_dependent_shapes = True
         self.extensions = tuple(_EXTENSIONS)
@@ -546,9 +550,13 @@ def make_module(
     module.__version__ = MIRRORED_VERSION
     module.Array = Array
     module.Device = Device
-    module.set_array_api_strict_flags = state.set_flags
-    module.get_array_api_strict_flags = state.get_flags
-    module.reset_array_api_strict_flags = state.reset_flags
+    # plain functions of its _flags module, as array-api-strict's
+    for public, method in (
+        ("set_array_api_strict_flags", state.set_flags),
+        ("get_array_api_strict_flags", state.get_flags),
+        ("reset_array_api_strict_flags", state.reset_flags),
+    ):
+        setattr(module, public, plain_function(method, public, f"{name}._flags"))
     module.ArrayAPIStrictFlags = _flags_context(state)
     flags = _env_flags()
     flags.setdefault("api_version", api_version or DEFAULT_API_VERSION)

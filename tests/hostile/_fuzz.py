@@ -149,10 +149,12 @@ def surface(ns, prefix: str) -> list[Target]:
     def add_module(mod, dotted):
         for name in sorted(vars(mod)):
             value = getattr(mod, name)
-            if isinstance(value, types.FunctionType) and name in mod.__all__:
+            if name not in mod.__all__:  # the namespace's own names (the package module has others)
+                continue
+            if isinstance(value, types.FunctionType):
                 words = _op_words(name) + ((f"{dotted}{name}", value.__name__) if dotted else ())
                 targets.append(Target(f"{prefix}.{dotted}{name}", "function", f"{dotted}{name}", words, _params(value)))
-            elif isinstance(value, types.ModuleType) and value.__name__.startswith(ns.__name__ + "."):
+            elif isinstance(value, types.ModuleType) and name in ("linalg", "fft"):
                 add_module(value, f"{dotted}{name}.")
 
     add_module(ns, "")
