@@ -16,6 +16,7 @@ once per signature shape (about twenty) and renamed per method.
 
 from __future__ import annotations
 
+import inspect
 import types
 
 from . import _core
@@ -42,7 +43,8 @@ def plain_function(method, name: str, module_name: str) -> types.FunctionType:
     function = factory(method)
     function.__name__ = function.__qualname__ = name
     function.__module__ = module_name
-    function.__doc__ = method.__doc__
+    # an override without a docstring (a storage's runtime) has the method's it overrides
+    function.__doc__ = method.__doc__ or inspect.getdoc(method)
     function.__annotations__ = {k: v for k, v in function_of_method.__annotations__.items() if k != "self"}
     _core.forward_calls(function)
     return function

@@ -51,8 +51,10 @@ def _public_functions(ns):
     found = []
     for name in ns.__all__:
         value = getattr(ns, name)
-        if isinstance(value, types.ModuleType):
+        if isinstance(value, types.ModuleType) and name in ("linalg", "fft"):
             found += [(f"{name}.{sub}", getattr(value, sub)) for sub in value.__all__]
+        elif isinstance(value, types.ModuleType):
+            continue
         elif callable(value) and not isinstance(value, type) and name not in _PACKAGE_EXTRAS:
             found.append((name, value))
     return found
