@@ -14,8 +14,8 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from .promotion import PromotionError
 from ._runtime import RuntimeBase, describe_value
+from .promotion import PromotionError
 
 __all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 

@@ -221,7 +221,11 @@ class Case(NamedTuple):
         if kind == "fn":
             return f"{self.target[1]}({', '.join(parts)})"
         if kind == "op":
-            return f"{parts[0]} {_SYMBOLS[self.target[1]]} {parts[1]}" if len(parts) == 2 else f"{_SYMBOLS[self.target[1]]}{parts[0]}"
+            return (
+                f"{parts[0]} {_SYMBOLS[self.target[1]]} {parts[1]}"
+                if len(parts) == 2
+                else f"{_SYMBOLS[self.target[1]]}{parts[0]}"
+            )
         if kind == "iop":
             return f"{parts[0]} {_SYMBOLS[self.target[1]]}= {parts[1]}"
         if kind == "getitem":
@@ -512,7 +516,9 @@ def _call_case(func: str, params: list[inspect.Parameter], given: dict) -> Case:
         spec = given[p.name]
         if p.kind is p.VAR_POSITIONAL:
             args.extend(spec[2] if spec[0] == "SEQ" else (spec,))
-        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and all(q.name in given for q in params[: params.index(p)] if q.kind in (q.POSITIONAL_ONLY, q.POSITIONAL_OR_KEYWORD)):
+        elif p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and all(
+            q.name in given for q in params[: params.index(p)] if q.kind in (q.POSITIONAL_ONLY, q.POSITIONAL_OR_KEYWORD)
+        ):
             args.append(spec)
         else:
             kwargs.append((p.name, spec))
@@ -522,7 +528,11 @@ def _call_case(func: str, params: list[inspect.Parameter], given: dict) -> Case:
 def function_names(strict) -> list[str]:
     """Every function of array-api-strict's namespace, ``linalg.*`` and ``fft.*`` (not its flags' extras)."""
     extras = {"set_array_api_strict_flags", "get_array_api_strict_flags", "reset_array_api_strict_flags"}
-    names = [n for n in strict.__all__ if callable(getattr(strict, n)) and n not in extras and not isinstance(getattr(strict, n), type)]
+    names = [
+        n
+        for n in strict.__all__
+        if callable(getattr(strict, n)) and n not in extras and not isinstance(getattr(strict, n), type)
+    ]
     names = [n for n in names if not hasattr(getattr(strict, n), "_np_dtype") and n != "__array_namespace_info__"]
     for ext in ("linalg", "fft"):
         names += [f"{ext}.{n}" for n in getattr(strict, ext).__all__]
@@ -933,7 +943,12 @@ def describe(r, dtype_names: dict) -> tuple:
         fields = ("bits", "eps", "max", "min", "smallest_normal")
         return ("info", tuple((f, getattr(r, f, None)) for f in fields), _dtype_name(r.dtype, dtype_names))
     if isinstance(r, (tuple, list)):
-        return ("seq", "tuple" if isinstance(r, tuple) else "list", getattr(r, "_fields", None), tuple(describe(x, dtype_names) for x in r))
+        return (
+            "seq",
+            "tuple" if isinstance(r, tuple) else "list",
+            getattr(r, "_fields", None),
+            tuple(describe(x, dtype_names) for x in r),
+        )
     if isinstance(r, dict):
         return ("dict", tuple(sorted((str(k), describe(v, dtype_names)) for k, v in r.items())))
     if isinstance(r, types.ModuleType):
@@ -1023,7 +1038,9 @@ def _compare_values(ref: tuple, ours: tuple) -> str | None:
             return f"{ref[1]} {ref[2]!r} vs {ours[1]} {ours[2]!r}"
         return None
     if kind == "info":
-        if ref[2] != ours[2] or any(not _same_values(np.asarray(a[1]), np.asarray(b[1])) for a, b in zip(ref[1], ours[1])):
+        if ref[2] != ours[2] or any(
+            not _same_values(np.asarray(a[1]), np.asarray(b[1])) for a, b in zip(ref[1], ours[1])
+        ):
             return f"{ref} vs {ours}"
         return None
     return None if ref == ours else f"{_short(ref)} vs {_short(ours)}"
