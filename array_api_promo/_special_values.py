@@ -39,8 +39,10 @@ Where the standard and NumPy disagree (checked against the 2025.12 stubs):
   says ``0``.
 * integer ``pow`` with a negative exponent (unspecified by the standard): NumPy
   raises ValueError for the whole array; we return torch's truncated
-  ``1 / x1 ** -x2`` (0, or +-1 for x1 = +-1).  The raw ufunc runs first; the
-  fix-up only runs after NumPy's ValueError.
+  ``1 / x1 ** -x2`` (0, or +-1 for x1 = +-1), or, where the policy refuses it
+  (``Policy.undefined_refusals``: ``array_api``), NumPy's ValueError in our words.
+  The raw ufunc runs first; the fix-up only runs after NumPy's ValueError.  Shifts
+  by a negative amount: NumPy's value, or a ValueError where the policy refuses it.
 * complex ``pow`` with a large integral exponent: NumPy gives NaN where the
   result under/overflows (``(3+3j) ** -58``); recomputed as ``exp(x2 log x1)``
   where finite nonzero inputs gave a non-finite value.
