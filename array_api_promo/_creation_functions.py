@@ -236,6 +236,11 @@ class CreationFunctions(RuntimeBase):
         if self.policy.numpy_scalars != "refuse":  # a NumPy scalar as the policy's library takes it
             fill_value = self._from_numpy_scalar(fill_value)
         if type(fill_value) is Array:  # a 0-d array as fill value (NumPy users rely on it)
+            if "array_fill" in self.policy.undefined_refusals:
+                raise TypeError(
+                    f"{func}: fill_value must be a Python bool, int, float or complex, got an array; the standard "
+                    f"takes a Python scalar (policy {self.policy.name!r}); use float(), int() or bool() of a 0-d array"
+                )
             self._check_array(fill_value, func, "fill_value")
             if fill_value._data.ndim != 0:
                 raise ValueError(f"{func}: fill_value must be a scalar or a 0-d array, got shape {fill_value.shape}")
@@ -407,7 +412,7 @@ class CreationFunctions(RuntimeBase):
             dtype = self._default("real floating" if is_float else "integral", device)
         else:
             dtype = self._check_dtype(dtype, func)
-        if dtype.category == D.CATEGORY_BOOL:
+        if dtype.category == D.CATEGORY_BOOL and not self.policy.bool_ranges:
             raise TypeError("arange: dtype must be numeric, got bool")
         # The standard: the length is ceil((stop - start) / step), which NumPy
         # can overshoot by one with floating steps.
@@ -418,6 +423,11 @@ class CreationFunctions(RuntimeBase):
                 raise ValueError(f"arange: start, stop and step must be finite, got {start}, {stop}, {step}")
             n = max(0, math.ceil((stop - start) / step))
         check_fits((n,), dtype.numpy.itemsize, func)
+        if dtype.category == D.CATEGORY_BOOL and n > 2:  # (the policy's bool_ranges) NumPy's limit
+            raise TypeError(
+                f"arange: a bool range holds at most two values (False then True, or one of them), got {n} values "
+                f"from {start} to {stop} by {step}"
+            )
         if n and dtype.category == D.CATEGORY_INTEGER:
             lo, hi = D.iinfo_bounds(dtype)
             last = start + (n - 1) * step
@@ -472,10 +482,13 @@ class CreationFunctions(RuntimeBase):
             dtype = self._default("complex floating" if is_complex else "real floating", device)
         else:
             dtype = self._check_dtype(dtype, func)
-        if dtype.category == D.CATEGORY_BOOL:
+        if dtype.category == D.CATEGORY_BOOL and not self.policy.bool_ranges:
             raise TypeError("linspace: dtype must be numeric, got bool")
         if dtype.category != D.CATEGORY_COMPLEX and (type(start) is complex or type(stop) is complex):
             raise TypeError(f"linspace: complex start or stop needs a complex dtype, got {dtype.name}")
+        if dtype.category == D.CATEGORY_BOOL:  # (the policy's bool_ranges) NumPy's values: whether each is nonzero
+            check_fits((num,), 1, func)
+            return Array._new(np.linspace(start, stop, num, dtype=bool, endpoint=endpoint), dtype, self, device)
         if dtype.category == D.CATEGORY_INTEGER:
             # The standard: dtype "should be" floating-point; an integer one is implementation-
             # defined. NumPy's values (rounded toward -inf), as array-api-strict gives them

@@ -535,7 +535,13 @@ class ElementwiseFunctions(RuntimeBase):
             return self._apply2(name, _python_number(x1), _python_number(x2), operator)
         self._refuse_numpy_operands(name, (x1, x2))
         if operator:
-            if name not in ("equal", "not_equal"):  # x == "auto" stays Python's False, as in array-api-strict
+            if name in ("equal", "not_equal") and "foreign_comparison" in self.policy.undefined_refusals:
+                bad, arg = (x2, "x2") if type(x1) is Array else (x1, "x1")
+                raise TypeError(
+                    f"{name}: {arg} must be an array or a Python scalar of {self.label}, got {describe_value(bad)}; "
+                    f"the standard leaves comparing with it undefined (policy {self.policy.name!r})"
+                )
+            if name not in ("equal", "not_equal"):  # x == "auto" stays Python's False where the policy allows it
                 for i, bad in enumerate((x1, x2)):
                     if isinstance(bad, _REPEATING_TYPES):
                         # Their reflected operators take a 0-d integer array by __index__:
@@ -670,6 +676,13 @@ class ElementwiseFunctions(RuntimeBase):
 
     def _clipped(self, x, data, lo, hi, result, device):
         """clip's kernel: ``data`` (``x``'s, in the compute dtype) between the converted bounds."""
+        if lo is not None and hi is not None and "crossed_clip" in self.policy.undefined_refusals and (lo > hi).any():
+            crossed = np.broadcast_arrays(lo, hi)
+            where = np.argmax(crossed[0] > crossed[1])
+            raise ValueError(
+                f"clip: min must not exceed max, got min {crossed[0].flat[where]} > max {crossed[1].flat[where]}; "
+                f"the standard leaves crossed bounds undefined (policy {self.policy.name!r})"
+            )
         out = data
         try:
             if data.size >= _ONE_PASS_MIN and _clips_in_one_pass(data, lo, hi):

@@ -363,6 +363,11 @@ class ManipulationFunctions(RuntimeBase):
         func = "reshape"
         if type(x) is not Array or x._runtime is not self:  # else _check_array's answer is x
             x = self._check_array(x, func)
+        if type(shape) is not tuple and "list_shape" in self.policy.undefined_refusals:
+            raise TypeError(
+                f"{func}: shape must be a tuple of ints, got {describe_value(shape)}; the standard takes a tuple "
+                f"(policy {self.policy.name!r})"
+            )
         shape = _as_shape(shape, func)
         if copy is not None and not is_one_of(copy, (None, True, False)):
             raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
@@ -523,6 +528,11 @@ class ManipulationFunctions(RuntimeBase):
         x = self._check_array(x, func)
         if not isinstance(repetitions, (tuple, list)):
             raise TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}")
+        if type(repetitions) is not tuple and "list_shape" in self.policy.undefined_refusals:
+            raise TypeError(
+                f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}; the standard "
+                f"takes a tuple (policy {self.policy.name!r})"
+            )
         reps = tuple(_as_int(r, func, "each entry of repetitions") for r in repetitions)
         if any(r < 0 for r in reps):
             raise ValueError(f"{func}: repetitions must be non-negative, got {reps}")

@@ -15,6 +15,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
 from ._runtime import RuntimeBase, describe_value, is_one_of
+from .promotion import PromotionError
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -52,12 +53,21 @@ class SearchingFunctions(RuntimeBase):
         return Array._new(out, index, self, device)
 
     def _arg_extreme(self, func, kernel, x, axis, keepdims):
-        if axis is None and keepdims is False and type(x) is Array and x._runtime is self and x._data.size:
+        if (
+            axis is None
+            and keepdims is False
+            and type(x) is Array
+            and x._runtime is self
+            and x._data.size
+            and x._dtype not in self.policy.unordered_dtypes
+        ):
             # the whole non-empty array: the method np.argmin(x) calls (axis None flattens in C order)
             out = getattr(x._data, func)()
             index = self.policy.default_index
             return Array._new(_asarray(out, dtype=index.numpy), index, self, x._device)
         x = self._check_array(x, func)
+        if x._dtype in self.policy.unordered_dtypes:
+            self.policy.refuse_ordering(func, x._dtype)
         if type(keepdims) is not bool:
             raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
         data = x._data
@@ -154,6 +164,8 @@ class SearchingFunctions(RuntimeBase):
             and x2._runtime is self
             and x2._device is x1._device
             and x1._data.ndim == 1
+            and x1._dtype not in self.policy.unordered_dtypes
+            and x2._dtype not in self.policy.unordered_dtypes
         ):  # two arrays of this namespace, no sorter: the checks below pass
             d1, d2 = x1._data, x2._data
             dtype = self._result_types.get(_promotion_key(self, x1, x2))  # their promotion, met before
@@ -179,15 +191,27 @@ class SearchingFunctions(RuntimeBase):
         d1 = x1._data
         if d1.ndim != 1:
             raise ValueError(f"{func}: x1 must be one-dimensional, got shape {d1.shape}")
-        dtype = self._promote(func, x1, x2)
-        if t2 is Array and x1._runtime is self and x2._runtime is self and not self._by_value:
+        unordered = self.policy.unordered_dtypes
+        for a in (x1, x2):
+            if type(a) is Array and a._dtype in unordered:
+                self.policy.refuse_ordering(func, a._dtype)
+        try:
+            dtype = self._promote(func, x1, x2)
+        except PromotionError:
+            if not (t2 is Array and self.policy.search_mixed_kinds):
+                raise
+            dtype = None  # real values of kinds that do not promote: compared as NumPy compares them
+        if dtype is not None and t2 is Array and x1._runtime is self and x2._runtime is self and not self._by_value:
             self._result_types[_promotion_key(self, x1, x2)] = dtype  # type: ignore[arg-type]  # result_type's answer too
-        if x1._dtype is not dtype:
-            d1 = d1.astype(dtype.numpy)
-        if t2 is Array:
-            d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
+        if dtype is None:
+            d2 = x2._data
         else:
-            d2 = self.policy.convert_scalar(x2, dtype, func)
+            if x1._dtype is not dtype:
+                d1 = d1.astype(dtype.numpy)
+            if t2 is Array:
+                d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
+            else:
+                d2 = self.policy.convert_scalar(x2, dtype, func)
         if sorter is not None:
             sorter = self._check_array(sorter, func, "sorter")
             self._same_device(func, x1, sorter)

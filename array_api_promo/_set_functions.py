@@ -15,6 +15,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._runtime import RuntimeBase, describe_value
+from .promotion import PromotionError
 
 __all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 
@@ -173,6 +174,13 @@ class SetFunctions(RuntimeBase):
         if not arrays:
             raise TypeError(f"{func}: at least one of x1 and x2 must be an array, got two Python ints")
         device = self._same_device(func, *arrays)
+        if "non_integer_isin" in self.policy.undefined_refusals:
+            for a in arrays:
+                if a._dtype.category != D.CATEGORY_INTEGER:
+                    raise PromotionError(
+                        f"{func}: {a._dtype.name} input is not allowed; the standard requires integer input "
+                        f"(policy {self.policy.name!r})"
+                    )
         dtype = self._promote(func, x1, x2)
         d1, d2 = (
             (v._data if v._dtype is dtype else v._data.astype(dtype.numpy))

@@ -46,12 +46,15 @@ class SortingFunctions(RuntimeBase):
             and type(axis) is int
             and axis == -1
             and x._data.ndim
+            and x._dtype not in self.policy.unordered_dtypes
         ):
             return x._data
         return None
 
     def _sort_args(self, func, x, axis, descending, stable):
         x = self._check_array(x, func)
+        if x._dtype in self.policy.unordered_dtypes:
+            self.policy.refuse_ordering(func, x._dtype)
         if type(descending) is not bool:
             raise TypeError(f"{func}: descending must be a bool, got {type(descending).__name__}")
         if type(stable) is not bool:
