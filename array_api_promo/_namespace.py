@@ -180,7 +180,7 @@ def _cached(key):
 
 
 STORAGES = ("numpy", "dask")
-_STORAGE_RUNTIMES = {"dask": ("array_api_promo._dask", "DaskRuntime")}  # storage -> (module, runtime class)
+_STORAGE_RUNTIMES = {"dask": ("array_api_promo._dask.runtime", "DaskRuntime")}  # storage -> (module, runtime class)
 
 
 def namespace(
