@@ -16,6 +16,7 @@ import dask.array as da
 import numpy as np
 
 from .._array import Array
+from .base import standard_signatures
 from .blocks import Block, filled, known, letters, size_classes
 from .blockwise import DaskBlockwise
 
@@ -64,6 +65,7 @@ def _shift(name):
     return method
 
 
+@standard_signatures
 class DaskAlongAxis(DaskBlockwise):
     """Sorting, searching, sets, ``take_along_axis``, linalg's matrix functions and the FFTs, on whole axes."""
 

@@ -4,10 +4,14 @@
 ``reductions``, and the Dask-native ``creation``, ``manipulation``, ``indexing``,
 ``contractions``) builds on: it checks that arrays are ours, makes the host's stand-ins of them
 (``_meta``, ``_view_meta``), asks the host for a decision (``_decide``), wraps dask arrays as
-arrays of this namespace, and gives values (``compute``, ``persist``).
+arrays of this namespace, and gives values (``compute``, ``persist``).  :func:`standard_signatures`
+gives the groups' methods the NumPy runtime's annotations and summaries, so that the Dask
+namespace's functions have the same signatures as the NumPy namespace's.
 """
 
 from __future__ import annotations
+
+import inspect
 
 import dask
 import dask.array as da
@@ -21,9 +25,41 @@ from .._namespace import Runtime, namespace
 from .._runtime import describe_value
 from .blocks import chunks_for, filled, host_of, known, meta_shape, size_classes
 
-__all__ = ["DaskBase", "unpickle_array"]
+__all__ = ["DaskBase", "standard_signatures", "EXTRA_PARAMETERS", "unpickle_array"]
 
 _ndarray = np.ndarray
+
+# The Dask namespace's parameters beyond the standard's: their annotation, and the line each adds to a
+# function's summary.
+EXTRA_PARAMETERS = {
+    "chunks": (
+        "str | int | tuple | dict | None",
+        "``chunks`` (Dask storage only): the result's dask chunks, in any of dask's forms; "
+        '``"auto"`` lets dask choose, ``None`` (the ``*_like`` functions) keeps ``x``\'s.',
+    ),
+}
+
+
+def standard_signatures(cls):
+    """Give each public method of ``cls`` that stands for a NumPy runtime's method that method's
+    annotations and summary.
+
+    The namespace's functions are made from the runtime's methods (``_plain_functions``): their
+    signatures are the methods' parameters and annotations, their docstrings the methods'.  The
+    parameters are written out in each method (the tests compare them with the NumPy runtime's);
+    the annotations and summaries of the standard have one home, the NumPy runtime's mixins.  A
+    parameter of Dask's own (``EXTRA_PARAMETERS``) gets its annotation and adds its line to the summary.
+    """
+    for name, method in vars(cls).items():
+        model = getattr(Runtime, name, None)
+        if name.startswith("_") or not inspect.isfunction(method) or model is None:
+            continue
+        model = inspect.unwrap(model)  # the Python function under a compiled fast path
+        extra = [p for p in inspect.signature(method).parameters if p in EXTRA_PARAMETERS]
+        method.__annotations__ = {**model.__annotations__, **{p: EXTRA_PARAMETERS[p][0] for p in extra}}
+        summary = [EXTRA_PARAMETERS[p][1] for p in extra]
+        method.__doc__ = "\n\n".join([model.__doc__ or "", *summary]) if summary else model.__doc__
+    return cls
 
 
 class DaskBase(Runtime):

@@ -16,12 +16,13 @@ import numpy as np
 
 from .._array import Array
 from .._elementwise_functions import _check_broadcast
-from .base import DaskBase
+from .base import DaskBase, standard_signatures
 from .blocks import Block, known, letters
 
 __all__ = ["DaskBlockwise"]
 
 
+@standard_signatures
 class DaskBlockwise(DaskBase):
     """Elementwise functions, operators, ``where``, ``clip`` and ``astype``: the host's function per block."""
 

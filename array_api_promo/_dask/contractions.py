@@ -12,11 +12,13 @@ import dask.array as da
 import numpy as np
 
 from .._array import Array
+from .base import standard_signatures
 from .blockwise import DaskBlockwise
 
 __all__ = ["DaskContractions"]
 
 
+@standard_signatures
 class DaskContractions(DaskBlockwise):
     """``matmul`` (and ``@``), ``tensordot``, ``vecdot`` and ``linalg.outer``."""
 

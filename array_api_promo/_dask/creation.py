@@ -17,7 +17,7 @@ import numpy as np
 from .. import _dtypes as D
 from .._array import Array
 from .._creation_functions import _check_shape
-from .base import DaskBase
+from .base import DaskBase, standard_signatures
 from .blocks import chunks_for, known, meta_shape
 
 __all__ = ["DaskCreation", "SMALL"]
@@ -25,6 +25,7 @@ __all__ = ["DaskCreation", "SMALL"]
 SMALL = 1 << 20  # a creation of at most this many elements is made by the host, then chunked
 
 
+@standard_signatures
 class DaskCreation(DaskBase):
     """Creation functions (and ``meshgrid``, ``tril``, ``triu``, ``from_dlpack``, the FFT frequencies)."""
 

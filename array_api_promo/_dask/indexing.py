@@ -17,7 +17,7 @@ import numpy as np
 
 from .._array import Array
 from .._indexing_functions import _key_repr
-from .base import DaskBase
+from .base import DaskBase, standard_signatures
 from .blocks import known
 
 __all__ = ["DaskIndexing"]
@@ -25,6 +25,7 @@ __all__ = ["DaskIndexing"]
 _BASIC = frozenset((int, slice, type(Ellipsis), type(None)))  # the types of a basic key's entries
 
 
+@standard_signatures
 class DaskIndexing(DaskBase):
     """``take``, ``nonzero``, ``x[key]`` and ``x[key] = value``."""
 

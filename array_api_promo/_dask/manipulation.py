@@ -12,12 +12,13 @@ import dask.array as da
 import numpy as np
 
 from .._array import Array
-from .base import DaskBase
+from .base import DaskBase, standard_signatures
 from .blocks import Block, known, letters
 
 __all__ = ["DaskManipulation"]
 
 
+@standard_signatures
 class DaskManipulation(DaskBase):
     """Shapes, joining, ``flip``, ``roll``, ``tile``, ``repeat``, ``unstack``, ``diff``, ``linalg.diagonal``."""
 

@@ -14,12 +14,14 @@ import math
 import dask.array as da
 import numpy as np
 
+from .base import standard_signatures
 from .blocks import Block
 from .blockwise import DaskBlockwise
 
 __all__ = ["DaskReductions"]
 
 
+@standard_signatures
 class DaskReductions(DaskBlockwise):
     """Reductions over chunks, the moments, arg-extremes, norms and cumulative functions."""
 

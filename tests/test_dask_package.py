@@ -1,0 +1,79 @@
+"""The Dask runtime's package: its namespace's signatures.
+
+* The Dask namespace's functions have the NumPy namespace's signatures (names, kinds, defaults,
+  annotations) and summaries; the only extra parameter is ``chunks`` of the creation functions
+  (documented in docs/guide/dask.md and in each function's summary).
+"""
+
+from __future__ import annotations
+
+import inspect
+import types
+
+import pytest
+
+import array_api_promo as app
+
+pytest.importorskip("dask.array")
+
+from array_api_promo._dask.base import EXTRA_PARAMETERS  # noqa: E402
+from array_api_promo._dask.runtime import DaskRuntime  # noqa: E402
+from array_api_promo._namespace import Runtime  # noqa: E402
+
+# The functions that take ``chunks=``: the creation functions that make an array from no array of ours.
+WITH_CHUNKS = {
+    "arange",
+    "asarray",
+    "empty",
+    "empty_like",
+    "eye",
+    "full",
+    "full_like",
+    "linspace",
+    "ones",
+    "ones_like",
+    "zeros",
+    "zeros_like",
+}
+# linalg's aliases of main-namespace functions: the NumPy runtime's methods, which call the Dask ones.
+INHERITED_ALIASES = {"linalg_matmul", "linalg_matrix_transpose", "linalg_tensordot", "linalg_vecdot"}
+
+
+def _functions(ns) -> dict:
+    out = {}
+    for name in ns.__all__:
+        value = getattr(ns, name)
+        if name in ("linalg", "fft"):
+            out.update({f"{name}.{sub}": getattr(value, sub) for sub in value.__all__})
+        elif isinstance(value, types.FunctionType):
+            out[name] = value
+    return out
+
+
+@pytest.mark.parametrize(("policy", "version"), [("array_api", "2025.12"), ("torch", "2023.12"), ("numpy", "2022.12")])
+def test_the_dask_namespace_has_the_numpy_namespaces_signatures_and_summaries(policy, version):
+    numpy_functions = _functions(app.namespace(policy, version))
+    dask_functions = _functions(app.namespace(policy, version, storage="dask"))
+    numpy_functions.pop("namespace", None)  # the package module's own
+    assert set(dask_functions) - set(numpy_functions) == {"compute", "persist"}
+    assert set(numpy_functions) <= set(dask_functions)
+    extended = set()
+    for name, numpy_function in numpy_functions.items():
+        signature = inspect.signature(dask_functions[name])
+        extra = [p for p in signature.parameters if p in EXTRA_PARAMETERS]
+        if extra:
+            extended.add(name)
+            signature = signature.replace(parameters=[p for p in signature.parameters.values() if p.name not in extra])
+        assert signature == inspect.signature(numpy_function), name  # annotations included
+        summary = "\n\n".join([numpy_function.__doc__, *(EXTRA_PARAMETERS[p][1] for p in extra)])
+        assert dask_functions[name].__doc__ == summary, name
+    assert extended == WITH_CHUNKS & set(numpy_functions)
+    for name in extended:
+        parameter = inspect.signature(dask_functions[name]).parameters["chunks"]
+        assert parameter.kind is inspect.Parameter.KEYWORD_ONLY and parameter.annotation is not inspect.Parameter.empty
+
+
+def test_every_linalg_and_fft_method_is_the_dask_runtimes_or_an_alias_that_calls_one():
+    names = [n for n in dir(Runtime) if n.startswith(("linalg_", "fft_"))]
+    inherited = {n for n in names if getattr(DaskRuntime, n) is getattr(Runtime, n)}
+    assert inherited == INHERITED_ALIASES
