@@ -1,5 +1,6 @@
-"""The Dask runtime's package: its namespace's signatures.
+"""The Dask runtime's package: its error without dask, and its namespace's signatures.
 
+* Without dask installed, ``namespace(..., storage="dask")`` names the extra to install.
 * The Dask namespace's functions have the NumPy namespace's signatures (names, kinds, defaults,
   annotations) and summaries; the only extra parameter is ``chunks`` of the creation functions
   (documented in docs/guide/dask.md and in each function's summary).
@@ -8,12 +9,50 @@
 from __future__ import annotations
 
 import inspect
+import os
+import subprocess
+import sys
+import textwrap
 import types
+from pathlib import Path
 
 import pytest
 
 import array_api_promo as app
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_without_dask_the_error_names_the_extra():
+    code = textwrap.dedent(
+        """
+        import sys
+
+        class NoDask:  # as if dask were not installed
+            def find_spec(self, name, path=None, target=None):
+                if name == "dask" or name.startswith("dask."):
+                    raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+        sys.meta_path.insert(0, NoDask())
+        import array_api_promo
+
+        array_api_promo.namespace("torch")  # the NumPy storage needs no dask
+        try:
+            array_api_promo.namespace("torch", storage="dask")
+        except ModuleNotFoundError as exc:
+            print(exc.name)
+            print(exc)
+        """
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    name, message = proc.stdout.splitlines()
+    assert name == "dask"
+    assert "pip install 'array_api_promo[dask]'" in message and "No module named 'dask'" in message, message
+
+
+# -- signatures ----------------------------------------------------------------------------------
 pytest.importorskip("dask.array")
 
 from array_api_promo._dask.base import EXTRA_PARAMETERS  # noqa: E402

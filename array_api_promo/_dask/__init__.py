@@ -30,3 +30,12 @@ Nothing computes until a value is asked for: ``float(x)``, ``bool(x)``, ``np.asa
 size says so.  Values that only a computation can check (an out-of-bounds index array, a
 singular matrix) raise when the value is computed.
 """
+
+try:
+    import dask.array  # noqa: F401  (every module of the package needs it)
+except ModuleNotFoundError as exc:  # the extra is not installed: say which one
+    raise ModuleNotFoundError(
+        f"storage='dask' needs dask, which is not installed ({exc}); install the extra: "
+        "pip install 'array_api_promo[dask]'",
+        name=exc.name,
+    ) from None
