@@ -1,15 +1,21 @@
-"""The Dask runtime's package: its error without dask, and its namespace's signatures.
+"""The Dask runtime's package: its shape, its namespace's signatures, and its error without dask.
 
 * Without dask installed, ``namespace(..., storage="dask")`` names the extra to install.
 * The Dask namespace's functions have the NumPy namespace's signatures (names, kinds, defaults,
   annotations) and summaries; the only extra parameter is ``chunks`` of the creation functions
   (documented in docs/guide/dask.md and in each function's summary).
+* ``array_api_promo/_dask/``: every module says what it is for, no class is over 500 lines, and
+  no module imports another module's underscore name (the three mixin helpers below aside).
 """
 
 from __future__ import annotations
 
+import ast
+import importlib
+import importlib.util
 import inspect
 import os
+import pkgutil
 import subprocess
 import sys
 import textwrap
@@ -21,6 +27,7 @@ import pytest
 import array_api_promo as app
 
 ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "array_api_promo" / "_dask"
 
 
 def test_without_dask_the_error_names_the_extra():
@@ -116,3 +123,60 @@ def test_every_linalg_and_fft_method_is_the_dask_runtimes_or_an_alias_that_calls
     names = [n for n in dir(Runtime) if n.startswith(("linalg_", "fft_"))]
     inherited = {n for n in names if getattr(DaskRuntime, n) is getattr(Runtime, n)}
     assert inherited == INHERITED_ALIASES
+
+
+# -- the package's shape ---------------------------------------------------------------------------
+MODULES = sorted(info.name for info in pkgutil.iter_modules([str(PACKAGE)]))
+# Helpers of the NumPy runtime's mixins the package imports until those modules give them public names.
+PRIVATE_IMPORTS = {
+    ("blockwise", "_check_broadcast"),  # _elementwise_functions: the shapes' broadcast check, in its words
+    ("creation", "_check_shape"),  # _creation_functions: a shape argument's checks
+    ("indexing", "_key_repr"),  # _indexing_functions: a key as the error messages quote it
+}
+
+
+def test_the_package_has_one_module_per_group_over_shared_ones():
+    assert MODULES == [
+        "along_axis",
+        "base",
+        "blocks",
+        "blockwise",
+        "contractions",
+        "creation",
+        "indexing",
+        "manipulation",
+        "reductions",
+        "runtime",
+    ]
+
+
+@pytest.mark.parametrize("name", ["__init__", *MODULES])
+def test_every_module_says_what_it_is_for(name):
+    tree = ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
+    doc = ast.get_docstring(tree)
+    assert doc and len(doc.splitlines()[0]) > 20, name
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_no_class_is_over_500_lines(name):
+    tree = ast.parse((PACKAGE / f"{name}.py").read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ClassDef):
+            assert node.end_lineno - node.lineno + 1 <= 500, (name, node.name)
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_no_module_imports_another_modules_underscore_name(name):
+    module = importlib.import_module(f"array_api_promo._dask.{name}")
+    tree = ast.parse(inspect.getsource(module))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            source = importlib.import_module(
+                importlib.util.resolve_name("." * node.level + (node.module or ""), module.__package__)
+            )
+            for alias in node.names:
+                value = getattr(source, alias.name)
+                if alias.name.startswith("_") and not isinstance(value, types.ModuleType):  # a module is its own
+                    found.add((name, alias.name))
+    assert found == {(m, n) for m, n in PRIVATE_IMPORTS if m == name}
