@@ -7,7 +7,8 @@ test's outcome from a junit XML, and requires the same failing tests (failures
 and errors) on both sides.  Passes and skips are not compared: marray draws
 unseeded data, so which tests skip (a sentinel value drawn) varies from run to
 run.  The assertion message lists the tests failing on one side only, grouped
-by the exception that failed them.
+by the exception that failed them, each group with what the other side said for
+its first test (an xfail's reason is the exception the consumer keyed it on).
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ def _read(report, seconds: float) -> Run:
             messages[name] = _first_exception_line(element)
         elif skipped is not None:
             outcomes[name] = "xfailed" if skipped.get("type") == "pytest.xfail" else "skipped"
+            messages[name] = skipped.get("message", "").strip()  # an xfail's: the exception marray keyed it on
         else:
             outcomes[name] = "passed"
     return Run(outcomes, messages, seconds)
@@ -112,15 +114,17 @@ def _shape(message: str) -> str:
     return message[:300]
 
 
-def _grouped(tests: set[str], run: Run, other: Run, limit: int = 40, examples: int = 3) -> list[str]:
+def _grouped(tests: set[str], run: Run, other: Run, other_name: str, limit: int = 40, examples: int = 3) -> list[str]:
     groups: dict[str, list[str]] = collections.defaultdict(list)
     for test in sorted(tests):
         groups[_shape(run.messages.get(test, ""))].append(test)
     lines = []
     for message, members in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:limit]:
         lines.append(f"  {len(members)} x {message or '(no message)'}")
-        for test in members[:examples]:
-            lines.append(f"      {test}  (other side: {other.outcomes.get(test, 'not run')})")
+        for i, test in enumerate(members[:examples]):
+            said = other.messages.get(test, "") if i == 0 else ""  # the other side's words, once a cause
+            said = f": {said[:200]}" if said else ""
+            lines.append(f"      {test}  ({other_name}: {other.outcomes.get(test, 'not run')}{said})")
         if len(members) > examples:
             lines.append(f"      ... and {len(members) - examples} more")
     if len(groups) > limit:
@@ -142,8 +146,8 @@ def compare_failing(name: str, reference: Run, ours: Run) -> None:
             f"{name}: the failing tests differ (reference {reference.counts()} in {reference.seconds:.0f} s; "
             f"stand-in {ours.counts()} in {ours.seconds:.0f} s)",
             f"{len(only_ours)} fail only through the stand-in (its first exception line):",
-            *_grouped(only_ours, ours, reference),
+            *_grouped(only_ours, ours, reference, "array-api-strict"),
             f"{len(only_reference)} fail only with array-api-strict (its first exception line):",
-            *_grouped(only_reference, reference, ours),
+            *_grouped(only_reference, reference, ours, "stand-in"),
         ]
         raise AssertionError("\n".join(lines))
