@@ -210,7 +210,7 @@ class CreationFunctions(RuntimeBase):
             source = D.dtype_of_numpy(data.dtype)
         except TypeError:
             source = None
-        if data.dtype.kind not in "biufc":  # objects, strings, records, dates: nothing to convert
+        if source is None and data.dtype.kind not in "biufc":  # objects, strings, dates, float8: no counterpart
             raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
         if dtype is None:
             narrowed = self.policy.numpy_array_dtypes.get(data.dtype.name)
@@ -234,7 +234,7 @@ class CreationFunctions(RuntimeBase):
         shape = _check_shape(shape, func)
         device = self._check_device(device, func)
         if self.policy.numpy_scalars != "refuse":  # a NumPy scalar as the policy's library takes it
-            fill_value = self._from_numpy_scalar(fill_value)
+            fill_value = self._from_numpy_scalar(fill_value, func)
         if type(fill_value) is Array:  # a 0-d array as fill value (NumPy users rely on it)
             if "array_fill" in self.policy.undefined_refusals:
                 raise TypeError(

@@ -185,7 +185,9 @@ class DataTypeFunctions(RuntimeBase):
                 if result is not None:
                     return result
         if self.policy.numpy_scalars != "refuse":  # NumPy scalars as the policy's library takes them
-            arrays_and_dtypes = tuple(self._from_numpy_scalar(x) for x in arrays_and_dtypes)
+            arrays_and_dtypes = tuple(
+                self._from_numpy_scalar(x, "result_type", arrays_and_dtypes) for x in arrays_and_dtypes
+            )
         for x in arrays_and_dtypes:
             t = type(x)
             if t is Array:

@@ -524,8 +524,10 @@ class ElementwiseFunctions(RuntimeBase):
         NotImplemented from an operator, so that Python (or the other type's
         reflected method) decides.
         """
-        if self.policy.numpy_scalars != "refuse" and (isinstance(x1, _NUMPY_NUMBERS) or isinstance(x2, _NUMPY_NUMBERS)):
-            return self._apply2(name, self._from_numpy_scalar(x1), self._from_numpy_scalar(x2), operator)
+        if self.policy.numpy_scalars != "refuse" and (self._is_numpy_number(x1) or self._is_numpy_number(x2)):
+            return self._apply2(
+                name, self._from_numpy_scalar(x1, name, (x2,)), self._from_numpy_scalar(x2, name, (x1,)), operator
+            )
         if _is_python_number(x1) or _is_python_number(x2):
             # np.float64 and np.complex128 are instances of float and complex, and the
             # standard's Python scalars are "instances of bool, int, float, complex": such an
@@ -580,15 +582,34 @@ class ElementwiseFunctions(RuntimeBase):
                     )
                 )
 
-    def _from_numpy_scalar(self, x):
+    def _is_numpy_number(self, x) -> bool:
+        """A NumPy scalar the policy's rule may take: NumPy's numbers and bool, and under the ``"array"``
+        rule ml_dtypes' too (``ml_dtypes.bfloat16(1)``, the float8 types: scalars of dtypes NumPy registers)."""
+        return isinstance(x, _NUMPY_NUMBERS) or (
+            isinstance(x, np.generic) and type(x).__module__ == "ml_dtypes" and self.policy.numpy_scalars == "array"
+        )
+
+    def _from_numpy_scalar(self, x, op="", others=()):
         """A NumPy scalar as the policy's library takes it: a Python number of its kind, or a
-        0-d array of its dtype (anything else is returned as it is)."""
-        if not isinstance(x, _NUMPY_NUMBERS):
+        0-d array of its dtype (anything else is returned as it is). A scalar of a dtype the policy
+        does not have (ml_dtypes' float8 types; bfloat16 under ``numpy``) enters ``op`` with the
+        ``others`` operands as the policy's ``foreign_numpy_scalar`` says, or is refused there."""
+        if not self._is_numpy_number(x):
             return x
         rule = self.policy.numpy_scalars
-        if rule == "array":
-            return self.asarray(x)
-        return rule[x.dtype.kind](x.item())
+        if rule != "array":
+            return rule[x.dtype.kind](x.item())
+        name = x.dtype.name
+        if name not in self.policy.numpy_array_dtypes:
+            try:
+                own = D.dtype_of_numpy(x.dtype) in self._dtype_set
+            except TypeError:  # a dtype the package has no name for (float8_e4m3fn)
+                own = False
+            if not own:
+                dtypes = tuple(o._dtype if type(o) is Array else o for o in others if type(o) in (Array, DType))
+                dtype = self.policy.foreign_numpy_scalar(name, op, dtypes)
+                return self.asarray(_asarray(x).astype(dtype.numpy))
+        return self.asarray(x)
 
     def _apply_scalar_pair(self, name, x1, x2):
         """``name(x1, x2)`` of two Python scalars, where the policy's library allows it: a 0-d array."""
@@ -718,7 +739,7 @@ class ElementwiseFunctions(RuntimeBase):
     def _clip_decision(self, x, min, max):
         """clip's operands as its policy reads them (x, then the bounds given), its arrays, and its decision."""
         if self.policy.numpy_scalars != "refuse":  # NumPy scalars as the policy's library takes them
-            min, max = self._from_numpy_scalar(min), self._from_numpy_scalar(max)
+            min, max = self._from_numpy_scalar(min, "clip", (x,)), self._from_numpy_scalar(max, "clip", (x,))
         operands = [x]
         for bound, arg in ((min, "min"), (max, "max")):
             if bound is None:
@@ -809,7 +830,7 @@ class ElementwiseFunctions(RuntimeBase):
             raise TypeError(f"where: condition must have a boolean dtype, got {condition._dtype.name}")
         operands = []
         if self.policy.numpy_scalars != "refuse":  # NumPy scalars as the policy's library takes them
-            x1, x2 = self._from_numpy_scalar(x1), self._from_numpy_scalar(x2)
+            x1, x2 = self._from_numpy_scalar(x1, "where", (x2,)), self._from_numpy_scalar(x2, "where", (x1,))
         for value, arg in ((x1, "x1"), (x2, "x2")):
             if type(value) is Array:
                 self._check_array(value, "where", arg)

@@ -386,3 +386,110 @@ def test_integer_linalg_is_float64():
     assert float(ns.linalg.det(a)) == pytest.approx(3.0)
     with pytest.raises(TypeError, match="float16 is unsupported in linalg"):
         ns.linalg.inv(ns.asarray([[2, 1], [1, 2]], dtype=ns.float16))
+
+
+# -- NumPy scalars (NumPy's and ml_dtypes') at every entry point ---------------------------------
+_SCALAR_CALLS = {
+    "operator": lambda ns, x, s: x + s,
+    "reflected": lambda ns, x, s: s + x,
+    "function": lambda ns, x, s: ns.add(x, s),
+    "result_type": lambda ns, x, s: ns.result_type(x, s),
+    "where": lambda ns, x, s: ns.where(ns.asarray([True, False]), x, s),
+    "clip_min": lambda ns, x, s: ns.clip(x, s, None),
+    "asarray": lambda ns, x, s: ns.asarray(s),
+    "full": lambda ns, x, s: ns.full(2, s),
+}
+
+
+def _scalar(name):
+    if name in GOLDEN["ml_dtypes"]["types"]:
+        import ml_dtypes
+
+        return getattr(ml_dtypes, name)(1)
+    return np.dtype(name).type(1)
+
+
+@pytest.mark.parametrize("name", sorted(RELEASES))
+def test_numpy_scalars_against_the_table(name):
+    """``x + s``, ``s + x``, ``add``, ``result_type``, ``where``, ``clip``, ``asarray`` and ``full`` of a NumPy
+    scalar ``s`` of every NumPy dtype and of ml_dtypes' bfloat16 and float8 types (each holding 1) with an array
+    of every dtype, as NumPy gives them: the same dtype; a refusal where NumPy refuses, or where its result is a
+    dtype the policy does not have (``int8 array + bfloat16(1)`` is bfloat16: NumPy computes in it)."""
+    import array_api_promo as xp
+
+    ns, policy, golden = xp.namespace(name), promotion.get_policy(name), TABLES[name][0]
+    records = golden["numpy_scalars"]
+    assert {r["entry"] for r in records} == set(_SCALAR_CALLS) == set(golden["numpy_scalar_calls"])
+    assert set(golden["numpy_scalar_types"]) >= set(golden["ml_dtypes"]["types"])
+    ours = {d.name for d in policy.dtypes}
+    bad = []
+    for rec in records:
+        x, s = ns.ones(2, dtype=dtype_by_name(rec["dtype"])), _scalar(rec["scalar"])
+        want = rec["result"] if isinstance(rec["result"], str) and rec["result"] in ours else "refused"
+        try:
+            with np.errstate(all="ignore"):
+                out = _SCALAR_CALLS[rec["entry"]](ns, x, s)
+            got = out.name if rec["entry"] == "result_type" else out.dtype.name
+        except (TypeError, ValueError, OverflowError):
+            got = "refused"
+        if got != want:
+            call = golden["numpy_scalar_calls"][rec["entry"]]
+            bad.append(f"{call} with x {rec['dtype']}, s {rec['scalar']}: NumPy {rec['result']}, ours {got}")
+    report(bad, len(records), "NumPy scalar records", RELEASES[name])
+
+
+def test_ml_dtypes_casts_are_the_policys():
+    """The policy's data on ml_dtypes' types is what NumPy reports of each (both releases, ml_dtypes recorded)."""
+    from array_api_promo.promotion import numpy as npmod
+
+    for golden, _ in TABLES.values():
+        casts = golden["ml_dtypes"]["types"]
+        assert set(casts) == npmod._ML_DTYPES
+        for ml, rec in casts.items():
+            assert {dtype_by_name(d) for d in rec["safe_to"]} == npmod._ML_CAST_TO, ml
+            assert {dtype_by_name(d) for d in rec["safe_from"]} == npmod._ML_CAST_FROM, ml
+            assert (rec["kind"] == "f") is (ml in npmod._ML_FLOAT_KIND), ml
+
+
+# -- vecdot, tensordot, outer, cross, diff ---------------------------------------------------------
+_FUNCTION_CALLS = {
+    "vecdot": lambda ns, a, b: ns.vecdot(a, b),
+    "tensordot": lambda ns, a, b: ns.tensordot(a, b, axes=1),
+    "outer": lambda ns, a, b: ns.linalg.outer(a, b),
+    "cross": lambda ns, a, b: ns.linalg.cross(a, b),
+    "diff": lambda ns, a, b: ns.diff(a),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RELEASES))
+def test_functions_of_every_dtype_pair(name):
+    """``vecdot`` (``tensordot``, ``outer``, ``cross``) of every pair of dtypes and ``diff`` of every dtype, on
+    ``[1, 0, 1]`` and ``[1, 1, 0]``: NumPy's dtype and values (``vecdot`` of two bool arrays is bool), or a refusal."""
+    import array_api_promo as xp
+
+    ns, ops_golden = xp.namespace(name), TABLES[name][1]
+    assert set(ops_golden["function_calls"]) == set(_FUNCTION_CALLS)
+    bad = []
+    for rec in ops_golden["functions"]:
+        a, b = (rec["operands"] * 2)[:2]
+        x = ns.asarray([1, 0, 1], dtype=dtype_by_name(a[3:]))
+        y = ns.asarray([1, 1, 0], dtype=dtype_by_name(b[3:]))
+        want = rec["result"]
+        where = f"{rec['op']}({', '.join(rec['operands'])})"
+        try:
+            out = _FUNCTION_CALLS[rec["op"]](ns, x, y)
+        except (TypeError, ValueError) as exc:
+            if "error" not in want:
+                bad.append(f"{where}: NumPy gives {want['dtype']}, ours raised {type(exc).__name__}: {exc}")
+            continue
+        if "error" in want:
+            bad.append(f"{where}: NumPy raises {want['error']}: {want['message']}; ours gave {out.dtype.name}")
+        elif out.dtype.name != want["dtype"]:
+            bad.append(f"{where}: NumPy gives {want['dtype']}, ours {out.dtype.name}")
+        else:
+            values = np.asarray(out._data).reshape(-1)
+            expected = want["values"]
+            got = [[v.real, v.imag] for v in values] if values.dtype.kind == "c" else values.tolist()
+            if got != expected:
+                bad.append(f"{where}: NumPy holds {expected}, ours {got}")
+    report(bad, len(ops_golden["functions"]), "function records", RELEASES[name])

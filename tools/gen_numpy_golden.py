@@ -57,26 +57,12 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import entry_golden  # noqa: E402
+import golden_dtypes as G  # noqa: E402
 
 GENERATOR = "tools/gen_numpy_golden.py"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-DTYPE_NAMES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+DTYPE_NAMES = G.NUMPY
 CHAR_NAMES = {np.dtype(n).char: n for n in DTYPE_NAMES}
 CHAR_NAMES.update({"q": "int64", "Q": "uint64", "l": "int64", "L": "uint64"})
 
@@ -280,6 +266,93 @@ def entry_point_records():
     return entry_golden.records(DTYPE_NAMES, calls, describe)
 
 
+# NumPy scalars (each holding 1: NumPy's, then ml_dtypes' bfloat16 and float8 family) at every entry point,
+# with ``x = np.ones(2, dtype)`` of every dtype.
+NUMPY_SCALAR_CALLS = {
+    "operator": "x + s",
+    "reflected": "s + x",
+    "function": "np.add(x, s)",
+    "result_type": "np.result_type(x, s)",
+    "where": "np.where(c, x, s)",
+    "clip_min": "np.clip(x, s, None)",
+    "asarray": "np.asarray(s)",
+    "full": "np.full(2, s)",
+}
+
+
+def numpy_scalar_records():
+    cond = np.array([True, False])
+    calls = {
+        "operator": lambda x, s: x + s,
+        "reflected": lambda x, s: s + x,
+        "function": lambda x, s: np.add(x, s),
+        "result_type": lambda x, s: np.result_type(x, s),
+        "where": lambda x, s: np.where(cond, x, s),
+        "clip_min": lambda x, s: np.clip(x, s, None),
+        "asarray": lambda x, s: np.asarray(s),
+        "full": lambda x, s: np.full(2, s),
+    }
+    return [
+        {
+            "entry": entry,
+            "dtype": d,
+            "scalar": name,
+            "result": outcome(lambda: calls[entry](np.ones(2, d), G.scalar_type(name)(1))),
+        }
+        for entry in NUMPY_SCALAR_CALLS
+        for d in DTYPE_NAMES
+        for name in G.NUMPY_SCALARS
+    ]
+
+
+def ml_dtypes_casts():
+    """How NumPy casts ml_dtypes' types (what its promotion and ufunc loop search go by): each one's
+    dtype kind, and the dtypes it casts to and from safely."""
+    import ml_dtypes
+
+    out = {}
+    for name in G.ML_DTYPES:
+        ml = np.dtype(getattr(ml_dtypes, name))
+        out[name] = {
+            "kind": ml.kind,
+            "safe_to": [d for d in DTYPE_NAMES if np.can_cast(ml, d, "safe")],
+            "safe_from": [d for d in DTYPE_NAMES if np.can_cast(d, ml, "safe")],
+        }
+    return {"release": ml_dtypes.__version__, "types": out}
+
+
+# The standard's functions of two vectors (and diff of one) whose result dtype a policy decides:
+# name -> (the NumPy call, its source text). Operands: [1, 0, 1] and [1, 1, 0] of each dtype.
+FUNCTIONS = {
+    "vecdot": (lambda a, b: np.vecdot(a, b), "np.vecdot(a, b)"),
+    "tensordot": (lambda a, b: np.tensordot(a, b, axes=1), "np.tensordot(a, b, axes=1)"),
+    "outer": (lambda a, b: np.outer(a, b), "np.outer(a, b)"),
+    "cross": (lambda a, b: np.linalg.cross(a, b), "np.linalg.cross(a, b)"),
+    "diff": (lambda a, b: np.diff(a), "np.diff(a)"),
+}
+
+
+def function_records():
+    """Every function of ``FUNCTIONS`` on every pair of dtypes (``diff``: every dtype): the result's dtype
+    and values, or the refusal."""
+    out = []
+    for name, (fn, _) in FUNCTIONS.items():
+        pairs = [(a, a) for a in DTYPE_NAMES] if name == "diff" else itertools.product(DTYPE_NAMES, repeat=2)
+        for a, b in pairs:
+            x, y = np.array([1, 0, 1], dtype=a), np.array([1, 1, 0], dtype=b)
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("ignore")
+                    result = np.asarray(fn(x, y))
+                record = {"dtype": str(result.dtype), "values": entry_golden.numpy_values(result)}
+            except Exception as exc:  # noqa: BLE001 - every failure is recorded
+                record = error_record(exc)
+            out.append(
+                {"op": name, "operands": [f"nd:{a}"] if name == "diff" else [f"nd:{a}", f"nd:{b}"], "result": record}
+            )
+    return out
+
+
 # np.linalg's functions of one matrix (and solve of two) whose result dtype a policy decides.
 LINALG = [
     "cholesky",
@@ -362,6 +435,10 @@ def promotion_doc():
         "entry_point_calls": entry_golden.ENTRY_POINTS,
         "huge_ints": entry_golden.HUGE_INTS,
         "entry_points": entry_point_records(),
+        "numpy_scalar_types": G.NUMPY_SCALARS,
+        "numpy_scalar_calls": NUMPY_SCALAR_CALLS,
+        "numpy_scalars": numpy_scalar_records(),
+        "ml_dtypes": ml_dtypes_casts(),
     }
 
 
@@ -422,6 +499,9 @@ def ops_doc():
         "reductions": reductions,
         "linalg_input": "np.array([[2, 1], [1, 2]], dtype); solve(a, a), matrix_power(a, 2)",
         "linalg": linalg_records(),
+        "function_input": "a = np.array([1, 0, 1], dtype), b = np.array([1, 1, 0], dtype)",
+        "function_calls": {name: text for name, (_, text) in FUNCTIONS.items()},
+        "functions": function_records(),
     }
 
 

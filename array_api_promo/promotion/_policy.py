@@ -571,6 +571,15 @@ class Policy:
                 f"{op}: {value!r} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}"
             ) from None
 
+    def foreign_numpy_scalar(self, name: str, op: str, others: tuple[DType, ...]) -> DType:
+        """The dtype a NumPy scalar of a dtype the policy does not have enters ``op`` as (under the
+        ``"array"`` rule of ``numpy_scalars``), next to arrays of dtypes ``others``: ml_dtypes' float8
+        types, or bfloat16 under a policy without it. By default it is refused."""
+        raise PromotionError(
+            f"{op or 'operand'}: a NumPy scalar of dtype {name} is not an operand: the dtype does not exist "
+            f"under policy {self.name!r}; convert it with float() first"
+        )
+
     def for_standin(self) -> Policy:
         """This policy as ``python -m array_api_promo.standin`` runs it in place of array-api-strict:
         itself, unless the policy's module says how array-api-strict differs where the standard

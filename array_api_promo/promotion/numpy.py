@@ -208,6 +208,26 @@ _LAPACK_FUNCTIONS = frozenset(
     | {"solve", "svd", "svdvals"}
 )
 _LINALG_FUNCTIONS = _LAPACK_FUNCTIONS | {"matrix_norm", "vector_norm"}
+# ml_dtypes' scalar types (bfloat16, the float8 family; ml_dtypes 0.6.0), which NumPy goes by their casts
+# for: each casts safely to float32, float64, complex64 and complex128 and from bool, int8 and uint8
+# (tests/data/numpy_<version>_promotion.json, "ml_dtypes"). So with an array of ``_ML_CAST_FROM`` NumPy
+# computes in the ml dtype, which the policy does not have; with any other, a ufunc (``x + s``, clip)
+# finds its first loop both cast to as with a float32 0-d array (``_ML_STAND_IN``: the value converts
+# exactly), while np.result_type and np.where find a common dtype only by the casts, ``_ML_CAST_TO``
+# (int16 with bfloat16: DTypePromotionError) -- unless the type's dtype kind is "f" (float8_e5m2), which
+# NumPy promotes as a float, like the ufuncs.
+_ML_DTYPES = frozenset(
+    {"bfloat16", "float8_e3m4", "float8_e4m3", "float8_e4m3b11fnuz", "float8_e4m3fn", "float8_e4m3fnuz"}
+    | {"float8_e5m2", "float8_e5m2fnuz", "float8_e8m0fnu"}
+)
+_ML_CAST_FROM = frozenset({b1, i1, u1})
+_ML_CAST_TO = frozenset({f4, f8, c8, c16})
+_ML_FLOAT_KIND = frozenset({"float8_e5m2"})
+_ML_STAND_IN = f4
+_BY_CASTS = frozenset({"result_type", "where"})  # np.result_type's promotion, not a ufunc's loop search
+# The functions NumPy computes on bool input (np.vecdot(bool, bool) is bool: the logical or of ands;
+# np.diff of bool is !=), which the standard limits to numeric input.
+_BOOL_FUNCTIONS = frozenset({"vecdot", "tensordot", "outer", "diff"})
 # same_kind casting: kinds in NumPy's order b < u < i < f < c.
 _KIND_ORDER = {D.BOOL: 0, D.UNSIGNED_INTEGER: 1, D.SIGNED_INTEGER: 2, D.REAL_FLOATING: 3, D.COMPLEX_FLOATING: 4}
 
@@ -227,6 +247,8 @@ class NumPyPolicy(Policy):
     default_float = f8
     default_complex = c16
     default_index = i8
+    #: Functions the standard limits to numeric input that NumPy computes on bool (vecdot of bools is bool).
+    bool_functions: frozenset = _BOOL_FUNCTIONS
 
     def __init__(self, version: str = NEWEST):
         if version not in VERSIONS:
@@ -407,6 +429,29 @@ class NumPyPolicy(Policy):
     def can_cast(self, from_, to):
         return self.table.join(from_, to) is to
 
+    def foreign_numpy_scalar(self, name, op, others):
+        """An ml_dtypes scalar (``x + ml_dtypes.bfloat16(1)``): a float32 0-d array where NumPy's result is
+        one of the policy's dtypes, refused where NumPy computes in the ml dtype or finds no common dtype."""
+        if name not in _ML_DTYPES:
+            return super().foreign_numpy_scalar(name, op, others)
+        op = op or "operand"
+        for d in others:
+            if d in _ML_CAST_FROM:
+                raise PromotionError(
+                    f"{op}: NumPy computes {d.name} with a {name} scalar in {name} ({d.name} casts to it safely), "
+                    f"which does not exist under policy {self.name!r}; convert the scalar with float() first"
+                )
+            if op in _BY_CASTS and d not in _ML_CAST_TO and name not in _ML_FLOAT_KIND:
+                raise PromotionError(
+                    f"{op}: {d.name} and a {name} scalar have no common dtype in NumPy (neither casts to the other "
+                    f"safely: DTypePromotionError) (policy {self.name!r})"
+                )
+        if not others:
+            raise PromotionError(
+                f"{op}: NumPy makes a {name} array, a dtype that does not exist under policy {self.name!r}"
+            )
+        return _ML_STAND_IN
+
     def function_dtype(self, op, dtype):
         """NumPy's reductions: mean/std/var of bool or integers compute in float64; so does linear
         algebra (``np.linalg.solve`` of int64 is float64), where LAPACK refuses float16."""
@@ -416,7 +461,7 @@ class NumPyPolicy(Policy):
             raise PromotionError(f"{op}: array type float16 is unsupported in linalg (policy {self.name!r})")
         if op in _LINALG_FUNCTIONS and dtype.category <= D.CATEGORY_INTEGER:
             return Decision(f8, self.default_int if op in COUNT_RESULT_FUNCTIONS else f8)
-        if op == "matrix_power":
+        if op == "matrix_power" or (op in self.bool_functions and dtype is b1):
             return Decision(dtype, dtype)  # multiplies in the input's dtype, bool and integers too
         if op in ("std", "var") and dtype.category == D.CATEGORY_COMPLEX:
             return Decision(dtype, D.REAL_OF[dtype])

@@ -53,6 +53,7 @@ from ._policy import (
     LargeInt,
     Operand,
     OperandKind,
+    Policy,
     PromotionError,
     ValueOperand,
     _describe,
@@ -197,6 +198,9 @@ class NumPyLegacyPolicy(NumPyPolicy):
     name = "numpy_legacy"
     zero_d_matters = True
     value_dependent = True  # numpy_scalars = "array" (inherited): a NumPy scalar counts by its value too
+    # NumPy 2's rules for bool input to vecdot & co. and ml_dtypes' scalars are not checked against 1.26
+    bool_functions: frozenset = frozenset()
+    foreign_numpy_scalar = Policy.foreign_numpy_scalar
 
     # -- values ---------------------------------------------------------------------
     def value_operand(self, operand, value):
