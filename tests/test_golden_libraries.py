@@ -58,11 +58,8 @@ class Library:
             return "a creation default the policy does not model"
         if self.policy == "megengine" and want.get("error") == "signal":
             return "MegEngine's integer kernel died dividing by a number that converts to 0 (SIGFPE)"
-        if self.policy == "paddle":
-            if message.startswith(("(NotFound)", "(Unimplemented)")):
-                return "Paddle has no CPU kernel for it"
-            if "Integer division by zero" in message:
-                return "an integer divided by a number that wraps to 0"
+        if self.policy == "paddle" and message.startswith(("(NotFound)", "(Unimplemented)")):
+            return "Paddle has no CPU kernel for it"
         if self.policy == "mlx":
             if record.get("op") == "floor_divide" and any("complex" in o or o == "py:1j" for o in operands):
                 return "MLX's complex floor_divide divides without flooring; the standard defines none"
@@ -73,6 +70,13 @@ class Library:
             ):
                 return "MLX wraps the int into int32 before dividing a bool array (the dtype agrees)"
         return None
+
+    def refusals_of(self, record) -> tuple:
+        """The exceptions that match the library's refusal in ``record``: a ``ZeroDivisionError`` for an
+        integer division by zero (Paddle's ``InvalidArgumentError: Integer division by zero``)."""
+        if "Integer division by zero" in record["result"].get("message", ""):
+            return (ZeroDivisionError,)
+        return self.refusals
 
     def value_special_case(self, record, got) -> bool:
         """Paddle's ``inf // x`` is NaN where the standard's special cases give an infinity."""
@@ -154,9 +158,11 @@ def mismatch(lib: Library, record, fn) -> str | None:
     try:
         with np.errstate(all="ignore"):
             got = fn()
-    except (TypeError, ValueError, OverflowError) as exc:
+    except (TypeError, ValueError, OverflowError, ZeroDivisionError) as exc:
         if "error" in want:
-            return None if isinstance(exc, lib.refusals) else f"{lib.policy} refuses, ours {type(exc).__name__}: {exc}"
+            if isinstance(exc, lib.refusals_of(record)):
+                return None
+            return f"{lib.policy} refuses ({want['message'][:70]}), ours {type(exc).__name__}: {exc}"
         return f"{lib.policy} gives {want}, ours raised {type(exc).__name__}: {exc}"
     if "error" in want:
         return f"{lib.policy} refuses ({want['error']}: {want['message'][:70]}), ours gave {got.dtype.name}"
@@ -255,3 +261,27 @@ def test_reductions(name):
         if why:
             bad.append(f"{r['op']}({r['dtype']}): {why}")
     report(lib, bad, len(GOLDEN[name]["reductions"]), "reductions")
+
+
+_DIVISION = {"floor_divide": operator.floordiv, "remainder": operator.mod}
+
+
+@pytest.mark.parametrize("name", [n for n in LIBRARIES if "division_by_zero" in GOLDEN[n]])
+def test_integer_division_by_zero(name):
+    """``x // 0`` and ``x % 0`` of ``x = [0, 1, 2]`` of every integer dtype and bool, the 0 a Python int, a 0-d
+    array or an element of ``[1, 0, 1]``: Paddle 3.3 raises ``InvalidArgumentError: Integer division by zero``
+    (the namespace: ``ZeroDivisionError``); a dtype it has no CPU kernel for (``%`` of int8) is not compared."""
+    lib, xp = LIBRARIES[name], namespace(name)
+    records = GOLDEN[name]["division_by_zero"]
+    compared = [r for r in records if not lib.not_compared(r)]
+    assert sum("Integer division by zero" in r["result"].get("message", "") for r in compared) >= 12
+    bad = []
+    for r in records:
+        dtype = getattr(xp, r["dtype"])
+        x = xp.asarray(np.array([0, 1, 2]).astype(r["dtype"]), dtype=dtype)
+        kind, _, text = r["divisor"].partition(":")
+        y = 0 if kind == "py" else xp.asarray(np.array(eval(text)).astype(r["dtype"]), dtype=dtype)  # noqa: S307
+        why = mismatch(lib, r, lambda x=x, y=y: _DIVISION[r["op"]](x, y))
+        if why:
+            bad.append(f"{r['op']}({r['dtype']} [0, 1, 2], {r['divisor']}): {why}")
+    report(lib, bad, len(records), "division by zero records")

@@ -18,7 +18,10 @@ worker processes for a library whose kernels can kill the process) and writes
   every floating dtype;
 * ``entry_points`` (where the backend names them): Python ints at and beyond the 64-bit
   bounds at every entry point (``x + v``, ``add``, ``where``, ``clip``, the array from a value
-  with a dtype, ``full``) with every dtype: ``tools/entry_golden.py``'s cases.
+  with a dtype, ``full``) with every dtype: ``tools/entry_golden.py``'s cases;
+* ``division_by_zero`` (where the backend asks for it): ``x // 0`` and ``x % 0`` of ``x = [0, 1,
+  2]`` of every integer dtype and bool, the 0 a Python int, a 0-d array or an element of ``[1, 0,
+  1]`` of ``x``'s dtype.
 
 Each result is the dtype and values, or the error's type and first line.
 """
@@ -41,25 +44,11 @@ from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import entry_golden  # noqa: E402
+import golden_dtypes  # noqa: E402
 
 BINARY = {"add": operator.add, "multiply": operator.mul, "divide": operator.truediv, "floor_divide": operator.floordiv}
 REDUCTIONS = ["sum", "prod", "mean", "max"]
-NUMPY_DTYPES = [
-    "bool",
-    "uint8",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+NUMPY_DTYPES = golden_dtypes.NUMPY
 LISTS = ["[1, 2]", "[1.5, 2]", "[True, False]", "[True, 2]"]
 
 
@@ -84,6 +73,12 @@ class Backend:
     isolate: bool = False  # run the cases in restartable worker processes
     # entry point (``entry_golden.ENTRY_POINTS``) -> (dtype name, Python int) -> the library's result
     entry_calls: dict[str, Callable[[str, int], Any]] | None = None
+    division_by_zero: bool = False  # record integer // 0 and % 0
+
+
+# division_by_zero: the operators, and the divisors (x's dtype) of ``x = [0, 1, 2]``.
+DIVISION = {"floor_divide": operator.floordiv, "remainder": operator.mod}
+ZERO_DIVISORS = ["py:0", "0d:0", "nd:[1, 0, 1]"]
 
 
 def operand(backend: Backend, spec: str):
@@ -143,6 +138,14 @@ def cases(backend: Backend) -> list[dict]:
         for dn in backend.dtypes
         for text in entry_golden.HUGE_INTS
     ]
+    if backend.division_by_zero:
+        integers = [dn for dn in backend.dtypes if dn == "bool" or dn in golden_dtypes.INTEGER]
+        out += [
+            {"section": "division_by_zero", "op": op, "dtype": dn, "divisor": divisor}
+            for op in DIVISION
+            for dn in integers
+            for divisor in ZERO_DIVISORS
+        ]
     return out
 
 
@@ -167,6 +170,12 @@ def run_case(backend: Backend, case: dict) -> dict:
         if case["entry"] == "result_type":
             return outcome_of_dtype(backend, lambda: call(case["dtype"], value))
         return outcome(backend, lambda: call(case["dtype"], value))
+    if section == "division_by_zero":
+        dn, divisor = case["dtype"], case["divisor"]
+        x = backend.array(np.array([0, 1, 2]).astype(dn))
+        kind, _, text = divisor.partition(":")
+        y = 0 if kind == "py" else backend.array(np.array(eval(text)).astype(dn))  # noqa: S307 - our own literals
+        return outcome(backend, lambda: DIVISION[case["op"]](x, y))
     if section == "functions":
         matrix = backend.make(case["dtype"], (2, 2))
         return outcome(backend, lambda: backend.functions[case["op"]](matrix))
@@ -220,6 +229,8 @@ def main(backend_factory: Callable[[], Backend], script: str, argv=None) -> int:
         sections["functions"] = []
     if backend.entry_calls:
         sections["entry_points"] = []
+    if backend.division_by_zero:
+        sections["division_by_zero"] = []
     for case, result in zip(todo, results):
         record = {k: v for k, v in case.items() if k != "section"}
         record["result"] = result

@@ -6,8 +6,8 @@ Run, in an environment with PaddlePaddle's CPU build (``pip install paddlepaddle
     V/bin/python tools/gen_paddle_golden.py
 
 The cases and the table's layout are ``tools/field_golden.py``'s (arithmetic and ``where``
-of every operand pair, creation, reductions); this script says how Paddle makes them, and
-records Paddle's default dtype and whether it has ``paddle.result_type``.
+of every operand pair, creation, reductions, integer division by zero); this script says how
+Paddle makes them, and records Paddle's default dtype and whether it has ``paddle.result_type``.
 """
 
 from __future__ import annotations
@@ -17,21 +17,10 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import field_golden  # noqa: E402
+import golden_dtypes  # noqa: E402
 
-DTYPE_NAMES = [
-    "bool",
-    "uint8",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "float16",
-    "bfloat16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+# Paddle has no uint16/uint32/uint64.
+DTYPE_NAMES = [d for d in golden_dtypes.WITH_BFLOAT16 if d not in golden_dtypes.UNSIGNED_WIDE]
 PY_LITERALS = ["True", "1", "-1", "1000", "2147483648", "1.5", "1e39", "1j"]
 
 
@@ -58,6 +47,7 @@ def backend() -> field_golden.Backend:
         dtype_name=name_of,
         lists=(*field_golden.LISTS, "[1, 1j]"),
         extra={"default_dtype": str(paddle.get_default_dtype()), "has_result_type": hasattr(paddle, "result_type")},
+        division_by_zero=True,
     )
 
 

@@ -77,7 +77,8 @@ class PaddlePolicy(TorchPolicy):
     scalar_pair_functions = frozenset()
     numpy_array_dtypes: dict[str, str] = {}
     # paddle.to_tensor([1]) // 0 and % 0: "InvalidArgumentError: Integer division by zero
-    # encountered in (floor/trunc) divide" (PaddlePaddle 3.3.1, CPU; a paddle.EnforceNotMet)
+    # encountered in (floor/trunc) divide" (PaddlePaddle 3.3.1, CPU; a paddle.EnforceNotMet; the
+    # golden table's division_by_zero records)
     integer_division_by_zero = "raise"
 
     def __init__(self):
