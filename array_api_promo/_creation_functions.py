@@ -233,7 +233,14 @@ class CreationFunctions(RuntimeBase):
     def _fill(self, shape, fill_value, dtype, device, func):
         shape = _check_shape(shape, func)
         device = self._check_device(device, func)
-        if self.policy.numpy_scalars != "refuse":  # a NumPy scalar as the policy's library takes it
+        if self.policy.numpy_scalars != "refuse" and isinstance(fill_value, np.generic):
+            # a NumPy scalar as the policy's library takes it; into a dtype asked for, at its own precision
+            # under the "array" rule (jnp.full(2, np.int64(2**40), dtype=int64) holds 2**40 without x64,
+            # where the scalar alone would be an int32)
+            if dtype is not None and self.policy.numpy_scalars == "array" and self._is_numpy_number(fill_value):
+                dtype = self._check_dtype(dtype, func)
+                check_fits(shape, dtype.numpy.itemsize, func)
+                return Array._new(np.full(shape, fill_value, dtype=dtype.numpy), dtype, self, device)
             fill_value = self._from_numpy_scalar(fill_value, func)
         if type(fill_value) is Array:  # a 0-d array as fill value (NumPy users rely on it)
             if "array_fill" in self.policy.undefined_refusals:

@@ -35,6 +35,7 @@ _where = np.where
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
 _SCALAR_TYPES = frozenset(PY_SCALARS)  # (a set: the membership test of the hot path hashes once)
 _NUMPY_NUMBERS = (np.number, np.bool_)  # NumPy scalars some policies take as operands
+_GENERIC = np.generic
 _NUMBER_OF_CATEGORY = (bool, int, float, complex)  # a 0-d array read as a Python number (Tensor.item())
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
@@ -594,7 +595,7 @@ class ElementwiseFunctions(RuntimeBase):
         0-d array of its dtype (anything else is returned as it is). A scalar of a dtype the policy
         does not have (ml_dtypes' float8 types; bfloat16 under ``numpy``) enters ``op`` with the
         ``others`` operands as the policy's ``foreign_numpy_scalar`` says, or is refused there."""
-        if not self._is_numpy_number(x):
+        if not isinstance(x, _GENERIC) or not self._is_numpy_number(x):
             return x
         rule = self.policy.numpy_scalars
         if rule != "array":
@@ -878,7 +879,12 @@ class ElementwiseFunctions(RuntimeBase):
                 convert = functools.partial(self._where_scalar, decision=decision)
                 # a float within the compute dtype's range goes to NumPy as it is (a Python float
                 # takes the array's dtype there, rounded as the conversion rounds it)
-                plain = t is float and decision.scalar in (None, compute) and compute.category >= D.CATEGORY_FLOATING
+                plain = (
+                    t is float
+                    and decision.scalar in (None, compute)
+                    and compute.category >= D.CATEGORY_FLOATING
+                    and self.policy.float_rounds_once(compute)
+                )
                 limit = float(D.finfo_of(compute).max) if plain else None
                 self._where_plans[array._dtype, array._data.ndim == 0, t, array is x1] = (decision, convert, limit)
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, device)

@@ -139,10 +139,10 @@ FIRST_USES = [
     "import array_api_promo as xp; print(xp.torch.__name__ == 'array_api_promo.torch')",
     "import array_api_promo as xp; print(xp.namespace('torch') is xp.torch)",
     "import array_api_promo as xp; print(hasattr(xp, 'torch') and 'torch' in dir(xp))",
-    "from array_api_promo import promotion as P; print(P.get_policy('jax').table is P.JAX_LATTICE)",
+    "from array_api_promo import promotion as P; print(P.get_policy('jax').table is P.JAX_LATTICE_X32)",
     "from array_api_promo import promotion as P; print(P.NumPyPolicy is P.numpy.NumPyPolicy)",
     "from array_api_promo import promotion as P; print(set(P.__all__) <= set(dir(P)))",
-    "from array_api_promo import promotion as P; print(len(P.available_policies()) == 11)",
+    "from array_api_promo import promotion as P; print(len(P.available_policies()) == 12)",
     "import pickle, array_api_promo._dtypes as D; print(pickle.loads(pickle.dumps(D.bfloat16)).numpy.name == 'bfloat16')",
     "import ml_dtypes, numpy as np, array_api_promo as xp; print(xp.torch.asarray(np.ones(2, ml_dtypes.bfloat16)).dtype"
     " is xp.torch.bfloat16)",

@@ -231,7 +231,7 @@ def test_committed_lattice_pictures_are_current():
     """docs/lattice-<policy>.svg is what the command draws today."""
     from array_api_promo import _cli, promotion
 
-    for policy in ("array_api", "numpy", "torch", "jax", "jax_x64"):
+    for policy in ("array_api", "numpy", "torch", "jax", "jax_x64", "jax_explicit_x64"):
         path = ROOT / "docs" / f"lattice-{policy}.svg"
         assert path.read_text() == _cli.lattice_svg(promotion.get_policy(policy)), (
             f"regenerate: array-api-promo lattice -p {policy} -o {path.relative_to(ROOT)}"
@@ -241,7 +241,7 @@ def test_committed_lattice_pictures_are_current():
 def test_policies_command():
     proc = run("policies")
     assert proc.returncode == 0
-    for name in ("array_api", "numpy", "torch", "jax", "jax_x64"):
+    for name in ("array_api", "numpy", "torch", "jax", "jax_x64", "jax_explicit_x64"):
         assert name in proc.stdout
 
 

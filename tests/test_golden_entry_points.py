@@ -34,6 +34,7 @@ TABLES = {
     "megengine": ("megengine_1.13.0_promotion.json", ["entry_points"]),
     "jax": ("jax_promotion.json", ["modes", "32bit", "entry_points"]),
     "jax_x64": ("jax_promotion.json", ["modes", "x64", "entry_points"]),
+    "jax_explicit_x64": ("jax_explicit_x64_0.12.0.1_promotion.json", ["modes", "explicit_x64", "entry_points"]),
 }
 
 
@@ -66,6 +67,7 @@ EXCEPTIONS = {
     "mlx": (_mlx_dtype_changes, 20),
     "jax": (_jax_complex_clip, 20),
     "jax_x64": (_jax_complex_clip, 32),
+    "jax_explicit_x64": (_jax_complex_clip, 40),
 }
 # A library's exception -> the exception the namespace raises for it (any other: one of these).
 _ERRORS = {"OverflowError": (OverflowError,), "TypeError": (TypeError,)}

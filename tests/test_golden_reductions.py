@@ -17,11 +17,13 @@ import array_api_promo
 
 DATA = pathlib.Path(__file__).parent / "data"
 _JAX = json.loads((DATA / "jax_promotion.json").read_text())
+_JAX_EXPLICIT = json.loads((DATA / "jax_explicit_x64_0.12.0.1_promotion.json").read_text())
 SOURCES = {
     "numpy": json.loads((DATA / "numpy_2.5.5_ops.json").read_text())["reductions"],
     "numpy_legacy": json.loads((DATA / "numpy_1.26.4_ops.json").read_text())["reductions"],
     "jax": _JAX["modes"]["32bit"]["reductions"],
     "jax_x64": _JAX["modes"]["x64"]["reductions"],
+    "jax_explicit_x64": _JAX_EXPLICIT["modes"]["explicit_x64"]["reductions"],
 }
 
 

@@ -21,6 +21,7 @@ DATA = pathlib.Path(__file__).parent / "data"
 NUMPY = json.loads((DATA / "numpy_2.5.5_ops.json").read_text())
 LEGACY = json.loads((DATA / "numpy_1.26.4_ops.json").read_text())
 JAX = json.loads((DATA / "jax_promotion.json").read_text())
+JAX_EXPLICIT = json.loads((DATA / "jax_explicit_x64_0.12.0.1_promotion.json").read_text())
 
 
 def _pairs(records):
@@ -32,6 +33,7 @@ TABLES = {
     "numpy_legacy": (LEGACY["numpy_version"], _pairs(LEGACY["binary"])),
     "jax": (JAX["jax_version"], _pairs(JAX["modes"]["32bit"]["ops"])),
     "jax_x64": (JAX["jax_version"], _pairs(JAX["modes"]["x64"]["ops"])),
+    "jax_explicit_x64": (JAX_EXPLICIT["jax_version"], _pairs(JAX_EXPLICIT["modes"]["explicit_x64"]["ops"])),
 }
 
 

@@ -1,44 +1,65 @@
 #!/usr/bin/env python
-"""Generate ``tests/data/jax_promotion.json`` from real JAX, in 32-bit mode and in x64 mode.
+"""Generate the JAX golden tables from real JAX: ``tests/data/jax_promotion.json`` (32-bit and x64 mode)
+and ``tests/data/jax_explicit_x64_<version>_promotion.json`` (the explicit-x64 mode).
 
 Run:  python tools/gen_jax_golden.py      (needs ``pip install jax jaxlib``, JAX 0.12.0.1 for the
-                                           committed table; the version is recorded; each mode
-                                           runs in its own subprocess, x64 via
-                                           ``jax.config.update("jax_enable_x64", True)``)
+                                           committed tables, Python 3.12+; the version is recorded;
+                                           each mode runs in its own subprocess)
       python tools/gen_jax_golden.py --same-as OLD.json   (also compare the promotion records,
                                            pairs, ops and reductions, with the table of an older
                                            release, and record in the new one that release and
                                            every record whose outcome differs, old and new: a
                                            dtype, or an exception type, whatever its message)
 
-Besides the promotion records, each mode records Python ints at and beyond the 64-bit bounds
-at every entry point (``entry_points``: ``tools/entry_golden.py``'s cases) and NumPy scalars of
-every NumPy dtype at every entry point (``numpy_scalars``: ``x + np.float32(1)``, ``jnp.add``,
-``jnp.result_type``, ``jnp.where``, ``jnp.clip``, ``jnp.asarray`` and ``jnp.full`` of the scalar):
-JAX takes a NumPy scalar as a typed, non-weak operand (``jnp.add(x_f64, np.float32(1))`` is
-float64), its 64-bit dtypes made 32-bit in 32-bit mode.
+The three modes, each JAX's configuration in its subprocess:
 
-Every pair goes through jax.eval_shape (no kernel compiled per pair).
+* ``32bit`` (the ``jax`` policy): JAX's default, ``jax_enable_x64=False``; its ``creation``
+  records run with ``jax_explicit_x64_dtypes="error"`` (an explicitly requested 64-bit dtype is a
+  ``ValueError``, as the ``jax`` policy refuses it), the rest with JAX's default ("warn");
+* ``x64`` (``jax_x64``): ``jax_enable_x64=True``;
+* ``explicit_x64`` (``jax_explicit_x64``): ``jax_enable_x64=False`` with
+  ``jax_explicit_x64_dtypes="allow"``: the defaults stay 32-bit, a 64-bit dtype asked for by name
+  is honoured.
 
-Operands: ``nd:<dtype>`` is ``jnp.ones(2, dtype)``, ``0d:<dtype>`` is ``jnp.ones((), dtype)``
-and ``py:<literal>`` a Python scalar.  The dtypes of each mode are those JAX really has in it:
-in 32-bit mode requests of int64/uint64/float64/complex128 are truncated to their 32-bit
-counterparts, so the 32-bit table covers bool, int8-32, uint8-32, float16, bfloat16,
-float32 and complex64.  Every pair goes through ``jnp.result_type(a, b)`` and
-``jnp.add(a, b)`` (dtype, ``weak_type`` of the result and, for integer results, the first
-value, to pin wrap-around).  Unary and binary operations (``ops``) record the dtype JAX gives
-for each n-d input dtype (and n-d x Python scalar).
+Every mode records:
 
-Surprises pinned by the table (for the ``jax`` / ``jax_x64`` policies):
+* ``cases``: every pair of operands through ``jnp.result_type(a, b)`` and ``jnp.add(a, b)``
+  (dtype, ``weak_type`` of the result and, for integer results, the first value, to pin
+  wrap-around), through ``jax.eval_shape`` (no kernel compiled per pair). Operands:
+  ``nd:<dtype>`` is ``jnp.ones(2, dtype)``, ``0d:<dtype>`` is ``jnp.ones((), dtype)`` and
+  ``py:<literal>`` a Python scalar;
+* ``ops``: unary and binary operations, the dtype JAX gives for each n-d input dtype (and n-d x
+  Python scalar); ``reductions``;
+* ``entry_points``: Python ints at and beyond the 64-bit bounds at every entry point
+  (``tools/entry_golden.py``'s cases);
+* ``numpy_scalars``: NumPy scalars of every NumPy dtype and ml_dtypes' bfloat16 and float8 types at
+  every entry point (``x + np.float32(1)``, ``jnp.add``, ``jnp.result_type``, ``jnp.where``,
+  ``jnp.clip``, ``jnp.asarray`` and ``jnp.full`` of the scalar): JAX takes a NumPy scalar as a typed,
+  non-weak operand (``jnp.add(x_f64, np.float32(1))`` is float64), its 64-bit dtypes made 32-bit
+  unless x64 is enabled;
+* ``values``: the value a scalar takes at each entry point (``zeros(2, dtype) + v``, ``where``,
+  ``clip``, ``asarray(v, dtype=)``, ``full(2, v, dtype=)``) for values that tell the conversions
+  apart (``0.1`` rounded to float32 first or not, ints past 2**24, float32's range);
+* ``creation``: the creation functions without a dtype and with each dtype, and ``astype``.
+
+The dtypes of each mode are those JAX really has in it: in 32-bit mode requests of
+int64/uint64/float64/complex128 are truncated (or refused), so the 32-bit table covers bool,
+int8-32, uint8-32, float16, bfloat16, float32 and complex64; the explicit-x64 mode has all of them.
+
+Surprises pinned by the tables:
 * JAX's lattice joins integers and floats *below* every float: int64 + float16 is float16,
   uint64 + int64 is the weak float (float32 or float64), int32 + bfloat16 is bfloat16,
   bfloat16 + float16 is float32.
 * 0-d arrays are strong (like n-d); Python int/float/complex are weak, Python bool is not.
   A weak result becomes the mode's default dtype: ``bool array + 1`` is int32 (x64: int64).
-* In 32-bit mode uint32 + int32 gives int32 (the lattice's int64 truncated).
+* Without x64, uint32 + int32 gives int32 (JAX's 32-bit lattice), in both modes.
 * A Python int is checked against the default integer only (int32, or int64 under x64),
   never the array's dtype: ``int8 array + 1000`` is int8 holding -24 (wrap-around), while
-  ``bool array + 2**40`` raises OverflowError in 32-bit mode.
+  ``bool array + 2**40`` raises OverflowError in 32-bit mode, and so does ``int64 array + 2**40``
+  in explicit-x64 mode.
+* Explicit-x64 mode: a Python float is a float32 before it meets a float64 array
+  (``zeros(1, float64) + 0.1`` holds 0.10000000149011612), a NumPy float64 scalar is a float32
+  (``np.int64(2**40)`` an int32: it wraps to 0), ``int64 + 1.5`` is the weak float32.
 """
 
 from __future__ import annotations
@@ -54,28 +75,13 @@ import warnings
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import entry_golden  # noqa: E402
+import golden_dtypes as G  # noqa: E402
 
 GENERATOR = "tools/gen_jax_golden.py"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
-DTYPES_X64 = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "bfloat16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
-DTYPES_32 = [d for d in DTYPES_X64 if d not in ("int64", "uint64", "float64", "complex128")]
+DTYPES_X64 = G.WITH_BFLOAT16
+DTYPES_32 = G.THIRTY_TWO_BIT
 
 PY_LITERALS = [
     "True",
@@ -104,8 +110,9 @@ PY_LITERALS = [
     "(1.5-2j)",
 ]
 OP_PY_SCALARS = ["True", "1", "1.5", "1j"]
-# NumPy scalar types (each holding 1) of the numpy_scalars records, and their entry points.
-NUMPY_SCALARS = DTYPES_X64[:9] + ["float16", "float32", "float64", "complex64", "complex128"]
+# NumPy scalar types (each holding 1) of the numpy_scalars records -- NumPy's, then ml_dtypes' bfloat16 and
+# float8 family -- and their entry points.
+NUMPY_SCALARS = G.NUMPY_SCALARS
 NUMPY_SCALAR_CALLS = {
     "operator": "x + s",
     "reflected": "s + x",
@@ -167,15 +174,96 @@ REDUCTIONS = {
 }
 
 
-def run_mode(x64: bool) -> dict:
+# The modes: name -> JAX's configuration (``jax.config.update``) in its subprocess.
+MODES = {
+    "32bit": {"jax_enable_x64": False},
+    "x64": {"jax_enable_x64": True},
+    "explicit_x64": {"jax_enable_x64": False, "jax_explicit_x64_dtypes": "allow"},
+}
+# What each mode's creation records run under (the 32-bit ``jax`` policy refuses 64-bit dtypes, as
+# JAX does with "error"; JAX's default, "warn", truncates them with a warning).
+CREATION_CONFIG = {"32bit": {"jax_explicit_x64_dtypes": "error"}}
+# The mode of each output file.
+TABLE_MODES = {"jax_promotion.json": ("32bit", "x64"), "jax_explicit_x64_{version}_promotion.json": ("explicit_x64",)}
+
+# values: the scalars (source text, NumPy as np) whose conversion at each entry point the table pins.
+VALUE_LITERALS = [
+    "0.1",
+    "-0.1",
+    "1.0004882822744548",  # 1 + 2**-11 + 2**-30: float16 rounds it up, float32 then float16 to 1.0
+    "3.4028235677973366e+38",  # float32's largest
+    "1e39",  # beyond float32
+    "1e-46",  # below float32's smallest subnormal
+    "16777217",  # 2**24 + 1: no float32
+    "2147483647",
+    "-2147483648",
+    "(0.1+0.1j)",
+    "np.float64(0.1)",
+    "np.int64(2**40)",
+]
+VALUE_CALLS = {
+    "operator": "zeros(2, dtype) + v",
+    "where": "jnp.where([True, False], zeros(2, dtype), v)",
+    "clip_min": "jnp.clip(zeros(2, dtype), v, None)",
+    "asarray": "jnp.asarray(v, dtype=dtype)",
+    "full": "jnp.full(2, v, dtype=dtype)",
+}
+# creation: calls without a dtype (source text), then calls with each dtype.
+CREATION_DEFAULT = [
+    "jnp.asarray(True)",
+    "jnp.asarray(1)",
+    "jnp.asarray(2147483647)",
+    "jnp.asarray(2147483648)",
+    "jnp.asarray(1.5)",
+    "jnp.asarray(0.1)",
+    "jnp.asarray(1e39)",
+    "jnp.asarray(1j)",
+    "jnp.asarray([1, 2])",
+    "jnp.asarray([1.5, 2])",
+    "jnp.asarray([True, False])",
+    "jnp.asarray([True, 2])",
+    "jnp.asarray([1, 2j])",
+    *[f"jnp.asarray(np.ones(2, {d!r}))" for d in G.NUMPY],
+    "jnp.ones(2)",
+    "jnp.zeros(2)",
+    "jnp.empty(2)",
+    "jnp.full(2, True)",
+    "jnp.full(2, 1)",
+    "jnp.full(2, 1.5)",
+    "jnp.full(2, 1j)",
+    "jnp.arange(3)",
+    "jnp.arange(1.5)",
+    "jnp.arange(0, 1, 0.25)",
+    "jnp.linspace(0, 1, 3)",
+    "jnp.eye(2)",
+]
+CREATION_WITH_DTYPE = [
+    "jnp.asarray(1, dtype=dtype)",
+    "jnp.asarray([1, 2], dtype=dtype)",
+    "jnp.asarray(np.ones(2), dtype=dtype)",
+    "jnp.ones(2, dtype=dtype)",
+    "jnp.zeros(2, dtype=dtype)",
+    "jnp.empty(2, dtype=dtype)",
+    "jnp.full(2, 1, dtype=dtype)",
+    "jnp.arange(3, dtype=dtype)",
+    "jnp.linspace(0, 1, 3, dtype=dtype)",
+    "jnp.eye(2, dtype=dtype)",
+    "jnp.ones(2).astype(dtype)",
+    "jnp.ones(2, dtype=jnp.int32).astype(dtype)",
+]
+
+
+def run_mode(mode: str) -> dict:
     import jax
 
-    jax.config.update("jax_enable_x64", x64)
+    for option, value in MODES[mode].items():
+        jax.config.update(option, value)
     import jax.numpy as jnp
     import numpy as np
 
     warnings.simplefilter("ignore")
-    names = DTYPES_X64 if x64 else DTYPES_32
+    x64 = MODES[mode]["jax_enable_x64"]
+    names = DTYPES_X64 if mode != "32bit" else DTYPES_32
 
     def make(spec):
         kind, _, val = spec.partition(":")
@@ -266,7 +354,7 @@ def run_mode(x64: bool) -> dict:
     }
 
     def scalar_record(entry, d, sname):
-        x, s = ones(d), np.dtype(sname).type(1)
+        x, s = ones(d), G.scalar_type(sname)(1)
         try:
             out = scalar_calls[entry](x, s)
         except Exception as exc:  # noqa: BLE001 - every failure is recorded
@@ -281,14 +369,64 @@ def run_mode(x64: bool) -> dict:
         for d in names
         for sname in NUMPY_SCALARS
     ]
+
+    def full_record(fn):
+        """dtype, weak type and values of ``fn()``, or the error."""
+        try:
+            out = fn()
+        except Exception as exc:  # noqa: BLE001 - every failure is recorded
+            return err(exc)
+        return {
+            "dtype": str(out.dtype),
+            "weak_type": bool(getattr(out, "weak_type", False)),
+            "values": entry_golden.numpy_values(np.asarray(out)),
+        }
+
+    value_calls = {
+        "operator": lambda d, v: jnp.zeros(2, d) + v,
+        "where": lambda d, v: jnp.where(cond, jnp.zeros(2, d), v),
+        "clip_min": lambda d, v: jnp.clip(jnp.zeros(2, d), v, None),
+        "asarray": lambda d, v: jnp.asarray(v, dtype=d),
+        "full": lambda d, v: jnp.full(2, v, dtype=d),
+    }
+    values = [
+        {
+            "entry": entry,
+            "dtype": d,
+            "value": text,
+            "result": full_record(lambda: call(getattr(jnp, d), eval(text, {"np": np}))),  # noqa: S307 - our literals
+        }
+        for entry, call in value_calls.items()
+        for d in names
+        for text in VALUE_LITERALS
+    ]
+    for option, value in CREATION_CONFIG.get(mode, {}).items():
+        jax.config.update(option, value)
+    scope = {"jnp": jnp, "np": np}
+    creation = [
+        {"call": text, "dtype": None, "result": full_record(lambda: eval(text, scope))}  # noqa: S307
+        for text in CREATION_DEFAULT
+    ]
+    creation += [
+        {
+            "call": text,
+            "dtype": d,
+            "result": full_record(lambda: eval(text, {**scope, "dtype": getattr(jnp, d)})),  # noqa: S307
+        }
+        for text in CREATION_WITH_DTYPE
+        for d in DTYPES_X64  # every dtype, 64-bit ones too: 32-bit mode refuses them
+    ]
     return {
         "x64": x64,
+        "config": {**MODES[mode], **{f"{k} (creation)": v for k, v in CREATION_CONFIG.get(mode, {}).items()}},
         "dtypes": names,
         "cases": cases,
         "ops": ops,
         "reductions": reductions,
         "entry_points": entry_golden.records(names, entry_calls, describe),
         "numpy_scalars": numpy_scalars,
+        "values": values,
+        "creation": creation,
         "jax_version": jax.__version__,
         "jaxlib_version": __import__("jaxlib").__version__,
     }
@@ -308,90 +446,96 @@ def _outcome(node):
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--out", default=os.path.join(HERE, "tests", "data", "jax_promotion.json"))
-    ap.add_argument("--mode", choices=["32", "64"], help=argparse.SUPPRESS)
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[1])
+    ap.add_argument("--out-dir", default=os.path.join(HERE, "tests", "data"))
+    ap.add_argument("--mode", choices=list(MODES), help=argparse.SUPPRESS)
     ap.add_argument(
         "--same-as", metavar="OLD_TABLE", help="a table of an older JAX to compare the promotion records with"
     )
     args = ap.parse_args(argv)
     if args.mode:
-        json.dump(run_mode(args.mode == "64"), sys.stdout)
+        json.dump(run_mode(args.mode), sys.stdout)
         return 0
     modes = {}
     env = dict(os.environ, JAX_PLATFORMS="cpu")
-    env.pop("JAX_ENABLE_X64", None)
-    procs = {
-        mode: subprocess.Popen(
-            [sys.executable, os.path.abspath(__file__), "--mode", mode],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-            env=env,
+    for option in ("JAX_ENABLE_X64", "JAX_EXPLICIT_X64_DTYPES"):
+        env.pop(option, None)
+    for mode in MODES:  # one after the other: each compiles on every core
+        proc = subprocess.run(
+            [sys.executable, os.path.abspath(__file__), "--mode", mode], capture_output=True, text=True, env=env
         )
-        for mode in ("32", "64")
-    }
-    for mode, proc in procs.items():
-        out, errtext = proc.communicate()
         if proc.returncode:
-            sys.exit(f"{GENERATOR}: mode {mode} failed:\n{errtext}")
-        modes["x64" if mode == "64" else "32bit"] = json.loads(out)
+            sys.exit(f"{GENERATOR}: mode {mode} failed:\n{proc.stderr}")
+        modes[mode] = json.loads(proc.stdout)
     versions = {m["jax_version"] for m in modes.values()}
-    doc = {
-        "generator": GENERATOR,
-        "jax_version": versions.pop(),
-        "jaxlib_version": modes["32bit"]["jaxlib_version"],
-        "operand_syntax": {
-            "nd:<dtype>": "jnp.ones(2, dtype=<dtype>)",
-            "0d:<dtype>": "jnp.ones((), dtype=<dtype>)",
-            "py:<literal>": "ast.literal_eval(<literal>) (a Python scalar)",
-        },
-        "py_literals": PY_LITERALS,
-        "op_py_scalars": OP_PY_SCALARS,
-        "huge_ints": entry_golden.HUGE_INTS,
-        "entry_point_calls": entry_golden.ENTRY_POINTS,
-        "numpy_scalar_types": NUMPY_SCALARS,
-        "numpy_scalar_calls": NUMPY_SCALAR_CALLS,
-        "calls": {
-            "unary": {k: f"jnp.{v}" for k, v in UNARY.items()},
-            "binary": {k: f"jnp.{v}" for k, v in BINARY.items()},
-        },
-        "result_encoding": (
-            "result_type / op result: a dtype name or {'error', 'message'}; "
-            "add: {'dtype', 'weak_type'[, 'value' of element 0 for integer "
-            "results]} or {'error', 'message'}"
-        ),
-        "modes": {
-            k: {kk: vv for kk, vv in v.items() if kk not in ("jax_version", "jaxlib_version")} for k, v in modes.items()
-        },
-    }
-    if args.same_as:
-        with open(args.same_as) as fh:
-            old = json.load(fh)
-        differ, reworded = [], 0
-        for mode, data in doc["modes"].items():
-            for section in PROMOTION_SECTIONS:
-                for a, b in zip(old["modes"][mode][section], data[section], strict=True):
-                    if _outcome(a) != _outcome(b):
-                        differ.append({"mode": mode, "section": section, "old": a, "new": b})
-                    elif a != b:
-                        reworded += 1
-        for d in differ:
-            print(f"differs from JAX {old['jax_version']}: {d}", file=sys.stderr)
-        doc["compared_with"] = {
-            "jax_version": old["jax_version"],
-            "sections": list(PROMOTION_SECTIONS),
-            "records": sum(len(old["modes"][m][s]) for m in old["modes"] for s in PROMOTION_SECTIONS),
-            "same_outcome": not differ,  # the same dtype, or the same exception type, in every record
-            "messages_reworded": reworded,
-            "differing": differ,
+    if len(versions) != 1:
+        sys.exit(f"{GENERATOR}: the modes ran different JAX versions: {versions}")
+    version = versions.pop()
+    for template, names in TABLE_MODES.items():
+        doc = {
+            "generator": GENERATOR,
+            "jax_version": version,
+            "jaxlib_version": modes[names[0]]["jaxlib_version"],
+            "operand_syntax": {
+                "nd:<dtype>": "jnp.ones(2, dtype=<dtype>)",
+                "0d:<dtype>": "jnp.ones((), dtype=<dtype>)",
+                "py:<literal>": "ast.literal_eval(<literal>) (a Python scalar)",
+            },
+            "py_literals": PY_LITERALS,
+            "op_py_scalars": OP_PY_SCALARS,
+            "huge_ints": entry_golden.HUGE_INTS,
+            "entry_point_calls": entry_golden.ENTRY_POINTS,
+            "numpy_scalar_types": NUMPY_SCALARS,
+            "numpy_scalar_calls": NUMPY_SCALAR_CALLS,
+            "value_literals": VALUE_LITERALS,
+            "value_calls": VALUE_CALLS,
+            "calls": {
+                "unary": {k: f"jnp.{v}" for k, v in UNARY.items()},
+                "binary": {k: f"jnp.{v}" for k, v in BINARY.items()},
+            },
+            "result_encoding": (
+                "result_type / op result: a dtype name or {'error', 'message'}; "
+                "add: {'dtype', 'weak_type'[, 'value' of element 0 for integer "
+                "results]} or {'error', 'message'}; values and creation: {'dtype', 'weak_type', 'values'} "
+                "or {'error', 'message'}"
+            ),
+            "modes": {
+                k: {kk: vv for kk, vv in modes[k].items() if kk not in ("jax_version", "jaxlib_version")} for k in names
+            },
         }
-    with open(args.out, "w") as fh:
-        json.dump(doc, fh, sort_keys=True, indent=0)
-        fh.write("\n")
-    sizes = {k: (len(v["cases"]), len(v["ops"])) for k, v in doc["modes"].items()}
-    print(f"wrote {args.out} (jax {doc['jax_version']}): (pair cases, op cases) per mode {sizes}")
+        if args.same_as and "32bit" in names:
+            doc["compared_with"] = _compare(args.same_as, doc)
+        out = os.path.join(args.out_dir, template.format(version=version))
+        with open(out, "w") as fh:
+            json.dump(doc, fh, sort_keys=True, indent=0)
+            fh.write("\n")
+        sizes = {k: (len(v["cases"]), len(v["ops"])) for k, v in doc["modes"].items()}
+        print(f"wrote {out} (jax {version}): (pair cases, op cases) per mode {sizes}")
     return 0
+
+
+def _compare(old_table: str, doc: dict) -> dict:
+    """The promotion records of ``doc`` against the table of an older JAX (``--same-as``)."""
+    with open(old_table) as fh:
+        old = json.load(fh)
+    differ, reworded = [], 0
+    for mode in old["modes"]:
+        for section in PROMOTION_SECTIONS:
+            for a, b in zip(old["modes"][mode][section], doc["modes"][mode][section], strict=True):
+                if _outcome(a) != _outcome(b):
+                    differ.append({"mode": mode, "section": section, "old": a, "new": b})
+                elif a != b:
+                    reworded += 1
+    for d in differ:
+        print(f"differs from JAX {old['jax_version']}: {d}", file=sys.stderr)
+    return {
+        "jax_version": old["jax_version"],
+        "sections": list(PROMOTION_SECTIONS),
+        "records": sum(len(old["modes"][m][s]) for m in old["modes"] for s in PROMOTION_SECTIONS),
+        "same_outcome": not differ,  # the same dtype, or the same exception type, in every record
+        "messages_reworded": reworded,
+        "differing": differ,
+    }
 
 
 if __name__ == "__main__":

@@ -44,8 +44,9 @@ _defer_policy("torch@2.13", lambda: _rules("torch")._torch_policy(version="2.13"
 _defer_policy("numpy", lambda: _rules("numpy").NumPyPolicy())
 _defer_policy("numpy@2.4", lambda: _rules("numpy").NumPyPolicy(version="2.4"))
 _defer_policy("numpy_legacy", lambda: _rules("numpy_legacy").NumPyLegacyPolicy())
-_defer_policy("jax", lambda: _rules("jax")._jax_policy(False))
-_defer_policy("jax_x64", lambda: _rules("jax")._jax_policy(True))
+_defer_policy("jax", lambda: _rules("jax")._jax_policy("jax"))
+_defer_policy("jax_x64", lambda: _rules("jax")._jax_policy("jax_x64"))
+_defer_policy("jax_explicit_x64", lambda: _rules("jax")._jax_policy("jax_explicit_x64"))
 _defer_policy("megengine", lambda: _rules("megengine").MegEnginePolicy())
 _defer_policy("paddle", lambda: _rules("paddle").PaddlePolicy())
 _defer_policy("mlx", lambda: _rules("mlx").MlxPolicy())
@@ -55,7 +56,7 @@ _DEFERRED_NAMES = {
     **dict.fromkeys(["torch", "TORCH_TABLE", "TorchPolicy", "_torch_policy"], "torch"),
     **dict.fromkeys(["numpy", "NUMPY_TABLE", "NumPyPolicy"], "numpy"),
     **dict.fromkeys(["numpy_legacy", "NumPyLegacyPolicy"], "numpy_legacy"),
-    **dict.fromkeys(["jax", "JAX_LATTICE", "JaxPolicy", "_jax_policy"], "jax"),
+    **dict.fromkeys(["jax", "JAX_LATTICE", "JAX_LATTICE_X32", "JaxPolicy", "_jax_policy"], "jax"),
     **dict.fromkeys(["megengine", "MegEnginePolicy", "megengine_promote"], "megengine"),
     **dict.fromkeys(["paddle", "PaddlePolicy"], "paddle"),
     **dict.fromkeys(["mlx", "MlxPolicy", "MLX_TABLE"], "mlx"),
@@ -105,6 +106,7 @@ __all__ = [
     "NUMPY_TABLE",
     "NumPyPolicy",
     "JAX_LATTICE",
+    "JAX_LATTICE_X32",
     "JaxPolicy",
     "MegEnginePolicy",
     "PaddlePolicy",

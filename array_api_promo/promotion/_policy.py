@@ -571,6 +571,12 @@ class Policy:
                 f"{op}: {value!r} cannot be represented as {dtype.name} (policy {self.name!r}): {exc}"
             ) from None
 
+    def float_rounds_once(self, dtype: DType) -> bool:
+        """Whether an operand's Python float becomes a value of the floating ``dtype`` by one rounding,
+        as NumPy converts it (a fast path may then hand it to NumPy as it is); JAX without x64 makes
+        it a float32 first."""
+        return True
+
     def foreign_numpy_scalar(self, name: str, op: str, others: tuple[DType, ...]) -> DType:
         """The dtype a NumPy scalar of a dtype the policy does not have enters ``op`` as (under the
         ``"array"`` rule of ``numpy_scalars``), next to arrays of dtypes ``others``: ml_dtypes' float8

@@ -1,4 +1,5 @@
-"""JAX's promotion rules (``jax/_src/dtypes.py``), in 32-bit mode (``jax``) and x64 mode (``jax_x64``).
+"""JAX's promotion rules (``jax/_src/dtypes.py``) in its three modes: 32-bit (``jax``), x64 (``jax_x64``)
+and explicit x64 (``jax_explicit_x64``).
 
 Everything JAX-specific lives in this module, as data plus small rules:
 
@@ -6,25 +7,39 @@ Everything JAX-specific lives in this module, as data plus small rules:
   (``int*``, ``float*``, ``complex*``: the types of Python int/float/complex
   scalars) as lattice elements.  Integers meet floats below every float
   (``i* -> u8, i8``; ``u64, i64 -> f*``; ``f* -> bf16, f16, c*``), so int64 +
-  float16 is float16 and uint64 + int64 is the weak float.
+  float16 is float16 and uint64 + int64 is the weak float.  ``JAX_LATTICE_X32``
+  is the lattice JAX uses without x64, which forms no 64-bit type from narrower
+  ones: uint32 + int32 is int32.
 * Python bool is *not* weak (it is a bool); 0-d arrays are strong like n-d arrays.
   A weak result becomes the default dtype of its kind.
-* 32-bit mode (JAX's default): the policy's dtypes are the 32-bit ones; a 64-bit
-  result of the lattice is truncated (uint32 + int32 -> int64 -> int32).
+* ``_MODES``: what each mode has.  32-bit mode (JAX's default): the policy's dtypes are the
+  32-bit ones (an explicitly requested 64-bit dtype is refused, as JAX's
+  ``jax_explicit_x64_dtypes="error"`` does).  x64 mode: every dtype, 64-bit defaults.  Explicit
+  x64 (``jax_enable_x64=False, jax_explicit_x64_dtypes="allow"``): every dtype when asked for by
+  name, 32-bit defaults and the 32-bit lattice.
 * A Python int must fit the default integer (int32, or int64 under x64) at every entry
   point but ``result_type``, which looks at types only; it is then converted to the target
-  dtype with wrap-around (``int8 array + 1000`` holds -24).
+  dtype with wrap-around (``int8 array + 1000`` holds -24).  Without x64 a Python float is a
+  float32 value (a complex a complex64 one) before it meets an array: ``zeros(1, float64) + 0.1``
+  holds 0.10000000149011612 in explicit-x64 mode.
 * A NumPy scalar is a typed, non-weak operand: a 0-d array of its dtype (``jnp.add(x_f64,
-  np.float32(1))`` is float64), at every entry point; in 32-bit mode its 64-bit dtype is made
-  32-bit, as JAX makes every NumPy array's (``numpy_array_dtypes``).
+  np.float32(1))`` is float64), at every entry point; without x64 its 64-bit dtype is made
+  32-bit, as JAX makes every NumPy array's (``numpy_array_dtypes``).  ml_dtypes' bfloat16 scalar
+  is one too; its float8 types only promote to themselves in JAX's lattice, and the namespace
+  has no float8 dtype: refused (``foreign_numpy_scalar``).
 * Operations: integer/bool input to a floating function (sqrt, true division, ...)
-  promotes to the default float; the rest is checked against JAX's op table.
+  promotes to float32, or float64 for 64-bit integers (``_TO_INEXACT``); the rest is checked
+  against JAX's op table.
 
 The tests compare this module with golden tables generated from real JAX
-(``tools/gen_jax_golden.py`` -> ``tests/data/jax_promotion.json``).
+(``tools/gen_jax_golden.py`` -> ``tests/data/jax_promotion.json``,
+``tests/data/jax_explicit_x64_<version>_promotion.json``).
 """
 
 from __future__ import annotations
+
+import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -44,7 +59,7 @@ from ._policy import (
     int_text,
 )
 
-__all__ = ["JaxPolicy", "JAX_LATTICE", "WEAK_INT", "WEAK_FLOAT", "WEAK_COMPLEX"]
+__all__ = ["JaxPolicy", "JAX_LATTICE", "JAX_LATTICE_X32", "WEAK_INT", "WEAK_FLOAT", "WEAK_COMPLEX"]
 
 # The weak types: lattice elements only, never the dtype of an array.
 WEAK_INT = DType("int*", np.int64, D.SIGNED_INTEGER, 0)
@@ -57,38 +72,81 @@ u1, u2, u4, u8 = D.uint8, D.uint16, D.uint32, D.uint64
 f2, bf, f4, f8, c8, c16 = D.float16, D.bfloat16, D.float32, D.float64, D.complex64, D.complex128
 i_, f_, c_ = _WEAK
 
-# jax/_src/dtypes.py, _type_promotion_lattice (jax_numpy_dtype_promotion="standard").
-JAX_LATTICE = PromotionTable.from_lattice(
-    {
-        b1: (i_,),
-        i_: (u1, i1),
-        u1: (u2, i2),
-        u2: (u4, i4),
-        u4: (u8, i8),
-        u8: (f_,),
-        i1: (i2,),
-        i2: (i4,),
-        i4: (i8,),
-        i8: (f_,),
-        f_: (bf, f2, c_),
-        bf: (f4,),
-        f2: (f4,),
-        f4: (f8, c8),
-        f8: (c16,),
-        c_: (c8,),
-        c8: (c16,),
-        c16: (),
-    }
-)
+# jax/_src/dtypes.py, _type_promotion_lattice(strict=False, x64=True) (jax_numpy_dtype_promotion="standard").
+_SUPERTYPES = {
+    b1: (i_,),
+    i_: (u1, i1),
+    u1: (u2, i2),
+    u2: (u4, i4),
+    u4: (u8, i8),
+    u8: (f_,),
+    i1: (i2,),
+    i2: (i4,),
+    i4: (i8,),
+    i8: (f_,),
+    f_: (bf, f2, c_),
+    bf: (f4,),
+    f2: (f4,),
+    f4: (f8, c8),
+    f8: (c16,),
+    c_: (c8,),
+    c8: (c16,),
+    c16: (),
+}
+JAX_LATTICE = PromotionTable.from_lattice(_SUPERTYPES)
+# ... (x64=False): "avoid any promotions that form 64-bit types from non-64-bit inputs. There's only
+# one of these in the entire promotion lattice, namely u4xi4->i8": uint32 meets int32 at int32.
+JAX_LATTICE_X32 = PromotionTable.from_lattice({**_SUPERTYPES, u4: (i4, u8)})
+
+
+class _Mode(NamedTuple):
+    """What a JAX mode has: its dtypes, defaults and lattice, and whether its scalars are 64-bit."""
+
+    summary: str
+    dtypes: tuple[DType, ...]
+    defaults: tuple[DType, DType, DType, DType, DType]  # int, uint, float, complex, index
+    lattice: PromotionTable
+    x64: bool  # jax_enable_x64: Python scalars and NumPy data keep 64 bits
+
+
+_ALL = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, bf, f4, f8, c8, c16)
+_DEFAULTS_32 = (i4, u4, f4, c8, i4)
+_MODES = {
+    "jax": _Mode(
+        "JAX in its default 32-bit mode: no 64-bit dtypes, int32 and float32 defaults.",
+        (b1, i1, i2, i4, u1, u2, u4, f2, bf, f4, c8),
+        _DEFAULTS_32,
+        JAX_LATTICE_X32,
+        False,
+    ),
+    "jax_x64": _Mode(
+        "JAX with jax_enable_x64 (64-bit dtypes and defaults).", _ALL, (i8, u8, f8, c16, i8), JAX_LATTICE, True
+    ),
+    "jax_explicit_x64": _Mode(
+        "JAX without x64 but with jax_explicit_x64_dtypes='allow': int32 and float32 defaults, "
+        "64-bit dtypes where asked for by name.",
+        _ALL,
+        _DEFAULTS_32,
+        JAX_LATTICE_X32,
+        False,
+    ),
+}
 
 # The ints NumPy's casts take (``jnp.full``'s fill value): int64's and uint64's.
 _INT64_MIN, _UINT64_END = -(2**63), 2**64
 # Python scalars: bool is a strong bool, the others weak.
 _SCALAR_TYPE = {bool: b1, int: i_, LargeInt: i_, float: f_, complex: c_}
-# 32-bit mode: what a 64-bit result is truncated to (dtypes.canonicalize_dtype).
-_TRUNCATE_32 = {i8: i4, u8: u4, f8: f4, c16: c8}
-# ... and what a NumPy array or scalar of a 64-bit dtype becomes (jnp.asarray(np.float64(1)) is float32).
-_NUMPY_32 = {dtype.name: _TRUNCATE_32[dtype].name for dtype in _TRUNCATE_32}
+# Without x64, what a NumPy array or scalar of a 64-bit dtype becomes (dtypes.canonicalize_dtype:
+# jnp.asarray(np.float64(1)) is float32, also in explicit-x64 mode: no dtype was asked for by name).
+_NUMPY_32 = {"int64": "int32", "uint64": "uint32", "float64": "float32", "complex128": "complex64"}
+# dtypes.to_inexact_dtype: what integer and bool input to a floating function computes in.
+_TO_INEXACT = {b1: f4, i1: f4, i2: f4, i4: f4, i8: f8, u1: f4, u2: f4, u4: f4, u8: f8}
+# Without x64 a Python float or complex is a float32 or complex64 value before it meets an array (the
+# weak type's default): into float64 0.1 holds 0.10000000149011612. XLA converts a float64 into float16
+# and bfloat16 through float32 too, in every mode (zeros(2, float16) + (1 + 2**-11 + 2**-30) holds 1.0,
+# where one rounding gives 1.0009765625). The dtypes where the rounding through float32 shows:
+_WEAK_32 = {float: np.float32, complex: np.complex64}
+_THROUGH_FLOAT32 = {False: frozenset({f2, bf, f8, c16}), True: frozenset({f2, bf})}  # by x64
 
 # What JAX refuses, by the op's domain in the standard's words: categories.
 _B, _I, _F, _X = D.CATEGORY_BOOL, D.CATEGORY_INTEGER, D.CATEGORY_FLOATING, D.CATEGORY_COMPLEX
@@ -133,7 +191,7 @@ _LOGICAL = frozenset({"logical_and", "logical_or", "logical_xor", "logical_not"}
 
 
 class JaxPolicy(Policy):
-    """JAX (``jax.numpy``) promotion in 32-bit mode or, with ``x64=True``, x64 mode."""
+    """JAX (``jax.numpy``) promotion in one of its modes: ``jax`` (32-bit), ``jax_x64``, ``jax_explicit_x64``."""
 
     zero_d_matters = False  # 0-d arrays are strong; only Python scalars are weak
     # jnp.add(True, 1), jnp.where(c, 1, 2.5): a (weakly typed) array of the scalars' defaults;
@@ -143,36 +201,32 @@ class JaxPolicy(Policy):
     numpy_scalars = "array"
     integer_division_by_zero = "xla"  # jnp.array([0, 1]) // 0 is [-1, -2]; % 0 is 0 (JAX 0.12.0.1)
 
-    def __init__(self, x64: bool = False):
-        self.x64 = x64
-        self.name = "jax_x64" if x64 else "jax"
-        if x64:
-            self.dtypes = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, bf, f4, f8, c8, c16)
-            self.default_int, self.default_uint, self.default_float = i8, u8, f8
-            self.default_complex, self.default_index = c16, i8
-        else:
-            self.dtypes = (b1, i1, i2, i4, u1, u2, u4, f2, bf, f4, c8)
-            self.default_int, self.default_uint, self.default_float = i4, u4, f4
-            self.default_complex, self.default_index = c8, i4
+    def __init__(self, x64: bool = False, *, explicit_x64: bool = False):
+        if x64 and explicit_x64:
+            raise ValueError("jax policy: explicit_x64 is a mode of JAX without x64 (x64=False)")
+        self.name = "jax_x64" if x64 else "jax_explicit_x64" if explicit_x64 else "jax"
+        mode = _MODES[self.name]
+        self.x64, self.explicit_x64, self._summary = mode.x64, explicit_x64, mode.summary
+        self.dtypes = mode.dtypes
+        self.default_int, self.default_uint, self.default_float, self.default_complex, self.default_index = (
+            mode.defaults
+        )
+        self.table = mode.lattice
+        if not mode.x64:
             self.numpy_array_dtypes = _NUMPY_32
-        self.table = JAX_LATTICE
         super().__init__()
 
     @property
     def summary(self) -> str:
-        if self.x64:
-            return "JAX with jax_enable_x64 (64-bit dtypes and defaults)."
-        return "JAX in its default 32-bit mode: no 64-bit dtypes, int32 and float32 defaults."
+        return self._summary
 
     def _canonical(self, dtype: DType) -> DType:
         if dtype is i_:
-            dtype = self.default_int
-        elif dtype is f_:
-            dtype = self.default_float
-        elif dtype is c_:
-            dtype = self.default_complex
-        if not self.x64:
-            dtype = _TRUNCATE_32.get(dtype, dtype)
+            return self.default_int
+        if dtype is f_:
+            return self.default_float
+        if dtype is c_:
+            return self.default_complex
         return dtype
 
     # -- dtypes._lattice_result_type ------------------------------------------------------
@@ -191,8 +245,7 @@ class JaxPolicy(Policy):
             result = joined
         canonical = self._canonical(result)
         if trace is not None and canonical is not result:
-            why = "the weak type becomes the default dtype" if result in _WEAK else "32-bit mode truncates 64-bit types"
-            trace.step(f"{why}: {canonical.name}")
+            trace.step(f"the weak type becomes the default dtype: {canonical.name}")
         return canonical
 
     # -- Python scalars ---------------------------------------------------------------------
@@ -206,7 +259,13 @@ class JaxPolicy(Policy):
     def check_scalar(self, value, dtype, op):
         self.check_scalar_value(value, op)
 
+    def float_rounds_once(self, dtype):
+        return dtype not in _THROUGH_FLOAT32[self.x64]
+
     def scalar_converter(self, scalar_type, dtype, op):
+        if scalar_type in _WEAK_32 and dtype in _THROUGH_FLOAT32[self.x64]:
+            convert = self.convert_scalar  # (a float32 first: no direct conversion to run in C)
+            return lambda value: convert(value, dtype, op)
         # an operator's int is parsed as the default integer first, whatever the array's dtype
         # (float32 + 2**63 raises OverflowError); only ints in its range convert directly
         if scalar_type is bool or scalar_type is float or scalar_type is complex or dtype.category == D.CATEGORY_BOOL:
@@ -219,23 +278,37 @@ class JaxPolicy(Policy):
         )
 
     def convert_scalar(self, value, dtype, op="asarray"):
-        """Wrap-around into integers (as JAX's ``lax.convert_element_type``)."""
+        """Wrap-around into integers (as JAX's ``lax.convert_element_type``); without x64 a float or
+        complex is the float32 or complex64 value of its weak type first."""
         self.check_scalar(value, dtype, op)
-        if type(value) is int and dtype.category == D.CATEGORY_INTEGER:
+        t = type(value)
+        if t is int and dtype.category == D.CATEGORY_INTEGER:
             value = self.wrap_int(value, dtype)
         with np.errstate(over="ignore"):
-            if type(value) is int and dtype.category >= D.CATEGORY_FLOATING:
+            if t is int and dtype.category >= D.CATEGORY_FLOATING:
                 value = float(value)  # (ml_dtypes' bfloat16 takes no int beyond a C long)
+            elif t in _WEAK_32 and dtype in _THROUGH_FLOAT32[self.x64]:
+                value = _WEAK_32[t](value)
             return np.asarray(value, dtype=dtype.numpy)
 
     def convert_bound(self, value, dtype, bound="min"):
         return self.convert_scalar(value, dtype, "clip")  # jnp.clip converts a bound as an operand: it wraps
 
     def create_scalar(self, value, dtype, op="asarray"):
-        """``jnp.full(shape, v, dtype=...)`` converts with NumPy's casts: an int in [-2**63, 2**64)
-        wraps into an integer dtype, any int rounds into a float one (bfloat16 through ml_dtypes, which
-        takes that range only), anything is a bool's truth; ``jnp.asarray`` checks the dtype's range."""
-        if op != "full" or type(value) is not int or dtype.category == D.CATEGORY_BOOL:
+        """``jnp.asarray(v, dtype=...)`` converts as ``np.array(v, dtype=...)`` (a float into an integer
+        dtype truncates toward zero, a value out of its range is an ``OverflowError``);
+        ``jnp.full(shape, v, dtype=...)`` with XLA's casts: an int in [-2**63, 2**64) wraps into an
+        integer dtype, a float truncates and saturates at its bounds (NaN is 0), any int rounds into a
+        float dtype (bfloat16 through ml_dtypes, which takes that range only), anything is a bool's truth."""
+        if op == "full" and type(value) is float and dtype.category == D.CATEGORY_INTEGER:
+            lo, hi = D.iinfo_bounds(dtype)
+            whole = 0 if math.isnan(value) else max(lo, min(hi, int(value) if math.isfinite(value) else value))
+            return np.asarray(int(whole), dtype=dtype.numpy)
+        if op not in ("full", "full_like"):
+            from .numpy import numpy_creation
+
+            return numpy_creation(value, dtype, op, self.name)
+        if type(value) is not int or dtype.category == D.CATEGORY_BOOL:
             return super().create_scalar(value, dtype, op)
         if dtype.category == D.CATEGORY_INTEGER or dtype is bf:
             if not _INT64_MIN <= value < _UINT64_END:
@@ -263,17 +336,21 @@ class JaxPolicy(Policy):
         if spec.name in _BOOL_TO_INT32 and common is b1:
             compute = i4  # jnp's bool arithmetic goes through int32 in both modes
         if (kind is ResultKind.FLOAT or spec.name in _INEXACT_ARGS) and common.category <= D.CATEGORY_INTEGER:
-            # to_inexact: integers of up to 32 bits give float32, 64-bit ones the default float.
-            compute = self.default_float if common.bits == 64 else f4
+            compute = _TO_INEXACT[common]  # integers of up to 32 bits give float32, 64-bit ones float64
         return Decision(compute, self.result_of_kind(kind, compute))
 
     def _why_compute(self, spec):
         return "integer input to a floating function promotes to the default float"
 
     def _inexact(self, dtype: DType) -> DType:
-        if dtype.category > D.CATEGORY_INTEGER:
-            return dtype
-        return self.default_float if dtype.bits == 64 else f4
+        return _TO_INEXACT.get(dtype, dtype)
+
+    def foreign_numpy_scalar(self, name, op, others):
+        raise PromotionError(
+            f"{op or 'operand'}: a NumPy scalar of dtype {name} promotes in JAX to {name} only (JAX's lattice has "
+            f"no implicit promotion out of it: with a floating array it refuses), and {name} does not exist "
+            f"under policy {self.name!r}; convert it with float() first"
+        )
 
     def accumulation_dtype(self, op, dtype):
         if dtype.category == D.CATEGORY_INTEGER and op in _KEEPS_INTEGER_DTYPE:
@@ -299,8 +376,9 @@ class JaxPolicy(Policy):
 _POLICIES: dict = {}
 
 
-def _jax_policy(x64: bool) -> JaxPolicy:
-    policy = _POLICIES.get(x64)
+def _jax_policy(name: str) -> JaxPolicy:
+    """The built-in policy ``name`` (one of ``_MODES``), made once."""
+    policy = _POLICIES.get(name)
     if policy is None:
-        policy = _POLICIES[x64] = JaxPolicy(x64)
+        policy = _POLICIES[name] = JaxPolicy(name == "jax_x64", explicit_x64=name == "jax_explicit_x64")
     return policy
