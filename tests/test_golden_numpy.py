@@ -493,3 +493,44 @@ def test_functions_of_every_dtype_pair(name):
             if got != expected:
                 bad.append(f"{where}: NumPy holds {expected}, ours {got}")
     report(bad, len(ops_golden["functions"]), "function records", RELEASES[name])
+
+
+# -- creation with a dtype --------------------------------------------------------------------------
+_CREATION_CALLS = {
+    "asarray": lambda ns, v, d: ns.asarray(v, dtype=d),
+    "full": lambda ns, v, d: ns.full(2, v, dtype=d),
+}
+
+
+@pytest.mark.parametrize("name", sorted(RELEASES))
+def test_creation_values(name):
+    """``asarray(v, dtype=...)`` and ``full(2, v, dtype=...)`` of Python ints in and out of range, floats,
+    complex numbers, bools and NumPy scalars into every dtype: NumPy's values or refusal, whatever NumPy is
+    installed (NumPy 2.0's ``np.full`` wraps ``300`` into int8 where 2.1 on raise; the policy checks it)."""
+    import array_api_promo as xp
+
+    ns, golden = xp.namespace(name), TABLES[name][0]
+    records = golden["creation_values"]
+    assert set(golden["creation_calls"]) == set(_CREATION_CALLS)
+    bad = []
+    for rec in records:
+        v = eval(rec["value"], {"np": np})  # noqa: S307 - the table's own literals
+        want = rec["result"]
+        where = f"{golden['creation_calls'][rec['entry']]} with {rec['dtype']}, v={rec['value']}"
+        try:
+            with np.errstate(all="ignore"):
+                out = _CREATION_CALLS[rec["entry"]](ns, v, dtype_by_name(rec["dtype"]))
+        except (TypeError, ValueError, OverflowError) as exc:
+            if "error" not in want:
+                bad.append(f"{where}: NumPy gives {want['values']}, ours raised {type(exc).__name__}: {exc}")
+            elif want["error"] == "OverflowError" and not isinstance(exc, OverflowError):
+                bad.append(f"{where}: NumPy raises OverflowError, ours {type(exc).__name__}: {exc}")
+            continue
+        if "error" in want:
+            bad.append(f"{where}: NumPy raises {want['error']}: {want['message']}; ours gave {out}")
+            continue
+        values = np.asarray(out._data).reshape(-1)
+        got = [[v.real, v.imag] for v in values.tolist()] if values.dtype.kind == "c" else values.tolist()
+        if out.dtype.name != want["dtype"] or got != want["values"]:
+            bad.append(f"{where}: NumPy gives {want['dtype']} {want['values']}, ours {out.dtype.name} {got}")
+    report(bad, len(records), "creation records", RELEASES[name])

@@ -321,6 +321,46 @@ def ml_dtypes_casts():
     return {"release": ml_dtypes.__version__, "types": out}
 
 
+# Creation with a dtype (``np.asarray(v, dtype=...)``, ``np.full(2, v, dtype=...)``) of numbers whose
+# conversion NumPy defines on every platform: Python ints in and out of range (the check NumPy 2.1 added to
+# np.full), floats a cast truncates (no NaN, infinity or float out of an integer dtype's range: C leaves
+# those casts undefined), complex numbers, bools and NumPy scalars.
+CREATION_VALUES = [
+    "300",
+    "-129",
+    "2**40",
+    "2**63",
+    "-2**63-1",
+    "2.7",
+    "0.5",
+    "1j",
+    "(1.5+2j)",
+    "True",
+    "np.int64(300)",
+    "np.float32(2.5)",
+    "np.float64(2.7)",
+]
+CREATION_CALLS = {"asarray": "np.asarray(v, dtype=dtype)", "full": "np.full(2, v, dtype=dtype)"}
+
+
+def creation_value_records():
+    calls = {"asarray": lambda v, d: np.asarray(v, dtype=d), "full": lambda v, d: np.full(2, v, dtype=d)}
+    out = []
+    for entry, call in calls.items():
+        for d in DTYPE_NAMES:
+            for text in CREATION_VALUES:
+                v = eval(text, {"np": np})  # noqa: S307 - our own literals
+                try:
+                    with warnings.catch_warnings():
+                        warnings.simplefilter("ignore")
+                        result = np.asarray(call(v, d))
+                    record = {"dtype": str(result.dtype), "values": entry_golden.numpy_values(result)}
+                except Exception as exc:  # noqa: BLE001 - every failure is recorded
+                    record = error_record(exc)
+                out.append({"entry": entry, "dtype": d, "value": text, "result": record})
+    return out
+
+
 # The standard's functions of two vectors (and diff of one) whose result dtype a policy decides:
 # name -> (the NumPy call, its source text). Operands: [1, 0, 1] and [1, 1, 0] of each dtype.
 FUNCTIONS = {
@@ -439,6 +479,8 @@ def promotion_doc():
         "numpy_scalar_calls": NUMPY_SCALAR_CALLS,
         "numpy_scalars": numpy_scalar_records(),
         "ml_dtypes": ml_dtypes_casts(),
+        "creation_calls": CREATION_CALLS,
+        "creation_values": creation_value_records(),
     }
 
 
