@@ -255,7 +255,7 @@ def test_main_namespace_keeps_its_conversions():
     assert xp.full(2, __import__("numpy").float64(2.5), dtype=xp.float32).dtype == xp.float32
 
 
-@pytest.mark.parametrize("policy", ["torch", "numpy", "jax", "jax_x64", "numpy_legacy"])
+@pytest.mark.parametrize("policy", ["torch", "numpy", "jax", "jax_x64", "jax_explicit_x64", "numpy_legacy"])
 def test_device_limits_compose_with_any_policy(policy):
     """A device's dtype set and defaults under another policy: the policy decides, the device refuses."""
     xp = namespace(policy)

@@ -300,12 +300,13 @@ class JaxPolicy(Policy):
         ``jnp.full(shape, v, dtype=...)`` with XLA's casts: an int in [-2**63, 2**64) wraps into an
         integer dtype, a float truncates and saturates at its bounds (NaN is 0), any int rounds into a
         float dtype (bfloat16 through ml_dtypes, which takes that range only), anything is a bool's truth."""
-        if op == "full" and type(value) is float and dtype.category == D.CATEGORY_INTEGER:
+        full = op in ("full", "full_like")
+        if full and type(value) is float and dtype.category == D.CATEGORY_INTEGER:
             lo, hi = D.iinfo_bounds(dtype)
-            whole = 0 if math.isnan(value) else max(lo, min(hi, int(value) if math.isfinite(value) else value))
-            return np.asarray(int(whole), dtype=dtype.numpy)
-        if op not in ("full", "full_like"):
-            from .numpy import numpy_creation
+            whole = 0 if math.isnan(value) else hi if value >= hi else lo if value <= lo else int(value)
+            return np.asarray(whole, dtype=dtype.numpy)
+        if not full:
+            from .numpy import numpy_creation  # (asarray and its nested sequences: np.array's conversion)
 
             return numpy_creation(value, dtype, op, self.name)
         if type(value) is not int or dtype.category == D.CATEGORY_BOOL:
@@ -340,7 +341,7 @@ class JaxPolicy(Policy):
         return Decision(compute, self.result_of_kind(kind, compute))
 
     def _why_compute(self, spec):
-        return "integer input to a floating function promotes to the default float"
+        return "integer input to a floating function computes in float32, 64-bit integers in float64"
 
     def _inexact(self, dtype: DType) -> DType:
         return _TO_INEXACT.get(dtype, dtype)
