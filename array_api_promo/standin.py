@@ -83,11 +83,12 @@ from ._linear_algebra_functions import EighResult, EigResult, QRResult, SlogdetR
 from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
 from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._standin_shape import MODULES as SHAPE
+from ._strict_words import MIRRORED_VERSION, array_repr, reworded
 from .from_env import _load_policy
+from .promotion._policy import ScalarConverter
 
 __all__ = ["MIRRORED_VERSION", "SHAPE", "SITE_DIR", "StandinRuntime", "install", "main", "make_module"]
 
-MIRRORED_VERSION = "2.6.1"  # the array-api-strict release whose extras this module mirrors
 MODULE_NAME = "array_api_strict"
 SITE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_standin_site")
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -122,21 +123,34 @@ class _Standin:
         self, *, api_version=None, boolean_indexing=None, data_dependent_shapes=None, enabled_extensions=None
     ) -> None:
         if api_version is not None and api_version not in API_VERSIONS:
-            raise ValueError(
-                f"set_array_api_strict_flags: api_version {api_version!r} is not supported by "
-                f"array_api_promo; supported: {', '.join(API_VERSIONS)}"
+            raise _words(
+                ValueError(
+                    f"set_array_api_strict_flags: api_version {api_version!r} is not supported by "
+                    f"array_api_promo; supported: {', '.join(API_VERSIONS)}"
+                ),
+                "api_version",
+                api_version,
             )
         version = api_version or self.api_version or DEFAULT_API_VERSION
         if enabled_extensions is not None:
             for ext in enabled_extensions:
                 if ext not in _EXTENSIONS:
-                    raise ValueError(
-                        f"set_array_api_strict_flags: unknown extension {ext!r}; extensions: {', '.join(_EXTENSIONS)}"
+                    raise _words(
+                        ValueError(
+                            f"set_array_api_strict_flags: unknown extension {ext!r}; extensions: {', '.join(_EXTENSIONS)}"
+                        ),
+                        "extension",
+                        ext,
                     )
                 if _EXTENSIONS[ext] > version:
-                    raise ValueError(
-                        f"set_array_api_strict_flags: extension {ext} requires standard version "
-                        f"{_EXTENSIONS[ext]} or later, not {version}"
+                    raise _words(
+                        ValueError(
+                            f"set_array_api_strict_flags: extension {ext} requires standard version "
+                            f"{_EXTENSIONS[ext]} or later, not {version}"
+                        ),
+                        "extension_version",
+                        ext,
+                        _EXTENSIONS[ext],
                     )
             extensions = tuple(enabled_extensions)
         else:  # as array-api-strict: an extension the version lacks stays off until enabled again
@@ -318,11 +332,11 @@ def _own_names(state: _Standin) -> dict:
     def get_default_dtypes(device=None) -> dict:
         return module.__array_namespace_info__().default_dtypes(device=device)
 
-    def _refusing(check, words):
+    def _refusing(check, words, kind, *facts):
         def decorator(func):
             def run(*args, **kwargs):
                 if not check():
-                    raise RuntimeError(f"{func.__name__} {words()}")
+                    raise _words(RuntimeError(f"{func.__name__} {words()}"), kind, func.__name__, *facts(state))
                 return func(*args, **kwargs)
 
             run.__name__, run.__qualname__, run.__doc__ = func.__name__, func.__qualname__, func.__doc__
@@ -334,13 +348,25 @@ def _own_names(state: _Standin) -> dict:
         return _refusing(
             lambda: state.api_version >= version,
             lambda: f"requires API version {version} or later, but the current API version is {state.api_version}",
+            "later_version",
+            lambda state: (version, state.api_version),
         )
 
     def requires_extension(extension):
-        return _refusing(lambda: extension in state.extensions, lambda: f"requires the {extension} extension")
+        return _refusing(
+            lambda: extension in state.extensions,
+            lambda: f"requires the {extension} extension",
+            "extension_required",
+            lambda state: (extension,),
+        )
 
     def requires_data_dependent_shapes(func):
-        return _refusing(lambda: state.data_dependent_shapes, lambda: "requires data-dependent shapes")(func)
+        return _refusing(
+            lambda: state.data_dependent_shapes,
+            lambda: "requires data-dependent shapes",
+            "data_dependent",
+            lambda state: (),
+        )(func)
 
     return {
         "Array": Array,
@@ -398,6 +424,7 @@ def install(module: types.ModuleType) -> None:
     for cls, short in _PRESENTED_IN.items():
         cls.__module__ = f"{module.__name__}.{short}"
     show_as_array_api_strict()
+    D.show_as_array_api_strict()
 
 
 class StandinRuntime(Runtime):
@@ -417,6 +444,28 @@ class StandinRuntime(Runtime):
     @property  # type: ignore[override]
     def data_dependent_shapes(self) -> bool:
         return self.standin.data_dependent_shapes
+
+    # -- array-api-strict's words and reprs (_strict_words) ------------------------------------
+    own_repr = True
+
+    def _repr(self, x) -> str:
+        return array_repr(x)
+
+    def _refusal(self, exc: BaseException, kind: str, *facts) -> BaseException:
+        return reworded(exc, kind, facts, self)
+
+    def _scalar_converter(self, scalar_type: type, dtype, op: str):
+        converter = super()._scalar_converter(scalar_type, dtype, op)
+        if type(converter) is ScalarConverter:  # its fallback (out of the dtype's range) says array-api-strict's words
+            c = converter
+            converter = ScalarConverter(c.make, c.lo, c.hi, c.to_float, self._convert_scalar, c.dtype, c.op)
+        return converter
+
+    def _convert_scalar(self, value, dtype, op: str):
+        try:
+            return self.policy.convert_scalar(value, dtype, op)
+        except OverflowError as exc:
+            raise self._refusal(exc, "int_range", value, dtype) from None
 
     @staticmethod
     def _kernel_for(name, numpy_dtype, policy=None):
@@ -479,9 +528,15 @@ _attributed = _KERNELS_MODULE["_attributed"]
 
 def _of_later_version(name: str, added: str, api_version: str):
     def later(*args, **kwargs):
-        raise RuntimeError(
-            f"{name} requires API version {added} or later, but the current API version of the stand-in for "
-            f"array-api-strict is {api_version} (set_array_api_strict_flags(api_version=...))"
+        raise _words(
+            RuntimeError(
+                f"{name} requires API version {added} or later, but the current API version of the stand-in for "
+                f"array-api-strict is {api_version} (set_array_api_strict_flags(api_version=...))"
+            ),
+            "later_version",
+            name,
+            added,
+            api_version,
         )
 
     later.__name__ = later.__qualname__ = name
@@ -494,13 +549,40 @@ def _without_data_dependent_shapes(name, func):
             repeats = args[1] if len(args) > 1 else kwargs.get("repeats")
             if isinstance(repeats, int):
                 return func(*args, **kwargs)
-        raise RuntimeError(
-            f"{name}: data-dependent shapes are disabled (set_array_api_strict_flags(data_dependent_shapes=False))"
+        raise _words(
+            RuntimeError(
+                f"{name}: data-dependent shapes are disabled (set_array_api_strict_flags(data_dependent_shapes=False))"
+            ),
+            "repeat_data_dependent" if name == "repeat" else "data_dependent",
+            *(() if name == "repeat" else (name,)),
         )
 
     refuse.__name__ = refuse.__qualname__ = name
     refuse.__doc__ = func.__doc__
     return refuse
+
+
+def _words(exc: BaseException, kind: str, *facts) -> BaseException:
+    """A refusal of the stand-in's own (its flags) in array-api-strict's words, then ours (``_strict_words``)."""
+    return reworded(exc, kind, facts, None)
+
+
+def _missing_attribute(module: types.ModuleType):
+    """The module's ``__getattr__``: a disabled extension is array-api-strict's ``AttributeError``."""
+
+    def __getattr__(name: str):
+        if name in _EXTENSIONS:
+            raise _words(
+                AttributeError(
+                    f"module {module.__name__!r} has no attribute {name!r}: the extension is disabled "
+                    "(set_array_api_strict_flags(enabled_extensions=...))"
+                ),
+                "extension_disabled",
+                name,
+            )
+        raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 def _env_flags() -> dict:
@@ -550,6 +632,7 @@ def make_module(
     module.get_array_api_strict_flags = state.get_flags
     module.reset_array_api_strict_flags = state.reset_flags
     module.ArrayAPIStrictFlags = _flags_context(state)
+    module.__dict__["__getattr__"] = _missing_attribute(module)  # (the module's own, as array-api-strict's)
     flags = _env_flags()
     flags.setdefault("api_version", api_version or DEFAULT_API_VERSION)
     state.set_flags(**flags)
