@@ -55,7 +55,9 @@ class CreationFunctions(RuntimeBase):
                 for item in o:
                     walk(item, depth + 1)
             else:
-                raise TypeError(f"{func}: cannot make an array from {type(o).__name__} {o!r}")
+                raise self._refusal(
+                    TypeError(f"{func}: cannot make an array from {type(o).__name__} {o!r}"), "no_such_dtype", obj
+                )
 
         walk(obj, 0)
         dtypes = {k for k in kinds if type(k) is D.DType}
@@ -142,8 +144,11 @@ class CreationFunctions(RuntimeBase):
         if t in D.PY_SCALARS:
             if copy is False:
                 raise ValueError("asarray: copy=False is impossible for a Python scalar")
-            dtype = self._default_dtype_of_scalar(obj, device) if dtype is None else dtype
-            return Array._new(self._exact_scalar(obj, dtype, func), dtype, self, device)
+            given, dtype = dtype, self._default_dtype_of_scalar(obj, device) if dtype is None else dtype
+            try:
+                return Array._new(self._exact_scalar(obj, dtype, func), dtype, self, device)
+            except OverflowError as exc:
+                raise self._refusal(exc, "asarray_int", obj, given) from None
         if isinstance(obj, type):  # np.float64 the class has __array__, but is no array
             raise TypeError(f"asarray: cannot make an array from the type {obj.__name__}; pass a value")
         if t is np.ndarray or (t is not list and t is not tuple and _has_buffer(obj)):
@@ -160,7 +165,9 @@ class CreationFunctions(RuntimeBase):
             return self.from_dlpack(obj, device=device, copy=copy)
         if hasattr(obj, "__array__") or hasattr(obj, "__array_interface__"):
             return self._from_numpy(np.asarray(obj), dtype, device, copy, func)
-        raise TypeError(f"asarray: cannot make an array from {describe_value(obj)}")
+        raise self._refusal(
+            TypeError(f"asarray: cannot make an array from {describe_value(obj)}"), "no_such_dtype", obj
+        )
 
     asarray = fast_path(_core.ASARRAY, "asarray", asarray)  # one of ours, an ndarray, a list of floats: in C
 
@@ -230,8 +237,12 @@ class CreationFunctions(RuntimeBase):
             # asarray's nested sequences and __setitem__ (array-api-strict takes them too)
             fill_value = complex(fill_value) if isinstance(fill_value, complex) else float(fill_value)
         if type(fill_value) not in D.PY_SCALARS:
-            raise TypeError(
-                f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}"
+            raise self._refusal(
+                TypeError(
+                    f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}"
+                ),
+                "fill_value",
+                type(fill_value),
             )
         if dtype is None:
             dtype = self._default_dtype_of_scalar(fill_value, device)
@@ -452,7 +463,9 @@ class CreationFunctions(RuntimeBase):
         if type(k) is not int:
             raise TypeError(f"{func}: k must be an int, got {type(k).__name__}")
         if x._data.ndim < 2:
-            raise ValueError(f"{func}: x must have at least two dimensions, got {x._data.ndim}")
+            raise self._refusal(
+                ValueError(f"{func}: x must have at least two dimensions, got {x._data.ndim}"), "min_2d", func
+            )
         return Array._new(numpy_func(x._data, k=k), x._dtype, self, x._device)
 
     def tril(self, x, /, *, k=0):
@@ -474,8 +487,11 @@ class CreationFunctions(RuntimeBase):
                 raise ValueError(f"meshgrid: every array must be one-dimensional, got {a._data.ndim} dimensions")
         dtype = arrays[0]._dtype
         if any(a._dtype is not dtype for a in arrays):
-            raise TypeError(
-                "meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays)
+            raise self._refusal(
+                TypeError(
+                    "meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays)
+                ),
+                "meshgrid_dtypes",
             )
         device = self._same_device("meshgrid", *arrays)
         # np.meshgrid copies (copy=True): writable grids that share nothing, as array-api-strict's

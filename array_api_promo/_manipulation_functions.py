@@ -19,7 +19,7 @@ from ._array import Array
 from ._devices import CPU
 from ._info import _MAX_DIMENSIONS as _MAX_DIMS
 from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
-from .promotion import Operand, OperandKind
+from .promotion import Operand, OperandKind, PromotionError
 
 __all__ = ["ManipulationFunctions"]
 
@@ -143,7 +143,10 @@ class ManipulationFunctions(RuntimeBase):
         if all(a._dtype is first for a in arrays):
             return [a._data for a in arrays], first
         # Joining has no 0-d "weak" operands: every array takes part as an array.
-        dtype = self.policy.resolve(tuple(Operand(_ARRAY, a._dtype) for a in arrays), func)
+        try:
+            dtype = self.policy.resolve(tuple(Operand(_ARRAY, a._dtype) for a in arrays), func)
+        except PromotionError as exc:
+            raise self._refusal(exc, "promotion", func, *arrays) from None
         target = dtype.numpy
         return [a._data if a._dtype is dtype else a._data.astype(target) for a in arrays], dtype
 
@@ -369,7 +372,12 @@ class ManipulationFunctions(RuntimeBase):
         if unknown and known == 0:
             raise ValueError(f"{func}: shape {shape} is ambiguous: -1 next to a zero size")
         if (size % known) if unknown else (known != size):
-            raise ValueError(f"{func}: cannot reshape an array of size {size} (shape {data.shape}) into shape {shape}")
+            raise self._refusal(
+                ValueError(f"{func}: cannot reshape an array of size {size} (shape {data.shape}) into shape {shape}"),
+                "reshape_size",
+                size,
+                shape,
+            )
         if copy:
             out = data.reshape(shape).copy()
         elif copy is False:
@@ -452,7 +460,10 @@ class ManipulationFunctions(RuntimeBase):
         func = "roll"
         x = self._check_array(x, func)
         data = x._data
-        shifts = _int_or_tuple(shift, func, "shift")
+        try:
+            shifts = _int_or_tuple(shift, func, "shift")
+        except TypeError as exc:
+            raise self._refusal(exc, "roll_shift", shift) from None
         if axis is None:
             if isinstance(shift, (tuple, list)):
                 raise ValueError(f"{func}: a tuple shift {shift} needs a tuple axis of the same length")
@@ -480,7 +491,9 @@ class ManipulationFunctions(RuntimeBase):
             self._check_array(repeats, func, "repeats")
             self._same_device(func, x, repeats)
             if repeats._dtype.category != D.CATEGORY_INTEGER:
-                raise TypeError(f"{func}: repeats must have an integer dtype, got {repeats._dtype.name}")
+                raise self._refusal(
+                    TypeError(f"{func}: repeats must have an integer dtype, got {repeats._dtype.name}"), "repeats_dtype"
+                )
             r = repeats._data
             if r.ndim != 1 or r.shape[0] not in (1, n):
                 raise ValueError(f"{func}: repeats must have shape (1,) or ({n},), got {r.shape}")
@@ -492,7 +505,10 @@ class ManipulationFunctions(RuntimeBase):
             if r.shape[0] == 1:
                 r = int(r[0])
         else:
-            r = _as_int(repeats, func, "repeats (an int or an integer array)")
+            try:
+                r = _as_int(repeats, func, "repeats (an int or an integer array)")
+            except TypeError as exc:
+                raise self._refusal(exc, "repeats_type", repeats) from None
             if r < 0:
                 raise ValueError(f"{func}: repeats must be non-negative, got {r}")
         length = n * r if type(r) is int else sum(int(v) for v in r)

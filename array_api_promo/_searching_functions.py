@@ -131,7 +131,9 @@ class SearchingFunctions(RuntimeBase):
         x = self._check_array(x, func)
         data = x._data
         if data.ndim == 0:
-            raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
+            raise self._refusal(
+                ValueError(f"{func}: x must have at least one dimension, got a 0-d array"), "nonzero_0d"
+            )
         device = x._device
         return tuple(self._index_result(i, device) for i in data.nonzero())  # (np.nonzero's own call)
 
