@@ -375,7 +375,7 @@ class CreationFunctions(RuntimeBase):
         else:
             dtype = self._check_dtype(dtype, func)
         if dtype.category == D.CATEGORY_BOOL:
-            raise TypeError("arange: dtype must be numeric, got bool")
+            raise self._refusal(TypeError("arange: dtype must be numeric, got bool"), "arange_bool", start, stop, step)
         # The standard: the length is ceil((stop - start) / step), which NumPy
         # can overshoot by one with floating steps.
         if all(type(v) is not float for v in (start, stop, step)):

@@ -42,6 +42,7 @@ ours is not, the stand-in raises one that is both (:class:`StrictValueError`).
 
 from __future__ import annotations
 
+import math
 import os
 import sys
 from types import FrameType
@@ -66,7 +67,7 @@ class StrictValueError(TypeError, ValueError):
     __module__ = "array_api_promo"
 
 
-class StrictPromotionValueError(StrictValueError):
+class StrictPromotionValueError(PromotionError, StrictValueError):
     """The same for a policy's refusal (our ``PromotionError``): ``fft.fftfreq(n, dtype=int64)``."""
 
     __module__ = "array_api_promo"
@@ -178,6 +179,10 @@ WORDS: dict[str, tuple[type, str]] = {
     "roll_shift": (ValueError, "`shift` can only be an int or a tuple, got type(shift)={} instead."),
     "repeats_dtype": (TypeError, "The repeats array must have an integer dtype"),
     "reshape_size": (ValueError, "cannot reshape array of size {} into shape {}"),  # NumPy's
+    "arange_bool": (
+        TypeError,
+        "arange() is only supported for booleans when the result has at most length 2.",
+    ),  # NumPy's
     # values (the raise sites: the default policy's value checks)
     "negative_shift": (ValueError, "bitwise_left_shift(x1, x2) is only defined for x2 >= 0"),  # (its words for both)
     "negative_power": (ValueError, "Integers to negative integer powers are not allowed."),  # NumPy's
@@ -611,6 +616,15 @@ def _repeats_type(runtime, repeats):
     return None if isinstance(repeats, int) else ("repeats_type",)  # (a bool is an int there)
 
 
+def _arange_bool(runtime, start, stop, step):
+    """``arange`` of bools: NumPy's refusal beyond two values (two it makes)."""
+    try:
+        n = math.ceil((stop - start) / step)
+    except (ArithmeticError, TypeError, ValueError):
+        return None
+    return ("arange_bool",) if n > 2 else None
+
+
 def _roll_shift(runtime, shift):
     return None if isinstance(shift, (int, tuple)) else ("roll_shift", type(shift))
 
@@ -755,6 +769,7 @@ _KINDS = {
     "asarray_int": _asarray_int,  # (value, the dtype given)
     "repeats_type": _repeats_type,  # (repeats)
     "roll_shift": _roll_shift,  # (shift)
+    "arange_bool": _arange_bool,  # (start, stop, step)
     "result_type_input": _result_type_input,  # (x)
     "isdtype_kind_type": _isdtype_kind_type,  # (kind)
     "cumulative_0d": _only_for("cumulative_0d", "cumulative_prod"),  # (func)

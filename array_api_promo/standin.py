@@ -332,7 +332,7 @@ def _own_names(state: _Standin) -> dict:
     def get_default_dtypes(device=None) -> dict:
         return module.__array_namespace_info__().default_dtypes(device=device)
 
-    def _refusing(check, words, kind, *facts):
+    def _refusing(check, words, kind, facts):
         def decorator(func):
             def run(*args, **kwargs):
                 if not check():
