@@ -52,8 +52,15 @@ array-api-strict's extras:
   process run by the runner, :func:`install` makes them importable and has the
   package's one ``Array`` class (and ``DType``, ``Device``) present itself as
   array-api-strict's: ``type(x).__module__ == "array_api_strict._array_object"``;
-  devices print as ``array_api_strict.Device('CPU_DEVICE')``.  The class is not
+  devices print as ``array_api_strict.Device('CPU_DEVICE')``, dtypes as
+  ``array_api_strict.float64``.  The class is not
   subclassed: the fast paths recognise arrays by ``type(x) is Array``.
+* array-api-strict's words: where the stand-in refuses a call that array-api-strict refuses too,
+  the message is array-api-strict's text, then ours (``"<its text> (array_api_promo: <ours>)"``),
+  and the exception an instance of its class (``_strict_words``: the table of its texts, the kinds
+  of refusal; :meth:`StandinRuntime._refusal` rewords what the runtime's raise sites name).  The
+  stand-in's arrays print as array-api-strict's (``Array([1.], dtype=array_api_strict.float64)``),
+  and in a process run by the runner so do dtypes.  The main namespace keeps our words and reprs.
 * Under ``array_api``, array-api-strict's conversions where the standard leaves them
   to the library (``asarray([2.1, 4], dtype=int64)`` is ``[2, 4]``): the policy's
   ``for_standin()`` variant.
@@ -414,7 +421,7 @@ def install(module: types.ModuleType) -> None:
     Its modules become importable (``from array_api_strict._array_object import Array``),
     and the package's arrays, dtypes and devices present themselves as array-api-strict's:
     ``type(x).__module__`` is ``array_api_strict._array_object``, devices print as
-    ``array_api_strict.Device('CPU_DEVICE')``.  The classes are this package's own (the
+    ``array_api_strict.Device('CPU_DEVICE')`` and dtypes as ``array_api_strict.float64``.  The classes are this package's own (the
     compiled paths know them by identity), so that holds for the whole process: only the
     import hook of ``python -m array_api_promo.standin`` calls this.
     """
@@ -429,7 +436,8 @@ def install(module: types.ModuleType) -> None:
 
 class StandinRuntime(Runtime):
     """A runtime whose arrays' ``__array_namespace__`` is the stand-in module, at any version,
-    and whose optional capabilities follow the stand-in's flags."""
+    whose optional capabilities follow the stand-in's flags, and whose refusals and arrays speak
+    and print as array-api-strict's (``_strict_words``)."""
 
     listed_devices = ALL_DEVICES  # all five, as array-api-strict lists them
 
