@@ -246,8 +246,7 @@ _CATEGORY_OF: dict[str, str] = _named_categories(
     boolean="logical_and logical_or logical_xor logical_not",
     floating_point="divide acos acosh asin asinh atan atanh cos cosh exp expm1 log log10 log1p log2 reciprocal sin "
     "sinh sqrt tan tanh mean cholesky det eigh eigvalsh eigvals eig inv matrix_norm matrix_power pinv qr slogdet "
-    "solve svd "
-    "svdvals vector_norm fftshift ifftshift",
+    "solve svd svdvals vector_norm fftshift ifftshift",
     real_floating_point="atan2 copysign hypot logaddexp nextafter signbit std var rfft rfftn ihfft",
     complex_floating_point="imag fft ifft fftn ifftn irfft irfftn hfft",
     all="equal not_equal where",
@@ -273,11 +272,6 @@ def _device(device) -> str:
 
 def _type(x) -> str:
     return "<class 'array_api_strict._array_object.Array'>" if type(x) is Array else str(type(x))
-
-
-def _value(x) -> str:
-    """``x`` as array-api-strict's f-strings show it (``{x}``)."""
-    return array_repr(x) if type(x) is Array else str(x)
 
 
 def array_repr(x) -> str:
@@ -509,7 +503,7 @@ def _array_first(x1, x2):
     return (x1, x2) if _is_array(x1) else (x2, x1)
 
 
-def _setitem(runtime, x, value, result=None):
+def _setitem(runtime, x, value):
     """``Array.__setitem__``'s value: a scalar by ``_promote_scalar``, an array by ``_result_type``, and
     the promoted dtype must be ``x``'s."""
     if _is_array(value):
@@ -566,6 +560,8 @@ def _not_array(runtime, func, arg, x):
 
 def _devices(runtime, func, d1, d2):
     """Arrays on two devices combined."""
+    if func == "broadcast_arrays":
+        return None  # (array-api-strict checks no device there)
     if func in ("concat", "stack"):
         return ("concat_devices",)
     if func in ("meshgrid", "where"):
@@ -623,6 +619,11 @@ def _arange_bool(runtime, start, stop, step):
     except (ArithmeticError, TypeError, ValueError):
         return None
     return ("arange_bool",) if n > 2 else None
+
+
+def _negative_shift(runtime):
+    """A negative shift: array-api-strict's shift functions refuse it, its operators let NumPy shift."""
+    return None if _operator_called() is not None else ("negative_shift",)
 
 
 def _roll_shift(runtime, shift):
@@ -770,6 +771,7 @@ _KINDS = {
     "repeats_type": _repeats_type,  # (repeats)
     "roll_shift": _roll_shift,  # (shift)
     "arange_bool": _arange_bool,  # (start, stop, step)
+    "negative_shift": _negative_shift,  # ()
     "result_type_input": _result_type_input,  # (x)
     "isdtype_kind_type": _isdtype_kind_type,  # (kind)
     "cumulative_0d": _only_for("cumulative_0d", "cumulative_prod"),  # (func)

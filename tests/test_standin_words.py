@@ -307,6 +307,24 @@ def test_main_namespace_keeps_its_words(label, call):
         assert isinstance(ours, type(main))
 
 
+def test_kinds_for_raise_sites_to_come():
+    """The value checks a policy may add (negative shifts, integers to negative powers) raise
+    ``self._refusal(ValueError(ours), kind)``: array-api-strict's words, a shift's only in its
+    functions (its operators let NumPy shift)."""
+    from array_api_promo._strict_words import reworded
+
+    runtime = STANDIN.asarray(1)._runtime
+    for kind, text in (
+        ("negative_shift", "is only defined for x2 >= 0"),
+        ("negative_power", "negative integer powers"),
+    ):
+        exc = reworded(ValueError("ours"), kind, (), runtime)
+        assert type(exc) is ValueError and text in str(exc) and str(exc).endswith(f"{MARK}ours)")
+        assert _raised(
+            lambda xp, a: xp.bitwise_left_shift(a.i64, -1) if kind == "negative_shift" else a.i64**-1, array_api_strict
+        )
+
+
 def _pattern(text: str) -> re.Pattern:
     """A table's text as a pattern: its fields match anything."""
     parts = re.split(r"\{[^}]*\}", text)
