@@ -22,6 +22,7 @@ __all__ = [
     "UNTRACKED_ARRAYS",
     "FastPath",
     "fast_path",
+    "forward_calls",
     "register_array",
     "register_quiet_context",
     "register_scalar_converter",
@@ -43,6 +44,7 @@ try:
         UNTRACKED_ARRAYS,
         FastPath,
         all_finite as _all_finite,
+        forward_calls as _forward_calls,
         register_array as _register_array,
         register_quiet_context as _register_quiet_context,
         register_scalar_converter as _register_converter,
@@ -50,6 +52,7 @@ try:
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
+    _forward_calls = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
     if not PURE_PYTHON_REQUESTED:
@@ -85,6 +88,14 @@ def fast_path(kind: int, name: str, function):
     path = FastPath(kind, name, function)
     functools.update_wrapper(path, function)  # name, docstring, signature (by __wrapped__)
     return path
+
+
+def forward_calls(function) -> None:
+    """Have calls of ``function`` (a function closing over one cell, whose code calls what the cell
+    holds) go to that object directly, in C, without a Python frame; without the compiled module,
+    ``function`` runs its own code, which does the same."""
+    if _forward_calls is not None:
+        _forward_calls(function)
 
 
 def register_array(array_class, ndarray, asarray, bool_dtype, array, cpu) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -12,6 +13,13 @@ from ._array import Array
 from ._core import fast_path
 from ._devices import CPU
 from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
+
+if TYPE_CHECKING:
+    from typing import Literal
+
+    from ._devices import Device
+    from ._dtypes import DType
+    from ._typing import NestedSequence, SupportsBufferProtocol
 
 __all__ = ["CreationFunctions"]
 _ARANGE_TYPES = frozenset((int, float, bool, type(None)))  # bounds taken as they are
@@ -85,7 +93,16 @@ class CreationFunctions(RuntimeBase):
         raise AssertionError
 
     # -- the standard's functions ----------------------------------------------------------------
-    def asarray(self, obj, /, *, dtype=None, device=None, copy=None):
+    def asarray(
+        self,
+        obj: Array | complex | NestedSequence[complex] | SupportsBufferProtocol,
+        /,
+        *,
+        dtype: DType | None = None,
+        device: Device | None = None,
+        copy: bool | None = None,
+    ) -> Array:
+        """Converts ``obj`` (an array, a Python scalar, a nested sequence or a buffer) to an array."""
         t = type(obj)
         if t is Array and obj._runtime is self and dtype is None and device is None:
             if copy is None:  # an array of this namespace, as it is (what _from_array answers)
@@ -103,7 +120,7 @@ class CreationFunctions(RuntimeBase):
                 ours = self._native_dtypes.get(id(obj.dtype))
                 if ours is not None:
                     array = _new_object(Array)
-                    array._data = obj
+                    array._data = obj  # type: ignore[assignment]  # (an ndarray: t is np.ndarray)
                     array._dtype = ours
                     array._runtime = self
                     array._device = CPU
@@ -226,6 +243,11 @@ class CreationFunctions(RuntimeBase):
         if self.policy.numpy_scalars != "refuse":  # a NumPy scalar as the policy's library takes it
             fill_value = self._from_numpy_scalar(fill_value)
         if type(fill_value) is Array:  # a 0-d array as fill value (NumPy users rely on it)
+            if "array_fill" in self.policy.undefined_refusals:
+                raise TypeError(
+                    f"{func}: fill_value must be a Python bool, int, float or complex, got an array; the standard "
+                    f"takes a Python scalar (policy {self.policy.name!r}); use float(), int() or bool() of a 0-d array"
+                )
             self._check_array(fill_value, func, "fill_value")
             if fill_value._data.ndim != 0:
                 raise ValueError(f"{func}: fill_value must be a scalar or a 0-d array, got shape {fill_value.shape}")
@@ -252,7 +274,15 @@ class CreationFunctions(RuntimeBase):
         check_fits(shape, dtype.numpy.itemsize, func)
         return Array._new(np.full(shape, value, dtype=dtype.numpy), dtype, self, device)
 
-    def full(self, shape, fill_value, *, dtype=None, device=None):
+    def full(
+        self,
+        shape: int | tuple[int, ...],
+        fill_value: complex,
+        *,
+        dtype: DType | None = None,
+        device: Device | None = None,
+    ) -> Array:
+        """Returns a new array of the given ``shape`` filled with ``fill_value``."""
         if type(shape) is int and 0 <= shape <= _PLAIN_LENGTH and dtype is None and device is None:
             t = type(fill_value)  # the default dtype of a Python scalar's type, on the CPU
             if t is float or t is int or t is bool:
@@ -271,17 +301,20 @@ class CreationFunctions(RuntimeBase):
         check_fits(shape, dtype.numpy.itemsize, func)
         return Array._new(maker(shape, dtype=dtype.numpy), dtype, self, device)
 
-    def zeros(self, shape, *, dtype=None, device=None):
+    def zeros(self, shape: int | tuple[int, ...], *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new array of the given ``shape`` filled with zeros."""
         return self._constant(shape, dtype, device, np.zeros, "zeros")
 
     zeros = fast_path(_core.CONSTANT, "zeros", zeros)  # zeros(n): in C
 
-    def ones(self, shape, *, dtype=None, device=None):
+    def ones(self, shape: int | tuple[int, ...], *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new array of the given ``shape`` filled with ones."""
         return self._constant(shape, dtype, device, np.ones, "ones")
 
     ones = fast_path(_core.CONSTANT, "ones", ones)  # ones(n): in C
 
-    def empty(self, shape, *, dtype=None, device=None):
+    def empty(self, shape: int | tuple[int, ...], *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new, uninitialized array of the given ``shape``."""
         return self._constant(shape, dtype, device, np.empty, "empty")
 
     empty = fast_path(_core.CONSTANT, "empty", empty)  # empty(n): in C
@@ -298,22 +331,28 @@ class CreationFunctions(RuntimeBase):
 
     # The plain case of the *_like functions, x of this namespace and nothing else given: x's dtype
     # on x's device (which holds it), only the data new. Inline: a call costs a fifth of it.
-    def zeros_like(self, x, /, *, dtype=None, device=None):
+    def zeros_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new array of zeros with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.zeros(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.zeros, "zeros_like")
 
-    def ones_like(self, x, /, *, dtype=None, device=None):
+    def ones_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new array of ones with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.ones(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.ones, "ones_like")
 
-    def empty_like(self, x, /, *, dtype=None, device=None):
+    def empty_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
+        """Returns a new, uninitialized array with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.empty(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.empty, "empty_like")
 
-    def full_like(self, x, /, fill_value, *, dtype=None, device=None):
+    def full_like(
+        self, x: Array, /, fill_value: complex, *, dtype: DType | None = None, device: Device | None = None
+    ) -> Array:
+        """Returns a new array with the shape of ``x`` filled with ``fill_value``."""
         if _plain_like(x, self) and dtype is None and device is None:
             t = type(fill_value)
             if t is float or t is int or t is bool or t is complex:  # as below, without _like's checks
@@ -327,7 +366,17 @@ class CreationFunctions(RuntimeBase):
             return Array._new(np.full(shape, value, dtype=dtype_.numpy), dtype_, self, device)
         return self._fill(shape, fill_value, dtype_, device, "full_like")
 
-    def arange(self, start, /, stop=None, step=1, *, dtype=None, device=None):
+    def arange(
+        self,
+        start: float,
+        /,
+        stop: float | None = None,
+        step: float = 1,
+        *,
+        dtype: DType | None = None,
+        device: Device | None = None,
+    ) -> Array:
+        """Returns evenly spaced values in the half-open interval ``[start, stop)`` as a one-dimensional array."""
         if (
             type(start) is int
             and 0 <= start <= _PLAIN_LENGTH
@@ -345,16 +394,16 @@ class CreationFunctions(RuntimeBase):
             and device is None
             and (t0 is float or t1 is float or t2 is float)
             and (t0 is float or (t0 is int and -_EXACT_INT <= start <= _EXACT_INT))
-            and (t1 is float or (t1 is int and -_EXACT_INT <= stop <= _EXACT_INT))
+            and (t1 is float or (t1 is int and -_EXACT_INT <= stop <= _EXACT_INT))  # type: ignore[operator]
             and (t2 is float or (t2 is int and -_EXACT_INT <= step <= _EXACT_INT))
             and step - step == 0  # finite (then a finite n means finite bounds)
             and step != 0
         ):  # floating bounds, few values: the default float's range, as below
-            n = (stop - start) / step
+            n = (stop - start) / step  # type: ignore[operator]  # (stop is a number here)
             if n - n == 0 and n <= _PLAIN_LENGTH:
                 n = _ceil(n) if n > 0 else 0
                 dtype = self.policy.default_float
-                data = _arange(start, stop, step, dtype.numpy)
+                data = _arange(start, stop, step, dtype.numpy)  # type: ignore[call-overload]
                 return _on_cpu(data[:n] if data.shape[0] > n else data, dtype, self)
         func = "arange"
         if not (type(start) in _ARANGE_TYPES and type(stop) in _ARANGE_TYPES and type(step) in _ARANGE_TYPES):
@@ -374,7 +423,7 @@ class CreationFunctions(RuntimeBase):
             dtype = self._default("real floating" if is_float else "integral", device)
         else:
             dtype = self._check_dtype(dtype, func)
-        if dtype.category == D.CATEGORY_BOOL:
+        if dtype.category == D.CATEGORY_BOOL and not self.policy.bool_ranges:
             raise self._refusal(TypeError("arange: dtype must be numeric, got bool"), "arange_bool", start, stop, step)
         # The standard: the length is ceil((stop - start) / step), which NumPy
         # can overshoot by one with floating steps.
@@ -385,6 +434,11 @@ class CreationFunctions(RuntimeBase):
                 raise ValueError(f"arange: start, stop and step must be finite, got {start}, {stop}, {step}")
             n = max(0, math.ceil((stop - start) / step))
         check_fits((n,), dtype.numpy.itemsize, func)
+        if dtype.category == D.CATEGORY_BOOL and n > 2:  # (the policy's bool_ranges) NumPy's limit
+            raise TypeError(
+                f"arange: a bool range holds at most two values (False then True, or one of them), got {n} values "
+                f"from {start} to {stop} by {step}"
+            )
         if n and dtype.category == D.CATEGORY_INTEGER:
             lo, hi = D.iinfo_bounds(dtype)
             last = start + (n - 1) * step
@@ -397,7 +451,18 @@ class CreationFunctions(RuntimeBase):
 
     arange = fast_path(_core.ARANGE, "arange", arange)  # its two plain cases: in C
 
-    def linspace(self, start, stop, /, num, *, dtype=None, device=None, endpoint=True):
+    def linspace(
+        self,
+        start: complex,
+        stop: complex,
+        /,
+        num: int,
+        *,
+        dtype: DType | None = None,
+        device: Device | None = None,
+        endpoint: bool = True,
+    ) -> Array:
+        """Returns ``num`` evenly spaced numbers from ``start`` to ``stop`` (included unless ``endpoint`` is false)."""
         t0, t1 = type(start), type(stop)
         if (
             (t0 is float or t0 is int)
@@ -428,25 +493,38 @@ class CreationFunctions(RuntimeBase):
             dtype = self._default("complex floating" if is_complex else "real floating", device)
         else:
             dtype = self._check_dtype(dtype, func)
-        if dtype.category == D.CATEGORY_BOOL:
+        if dtype.category == D.CATEGORY_BOOL and not self.policy.bool_ranges:
             raise TypeError("linspace: dtype must be numeric, got bool")
         if dtype.category != D.CATEGORY_COMPLEX and (type(start) is complex or type(stop) is complex):
             raise TypeError(f"linspace: complex start or stop needs a complex dtype, got {dtype.name}")
+        if dtype.category == D.CATEGORY_BOOL:  # (the policy's bool_ranges) NumPy's values: whether each is nonzero
+            check_fits((num,), 1, func)
+            return Array._new(np.linspace(start, stop, num, dtype=bool, endpoint=endpoint), dtype, self, device)
         if dtype.category == D.CATEGORY_INTEGER:
             # The standard: dtype "should be" floating-point; an integer one is implementation-
             # defined. NumPy's values (rounded toward -inf), as array-api-strict gives them
             # (SciPy's signal tests ask for int8), once every value is known to fit.
-            if not (math.isfinite(start) and math.isfinite(stop)):
+            if not (math.isfinite(start) and math.isfinite(stop)):  # type: ignore[arg-type]  # (real: not complex)
                 raise ValueError(f"linspace: start and stop must be finite for {dtype.name}, got {start}, {stop}")
             lo, hi = D.iinfo_bounds(dtype)
-            low, high = math.floor(min(start, stop)), math.floor(max(start, stop))
+            low, high = math.floor(min(start, stop)), math.floor(max(start, stop))  # type: ignore[call-overload]
             if num and not (lo <= low and high <= hi):
                 raise OverflowError(f"linspace: values from {start} to {stop} do not fit in {dtype.name} [{lo}, {hi}]")
         check_fits((num,), dtype.numpy.itemsize, func)
         data = np.linspace(start, stop, num, dtype=dtype.numpy, endpoint=endpoint)
         return Array._new(data, dtype, self, device)
 
-    def eye(self, n_rows, n_cols=None, /, *, k=0, dtype=None, device=None):
+    def eye(
+        self,
+        n_rows: int,
+        n_cols: int | None = None,
+        /,
+        *,
+        k: int = 0,
+        dtype: DType | None = None,
+        device: Device | None = None,
+    ) -> Array:
+        """Returns a two-dimensional array with ones on the ``k``-th diagonal and zeros elsewhere."""
         func = "eye"
         for value, arg in ((n_rows, "n_rows"), (n_cols, "n_cols"), (k, "k")):
             if value is not None and type(value) is not int:
@@ -468,16 +546,19 @@ class CreationFunctions(RuntimeBase):
             )
         return Array._new(numpy_func(x._data, k=k), x._dtype, self, x._device)
 
-    def tril(self, x, /, *, k=0):
+    def tril(self, x: Array, /, *, k: int = 0) -> Array:
+        """Returns the lower triangular part of the matrix (or stack of matrices) ``x``, from the ``k``-th diagonal down."""
         return self._triangle(x, k, np.tril, "tril")
 
-    def triu(self, x, /, *, k=0):
+    def triu(self, x: Array, /, *, k: int = 0) -> Array:
+        """Returns the upper triangular part of the matrix (or stack of matrices) ``x``, from the ``k``-th diagonal up."""
         return self._triangle(x, k, np.triu, "triu")
 
-    def meshgrid(self, *arrays, indexing="xy"):
+    def meshgrid(self, *arrays: Array, indexing: Literal["xy", "ij"] = "xy") -> tuple[Array, ...]:
+        """Returns coordinate matrices made from the one-dimensional coordinate vectors ``arrays``."""
         if not is_one_of(indexing, ("xy", "ij")):
             raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
-        arrays = [self._check_array(a, "meshgrid", "arrays") for a in arrays]
+        arrays = [self._check_array(a, "meshgrid", "arrays") for a in arrays]  # type: ignore[assignment]
         # A list until 2024.12, a tuple since 2025.12.
         sequence = tuple if self.api_version >= "2025.12" else list
         if not arrays:
@@ -498,7 +579,8 @@ class CreationFunctions(RuntimeBase):
         grids = np.meshgrid(*(a._data for a in arrays), indexing=indexing)
         return sequence(Array._new(g, dtype, self, device) for g in grids)
 
-    def from_dlpack(self, x, /, *, device=None, copy=None):
+    def from_dlpack(self, x: object, /, *, device: Device | None = None, copy: bool | None = None) -> Array:
+        """Returns an array holding the data of ``x``, an object with a ``__dlpack__`` method."""
         if device is not None:
             device = self._check_device(device, "from_dlpack")
         if type(x) is Array:

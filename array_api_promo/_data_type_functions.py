@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -13,6 +13,9 @@ from ._devices import CPU
 from ._dtypes import DType
 from ._runtime import RuntimeBase, describe_value, quiet_context, quietly
 from .promotion import PromotionError
+
+if TYPE_CHECKING:
+    from ._devices import Device
 
 __all__ = ["DataTypeFunctions", "finfo_object", "iinfo_object"]
 
@@ -55,7 +58,8 @@ _ISDTYPE_KINDS = {
 class DataTypeFunctions(RuntimeBase):
     """Mixin: dtype inspection and conversion."""
 
-    def astype(self, x, dtype, /, *, copy=True, device=None):
+    def astype(self, x: Array, dtype: DType, /, *, copy: bool = True, device: Device | None = None) -> Array:
+        """Copies ``x`` to the data type ``dtype``, whatever the type promotion rules say."""
         if type(x) is Array and type(dtype) is DType and x._runtime is self and device is None and copy is True:
             quiet = self._casts.get(dtype)  # the casts to dtype the general path below has allowed
             if quiet is not None:
@@ -109,14 +113,16 @@ class DataTypeFunctions(RuntimeBase):
 
     astype = fast_path(_core.ASTYPE, "astype", astype)  # a cast allowed before: in C
 
-    def can_cast(self, from_, to, /):
+    def can_cast(self, from_: DType | Array, to: DType, /) -> bool:
+        """Tells whether the data type ``from_`` can be cast to ``to`` under the type promotion rules."""
         if type(from_) is Array:
             from_ = self._check_array(from_, "can_cast", "from_")._dtype
         from_ = self._check_dtype(from_, "can_cast", "from_")
         to = self._check_dtype(to, "can_cast", "to")
         return self.policy.can_cast(from_, to)
 
-    def finfo(self, type, /):
+    def finfo(self, type: DType | Array, /) -> finfo_object:
+        """Returns the machine limits of a floating-point data type (or of an array's data type)."""
         if type.__class__ is DType and type in self._dtype_set:  # (``type`` is the standard's name for it)
             info = _FINFOS.get(type)  # a dtype met before: its finfo does not change
             if info is not None:
@@ -136,14 +142,16 @@ class DataTypeFunctions(RuntimeBase):
         )
         return out
 
-    def iinfo(self, type, /):
+    def iinfo(self, type: DType | Array, /) -> iinfo_object:
+        """Returns the machine limits of an integer data type (or of an array's data type)."""
         dtype = type._dtype if isinstance(type, Array) else self._check_dtype(type, "iinfo", "type")
         if dtype.category != D.CATEGORY_INTEGER:
             raise TypeError(f"iinfo: {dtype.name} is not an integer dtype; use finfo()")
         info = np.iinfo(dtype.numpy)
         return iinfo_object(info.bits, int(info.max), int(info.min), dtype)
 
-    def isdtype(self, dtype, kind):
+    def isdtype(self, dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
+        """Tells whether ``dtype`` is of the data type kind (or one of the kinds) ``kind``."""
         if type(dtype) is not DType:
             raise self._refusal(
                 TypeError(f"isdtype: dtype must be a dtype of {self.label}, got {dtype!r}"),
@@ -172,7 +180,8 @@ class DataTypeFunctions(RuntimeBase):
             kind,
         )
 
-    def result_type(self, *arrays_and_dtypes):
+    def result_type(self, *arrays_and_dtypes: Array | DType | complex) -> DType:
+        """Returns the data type the type promotion rules give for the arrays, data types and scalars passed."""
         if len(arrays_and_dtypes) == 2:
             a, b = arrays_and_dtypes
             if type(a) is Array and type(b) is Array and a._runtime is self and b._runtime is self:
@@ -180,7 +189,7 @@ class DataTypeFunctions(RuntimeBase):
                 # operands are 0-d counts only where the policy tells 0-d apart and the dtypes differ.
                 dt1, dt2 = a._dtype, b._dtype
                 if self._flat_keys or dt1 is dt2:
-                    key = (dt1, dt2)
+                    key: tuple = (dt1, dt2)
                 else:
                     key = (dt1, dt2, (a._data.ndim == 0) | ((b._data.ndim == 0) << 1))
                 result = self._result_types.get(key)

@@ -544,7 +544,13 @@ class ElementwiseFunctions(RuntimeBase):
                 raise self._refusal(exc, "operands", x1, x2) from None
         self._refuse_numpy_operands(name, (x1, x2))
         if operator:
-            if name not in ("equal", "not_equal"):  # x == "auto" stays Python's False, as in array-api-strict
+            if name in ("equal", "not_equal") and "foreign_comparison" in self.policy.undefined_refusals:
+                bad, arg = (x2, "x2") if type(x1) is Array else (x1, "x1")
+                raise TypeError(
+                    f"{name}: {arg} must be an array or a Python scalar of {self.label}, got {describe_value(bad)}; "
+                    f"the standard leaves comparing with it undefined (policy {self.policy.name!r})"
+                )
+            if name not in ("equal", "not_equal"):  # x == "auto" stays Python's False where the policy allows it
                 for i, bad in enumerate((x1, x2)):
                     if isinstance(bad, _REPEATING_TYPES):
                         # Their reflected operators take a 0-d integer array by __index__:
@@ -640,7 +646,8 @@ class ElementwiseFunctions(RuntimeBase):
         return x1
 
     # -- functions with more than a plain signature ---------------------------------------------
-    def clip(self, x, /, min=None, max=None):
+    def clip(self, x: Array, /, min: Array | float | None = None, max: Array | float | None = None) -> Array:
+        """Clamps each element of ``x`` to the range ``[min, max]``."""
         t = type(min)
         if t is Array and type(max) is Array and type(x) is Array:
             device = x._device
@@ -700,6 +707,13 @@ class ElementwiseFunctions(RuntimeBase):
 
     def _clipped(self, x, data, lo, hi, result, device):
         """clip's kernel: ``data`` (``x``'s, in the compute dtype) between the converted bounds."""
+        if lo is not None and hi is not None and "crossed_clip" in self.policy.undefined_refusals and (lo > hi).any():
+            crossed = np.broadcast_arrays(lo, hi)
+            where = np.argmax(crossed[0] > crossed[1])
+            raise ValueError(
+                f"clip: min must not exceed max, got min {crossed[0].flat[where]} > max {crossed[1].flat[where]}; "
+                f"the standard leaves crossed bounds undefined (policy {self.policy.name!r})"
+            )
         out = data
         try:
             if data.size >= _ONE_PASS_MIN and _clips_in_one_pass(data, lo, hi):
@@ -776,7 +790,8 @@ class ElementwiseFunctions(RuntimeBase):
         except OverflowError as exc:
             raise self._refusal(exc, "int_range", value, decision.compute) from None
 
-    def where(self, condition, x1, x2, /):
+    def where(self, condition: Array, x1: Array | complex, x2: Array | complex, /) -> Array:
+        """Returns the elements of ``x1`` where ``condition`` is true and those of ``x2`` elsewhere."""
         if type(condition) is Array and type(x1) is Array and type(x2) is Array:
             # two arrays of a signature met before, of this namespace and one device: the kernel
             result = self._where_plans.get((x1._dtype, x2._dtype, x1._data.ndim == 0, x2._data.ndim == 0))
@@ -808,7 +823,7 @@ class ElementwiseFunctions(RuntimeBase):
         elif type(condition) is Array and (type(x1) is Array) is not (type(x2) is Array):
             # an array and a Python scalar of a signature met before: the remembered decision; the
             # scalar's value is still checked by the policy's conversion, as below
-            array, first = (x1, True) if type(x1) is Array else (x2, False)
+            array, first = (x1, True) if type(x1) is Array else (x2, False)  # type: ignore[assignment]  # (one is)
             plan = self._where_plans.get((array._dtype, array._data.ndim == 0, type(x2 if first else x1), first))
             device = condition._device
             if (
@@ -886,7 +901,7 @@ class ElementwiseFunctions(RuntimeBase):
         ):  # no cast: the next call of this signature goes straight to the kernel
             self._where_plans[x1._dtype, x2._dtype, x1._data.ndim == 0, x2._data.ndim == 0] = decision.result
         elif (type(x1) is Array) is not (type(x2) is Array) and not self._by_value:
-            array, scalar = (x1, x2) if type(x1) is Array else (x2, x1)
+            array, scalar = (x1, x2) if type(x1) is Array else (x2, x1)  # type: ignore[assignment]  # (one is)
             if (
                 array._dtype is compute
                 and type(scalar) in PY_SCALARS
@@ -901,6 +916,94 @@ class ElementwiseFunctions(RuntimeBase):
                 limit = float(D.finfo_of(compute).max) if plain else None
                 self._where_plans[array._dtype, array._data.ndim == 0, t, array is x1] = (decision, convert, limit)
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, device)
+
+
+# What each elementwise function computes (the first line of its docstring), in the standard's terms.
+_SUMMARIES = {
+    "abs": "Calculates the absolute value of each element of ``x``.",
+    "acos": "Calculates the principal inverse cosine, in radians, of each element of ``x``.",
+    "acosh": "Calculates the inverse hyperbolic cosine of each element of ``x``.",
+    "asin": "Calculates the principal inverse sine, in radians, of each element of ``x``.",
+    "asinh": "Calculates the inverse hyperbolic sine of each element of ``x``.",
+    "atan": "Calculates the principal inverse tangent, in radians, of each element of ``x``.",
+    "atanh": "Calculates the inverse hyperbolic tangent of each element of ``x``.",
+    "bitwise_invert": "Flips every bit of each element of ``x``.",
+    "ceil": "Rounds each element of ``x`` up to the nearest integer-valued number.",
+    "conj": "Returns the complex conjugate of each element of ``x``.",
+    "cos": "Calculates the cosine of each element of ``x`` (in radians).",
+    "cosh": "Calculates the hyperbolic cosine of each element of ``x``.",
+    "exp": "Calculates ``e`` raised to the power of each element of ``x``.",
+    "expm1": "Calculates ``exp(x) - 1`` for each element of ``x``, accurately near zero.",
+    "floor": "Rounds each element of ``x`` down to the nearest integer-valued number.",
+    "imag": "Returns the imaginary part of each element of ``x``.",
+    "isfinite": "Tests whether each element of ``x`` is finite (neither infinite nor NaN).",
+    "isinf": "Tests whether each element of ``x`` is positive or negative infinity.",
+    "isnan": "Tests whether each element of ``x`` is NaN.",
+    "log": "Calculates the natural (base ``e``) logarithm of each element of ``x``.",
+    "log1p": "Calculates ``log(1 + x)`` for each element of ``x``, accurately near zero.",
+    "log2": "Calculates the base 2 logarithm of each element of ``x``.",
+    "log10": "Calculates the base 10 logarithm of each element of ``x``.",
+    "logical_not": "Computes the logical NOT of each element of ``x``.",
+    "negative": "Computes the numerical negative (``-x``) of each element of ``x``.",
+    "positive": "Computes the numerical positive (``+x``) of each element of ``x``.",
+    "real": "Returns the real part of each element of ``x``.",
+    "reciprocal": "Calculates ``1 / x`` for each element of ``x``.",
+    "round": "Rounds each element of ``x`` to the nearest integer-valued number (halves to even).",
+    "sign": "Returns the sign of each element of ``x`` (-1, 0 or 1; ``x / |x|`` for complex).",
+    "signbit": "Tests whether the sign bit of each element of ``x`` is set.",
+    "sin": "Calculates the sine of each element of ``x`` (in radians).",
+    "sinh": "Calculates the hyperbolic sine of each element of ``x``.",
+    "sqrt": "Calculates the principal square root of each element of ``x``.",
+    "square": "Squares each element of ``x``.",
+    "tan": "Calculates the tangent of each element of ``x`` (in radians).",
+    "tanh": "Calculates the hyperbolic tangent of each element of ``x``.",
+    "trunc": "Rounds each element of ``x`` toward zero to an integer-valued number.",
+    "add": "Adds each element of ``x2`` to the corresponding element of ``x1``.",
+    "atan2": "Calculates the quadrant-aware inverse tangent of ``x1 / x2``, in radians, for each pair of elements.",
+    "bitwise_and": "Computes the bitwise AND of each element of ``x1`` with the corresponding element of ``x2``.",
+    "bitwise_left_shift": "Shifts the bits of each element of ``x1`` left by the corresponding element of ``x2``.",
+    "bitwise_or": "Computes the bitwise OR of each element of ``x1`` with the corresponding element of ``x2``.",
+    "bitwise_right_shift": "Shifts the bits of each element of ``x1`` right by the corresponding element of ``x2``.",
+    "bitwise_xor": "Computes the bitwise XOR of each element of ``x1`` with the corresponding element of ``x2``.",
+    "copysign": "Composes values with the magnitude of each element of ``x1`` and the sign of the one of ``x2``.",
+    "divide": "Divides each element of ``x1`` by the corresponding element of ``x2``.",
+    "equal": "Tests whether each element of ``x1`` equals the corresponding element of ``x2``.",
+    "floor_divide": "Divides each element of ``x1`` by the corresponding element of ``x2``, rounding down.",
+    "greater": "Tests whether each element of ``x1`` is greater than the corresponding element of ``x2``.",
+    "greater_equal": "Tests whether each element of ``x1`` is at least the corresponding element of ``x2``.",
+    "hypot": "Calculates ``sqrt(x1**2 + x2**2)`` for each pair of elements, without undue overflow.",
+    "less": "Tests whether each element of ``x1`` is less than the corresponding element of ``x2``.",
+    "less_equal": "Tests whether each element of ``x1`` is at most the corresponding element of ``x2``.",
+    "logaddexp": "Calculates ``log(exp(x1) + exp(x2))`` for each pair of elements, without undue overflow.",
+    "logical_and": "Computes the logical AND of each element of ``x1`` with the corresponding element of ``x2``.",
+    "logical_or": "Computes the logical OR of each element of ``x1`` with the corresponding element of ``x2``.",
+    "logical_xor": "Computes the logical XOR of each element of ``x1`` with the corresponding element of ``x2``.",
+    "maximum": "Returns the larger of each element of ``x1`` and the corresponding element of ``x2``.",
+    "minimum": "Returns the smaller of each element of ``x1`` and the corresponding element of ``x2``.",
+    "multiply": "Multiplies each element of ``x1`` by the corresponding element of ``x2``.",
+    "nextafter": "Returns the next floating-point value after each element of ``x1`` toward the one of ``x2``.",
+    "not_equal": "Tests whether each element of ``x1`` differs from the corresponding element of ``x2``.",
+    "pow": "Raises each element of ``x1`` to the power of the corresponding element of ``x2``.",
+    "remainder": "Returns the remainder of dividing each element of ``x1`` by the one of ``x2`` (sign of ``x2``).",
+    "subtract": "Subtracts each element of ``x2`` from the corresponding element of ``x1``.",
+}
+# The Python scalars the standard (2025.12) takes for either operand of a binary function, as
+# the annotation ``x1: Array | <type>`` names them (int stands for bool too, float for int, complex for both).
+_SCALAR_OPERANDS = {
+    **dict.fromkeys(["add", "divide", "equal", "multiply", "not_equal", "pow", "subtract"], "complex"),
+    **dict.fromkeys(
+        ["atan2", "copysign", "floor_divide", "greater", "greater_equal", "hypot", "less", "less_equal"], "float"
+    ),
+    **dict.fromkeys(["logaddexp", "maximum", "minimum", "nextafter", "remainder"], "float"),
+    **dict.fromkeys(["bitwise_and", "bitwise_left_shift", "bitwise_or", "bitwise_right_shift", "bitwise_xor"], "int"),
+    **dict.fromkeys(["logical_and", "logical_or", "logical_xor"], "bool"),
+}
+
+
+def _doc(name: str) -> str:
+    return (
+        f"{_SUMMARIES[name]}\n\nElementwise ``{name}`` (array API standard), under this namespace's promotion policy."
+    )
 
 
 def _make_unary(name):
@@ -925,7 +1028,8 @@ def _make_unary(name):
         return self._apply1(name, x)
 
     func.__name__ = func.__qualname__ = name
-    func.__doc__ = f"Elementwise ``{name}`` (array API standard), under this namespace's promotion policy."
+    func.__doc__ = _doc(name)
+    func.__annotations__ = {"x": "Array", "return": "Array"}  # the standard's signature: (x: Array, /) -> Array
     return func
 
 
@@ -960,7 +1064,9 @@ def _make_binary(name):
         return self._apply2(name, x1, x2, False)
 
     func.__name__ = func.__qualname__ = name
-    func.__doc__ = f"Elementwise ``{name}`` (array API standard), under this namespace's promotion policy."
+    func.__doc__ = _doc(name)
+    operand = f"Array | {_SCALAR_OPERANDS[name]}"  # (x1: Array | complex, x2: Array | complex, /) -> Array
+    func.__annotations__ = {"x1": operand, "x2": operand, "return": "Array"}
     return func
 
 

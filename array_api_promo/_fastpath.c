@@ -2060,6 +2060,40 @@ wrap_each(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* A namespace's function is a Python function (consumers set attributes on it, copy its
+ * signature, pickle it by name) whose calls go straight to what it stands for, the first cell of
+ * its closure (a runtime's bound method), without a Python frame of its own: its vectorcall is
+ * this one. Its code does the same in Python, for any path that would run it; as its parameters
+ * are variadic, CPython 3.11-3.13 never specialise a call into its code, and 3.12+ are also told
+ * not to by PyFunction_SetVectorcall. */
+static PyObject *
+forward_vectorcall(PyObject *function, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    PyObject *target = PyCell_GET(PyTuple_GET_ITEM(((PyFunctionObject *)function)->func_closure, 0));
+    if (target == NULL) { /* the cell was emptied from Python (del f.__closure__[0].cell_contents) */
+        PyErr_Format(PyExc_RuntimeError, "%R no longer has the function it stands for", function);
+        return NULL;
+    }
+    return PyObject_Vectorcall(target, args, nargsf, kwnames);
+}
+
+static PyObject *
+forward_calls(PyObject *Py_UNUSED(module), PyObject *function)
+{
+    PyObject *closure = PyFunction_Check(function) ? ((PyFunctionObject *)function)->func_closure : NULL;
+    if (closure == NULL || !PyTuple_Check(closure) || PyTuple_GET_SIZE(closure) != 1 ||
+        !PyCell_Check(PyTuple_GET_ITEM(closure, 0)) || PyCell_GET(PyTuple_GET_ITEM(closure, 0)) == NULL) {
+        PyErr_SetString(PyExc_TypeError, "forward_calls(function): a function closing over one filled cell");
+        return NULL;
+    }
+#if PY_VERSION_HEX >= 0x030C0000
+    PyFunction_SetVectorcall((PyFunctionObject *)function, forward_vectorcall);
+#else
+    ((PyFunctionObject *)function)->vectorcall = forward_vectorcall;
+#endif
+    Py_RETURN_NONE;
+}
+
 static PyMethodDef module_methods[] = {
     {"wrap_each", (PyCFunction)(void (*)(void))wrap_each, METH_FASTCALL,
      "wrap_each(datas, dtype, runtime, device): a tuple of new arrays of the given slots, one per data."},
@@ -2069,6 +2103,8 @@ static PyMethodDef module_methods[] = {
      "register_quiet_context(quiet_context): the function giving this thread's quiet NumPy context."},
     {"register_scalar_converter", register_scalar_converter, METH_O,
      "register_scalar_converter(ScalarConverter): the conversions whose in-range case runs in C."},
+    {"forward_calls", forward_calls, METH_O,
+     "forward_calls(function): calls of the function go straight to its one closure cell's object, in C."},
     {"all_finite", all_finite, METH_O,
      "all_finite(a): whether a float64/float32 ndarray holds no NaN or infinity (NotImplemented: ask NumPy)."},
     {NULL},

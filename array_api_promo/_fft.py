@@ -9,12 +9,21 @@ input: complex64 stays complex64, whatever precision NumPy computes in.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
 from ._runtime import RuntimeBase, check_fits, index_int, is_one_of, quietly
 from .promotion import PromotionError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Literal
+
+    from ._devices import Device
+    from ._dtypes import DType
 
 __all__ = ["FFTFunctions"]
 
@@ -129,44 +138,124 @@ class FFTFunctions(RuntimeBase):
         return self._fft_result(out, result, x._device)
 
     # -- one-dimensional transforms ---------------------------------------------------------
-    def fft_fft(self, x, /, *, n=None, axis=-1, norm="backward"):
+    def fft_fft(
+        self,
+        x: Array,
+        /,
+        *,
+        n: int | None = None,
+        axis: int = -1,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """One-dimensional discrete Fourier transform."""
         return self._fft1("fft", np.fft.fft, x, n, axis, norm)
 
-    def fft_ifft(self, x, /, *, n=None, axis=-1, norm="backward"):
+    def fft_ifft(
+        self,
+        x: Array,
+        /,
+        *,
+        n: int | None = None,
+        axis: int = -1,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """One-dimensional inverse discrete Fourier transform."""
         return self._fft1("ifft", np.fft.ifft, x, n, axis, norm)
 
-    def fft_rfft(self, x, /, *, n=None, axis=-1, norm="backward"):
+    def fft_rfft(
+        self,
+        x: Array,
+        /,
+        *,
+        n: int | None = None,
+        axis: int = -1,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """One-dimensional transform of real input (the non-negative frequencies)."""
         return self._fft1("rfft", np.fft.rfft, x, n, axis, norm)
 
-    def fft_irfft(self, x, /, *, n=None, axis=-1, norm="backward"):
+    def fft_irfft(
+        self,
+        x: Array,
+        /,
+        *,
+        n: int | None = None,
+        axis: int = -1,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """Inverse of ``rfft`` (real output of length ``n``, default ``2*(m-1)``)."""
         return self._fft1("irfft", np.fft.irfft, x, n, axis, norm)
 
-    def fft_hfft(self, x, /, *, n=None, axis=-1, norm="backward"):
+    def fft_hfft(
+        self,
+        x: Array,
+        /,
+        *,
+        n: int | None = None,
+        axis: int = -1,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """Transform of a signal with Hermitian symmetry (real output)."""
         return self._fft1("hfft", np.fft.hfft, x, n, axis, norm)
 
-    def fft_ihfft(self, x, /, *, n=None, axis=-1, norm="backward"):
+    def fft_ihfft(
+        self,
+        x: Array,
+        /,
+        *,
+        n: int | None = None,
+        axis: int = -1,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """Inverse of ``hfft`` (real input, complex output)."""
         return self._fft1("ihfft", np.fft.ihfft, x, n, axis, norm)
 
     # -- n-dimensional transforms --------------------------------------------------------------
-    def fft_fftn(self, x, /, *, s=None, axes=None, norm="backward"):
+    def fft_fftn(
+        self,
+        x: Array,
+        /,
+        *,
+        s: Sequence[int] | None = None,
+        axes: Sequence[int] | None = None,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """n-dimensional discrete Fourier transform."""
         return self._fftn("fftn", np.fft.fftn, x, s, axes, norm)
 
-    def fft_ifftn(self, x, /, *, s=None, axes=None, norm="backward"):
+    def fft_ifftn(
+        self,
+        x: Array,
+        /,
+        *,
+        s: Sequence[int] | None = None,
+        axes: Sequence[int] | None = None,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """n-dimensional inverse discrete Fourier transform."""
         return self._fftn("ifftn", np.fft.ifftn, x, s, axes, norm)
 
-    def fft_rfftn(self, x, /, *, s=None, axes=None, norm="backward"):
+    def fft_rfftn(
+        self,
+        x: Array,
+        /,
+        *,
+        s: Sequence[int] | None = None,
+        axes: Sequence[int] | None = None,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """n-dimensional transform of real input."""
         return self._fftn("rfftn", np.fft.rfftn, x, s, axes, norm)
 
-    def fft_irfftn(self, x, /, *, s=None, axes=None, norm="backward"):
+    def fft_irfftn(
+        self,
+        x: Array,
+        /,
+        *,
+        s: Sequence[int] | None = None,
+        axes: Sequence[int] | None = None,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
         """Inverse of ``rfftn`` (real output)."""
         return self._fftn("irfftn", np.fft.irfftn, x, s, axes, norm)
 
@@ -205,11 +294,15 @@ class FFTFunctions(RuntimeBase):
             freq = freq.astype(target)
         return Array._new(freq, result, self, device)
 
-    def fft_fftfreq(self, n, /, *, d=1.0, dtype=None, device=None):
+    def fft_fftfreq(
+        self, n: int, /, *, d: float = 1.0, dtype: DType | None = None, device: Device | None = None
+    ) -> Array:
         """Sample frequencies of ``fft`` for a signal of ``n`` samples spaced ``d``."""
         return self._freq("fftfreq", n, d, dtype, device)
 
-    def fft_rfftfreq(self, n, /, *, d=1.0, dtype=None, device=None):
+    def fft_rfftfreq(
+        self, n: int, /, *, d: float = 1.0, dtype: DType | None = None, device: Device | None = None
+    ) -> Array:
         """Sample frequencies of ``rfft`` (non-negative only)."""
         return self._freq("rfftfreq", n, d, dtype, device)
 
@@ -236,10 +329,10 @@ class FFTFunctions(RuntimeBase):
         out = kernel(x._data, axes=axes) if axes else x._data.copy()
         return Array._new(out, x._dtype, self, x._device)
 
-    def fft_fftshift(self, x, /, *, axes=None):
+    def fft_fftshift(self, x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
         """Shift the zero-frequency component to the centre."""
         return self._shift("fftshift", np.fft.fftshift, x, axes)
 
-    def fft_ifftshift(self, x, /, *, axes=None):
+    def fft_ifftshift(self, x: Array, /, *, axes: int | Sequence[int] | None = None) -> Array:
         """Inverse of ``fftshift``."""
         return self._shift("ifftshift", np.fft.ifftshift, x, axes)

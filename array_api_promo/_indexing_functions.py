@@ -313,7 +313,7 @@ class IndexingFunctions(RuntimeBase):
             )
         return indices._data
 
-    def take(self, x, indices, /, *, axis=None):
+    def take(self, x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
         """Elements of ``x`` at ``indices`` (one-dimensional, negative from the end) along ``axis``."""
         if (
             axis is None
@@ -365,7 +365,7 @@ class IndexingFunctions(RuntimeBase):
             raise IndexError(f"{func}: {exc} (x has shape {data.shape}, axis {axis})") from None
         return Array._new(out, x._dtype, self, x._device)
 
-    def take_along_axis(self, x, indices, /, *, axis=-1):
+    def take_along_axis(self, x: Array, indices: Array, /, *, axis: int = -1) -> Array:
         """Elements of ``x`` at the per-position ``indices`` along ``axis``."""
         func = "take_along_axis"
         x = self._check_array(x, func)
@@ -391,7 +391,7 @@ class IndexingFunctions(RuntimeBase):
         for i, (a, b) in enumerate(zip(data.shape, idx.shape)):
             if i != axis:
                 shape_x[i] = shape_i[i] = b if a == 1 else a
-        shape_x, shape_i = tuple(shape_x), tuple(shape_i)
+        shape_x, shape_i = tuple(shape_x), tuple(shape_i)  # type: ignore[assignment]
         if shape_x != data.shape:
             data = np.broadcast_to(data, shape_x)
         if shape_i != idx.shape:

@@ -94,6 +94,6 @@ class Info:
 class InfoFunctions(RuntimeBase):
     """Mixin: ``__array_namespace_info__``."""
 
-    def __array_namespace_info__(self):
+    def __array_namespace_info__(self) -> Info:
         """The inspection utilities of this namespace."""
         return Info(self)

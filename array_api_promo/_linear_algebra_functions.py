@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import contextvars
 import threading
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
@@ -21,6 +21,12 @@ from . import _dtypes as D
 from ._array import Array
 from ._runtime import RuntimeBase, index_int, is_one_of, quiet_context, quietly
 from .promotion import PromotionError
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+    from typing import Literal
+
+    from ._dtypes import DType
 
 __all__ = [
     "LinearAlgebraFunctions",
@@ -184,7 +190,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: {exc}") from None
 
     # -- the main namespace's functions ------------------------------------------------------
-    def matmul(self, x1, x2, /):
+    def matmul(self, x1: Array, x2: Array, /) -> Array:
         """Matrix product, exactly as the ``@`` operator (the policy's ``matmul`` decision)."""
         if type(x1) is Array and type(x2) is Array:
             try:
@@ -213,7 +219,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         except ValueError:
             raise ValueError(f"matmul: stack dimensions of shapes {s1} and {s2} do not broadcast") from None
 
-    def matrix_transpose(self, x, /):
+    def matrix_transpose(self, x: Array, /) -> Array:
         """Transpose of each matrix of ``x`` (a view, as ``x.mT``)."""
         x = self._check_array(x, "matrix_transpose")
         if x._data.ndim < 2:
@@ -224,7 +230,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             )
         return Array._new(np.swapaxes(x._data, -1, -2), x._dtype, self, x._device)
 
-    def tensordot(self, x1, x2, /, *, axes=2):
+    def tensordot(self, x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
         """Contraction of ``x1`` and ``x2`` over ``axes``."""
         func = "tensordot"
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "tensordot")
@@ -273,7 +279,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise IndexError(f"{func}: axis {axis} is out of bounds; it must be in [-{nmin}, -1]")
         return axis
 
-    def vecdot(self, x1, x2, /, *, axis=-1):
+    def vecdot(self, x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         """Dot product of the vectors along ``axis``, conjugating ``x1`` (NumPy's ``vecdot``)."""
         if type(x1) is Array and type(x2) is Array and type(axis) is int and axis == -1:
             # Two arrays of one shape and one device, of dtypes the general path below has
@@ -313,7 +319,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         return Array._new(out if type(out) is np.ndarray else np.asarray(out), dtype, self, device)
 
     # -- linalg: two-array functions ------------------------------------------------------
-    def linalg_cross(self, x1, x2, /, *, axis=-1):
+    def linalg_cross(self, x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
         """Cross product of 3-element vectors along ``axis``."""
         func = "linalg.cross"
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "cross")
@@ -340,7 +346,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         out = np.moveaxis(out, -1, axis)
         return self._wrap_result(out, dtype, device)
 
-    def linalg_outer(self, x1, x2, /):
+    def linalg_outer(self, x1: Array, x2: Array, /) -> Array:
         """Outer product of two vectors."""
         func = "linalg.outer"
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "outer")
@@ -352,7 +358,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         out = _silently(np.multiply.outer, d1, d2)
         return self._wrap_result(out, dtype, device)
 
-    def linalg_solve(self, x1, x2, /):
+    def linalg_solve(self, x1: Array, x2: Array, /) -> Array:
         """Solution ``X`` of ``x1 @ X = x2`` (``x2`` of shape ``(M,)`` is one vector)."""
         func = "linalg.solve"
         a, b, dtype, device = self._two_arrays(x1, x2, func, "solve")
@@ -393,7 +399,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         return self._wrap_result(out, dtype, device)
 
     # -- linalg: one-matrix functions -----------------------------------------------------
-    def linalg_cholesky(self, x, /, *, upper=False):
+    def linalg_cholesky(self, x: Array, /, *, upper: bool = False) -> Array:
         """Cholesky factor of each Hermitian positive-definite matrix."""
         func = "linalg.cholesky"
         if type(upper) is not bool:
@@ -402,13 +408,13 @@ class LinearAlgebraFunctions(RuntimeBase):
         out = self._lapack(func, np.linalg.cholesky, data, upper=upper)
         return self._wrap_result(out, dtype, x._device)
 
-    def linalg_det(self, x, /):
+    def linalg_det(self, x: Array, /) -> Array:
         """Determinant of each square matrix."""
         func = "linalg.det"
         x, dtype, data = self._linalg_input(x, func, square=True)
         return self._wrap_result(self._lapack(func, np.linalg.det, data), dtype, x._device)
 
-    def linalg_diagonal(self, x, /, *, offset=0):
+    def linalg_diagonal(self, x: Array, /, *, offset: int = 0) -> Array:
         """The ``offset`` diagonal of each matrix."""
         func = "linalg.diagonal"
         x = self._check_array(x, func)
@@ -419,21 +425,21 @@ class LinearAlgebraFunctions(RuntimeBase):
         out = np.diagonal(x._data, offset=offset, axis1=-2, axis2=-1)
         return Array._new(out, x._dtype, self, x._device)
 
-    def linalg_eigh(self, x, /):
+    def linalg_eigh(self, x: Array, /) -> EighResult:
         """Eigenvalues (ascending, real) and eigenvectors of Hermitian matrices."""
         func = "linalg.eigh"
         x, dtype, data = self._linalg_input(x, func, square=True)
         w, v = self._lapack(func, np.linalg.eigh, data)
         return EighResult(self._wrap_result(w, _real_of(dtype), x._device), self._wrap_result(v, dtype, x._device))
 
-    def linalg_eigvalsh(self, x, /):
+    def linalg_eigvalsh(self, x: Array, /) -> Array:
         """Eigenvalues (ascending, real) of Hermitian matrices."""
         func = "linalg.eigvalsh"
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvalsh, data)
         return self._wrap_result(w, self._function_result("eigvalsh", dtype), x._device)
 
-    def linalg_eig(self, x, /):
+    def linalg_eig(self, x: Array, /) -> EigResult:
         """Eigenvalues and eigenvectors of general square matrices (complex results)."""
         func = "linalg.eig"
         x, dtype, data = self._linalg_input(x, func, square=True)
@@ -441,20 +447,22 @@ class LinearAlgebraFunctions(RuntimeBase):
         ctype = self.policy.complex_of(dtype)
         return EigResult(self._wrap_result(w, ctype, x._device), self._wrap_result(v, ctype, x._device))
 
-    def linalg_eigvals(self, x, /):
+    def linalg_eigvals(self, x: Array, /) -> Array:
         """Eigenvalues of general square matrices (complex results)."""
         func = "linalg.eigvals"
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvals, data)
         return self._wrap_result(w, self.policy.complex_of(dtype), x._device)
 
-    def linalg_inv(self, x, /):
+    def linalg_inv(self, x: Array, /) -> Array:
         """Inverse of each square matrix."""
         func = "linalg.inv"
         x, dtype, data = self._linalg_input(x, func, square=True)
         return self._wrap_result(self._lapack(func, np.linalg.inv, data), dtype, x._device)
 
-    def linalg_matrix_norm(self, x, /, *, keepdims=False, ord="fro"):
+    def linalg_matrix_norm(
+        self, x: Array, /, *, keepdims: bool = False, ord: float | Literal["fro", "nuc"] | None = "fro"
+    ) -> Array:
         """Matrix norm of each matrix (real result)."""
         func = "linalg.matrix_norm"
         if type(keepdims) is not bool:
@@ -473,7 +481,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         out = self._lapack(func, np.linalg.norm, data, ord=ord, axis=(-2, -1), keepdims=keepdims)
         return self._wrap_result(out, result, x._device)
 
-    def linalg_matrix_power(self, x, n, /):
+    def linalg_matrix_power(self, x: Array, n: int, /) -> Array:
         """``x`` raised to the integer power ``n`` (``n < 0``: of the inverse)."""
         func = "linalg.matrix_power"
         if type(n) is bool or not isinstance(n, int):
@@ -509,7 +517,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             return np.asarray(float(rtol))
         raise TypeError(f"{func}: rtol must be None, a float or an array, got {type(rtol).__name__}")
 
-    def linalg_matrix_rank(self, x, /, *, rtol=None):
+    def linalg_matrix_rank(self, x: Array, /, *, rtol: float | Array | None = None) -> Array:
         """Number of singular values above ``rtol`` times the largest (default integer dtype)."""
         func = "linalg.matrix_rank"
         x, dtype, data = self._linalg_input(x, func)
@@ -522,7 +530,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         out = np.count_nonzero(s > threshold, axis=-1)
         return self._wrap_result(out, result, x._device)
 
-    def linalg_pinv(self, x, /, *, rtol=None):
+    def linalg_pinv(self, x: Array, /, *, rtol: float | Array | None = None) -> Array:
         """Moore-Penrose pseudo-inverse of each matrix."""
         func = "linalg.pinv"
         x, dtype, data = self._linalg_input(x, func)
@@ -533,7 +541,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             out = self._lapack(func, np.linalg.pinv, data, rtol=tol)
         return self._wrap_result(out, dtype, x._device)
 
-    def linalg_qr(self, x, /, *, mode="reduced"):
+    def linalg_qr(self, x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
         """QR decomposition (``mode`` 'reduced' or 'complete')."""
         func = "linalg.qr"
         if not is_one_of(mode, ("reduced", "complete")):
@@ -542,7 +550,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         q, r = self._lapack(func, np.linalg.qr, data, mode=mode)
         return QRResult(self._wrap_result(q, dtype, x._device), self._wrap_result(r, dtype, x._device))
 
-    def linalg_slogdet(self, x, /):
+    def linalg_slogdet(self, x: Array, /) -> SlogdetResult:
         """Sign and natural log of the absolute determinant of each square matrix."""
         func = "linalg.slogdet"
         x, dtype, data = self._linalg_input(x, func, square=True)
@@ -552,7 +560,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             self._wrap_result(logabs, self._function_result("slogdet", dtype), x._device),
         )
 
-    def linalg_svd(self, x, /, *, full_matrices=True):
+    def linalg_svd(self, x: Array, /, *, full_matrices: bool = True) -> SVDResult:
         """Singular value decomposition ``U, S, Vh`` (``S`` real, descending)."""
         func = "linalg.svd"
         if type(full_matrices) is not bool:
@@ -566,14 +574,14 @@ class LinearAlgebraFunctions(RuntimeBase):
             self._wrap_result(vh, dtype, device),
         )
 
-    def linalg_svdvals(self, x, /):
+    def linalg_svdvals(self, x: Array, /) -> Array:
         """Singular values of each matrix (real, descending)."""
         func = "linalg.svdvals"
         x, dtype, data = self._linalg_input(x, func)
         s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
         return self._wrap_result(s, self._function_result("svdvals", dtype), x._device)
 
-    def linalg_trace(self, x, /, *, offset=0, dtype=None):
+    def linalg_trace(self, x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
         """Sum of the ``offset`` diagonal of each matrix (accumulating as ``sum``)."""
         func = "linalg.trace"
         x = self._check_array(x, func)
@@ -600,7 +608,9 @@ class LinearAlgebraFunctions(RuntimeBase):
         out = _silently(data.trace, offset, -2, -1, result.numpy)  # np.trace's own call
         return self._wrap_result(out, result, x._device)
 
-    def linalg_vector_norm(self, x, /, *, axis=None, keepdims=False, ord=2):
+    def linalg_vector_norm(
+        self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False, ord: float = 2
+    ) -> Array:
         """Vector ``ord``-norm over ``axis`` (real result)."""
         if type(x) is Array and axis is None and keepdims is False and ord == 2 and type(ord) is int:
             plan = self._function_plans.get(("vector_norm of all", x._dtype))
@@ -625,18 +635,32 @@ class LinearAlgebraFunctions(RuntimeBase):
         return self._wrap_result(_silently(_vector_norm, data, axes, keepdims, ord), result, x._device)
 
     # -- the main namespace's functions in linalg ----------------------------------------------
-    def linalg_matmul(self, x1, x2, /):
-        """``matmul`` (also in the main namespace)."""
+    def linalg_matmul(self, x1: Array, x2: Array, /) -> Array:
+        """Computes the matrix product of ``x1`` and ``x2``.
+
+        ``matmul`` (also in the main namespace).
+        """
         return self.matmul(x1, x2)
 
-    def linalg_matrix_transpose(self, x, /):
-        """``matrix_transpose`` (also in the main namespace)."""
+    def linalg_matrix_transpose(self, x: Array, /) -> Array:
+        """Transposes the matrix (or each matrix of the stack) ``x``.
+
+        ``matrix_transpose`` (also in the main namespace).
+        """
         return self.matrix_transpose(x)
 
-    def linalg_tensordot(self, x1, x2, /, *, axes=2):
-        """``tensordot`` (also in the main namespace)."""
+    def linalg_tensordot(
+        self, x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2
+    ) -> Array:
+        """Contracts ``x1`` and ``x2`` over the axes ``axes``.
+
+        ``tensordot`` (also in the main namespace).
+        """
         return self.tensordot(x1, x2, axes=axes)
 
-    def linalg_vecdot(self, x1, x2, /, *, axis=-1):
-        """``vecdot`` (also in the main namespace)."""
+    def linalg_vecdot(self, x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
+        """Computes the dot product of the vectors of ``x1`` and ``x2`` along ``axis``.
+
+        ``vecdot`` (also in the main namespace).
+        """
         return self.vecdot(x1, x2, axis=axis)

@@ -11,6 +11,7 @@ from the policy.
 from __future__ import annotations
 
 import operator
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -20,6 +21,9 @@ from ._devices import CPU
 from ._info import _MAX_DIMENSIONS as _MAX_DIMS
 from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
 from .promotion import Operand, OperandKind, PromotionError
+
+if TYPE_CHECKING:
+    from ._devices import Device
 
 __all__ = ["ManipulationFunctions"]
 
@@ -126,7 +130,7 @@ class ManipulationFunctions(RuntimeBase):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
     # -- helpers ----------------------------------------------------------------------
-    def _array_sequence(self, arrays, func: str) -> tuple:
+    def _array_sequence(self, arrays, func: str) -> Device:
         if not isinstance(arrays, (tuple, list)):
             raise TypeError(f"{func}: arrays must be a tuple or list of arrays, got {describe_value(arrays)}")
         if not arrays:
@@ -151,7 +155,8 @@ class ManipulationFunctions(RuntimeBase):
         return [a._data if a._dtype is dtype else a._data.astype(target) for a in arrays], dtype
 
     # -- broadcasting ---------------------------------------------------------------------
-    def broadcast_arrays(self, *arrays):
+    def broadcast_arrays(self, *arrays: Array) -> tuple[Array, ...]:
+        """Broadcasts one or more arrays against one another."""
         func = "broadcast_arrays"
         for i, a in enumerate(arrays):
             if type(a) is not Array or a._runtime is not self:
@@ -172,7 +177,8 @@ class ManipulationFunctions(RuntimeBase):
         # The standard returns a tuple since 2025.12 and a list before.
         return out if self.api_version >= "2025.12" else list(out)
 
-    def broadcast_to(self, x, /, shape):
+    def broadcast_to(self, x: Array, /, shape: tuple[int, ...]) -> Array:
+        """Broadcasts ``x`` to the given ``shape``."""
         func = "broadcast_to"
         x = self._check_array(x, func)
         shape = _as_shape(shape, func)
@@ -186,7 +192,8 @@ class ManipulationFunctions(RuntimeBase):
         check_fits(shape, data.itemsize, func, view=True)
         return Array._new(np.broadcast_to(data, shape), x._dtype, self, x._device)
 
-    def broadcast_shapes(self, *shapes):
+    def broadcast_shapes(self, *shapes: tuple[int, ...]) -> tuple[int, ...]:
+        """Returns the shape that one or more shapes broadcast to together."""
         for s in shapes:
             if type(s) is not tuple:
                 break
@@ -233,7 +240,8 @@ class ManipulationFunctions(RuntimeBase):
             datas.append(a._data)
         return datas
 
-    def concat(self, arrays, /, *, axis=0):
+    def concat(self, arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
+        """Joins a sequence of arrays along an existing axis."""
         if (type(axis) is int or axis is None) and (datas := self._plain_datas(arrays)) is not None:
             # one dtype, one device: NumPy's own concatenation (its errors worded below;
             # axis=None flattens each in C order, as the general path's reshape(-1))
@@ -265,7 +273,8 @@ class ManipulationFunctions(RuntimeBase):
             out = np.concatenate(datas, axis=axis)
         return Array._new(out, dtype, self, device)
 
-    def stack(self, arrays, /, *, axis=0):
+    def stack(self, arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
+        """Joins a sequence of arrays of one shape along a new axis."""
         if type(axis) is int and (datas := self._plain_datas(arrays)) is not None:
             shape = datas[0].shape
             ndim = len(shape)
@@ -286,7 +295,8 @@ class ManipulationFunctions(RuntimeBase):
         datas, dtype = self._joined(arrays, func)
         return Array._new(np.stack(datas, axis=axis), dtype, self, device)
 
-    def unstack(self, x, /, *, axis=0):
+    def unstack(self, x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
+        """Splits ``x`` into a tuple of arrays along ``axis``."""
         func = "unstack"
         x = self._check_array(x, func)
         data = x._data
@@ -304,12 +314,13 @@ class ManipulationFunctions(RuntimeBase):
         return tuple(_wrap(data[i, ...], dtype, self, device) for i in range(data.shape[0]))
 
     # -- shape changes (views) ------------------------------------------------------------------
-    def expand_dims(self, x, /, axis):
+    def expand_dims(self, x: Array, /, axis: int | tuple[int, ...]) -> Array:
+        """Inserts new axes of size one into ``x`` at the positions ``axis``."""
         func = "expand_dims"
         x = self._check_array(x, func)
         data = x._data
         if type(axis) is int:
-            axes = (axis,)
+            axes: tuple[int, ...] = (axis,)
         elif isinstance(axis, tuple) and self.api_version >= "2025.12":
             axes = tuple(_as_int(a, func, "each entry of axis") for a in axis)
         else:
@@ -329,7 +340,8 @@ class ManipulationFunctions(RuntimeBase):
         new_shape = tuple(1 if i in positions else next(shape) for i in range(m))
         return Array._new(data.reshape(new_shape), x._dtype, self, x._device)
 
-    def squeeze(self, x, /, axis):
+    def squeeze(self, x: Array, /, axis: int | tuple[int, ...]) -> Array:
+        """Removes the axes ``axis``, each of size one, from ``x``."""
         if type(x) is Array and x._runtime is self and type(axis) is int:
             data = x._data
             shape = data.shape
@@ -349,10 +361,16 @@ class ManipulationFunctions(RuntimeBase):
         new_shape = tuple(s for i, s in enumerate(shape) if i not in axes)
         return Array._new(data.reshape(new_shape), x._dtype, self, x._device)
 
-    def reshape(self, x, /, shape, *, copy=None):
+    def reshape(self, x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
+        """Gives ``x`` a new ``shape`` without changing its data."""
         func = "reshape"
         if type(x) is not Array or x._runtime is not self:  # else _check_array's answer is x
             x = self._check_array(x, func)
+        if type(shape) is not tuple and "list_shape" in self.policy.undefined_refusals:
+            raise TypeError(
+                f"{func}: shape must be a tuple of ints, got {describe_value(shape)}; the standard takes a tuple "
+                f"(policy {self.policy.name!r})"
+            )
         shape = _as_shape(shape, func)
         if copy is not None and not is_one_of(copy, (None, True, False)):
             raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
@@ -397,7 +415,8 @@ class ManipulationFunctions(RuntimeBase):
         array._device = x._device
         return array
 
-    def permute_dims(self, x, /, axes):
+    def permute_dims(self, x: Array, /, axes: tuple[int, ...]) -> Array:
+        """Permutes the axes of ``x`` into the order ``axes``."""
         if type(x) is Array and x._runtime is self and type(axes) is tuple and type(x._data) is _ndarray:
             for a in axes:
                 if type(a) is not int:
@@ -422,7 +441,8 @@ class ManipulationFunctions(RuntimeBase):
             raise ValueError(f"{func}: axes {tuple(axes)} is not a permutation (repeated axis)")
         return Array._new(data.transpose(perm), x._dtype, self, x._device)
 
-    def moveaxis(self, x, source, destination, /):
+    def moveaxis(self, x: Array, source: int | tuple[int, ...], destination: int | tuple[int, ...], /) -> Array:
+        """Moves the axes ``source`` of ``x`` to the positions ``destination``, the others keeping their order."""
         func = "moveaxis"
         x = self._check_array(x, func)
         data = x._data
@@ -442,12 +462,13 @@ class ManipulationFunctions(RuntimeBase):
             order.insert(d, s)
         return Array._new(data.transpose(order), x._dtype, self, x._device)
 
-    def flip(self, x, /, *, axis=None):
+    def flip(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
+        """Reverses the order of the elements of ``x`` along ``axis`` (every axis by default)."""
         func = "flip"
         x = self._check_array(x, func)
         data = x._data
         if axis is None:
-            axes = range(data.ndim)
+            axes: range | tuple[int, ...] = range(data.ndim)
         else:
             axes = self._normalize_axes(_int_or_tuple(axis, func, "axis"), data.ndim, func)
         key = [slice(None)] * data.ndim
@@ -456,7 +477,8 @@ class ManipulationFunctions(RuntimeBase):
         return Array._new(data[tuple(key) + (Ellipsis,)], x._dtype, self, x._device)
 
     # -- new data ----------------------------------------------------------------------
-    def roll(self, x, /, shift, *, axis=None):
+    def roll(self, x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> Array:
+        """Rolls the elements of ``x`` by ``shift`` along ``axis`` (over the flattened array by default)."""
         func = "roll"
         x = self._check_array(x, func)
         data = x._data
@@ -476,7 +498,8 @@ class ManipulationFunctions(RuntimeBase):
             raise ValueError(f"{func}: shift {shift} and axis {axis} must have the same length")
         return Array._new(np.roll(data, shifts, axis=axes), x._dtype, self, x._device)
 
-    def repeat(self, x, repeats, /, *, axis=None):
+    def repeat(self, x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
+        """Repeats each element of ``x`` ``repeats`` times (per element, for an array) along ``axis``."""
         func = "repeat"
         x = self._check_array(x, func)
         data = x._data
@@ -503,10 +526,10 @@ class ManipulationFunctions(RuntimeBase):
                 raise ValueError(f"{func}: repeats {r.max()} is too large")
             r = r.astype(np.intp, copy=False)
             if r.shape[0] == 1:
-                r = int(r[0])
+                r = int(r[0])  # type: ignore[assignment]  # (one count for every element)
         else:
             try:
-                r = _as_int(repeats, func, "repeats (an int or an integer array)")
+                r = _as_int(repeats, func, "repeats (an int or an integer array)")  # type: ignore[assignment]
             except TypeError as exc:
                 raise self._refusal(exc, "repeats_type", repeats) from None
             if r < 0:
@@ -515,11 +538,17 @@ class ManipulationFunctions(RuntimeBase):
         check_fits(data.shape[:axis] + (length,) + data.shape[axis + 1 :], data.itemsize, func)
         return Array._new(np.repeat(data, r, axis=axis), x._dtype, self, x._device)
 
-    def tile(self, x, repetitions, /):
+    def tile(self, x: Array, repetitions: tuple[int, ...], /) -> Array:
+        """Constructs an array by repeating ``x`` as many times along each axis as ``repetitions`` says."""
         func = "tile"
         x = self._check_array(x, func)
         if not isinstance(repetitions, (tuple, list)):
             raise TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}")
+        if type(repetitions) is not tuple and "list_shape" in self.policy.undefined_refusals:
+            raise TypeError(
+                f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}; the standard "
+                f"takes a tuple (policy {self.policy.name!r})"
+            )
         reps = tuple(_as_int(r, func, "each entry of repetitions") for r in repetitions)
         if any(r < 0 for r in reps):
             raise ValueError(f"{func}: repetitions must be non-negative, got {reps}")

@@ -25,6 +25,7 @@ from ._indexing_functions import IndexingFunctions
 from ._info import InfoFunctions
 from ._linear_algebra_functions import LinearAlgebraFunctions
 from ._manipulation_functions import ManipulationFunctions
+from ._plain_functions import plain_function
 from ._searching_functions import SearchingFunctions
 from ._set_functions import SetFunctions
 from ._sorting_functions import SortingFunctions
@@ -127,10 +128,10 @@ def _populate(module: types.ModuleType, runtime: Runtime) -> None:
         prefix, _, rest = name.partition("_")
         if prefix in sub and rest:
             if _in_version(f"{prefix}.{rest}", version):
-                sub[prefix][rest] = getattr(runtime, name)
+                sub[prefix][rest] = plain_function(getattr(runtime, name), rest, f"{module.__name__}.{prefix}")
             continue
         if _in_version(name, version):
-            setattr(module, name, getattr(runtime, name))
+            setattr(module, name, plain_function(getattr(runtime, name), name, module.__name__))
             names.append(name)
     for dtype in runtime.dtypes:
         setattr(module, dtype.name, dtype)
@@ -268,7 +269,7 @@ def bind(
         raise ValueError(f"unknown storage {storage!r}; storages are {', '.join(map(repr, STORAGES))}")
     _populate(module, runtime)
     for name in getattr(runtime, "storage_functions", ()):  # a storage's own (dask: compute, persist)
-        setattr(module, name, getattr(runtime, name))
+        setattr(module, name, plain_function(getattr(runtime, name), name, module.__name__))
         module.__all__ = sorted(module.__all__ + [name])
     if canonical:
         cache = _NAMESPACES if _is_builtin(policy) else _USER_NAMESPACES

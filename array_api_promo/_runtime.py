@@ -164,7 +164,7 @@ class RuntimeBase:
             return dtype
         if type(dtype) is DType:
             raise ValueError(f"{func}: {arg} {dtype.name} does not exist under {self.label}")
-        if dtype is bool:
+        if dtype is bool and "python_bool_dtype" not in self.policy.undefined_refusals:
             # NumPy users write dtype=bool; it names exactly one dtype, so it is accepted
             # (int/float/complex would name a policy-dependent default and stay errors).
             return D.bool_

@@ -7,12 +7,18 @@ compares ``x1`` and ``x2`` in the dtype the policy promotes them to.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
 from ._runtime import RuntimeBase, describe_value, is_one_of
+from .promotion import PromotionError
+
+if TYPE_CHECKING:
+    from typing import Literal
 
 __all__ = ["SearchingFunctions"]
 
@@ -47,12 +53,21 @@ class SearchingFunctions(RuntimeBase):
         return Array._new(out, index, self, device)
 
     def _arg_extreme(self, func, kernel, x, axis, keepdims):
-        if axis is None and keepdims is False and type(x) is Array and x._runtime is self and x._data.size:
+        if (
+            axis is None
+            and keepdims is False
+            and type(x) is Array
+            and x._runtime is self
+            and x._data.size
+            and x._dtype not in self.policy.unordered_dtypes
+        ):
             # the whole non-empty array: the method np.argmin(x) calls (axis None flattens in C order)
             out = getattr(x._data, func)()
             index = self.policy.default_index
             return Array._new(_asarray(out, dtype=index.numpy), index, self, x._device)
         x = self._check_array(x, func)
+        if x._dtype in self.policy.unordered_dtypes:
+            self.policy.refuse_ordering(func, x._dtype)
         if type(keepdims) is not bool:
             raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
         data = x._data
@@ -73,15 +88,15 @@ class SearchingFunctions(RuntimeBase):
             out = kernel(data, axis=axis, keepdims=keepdims)
         return self._index_result(out, x._device)
 
-    def argmax(self, x, /, *, axis=None, keepdims=False):
+    def argmax(self, x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
         """Index of the first maximum of ``x`` (flattened when ``axis`` is None)."""
         return self._arg_extreme("argmax", np.argmax, x, axis, keepdims)
 
-    def argmin(self, x, /, *, axis=None, keepdims=False):
+    def argmin(self, x: Array, /, *, axis: int | None = None, keepdims: bool = False) -> Array:
         """Index of the first minimum of ``x`` (flattened when ``axis`` is None)."""
         return self._arg_extreme("argmin", np.argmin, x, axis, keepdims)
 
-    def count_nonzero(self, x, /, *, axis=None, keepdims=False):
+    def count_nonzero(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
         """Number of non-zero elements of ``x`` along ``axis`` (complex: either component)."""
         if axis is None and keepdims is False and type(x) is Array and x._runtime is self:
             # the whole array: one NumPy call (a Python int) and the 0-d index array
@@ -106,12 +121,12 @@ class SearchingFunctions(RuntimeBase):
                 raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
             axis = self._normalize_axes(axis, data.ndim, func)
         if axis is None and not keepdims:
-            out = np.count_nonzero(data)
+            out = np.count_nonzero(data)  # type: ignore[assignment]  # a NumPy integer, as _index_result takes
         else:
             out = np.count_nonzero(data, axis=axis, keepdims=keepdims)
         return self._index_result(out, x._device)
 
-    def nonzero(self, x, /):
+    def nonzero(self, x: Array, /) -> tuple[Array, ...]:
         """Indices of the non-zero elements of ``x``, one array per dimension, in C order."""
         if type(x) is Array and x._runtime is self and x._device is CPU:
             data = x._data
@@ -137,7 +152,9 @@ class SearchingFunctions(RuntimeBase):
         device = x._device
         return tuple(self._index_result(i, device) for i in data.nonzero())  # (np.nonzero's own call)
 
-    def searchsorted(self, x1, x2, /, *, side="left", sorter=None):
+    def searchsorted(
+        self, x1: Array, x2: Array | float, /, *, side: Literal["left", "right"] = "left", sorter: Array | None = None
+    ) -> Array:
         """Insertion indices of ``x2`` into the ascending ``x1`` (or ``x1[sorter]``)."""
         if (
             type(x1) is Array
@@ -149,6 +166,8 @@ class SearchingFunctions(RuntimeBase):
             and x2._runtime is self
             and x2._device is x1._device
             and x1._data.ndim == 1
+            and x1._dtype not in self.policy.unordered_dtypes
+            and x2._dtype not in self.policy.unordered_dtypes
         ):  # two arrays of this namespace, no sorter: the checks below pass
             d1, d2 = x1._data, x2._data
             dtype = self._result_types.get(_promotion_key(self, x1, x2))  # their promotion, met before
@@ -163,7 +182,7 @@ class SearchingFunctions(RuntimeBase):
         t2 = type(x2)
         if t2 is Array:
             self._check_array(x2, func, "x2")
-            device = self._same_device(func, x1, x2)
+            device = self._same_device(func, x1, x2)  # type: ignore[arg-type]  # (an Array: t2 is Array)
         elif t2 in (int, float) and self.api_version >= "2025.12":
             device = x1._device
         else:
@@ -174,15 +193,27 @@ class SearchingFunctions(RuntimeBase):
         d1 = x1._data
         if d1.ndim != 1:
             raise ValueError(f"{func}: x1 must be one-dimensional, got shape {d1.shape}")
-        dtype = self._promote(func, x1, x2)
-        if t2 is Array and x1._runtime is self and x2._runtime is self and not self._by_value:
-            self._result_types[_promotion_key(self, x1, x2)] = dtype  # result_type's answer too
-        if x1._dtype is not dtype:
-            d1 = d1.astype(dtype.numpy)
-        if t2 is Array:
-            d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
+        unordered = self.policy.unordered_dtypes
+        for a in (x1, x2):
+            if type(a) is Array and a._dtype in unordered:
+                self.policy.refuse_ordering(func, a._dtype)
+        try:
+            dtype = self._promote(func, x1, x2)
+        except PromotionError:
+            if not (t2 is Array and self.policy.search_mixed_kinds):
+                raise
+            dtype = None  # real values of kinds that do not promote: compared as NumPy compares them
+        if dtype is not None and t2 is Array and x1._runtime is self and x2._runtime is self and not self._by_value:
+            self._result_types[_promotion_key(self, x1, x2)] = dtype  # type: ignore[arg-type]  # result_type's answer too
+        if dtype is None:
+            d2 = x2._data
         else:
-            d2 = self.policy.convert_scalar(x2, dtype, func)
+            if x1._dtype is not dtype:
+                d1 = d1.astype(dtype.numpy)
+            if t2 is Array:
+                d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
+            else:
+                d2 = self.policy.convert_scalar(x2, dtype, func)
         if sorter is not None:
             sorter = self._check_array(sorter, func, "sorter")
             self._same_device(func, x1, sorter)

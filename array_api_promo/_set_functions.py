@@ -15,6 +15,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._runtime import RuntimeBase, describe_value
+from .promotion import PromotionError
 
 __all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 
@@ -140,25 +141,25 @@ class SetFunctions(RuntimeBase):
             arrays.append(Array._new(p.astype(dt.numpy, copy=False), dt, self, device))
         return arrays
 
-    def unique_all(self, x, /):
+    def unique_all(self, x: Array, /) -> UniqueAllResult:
         """Unique values of ``x`` with first indices, inverse indices and counts."""
         return UniqueAllResult(*self._unique_parts("unique_all", x, True, True, True))
 
-    def unique_counts(self, x, /):
+    def unique_counts(self, x: Array, /) -> UniqueCountsResult:
         """Unique values of ``x`` and how often each occurs."""
         return UniqueCountsResult(*self._unique_parts("unique_counts", x, False, False, True))
 
-    def unique_inverse(self, x, /):
+    def unique_inverse(self, x: Array, /) -> UniqueInverseResult:
         """Unique values of ``x`` and the indices into them that rebuild ``x``."""
         return UniqueInverseResult(*self._unique_parts("unique_inverse", x, False, True, False))
 
-    def unique_values(self, x, /):
+    def unique_values(self, x: Array, /) -> Array:
         """The unique values of ``x`` (sorted, one-dimensional)."""
         x = self._check_array(x, "unique_values")  # (_unique_parts' steps for the values alone)
         values = _unique(x._data.reshape(-1), index=False, inverse=False, counts=False)[0]
         return Array._new(values, x._dtype, self, x._device)
 
-    def isin(self, x1, x2, /, *, invert=False):
+    def isin(self, x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
         """Whether each element of ``x1`` equals some element of ``x2`` (or not, with ``invert``)."""
         func = "isin"
         if type(invert) is not bool:
@@ -173,6 +174,13 @@ class SetFunctions(RuntimeBase):
         if not arrays:
             raise TypeError(f"{func}: at least one of x1 and x2 must be an array, got two Python ints")
         device = self._same_device(func, *arrays)
+        if "non_integer_isin" in self.policy.undefined_refusals:
+            for a in arrays:
+                if a._dtype.category != D.CATEGORY_INTEGER:
+                    raise PromotionError(
+                        f"{func}: {a._dtype.name} input is not allowed; the standard requires integer input "
+                        f"(policy {self.policy.name!r})"
+                    )
         dtype = self._promote(func, x1, x2)
         d1, d2 = (
             (v._data if v._dtype is dtype else v._data.astype(dtype.numpy))

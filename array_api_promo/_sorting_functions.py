@@ -46,12 +46,15 @@ class SortingFunctions(RuntimeBase):
             and type(axis) is int
             and axis == -1
             and x._data.ndim
+            and x._dtype not in self.policy.unordered_dtypes
         ):
             return x._data
         return None
 
     def _sort_args(self, func, x, axis, descending, stable):
         x = self._check_array(x, func)
+        if x._dtype in self.policy.unordered_dtypes:
+            self.policy.refuse_ordering(func, x._dtype)
         if type(descending) is not bool:
             raise TypeError(f"{func}: descending must be a bool, got {type(descending).__name__}")
         if type(stable) is not bool:
@@ -69,7 +72,7 @@ class SortingFunctions(RuntimeBase):
         order = np.argsort(flipped, axis=axis, kind="stable")
         return (n - 1) - np.flip(order, axis=axis)
 
-    def argsort(self, x, /, *, axis=-1, descending=False, stable=True):
+    def argsort(self, x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
         """Indices that sort ``x`` along ``axis`` (stable, ascending or descending)."""
         data = self._plain_sort(x, axis, descending, stable)
         if data is not None:
@@ -88,7 +91,7 @@ class SortingFunctions(RuntimeBase):
             out = out.astype(index.numpy)
         return Array._new(out, index, self, x._device)
 
-    def sort(self, x, /, *, axis=-1, descending=False, stable=True):
+    def sort(self, x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
         """A sorted copy of ``x`` along ``axis`` (stable, ascending or descending)."""
         data = self._plain_sort(x, axis, descending, stable)
         if data is not None:

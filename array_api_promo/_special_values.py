@@ -39,8 +39,10 @@ Where the standard and NumPy disagree (checked against the 2025.12 stubs):
   says ``0``.
 * integer ``pow`` with a negative exponent (unspecified by the standard): NumPy
   raises ValueError for the whole array; we return torch's truncated
-  ``1 / x1 ** -x2`` (0, or +-1 for x1 = +-1).  The raw ufunc runs first; the
-  fix-up only runs after NumPy's ValueError.
+  ``1 / x1 ** -x2`` (0, or +-1 for x1 = +-1), or, where the policy refuses it
+  (``Policy.undefined_refusals``: ``array_api``), NumPy's ValueError in our words.
+  The raw ufunc runs first; the fix-up only runs after NumPy's ValueError.  Shifts
+  by a negative amount: NumPy's value, or a ValueError where the policy refuses it.
 * complex ``pow`` with a large integral exponent: NumPy gives NaN where the
   result under/overflows (``(3+3j) ** -58``); recomputed as ``exp(x2 log x1)``
   where finite nonzero inputs gave a non-finite value.
@@ -127,6 +129,38 @@ def _refusing_division_by_zero(ufunc, name: str, policy_name: str):
                 f"{name}: integer division by zero ({x2.dtype} divisor holds 0) (policy {policy_name!r})"
             )
         return ufunc(x1, x2)
+
+    return kernel
+
+
+def _refusing_negative_shift(ufunc, name: str, policy_name: str):
+    """``ufunc`` (a shift) refusing a negative shift amount, as array-api-strict does (the standard: "only
+    defined for x2 >= 0"); signed integer kinds only (an unsigned amount is never negative)."""
+
+    def kernel(x1, x2):
+        if (x2 < 0).any():
+            raise ValueError(
+                f"{name}: a shift by a negative amount ({x2.min()}) is undefined; the standard defines "
+                f"{name} only for x2 >= 0 (policy {policy_name!r})"
+            )
+        return ufunc(x1, x2)
+
+    return kernel
+
+
+def _refusing_negative_power(policy_name: str):
+    """Integer ``pow`` refusing a negative exponent (the standard leaves it undefined; NumPy and
+    array-api-strict raise ValueError), in our words."""
+
+    def kernel(x1, x2):
+        try:
+            return _power(x1, x2)
+        except ValueError:  # "Integers to negative integer powers are not allowed."
+            pass
+        raise ValueError(
+            f"pow: an {x1.dtype} base to a negative integer power ({x2.min()}) has no integer result, and the "
+            f"standard leaves it undefined; convert to a floating-point dtype with astype() (policy {policy_name!r})"
+        )
 
     return kernel
 
@@ -284,6 +318,9 @@ UFUNC_OF = {
 }
 
 
+_SHIFTS = {"bitwise_left_shift": np.left_shift, "bitwise_right_shift": np.right_shift}
+
+
 def special_kernel(name: str, dtype, policy=None):
     """The kernel of ``name`` at the computation dtype ``dtype`` (a NumPy dtype), or ``None``.
 
@@ -307,10 +344,14 @@ def special_kernel(name: str, dtype, policy=None):
         return None if kind == "b" else _floor_divide_float
     if name == "remainder":
         return None
+    if name in _SHIFTS and kind == "i" and policy is not None and "negative_shift" in policy.undefined_refusals:
+        return _refusing_negative_shift(_SHIFTS[name], name, policy.name)
     if name == "pow":
         if kind == "f":
             return _pow_real  # NumPy's scalar 0.5 exponent takes a sqrt fast path
         if kind == "i":
+            if policy is not None and "negative_power" in policy.undefined_refusals:
+                return _refusing_negative_power(policy.name)
             return _pow_int  # negative exponents: NumPy raises ValueError
         return _pow_complex if kind == "c" else None
     if name == "expm1":

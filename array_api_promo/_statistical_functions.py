@@ -10,6 +10,7 @@ the cumulative functions through ``policy.accumulation_dtype``); an explicit
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -18,6 +19,9 @@ from ._array import Array
 from ._devices import CPU
 from ._runtime import RuntimeBase, quiet_context, quietly
 from .promotion import PromotionError
+
+if TYPE_CHECKING:
+    from ._dtypes import DType
 
 __all__ = ["StatisticalFunctions"]
 
@@ -126,11 +130,27 @@ class StatisticalFunctions(RuntimeBase):
         out = quietly(kernel, data, axis=axes, keepdims=keepdims, dtype=result.numpy)
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
-    def sum(self, x, /, *, axis=None, dtype=None, keepdims=False):
+    def sum(
+        self,
+        x: Array,
+        /,
+        *,
+        axis: int | tuple[int, ...] | None = None,
+        dtype: DType | None = None,
+        keepdims: bool = False,
+    ) -> Array:
         """Sum of ``x``; integers accumulate in the policy's accumulation dtype."""
         return self._accumulate("sum", np.add.reduce, x, axis, dtype, keepdims)
 
-    def prod(self, x, /, *, axis=None, dtype=None, keepdims=False):
+    def prod(
+        self,
+        x: Array,
+        /,
+        *,
+        axis: int | tuple[int, ...] | None = None,
+        dtype: DType | None = None,
+        keepdims: bool = False,
+    ) -> Array:
         """Product of ``x``; integers accumulate in the policy's accumulation dtype."""
         return self._accumulate("prod", np.multiply.reduce, x, axis, dtype, keepdims)
 
@@ -188,11 +208,15 @@ class StatisticalFunctions(RuntimeBase):
             out = np.concatenate([np.full(shape, identity, dtype=result.numpy), out], axis=axis)
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
-    def cumulative_sum(self, x, /, *, axis=None, dtype=None, include_initial=False):
+    def cumulative_sum(
+        self, x: Array, /, *, axis: int | None = None, dtype: DType | None = None, include_initial: bool = False
+    ) -> Array:
         """Cumulative sum of ``x`` along ``axis`` (optionally starting with 0)."""
         return self._cumulative("cumulative_sum", np.add.accumulate, 0, x, axis, dtype, include_initial)
 
-    def cumulative_prod(self, x, /, *, axis=None, dtype=None, include_initial=False):
+    def cumulative_prod(
+        self, x: Array, /, *, axis: int | None = None, dtype: DType | None = None, include_initial: bool = False
+    ) -> Array:
         """Cumulative product of ``x`` along ``axis`` (optionally starting with 1)."""
         return self._cumulative("cumulative_prod", np.multiply.accumulate, 1, x, axis, dtype, include_initial)
 
@@ -223,11 +247,11 @@ class StatisticalFunctions(RuntimeBase):
             self._accumulations[func, x._dtype] = result
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
-    def max(self, x, /, *, axis=None, keepdims=False):
+    def max(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
         """Maximum of ``x`` (NaN propagates)."""
         return self._extreme("max", np.maximum.reduce, x, axis, keepdims)  # (np.max's own kernel)
 
-    def min(self, x, /, *, axis=None, keepdims=False):
+    def min(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
         """Minimum of ``x`` (NaN propagates)."""
         return self._extreme("min", np.minimum.reduce, x, axis, keepdims)  # (np.min's own kernel)
 
@@ -242,7 +266,7 @@ class StatisticalFunctions(RuntimeBase):
         count = math.prod(data.shape[a] for a in axes)
         return x, axes, decision.result, data, count
 
-    def mean(self, x, /, *, axis=None, keepdims=False):
+    def mean(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
         """Arithmetic mean of ``x`` (NaN when there are no elements)."""
         whole = axis is None and keepdims is False
         if whole and type(x) is Array and x._runtime is self and x._data.size:
@@ -288,12 +312,16 @@ class StatisticalFunctions(RuntimeBase):
         out = quiet_context().run(_variance_of, data, axes, count, correction, keepdims, real)
         return _asarray(out, dtype=real), result, x._device
 
-    def var(self, x, /, *, axis=None, correction=0.0, keepdims=False):
+    def var(
+        self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction: float = 0.0, keepdims: bool = False
+    ) -> Array:
         """Variance of ``x`` with divisor ``N - correction`` (NaN when it is not positive)."""
         out, result, device = self._variance("var", x, axis, correction, keepdims)
         return Array._new(_asarray(out, dtype=result.numpy), result, self, device)
 
-    def std(self, x, /, *, axis=None, correction=0.0, keepdims=False):
+    def std(
+        self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, correction: float = 0.0, keepdims: bool = False
+    ) -> Array:
         """Standard deviation of ``x`` with divisor ``N - correction``."""
         out, result, device = self._variance("std", x, axis, correction, keepdims)
         with np.errstate(invalid="ignore"):
@@ -301,7 +329,9 @@ class StatisticalFunctions(RuntimeBase):
         return Array._new(_asarray(out, dtype=result.numpy), result, self, device)
 
     # -- diff ---------------------------------------------------------------------------------------
-    def diff(self, x, /, *, axis=-1, n=1, prepend=None, append=None):
+    def diff(
+        self, x: Array, /, *, axis: int = -1, n: int = 1, prepend: Array | None = None, append: Array | None = None
+    ) -> Array:
         """``n``-th forward difference along ``axis``, after adding ``prepend``/``append``.
 
         ``prepend`` and ``append`` promote with ``x`` by the policy; a boolean
@@ -357,12 +387,12 @@ class StatisticalFunctions(RuntimeBase):
             hi = [slice(None)] * ndim
             lo[axis] = slice(None, -1)
             hi[axis] = slice(1, None)
-            lo, hi = tuple(lo), tuple(hi)
+            lo, hi = tuple(lo), tuple(hi)  # type: ignore[assignment]  # (index tuples from here)
             with np.errstate(over="ignore", invalid="ignore"):
                 for _ in range(n):
                     if out.shape[axis] == 0:
                         break
-                    out = kernel(out[hi], out[lo])
+                    out = kernel(out[hi], out[lo])  # type: ignore[index]
         if plain and len(parts) == 1 and result is x._dtype and x._runtime is self:
             self._accumulations["diff", x._dtype] = result
         return Array._new(_asarray(out, dtype=result.numpy), result, self, device)

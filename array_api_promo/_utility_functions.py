@@ -34,10 +34,10 @@ class UtilityFunctions(RuntimeBase):
             out = np.asarray(out)
         return Array._new(out, D.bool_, self, x._device)
 
-    def all(self, x, /, *, axis=None, keepdims=False):
+    def all(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
         """Whether every element of ``x`` is true (non-zero) along ``axis``; ``True`` when empty."""
         return self._truth_reduction("all", np.all, x, axis, keepdims)
 
-    def any(self, x, /, *, axis=None, keepdims=False):
+    def any(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
         """Whether some element of ``x`` is true (non-zero) along ``axis``; ``False`` when empty."""
         return self._truth_reduction("any", np.any, x, axis, keepdims)

@@ -88,6 +88,7 @@ from ._devices import ALL_DEVICES, CPU, NO_FLOAT64, NO_X64, Device, show_as_arra
 from ._elementwise_functions import kernel_for
 from ._linear_algebra_functions import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
+from ._plain_functions import plain_function
 from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._standin_shape import MODULES as SHAPE
 from ._strict_words import MIRRORED_VERSION, array_repr, reworded
@@ -129,6 +130,7 @@ class _Standin:
     def set_flags(
         self, *, api_version=None, boolean_indexing=None, data_dependent_shapes=None, enabled_extensions=None
     ) -> None:
+        """Set the array-api-strict flags: the standard version, boolean indexing, data-dependent shapes, extensions."""
         if api_version is not None and api_version not in API_VERSIONS:
             raise _words(
                 ValueError(
@@ -174,6 +176,7 @@ class _Standin:
         self._show_flags()
 
     def get_flags(self) -> dict:
+        """The current array-api-strict flags, by name."""
         return {
             "api_version": self.api_version,
             "boolean_indexing": self.boolean_indexing,
@@ -182,6 +185,7 @@ class _Standin:
         }
 
     def reset_flags(self) -> None:
+        """Reset the array-api-strict flags to their defaults (the environment's are not read again)."""
         self.boolean_indexing = True
         self.data_dependent_shapes = True
         self.extensions = tuple(_EXTENSIONS)
@@ -636,9 +640,13 @@ def make_module(
     module.__version__ = MIRRORED_VERSION
     module.Array = Array
     module.Device = Device
-    module.set_array_api_strict_flags = state.set_flags
-    module.get_array_api_strict_flags = state.get_flags
-    module.reset_array_api_strict_flags = state.reset_flags
+    # plain functions of its _flags module, as array-api-strict's
+    for public, method in (
+        ("set_array_api_strict_flags", state.set_flags),
+        ("get_array_api_strict_flags", state.get_flags),
+        ("reset_array_api_strict_flags", state.reset_flags),
+    ):
+        setattr(module, public, plain_function(method, public, f"{name}._flags"))
     module.ArrayAPIStrictFlags = _flags_context(state)
     module.__dict__["__getattr__"] = _missing_attribute(module)  # (the module's own, as array-api-strict's)
     flags = _env_flags()

@@ -352,6 +352,8 @@ def test_torch_matmul_needs_one_dtype_and_linalg_names_follow_the_version():
 
 
 def test_python_bool_is_accepted_as_the_bool_dtype_and_nothing_else_is():
+    # (the array_api policy refuses dtype=bool, as array-api-strict: test_python_bool_dtype_under_array_api)
+    xp = namespace("numpy")
     assert xp.asarray([1, 0], dtype=bool).dtype is xp.bool
     # A lone number into bool is its truth value, as in a list (SciPy: asarray(1, dtype=out.dtype)).
     assert xp.asarray(1, dtype=xp.bool)._data.item() is True
@@ -363,6 +365,12 @@ def test_python_bool_is_accepted_as_the_bool_dtype_and_nothing_else_is():
     for alias in (int, float, complex, "bool", np.bool_):
         with pytest.raises(TypeError, match="must be a dtype of"):
             xp.zeros(2, dtype=alias)
+
+
+def test_python_bool_dtype_under_array_api():
+    with pytest.raises(TypeError, match="must be a dtype of"):
+        namespace("array_api").zeros(2, dtype=bool)
+    assert namespace("torch").zeros(2, dtype=bool).dtype is namespace("torch").bool
 
 
 def test_shapes_take_numpy_integers():

@@ -254,6 +254,17 @@ class _Failure(NamedTuple):
 
 # Policy.integer_division_by_zero's rules (their kernels: _special_values._ZERO_DIVISION).
 ZERO_DIVISION_RULES = ("zero", "warn", "raise", "xla", "mlx")
+# Policy.undefined_refusals' names.
+UNDEFINED_REFUSALS = (
+    "negative_shift",
+    "negative_power",
+    "crossed_clip",
+    "array_fill",
+    "list_shape",
+    "foreign_comparison",
+    "non_integer_isin",
+    "python_bool_dtype",
+)
 
 
 class Policy:
@@ -309,6 +320,30 @@ class Policy:
     #: JAX's values (quotient -1 for 0 // 0, else -2; unsigned all ones; remainder 0); ``"mlx"``
     #: MLX's (quotient 0, remainder x1). The kernels: ``_special_values._ZERO_DIVISION``.
     integer_division_by_zero: str = "zero"
+    #: Calls the standard leaves undefined that the policy refuses, each by its name in
+    #: ``UNDEFINED_REFUSALS``, where the base computes what NumPy computes (the ``array_api``
+    #: policy refuses them all, as array-api-strict does): ``"negative_shift"``, a
+    #: ``bitwise_left_shift``/``bitwise_right_shift`` by a negative amount (ValueError; the standard:
+    #: "only defined for x2 >= 0"); ``"negative_power"``, an integer ``pow`` with a negative exponent
+    #: (ValueError; else torch's truncated ``1 / x1 ** -x2``); ``"crossed_clip"``, ``clip`` with
+    #: ``min > max`` (ValueError); ``"array_fill"``, an array as ``full``'s or ``full_like``'s
+    #: ``fill_value`` (TypeError); ``"list_shape"``, a ``reshape`` shape or ``tile`` repetitions that
+    #: is not a tuple (TypeError); ``"foreign_comparison"``, ``==``/``!=`` with an object that is
+    #: neither an array nor a Python scalar (TypeError; else Python's identity comparison);
+    #: ``"non_integer_isin"``,
+    #: ``isin`` of arrays of a non-integer dtype (TypeError); ``"python_bool_dtype"``, ``dtype=bool``
+    #: (Python's type) for the bool dtype (TypeError).
+    undefined_refusals: frozenset = frozenset()
+    #: Dtypes whose values ``argmax``, ``argmin``, ``sort``, ``argsort`` and ``searchsorted`` refuse to
+    #: order (a TypeError): none by default (NumPy orders booleans, and complex numbers lexicographically).
+    unordered_dtypes: frozenset = frozenset()
+    #: Whether ``searchsorted`` compares real values of kinds that do not promote (``int64`` with
+    #: ``float64``) as NumPy compares them rather than refusing: the standard asks no promotion of
+    #: its two arguments, only real-valued ones.
+    search_mixed_kinds: bool = False
+    #: Whether ``linspace`` and ``arange`` take ``dtype=bool`` (NumPy's values: ``linspace(0, 1, 2)``
+    #: is ``[False, True]``; ``arange`` of more than two values is still refused, as NumPy refuses it).
+    bool_ranges: bool = False
 
     @property
     def summary(self) -> str:
@@ -323,6 +358,12 @@ class Policy:
             raise ValueError(
                 f"policy {self.name!r}: integer_division_by_zero must be one of {', '.join(map(repr, ZERO_DIVISION_RULES))}, "
                 f"not {self.integer_division_by_zero!r}"
+            )
+        unknown = set(self.undefined_refusals) - set(UNDEFINED_REFUSALS)
+        if unknown:
+            raise ValueError(
+                f"policy {self.name!r}: undefined_refusals names {', '.join(map(repr, sorted(unknown)))}; "
+                f"the names are {', '.join(map(repr, UNDEFINED_REFUSALS))}"
             )
         if D.bfloat16 in self._dtype_set:
             D.load_ml_dtypes()
@@ -613,6 +654,13 @@ class Policy:
                 f"{op}: in-place operation would change the dtype of x1 from {target.name} "
                 f"to {result.name}; the standard does not allow it (policy {self.name!r})"
             )
+
+    def refuse_ordering(self, op: str, dtype: DType) -> None:
+        """Raise the refusal of ``op`` ordering ``dtype`` values (one of :attr:`unordered_dtypes`)."""
+        raise PromotionError(
+            f"{op}: {dtype.name} input is not allowed; the standard requires real-valued input, whose values "
+            f"are ordered (policy {self.name!r})"
+        )
 
     def accumulation_dtype(self, op: str, dtype: DType) -> DType:
         """Default result dtype of ``sum``/``prod``/``cumulative_sum``/``cumulative_prod``.

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from .. import _dtypes as D
 from ._lattice import PromotionTable
-from ._policy import LargeInt, NoDtypeError, OperandKind, Policy, PromotionError
+from ._policy import _COMPLEX_FLOATING, UNDEFINED_REFUSALS, LargeInt, NoDtypeError, OperandKind, Policy, PromotionError
 
 __all__ = ["ArrayAPIPolicy", "ArrayAPIStrictConversions", "ARRAY_API_LATTICE"]
 
@@ -46,6 +46,9 @@ _SCALAR_PARTNERS = {
     complex: (D.CATEGORY_COMPLEX, D.CATEGORY_FLOATING),
 }
 _SCALAR_PARTNERS[LargeInt] = _SCALAR_PARTNERS[int]
+# Operations whose stub names a narrower domain than the one the operation table shares with
+# every policy ("imag": "Should have a complex floating-point data type").
+_NARROWER_DOMAINS = {"imag": _COMPLEX_FLOATING}
 
 
 class ArrayAPIPolicy(Policy):
@@ -55,6 +58,14 @@ class ArrayAPIPolicy(Policy):
     dtypes = D.STANDARD_DTYPES
     table = ARRAY_API_LATTICE
     zero_d_matters = False  # 0-d arrays are ordinary arrays
+    # What the standard leaves undefined and array-api-strict refuses: refused too (see Policy).
+    undefined_refusals = frozenset(UNDEFINED_REFUSALS)
+    # argmax, argmin, sort, argsort, searchsorted: "Should have a real-valued data type".
+    unordered_dtypes = frozenset({D.bool_, D.complex64, D.complex128})
+    # searchsorted: x1 and x2 "Should have a real-valued data type", nothing about promotion.
+    search_mixed_kinds = True
+    # linspace's dtype "Should be a floating-point data type"; array-api-strict makes NumPy's bools.
+    bool_ranges = True
 
     def _resolve(self, signature, trace):
         result = None
@@ -81,6 +92,15 @@ class ArrayAPIPolicy(Policy):
             if operand.kind is OperandKind.SCALAR:
                 result = self._join_scalar(result, operand.dtype, trace)
         return result
+
+    def _decide(self, spec, common, signature):
+        narrower = _NARROWER_DOMAINS.get(spec.name)
+        if narrower is not None and not narrower.admits(common):
+            raise PromotionError(
+                f"{spec.name}: {' and '.join(map(str, signature))} is not allowed; the standard requires "
+                f"{narrower.words} input (policy {self.name!r})"
+            )
+        return super()._decide(spec, common, signature)
 
     def _join_scalar(self, dtype, scalar_type, trace):
         if scalar_type is LargeInt:

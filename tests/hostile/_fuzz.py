@@ -145,15 +145,16 @@ def _params(func, skip_self=False):
 def surface(ns, prefix: str) -> list[Target]:
     """Every public operation of namespace module ``ns`` and of its arrays."""
     targets = []
-    runtime = ns._runtime
 
     def add_module(mod, dotted):
         for name in sorted(vars(mod)):
             value = getattr(mod, name)
-            if isinstance(value, types.MethodType) and value.__self__ is runtime:
+            if name not in mod.__all__:  # the namespace's own names (the package module has others)
+                continue
+            if isinstance(value, types.FunctionType):
                 words = _op_words(name) + ((f"{dotted}{name}", value.__name__) if dotted else ())
                 targets.append(Target(f"{prefix}.{dotted}{name}", "function", f"{dotted}{name}", words, _params(value)))
-            elif isinstance(value, types.ModuleType) and value.__name__.startswith(ns.__name__ + "."):
+            elif isinstance(value, types.ModuleType) and name in ("linalg", "fft"):
                 add_module(value, f"{dotted}{name}.")
 
     add_module(ns, "")

@@ -1,0 +1,1 @@
+"""The differential test against the real array-api-strict: its grid of calls and outcomes (``grid``)."""
