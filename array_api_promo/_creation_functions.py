@@ -244,9 +244,14 @@ class CreationFunctions(RuntimeBase):
             fill_value = self._from_numpy_scalar(fill_value)
         if type(fill_value) is Array:  # a 0-d array as fill value (NumPy users rely on it)
             if "array_fill" in self.policy.undefined_refusals:
-                raise TypeError(
-                    f"{func}: fill_value must be a Python bool, int, float or complex, got an array; the standard "
-                    f"takes a Python scalar (policy {self.policy.name!r}); use float(), int() or bool() of a 0-d array"
+                raise self._refusal(
+                    TypeError(
+                        f"{func}: fill_value must be a Python bool, int, float or complex, got an array; the standard "
+                        f"takes a Python scalar (policy {self.policy.name!r}); use float(), int() or bool() of a 0-d "
+                        "array"
+                    ),
+                    "fill_value",
+                    Array,
                 )
             self._check_array(fill_value, func, "fill_value")
             if fill_value._data.ndim != 0:
@@ -435,9 +440,15 @@ class CreationFunctions(RuntimeBase):
             n = max(0, math.ceil((stop - start) / step))
         check_fits((n,), dtype.numpy.itemsize, func)
         if dtype.category == D.CATEGORY_BOOL and n > 2:  # (the policy's bool_ranges) NumPy's limit
-            raise TypeError(
-                f"arange: a bool range holds at most two values (False then True, or one of them), got {n} values "
-                f"from {start} to {stop} by {step}"
+            raise self._refusal(
+                TypeError(
+                    f"arange: a bool range holds at most two values (False then True, or one of them), got {n} values "
+                    f"from {start} to {stop} by {step}"
+                ),
+                "arange_bool",
+                start,
+                stop,
+                step,
             )
         if n and dtype.category == D.CATEGORY_INTEGER:
             lo, hi = D.iinfo_bounds(dtype)

@@ -546,9 +546,15 @@ class ElementwiseFunctions(RuntimeBase):
         if operator:
             if name in ("equal", "not_equal") and "foreign_comparison" in self.policy.undefined_refusals:
                 bad, arg = (x2, "x2") if type(x1) is Array else (x1, "x1")
-                raise TypeError(
-                    f"{name}: {arg} must be an array or a Python scalar of {self.label}, got {describe_value(bad)}; "
-                    f"the standard leaves comparing with it undefined (policy {self.policy.name!r})"
+                raise self._refusal(
+                    TypeError(
+                        f"{name}: {arg} must be an array or a Python scalar of {self.label}, got "
+                        f"{describe_value(bad)}; the standard leaves comparing with it undefined "
+                        f"(policy {self.policy.name!r})"
+                    ),
+                    "operands",
+                    x1,
+                    x2,
                 )
             if name not in ("equal", "not_equal"):  # x == "auto" stays Python's False where the policy allows it
                 for i, bad in enumerate((x1, x2)):
@@ -710,9 +716,12 @@ class ElementwiseFunctions(RuntimeBase):
         if lo is not None and hi is not None and "crossed_clip" in self.policy.undefined_refusals and (lo > hi).any():
             crossed = np.broadcast_arrays(lo, hi)
             where = np.argmax(crossed[0] > crossed[1])
-            raise ValueError(
-                f"clip: min must not exceed max, got min {crossed[0].flat[where]} > max {crossed[1].flat[where]}; "
-                f"the standard leaves crossed bounds undefined (policy {self.policy.name!r})"
+            raise self._refusal(
+                ValueError(
+                    f"clip: min must not exceed max, got min {crossed[0].flat[where]} > max {crossed[1].flat[where]}; "
+                    f"the standard leaves crossed bounds undefined (policy {self.policy.name!r})"
+                ),
+                "clip_crossed",
             )
         out = data
         try:

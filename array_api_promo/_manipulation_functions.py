@@ -367,9 +367,13 @@ class ManipulationFunctions(RuntimeBase):
         if type(x) is not Array or x._runtime is not self:  # else _check_array's answer is x
             x = self._check_array(x, func)
         if type(shape) is not tuple and "list_shape" in self.policy.undefined_refusals:
-            raise TypeError(
-                f"{func}: shape must be a tuple of ints, got {describe_value(shape)}; the standard takes a tuple "
-                f"(policy {self.policy.name!r})"
+            raise self._refusal(
+                TypeError(
+                    f"{func}: shape must be a tuple of ints, got {describe_value(shape)}; the standard takes a tuple "
+                    f"(policy {self.policy.name!r})"
+                ),
+                "reshape_shape",
+                shape,
             )
         shape = _as_shape(shape, func)
         if copy is not None and not is_one_of(copy, (None, True, False)):
@@ -545,9 +549,12 @@ class ManipulationFunctions(RuntimeBase):
         if not isinstance(repetitions, (tuple, list)):
             raise TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}")
         if type(repetitions) is not tuple and "list_shape" in self.policy.undefined_refusals:
-            raise TypeError(
-                f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}; the standard "
-                f"takes a tuple (policy {self.policy.name!r})"
+            raise self._refusal(
+                TypeError(
+                    f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}; the standard "
+                    f"takes a tuple (policy {self.policy.name!r})"
+                ),
+                "tile_repetitions",
             )
         reps = tuple(_as_int(r, func, "each entry of repetitions") for r in repetitions)
         if any(r < 0 for r in reps):

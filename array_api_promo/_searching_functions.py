@@ -67,7 +67,10 @@ class SearchingFunctions(RuntimeBase):
             return Array._new(_asarray(out, dtype=index.numpy), index, self, x._device)
         x = self._check_array(x, func)
         if x._dtype in self.policy.unordered_dtypes:
-            self.policy.refuse_ordering(func, x._dtype)
+            try:
+                self.policy.refuse_ordering(func, x._dtype)
+            except PromotionError as exc:
+                raise self._refusal(exc, "function_domain", func, x._dtype) from None
         if type(keepdims) is not bool:
             raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
         data = x._data
@@ -196,7 +199,10 @@ class SearchingFunctions(RuntimeBase):
         unordered = self.policy.unordered_dtypes
         for a in (x1, x2):
             if type(a) is Array and a._dtype in unordered:
-                self.policy.refuse_ordering(func, a._dtype)
+                try:
+                    self.policy.refuse_ordering(func, a._dtype)
+                except PromotionError as exc:
+                    raise self._refusal(exc, "function_domain", func, a._dtype) from None
         try:
             dtype = self._promote(func, x1, x2)
         except PromotionError:

@@ -177,9 +177,15 @@ class SetFunctions(RuntimeBase):
         if "non_integer_isin" in self.policy.undefined_refusals:
             for a in arrays:
                 if a._dtype.category != D.CATEGORY_INTEGER:
-                    raise PromotionError(
-                        f"{func}: {a._dtype.name} input is not allowed; the standard requires integer input "
-                        f"(policy {self.policy.name!r})"
+                    raise self._refusal(
+                        PromotionError(
+                            f"{func}: {a._dtype.name} input is not allowed; the standard requires integer input "
+                            f"(policy {self.policy.name!r})"
+                        ),
+                        "promotion",
+                        func,
+                        x1,
+                        x2,
                     )
         dtype = self._promote(func, x1, x2)
         d1, d2 = (

@@ -55,7 +55,7 @@ from ._devices import CPU, Device, strict_device_name
 from .promotion import PromotionError
 from .promotion.array_api import ARRAY_API_LATTICE
 
-__all__ = ["MIRRORED_VERSION", "WORDS", "StrictValueError", "array_repr", "reworded"]
+__all__ = ["MIRRORED_VERSION", "WORDS", "StrictValueError", "array_repr", "kernel_refusal", "reworded"]
 
 MIRRORED_VERSION = "2.6.1"  # the array-api-strict release whose words (and extras: see standin) are mirrored
 
@@ -109,6 +109,7 @@ WORDS: dict[str, tuple[type, str]] = {
     "clip_bound_type": (TypeError, "{} must be None, int, float, or Array; got {}"),
     "clip_integral": (TypeError, "{} must be integral when x is integral"),
     "clip_floating": (TypeError, "{} must be floating-point when x is floating-point"),
+    "clip_crossed": (ValueError, "min must be less than or equal to max"),
     # devices
     "devices": (ValueError, "Arrays from two different devices ({} and {}) can not be combined."),
     "concat_devices": (ValueError, "concat inputs must all be on the same device"),
@@ -179,6 +180,8 @@ WORDS: dict[str, tuple[type, str]] = {
     "roll_shift": (ValueError, "`shift` can only be an int or a tuple, got type(shift)={} instead."),
     "repeats_dtype": (TypeError, "The repeats array must have an integer dtype"),
     "reshape_size": (ValueError, "cannot reshape array of size {} into shape {}"),  # NumPy's
+    "reshape_shape": (TypeError, "`shape` must be a tuple of ints; got shape={!r} instead."),
+    "tile_repetitions": (TypeError, "repetitions must be a tuple"),
     "arange_bool": (
         TypeError,
         "arange() is only supported for booleans when the result has at most length 2.",
@@ -298,6 +301,32 @@ def reworded(exc: BaseException, kind: str, facts: tuple, runtime) -> BaseExcept
     return new
 
 
+# Kernels a policy makes refuse values (``_special_values``: the ``negative_shift`` and ``negative_power``
+# of ``Policy.undefined_refusals``), by the operation, and the kind of their refusal.
+_KERNEL_KINDS = {
+    "bitwise_left_shift": "negative_shift",
+    "bitwise_right_shift": "negative_shift",
+    "pow": "negative_power",
+}
+
+
+def kernel_refusal(name: str):
+    """For the stand-in's kernels of ``name`` (``StandinRuntime._kernel_for``): ``refused(exc, operands)``,
+    the ``ValueError`` a kernel raised in array-api-strict's words where it is a refusal of a negative
+    second operand; ``None`` for an operation whose kernels refuse no value."""
+    kind = _KERNEL_KINDS.get(name)
+    if kind is None:
+        return None
+
+    def refused(exc: BaseException, operands: tuple) -> BaseException:
+        other = np.asarray(operands[-1])
+        if other.dtype.kind not in "iu" or not (other < 0).any():
+            return exc  # (shapes that do not broadcast: worded by the runtime)
+        return reworded(exc, kind, (), None)
+
+    return refused
+
+
 def _class_of(ours: type, theirs: type) -> type:
     """The class of a reworded refusal: ours where it is array-api-strict's too, else one that is both."""
     if issubclass(ours, theirs):
@@ -356,7 +385,8 @@ def _operator_called() -> str | None:
     frame: FrameType | None = sys._getframe(2)
     outermost = None
     while frame is not None:
-        if os.path.dirname(os.path.abspath(frame.f_code.co_filename)) == _PACKAGE:
+        filename = frame.f_code.co_filename
+        if filename.startswith("<array_api_promo") or os.path.dirname(os.path.abspath(filename)) == _PACKAGE:
             outermost = frame.f_code
         elif outermost is not None:
             break
@@ -596,7 +626,7 @@ def _as_given(key):
     def choose(runtime, *facts):
         if not _strict_dtypes(*(f for f in facts if type(f) is D.DType)):
             return None
-        return (key, *(_dtype(f) if type(f) is D.DType else _device(f) if type(f) is Device else f for f in facts))
+        return (key, *(_field(f) for f in facts))
 
     return choose
 
@@ -647,6 +677,17 @@ def _numpy_shape(shape) -> str:
     """A shape as NumPy's reshape error prints it: ``(2,3)``, ``(2,newaxis)``, ``(2,)``."""
     parts = ["newaxis" if s == -1 else str(s) for s in shape]
     return "(" + ",".join(parts) + ("," if len(parts) == 1 else "") + ")"
+
+
+def _field(fact):
+    """A fact as array-api-strict's f-string prints it: dtypes, devices and the array class as its."""
+    if type(fact) is D.DType:
+        return _dtype(fact)
+    if type(fact) is Device:
+        return _device(fact)
+    if fact is Array:
+        return "<class 'array_api_strict._array_object.Array'>"
+    return fact
 
 
 def _int_range(runtime, value, dtype):

@@ -91,7 +91,7 @@ from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _p
 from ._plain_functions import plain_function
 from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._standin_shape import MODULES as SHAPE
-from ._strict_words import MIRRORED_VERSION, array_repr, reworded
+from ._strict_words import MIRRORED_VERSION, array_repr, kernel_refusal, reworded
 from .from_env import _load_policy
 from .promotion._policy import ScalarConverter
 
@@ -486,7 +486,7 @@ class StandinRuntime(Runtime):
         subtract``) to the calling module, and consumers filter them by array-api-strict's
         module (array-api-extra: ``ignore:invalid value encountered:RuntimeWarning:array_api_strict``).
         The stand-in's elementwise operations take the general path, not the compiled one."""
-        return _attributed(kernel_for(name, numpy_dtype, policy))
+        return _attributed(kernel_for(name, numpy_dtype, policy), kernel_refusal(name))
 
     def namespace_at(self, api_version: str):
         # As array-api-strict: asking an array for a version sets that version globally.
@@ -525,9 +525,14 @@ def _unpickle_standin(data, policy_name, api_version, device):
 _KERNELS_MODULE: dict = {"__name__": f"{MODULE_NAME}._kernels"}
 exec(  # noqa: S102 - a fixed source: only its globals differ from this module's
     compile(
-        "def _attributed(kernel):\n"
+        "def _attributed(kernel, refused=None):\n"
         "    def run(*args, **kwargs):\n"
-        "        return kernel(*args, **kwargs)\n"
+        "        try:\n"
+        "            return kernel(*args, **kwargs)\n"
+        "        except ValueError as exc:\n"  # a policy's value check (a negative shift): its kind's words
+        "            if refused is None:\n"
+        "                raise\n"
+        "            raise refused(exc, args) from None\n"
         "    run.__name__ = getattr(kernel, '__name__', 'kernel')\n"
         "    return run\n",
         "<array_api_promo stand-in kernels>",
