@@ -220,7 +220,7 @@ class DataTypeFunctions(RuntimeBase):
                 )
         try:
             result = self.policy.result_type(*arrays_and_dtypes)
-        except (PromotionError, OverflowError) as exc:
+        except (PromotionError, OverflowError, ValueError) as exc:
             raise self._refusal(exc, "promotion", "result_type", *arrays_and_dtypes) from None
         if len(arrays_and_dtypes) == 2 and type(arrays_and_dtypes[0]) is DType and type(arrays_and_dtypes[1]) is DType:
             self._result_types[arrays_and_dtypes[0], arrays_and_dtypes[1], _TWO_DTYPES] = result

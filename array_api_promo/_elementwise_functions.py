@@ -540,7 +540,7 @@ class ElementwiseFunctions(RuntimeBase):
             # instance and is refused below.
             try:
                 return self._apply2(name, _python_number(x1), _python_number(x2), operator)
-            except PromotionError as exc:  # (array-api-strict takes no NumPy scalar in an operator or function)
+            except TypeError as exc:  # (array-api-strict takes no NumPy scalar in an operator or function)
                 raise self._refusal(exc, "operands", x1, x2) from None
         self._refuse_numpy_operands(name, (x1, x2))
         if operator:
@@ -571,7 +571,7 @@ class ElementwiseFunctions(RuntimeBase):
                             x1,
                             x2,
                         )
-            return NotImplemented
+            return self._declined(name, x1, x2)
         if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
             if name in self.policy.scalar_pair_functions:
                 return self._apply_scalar_pair(name, x1, x2)
@@ -592,6 +592,12 @@ class ElementwiseFunctions(RuntimeBase):
             x1,
             x2,
         )
+
+    def _declined(self, name, x1, x2):
+        """What an operator returns for operands it does not take: NotImplemented, so that Python asks the
+        other operand's reflected operator (the stand-in refuses in array-api-strict's words where no such
+        operator will answer: see ``StandinRuntime``)."""
+        return NotImplemented
 
     def _refuse_numpy_operands(self, name, operands):
         """A ``TypeError`` in our words if one of ``operands`` is a NumPy array or scalar.
@@ -644,9 +650,15 @@ class ElementwiseFunctions(RuntimeBase):
             except PromotionError as exc:
                 raise self._refusal(exc, "elementwise", name, x1, x2) from None
         if result._data.shape != x1._data.shape:
-            raise ValueError(
-                f"{name} (in-place): broadcasting would change the shape of x1 from "
-                f"{x1._data.shape} to {result._data.shape}"
+            raise self._refusal(
+                ValueError(
+                    f"{name} (in-place): broadcasting would change the shape of x1 from "
+                    f"{x1._data.shape} to {result._data.shape}"
+                ),
+                "inplace_broadcast",
+                name,
+                x1._data.shape,
+                result._data.shape,
             )
         x1._data[...] = result._data
         return x1

@@ -181,7 +181,7 @@ class IndexingFunctions(RuntimeBase):
         try:
             out = data[np_key]
         except IndexError as exc:
-            raise IndexError(f"{func}: {exc} (x has shape {data.shape})") from None
+            raise self._refusal(IndexError(f"{func}: {exc} (x has shape {data.shape})"), "index_error", key) from None
         except (TypeError, ValueError, OverflowError) as exc:
             raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
         if type(out) is not _ndarray:
@@ -256,7 +256,7 @@ class IndexingFunctions(RuntimeBase):
         try:
             data[np_key] = v
         except IndexError as exc:
-            raise IndexError(f"{func}: {exc} (x has shape {data.shape})") from None
+            raise self._refusal(IndexError(f"{func}: {exc} (x has shape {data.shape})"), "index_error", key) from None
         except ValueError as exc:
             raise ValueError(
                 f"{func}: value of shape {np.shape(v)} cannot be stored into x{_key_repr(key)} "

@@ -304,11 +304,16 @@ class LinearAlgebraFunctions(RuntimeBase):
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "vecdot")
         s1, s2 = d1.shape, d2.shape
         if not s1 or not s2:
-            raise ValueError(f"{func}: operands must have at least one dimension, got shapes {s1} and {s2}")
+            raise self._refusal(
+                ValueError(f"{func}: operands must have at least one dimension, got shapes {s1} and {s2}"),
+                "vecdot_size",
+            )
         if axis != -1 or type(axis) is not int:
             axis = self._vector_axis(func, axis, len(s1), len(s2))
         if s1[axis] != s2[axis]:
-            raise ValueError(f"{func}: the vectors have different sizes along axis {axis}: {s1} and {s2}")
+            raise self._refusal(
+                ValueError(f"{func}: the vectors have different sizes along axis {axis}: {s1} and {s2}"), "vecdot_size"
+            )
         if s1 != s2:
             try:
                 np.broadcast_shapes(s1, s2)
@@ -324,7 +329,10 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.cross"
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "cross")
         if d1.ndim == 0 or d2.ndim == 0:
-            raise ValueError(f"{func}: operands must have at least one dimension, got shapes {d1.shape} and {d2.shape}")
+            raise self._refusal(
+                ValueError(f"{func}: operands must have at least one dimension, got shapes {d1.shape} and {d2.shape}"),
+                "cross_0d",
+            )
         axis = self._vector_axis(func, axis, d1.ndim, d2.ndim)
         if d1.shape[axis] != 3 or d2.shape[axis] != 3:
             raise self._refusal(

@@ -134,7 +134,7 @@ class ManipulationFunctions(RuntimeBase):
         if not isinstance(arrays, (tuple, list)):
             raise TypeError(f"{func}: arrays must be a tuple or list of arrays, got {describe_value(arrays)}")
         if not arrays:
-            raise ValueError(f"{func}: at least one array is required")
+            raise self._refusal(ValueError(f"{func}: at least one array is required"), "no_dtype")
         for i, a in enumerate(arrays):
             if type(a) is not Array or a._runtime is not self:
                 self._check_array(a, func, f"arrays[{i}]")
@@ -547,7 +547,10 @@ class ManipulationFunctions(RuntimeBase):
         func = "tile"
         x = self._check_array(x, func)
         if not isinstance(repetitions, (tuple, list)):
-            raise TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}")
+            raise self._refusal(
+                TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}"),
+                "tile_repetitions",
+            )
         if type(repetitions) is not tuple and "list_shape" in self.policy.undefined_refusals:
             raise self._refusal(
                 TypeError(

@@ -190,7 +190,9 @@ class SearchingFunctions(RuntimeBase):
             device = x1._device
         else:
             allowed = "an array, an int or a float" if self.api_version >= "2025.12" else "an array"
-            raise TypeError(f"{func}: x2 must be {allowed}, got {describe_value(x2)}")
+            raise self._refusal(
+                TypeError(f"{func}: x2 must be {allowed}, got {describe_value(x2)}"), "searchsorted", x1, x2
+            )
         if not is_one_of(side, ("left", "right")):
             raise ValueError(f"{func}: side must be 'left' or 'right', got {side!r}")
         d1 = x1._data
@@ -202,7 +204,7 @@ class SearchingFunctions(RuntimeBase):
                 try:
                     self.policy.refuse_ordering(func, a._dtype)
                 except PromotionError as exc:
-                    raise self._refusal(exc, "function_domain", func, a._dtype) from None
+                    raise self._refusal(exc, "searchsorted", x1, x2) from None
         try:
             dtype = self._promote(func, x1, x2)
         except PromotionError:
@@ -219,7 +221,10 @@ class SearchingFunctions(RuntimeBase):
             if t2 is Array:
                 d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
             else:
-                d2 = self.policy.convert_scalar(x2, dtype, func)
+                try:
+                    d2 = self.policy.convert_scalar(x2, dtype, func)
+                except OverflowError as exc:
+                    raise self._refusal(exc, "searchsorted", x1, x2) from None
         if sorter is not None:
             sorter = self._check_array(sorter, func, "sorter")
             self._same_device(func, x1, sorter)

@@ -170,9 +170,19 @@ class SetFunctions(RuntimeBase):
                 self._check_array(value, func, arg)
                 arrays.append(value)
             elif type(value) is not int:
-                raise TypeError(f"{func}: {arg} must be an array or an int, got {describe_value(value)}")
+                raise self._refusal(
+                    TypeError(f"{func}: {arg} must be an array or an int, got {describe_value(value)}"),
+                    "isin_operands",
+                    x1,
+                    x2,
+                )
         if not arrays:
-            raise TypeError(f"{func}: at least one of x1 and x2 must be an array, got two Python ints")
+            raise self._refusal(
+                TypeError(f"{func}: at least one of x1 and x2 must be an array, got two Python ints"),
+                "isin_operands",
+                x1,
+                x2,
+            )
         device = self._same_device(func, *arrays)
         if "non_integer_isin" in self.policy.undefined_refusals:
             for a in arrays:
@@ -188,12 +198,15 @@ class SetFunctions(RuntimeBase):
                         x2,
                     )
         dtype = self._promote(func, x1, x2)
-        d1, d2 = (
-            (v._data if v._dtype is dtype else v._data.astype(dtype.numpy))
-            if type(v) is Array
-            else self.policy.convert_scalar(v, dtype, func)
-            for v in (x1, x2)
-        )
+        try:
+            d1, d2 = (
+                (v._data if v._dtype is dtype else v._data.astype(dtype.numpy))
+                if type(v) is Array
+                else self.policy.convert_scalar(v, dtype, func)
+                for v in (x1, x2)
+            )
+        except OverflowError as exc:
+            raise self._refusal(exc, "promotion", func, x1, x2) from None
         out = np.isin(d1, d2, invert=invert)
         if type(out) is not np.ndarray:
             out = np.asarray(out)

@@ -55,7 +55,15 @@ from ._devices import CPU, Device, strict_device_name
 from .promotion import PromotionError
 from .promotion.array_api import ARRAY_API_LATTICE
 
-__all__ = ["MIRRORED_VERSION", "WORDS", "StrictValueError", "array_repr", "kernel_refusal", "reworded"]
+__all__ = [
+    "MIRRORED_VERSION",
+    "WORDS",
+    "StrictValueError",
+    "array_repr",
+    "kernel_refusal",
+    "reflected_operator",
+    "reworded",
+]
 
 MIRRORED_VERSION = "2.6.1"  # the array-api-strict release whose words (and extras: see standin) are mirrored
 
@@ -176,10 +184,21 @@ WORDS: dict[str, tuple[type, str]] = {
     "negative_axis": (ValueError, "axis must be negative in {}"),
     "outer_ndim": (ValueError, "The input arrays to outer must be 1-dimensional"),
     "cross_size": (ValueError, "cross() dimension must equal 3"),
+    "cross_0d": (ValueError, "cross() requires arrays of dimension at least 1"),
+    "vecdot_size": (ValueError, "x1 and x2 must have the same size along the given axis"),
+    "index_mask_in_tuple": (
+        IndexError,
+        "Single-axes index {} is a boolean array and len(key)={}, but masking is only specified in the Array API "
+        "when the array is the sole index.",
+    ),
     "repeats_type": (TypeError, "repeats must be an int or array"),
     "roll_shift": (ValueError, "`shift` can only be an int or a tuple, got type(shift)={} instead."),
     "repeats_dtype": (TypeError, "The repeats array must have an integer dtype"),
     "reshape_size": (ValueError, "cannot reshape array of size {} into shape {}"),  # NumPy's
+    "inplace_broadcast": (  # NumPy's
+        ValueError,
+        "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+    ),
     "reshape_shape": (TypeError, "`shape` must be a tuple of ints; got shape={!r} instead."),
     "tile_repetitions": (TypeError, "repetitions must be a tuple"),
     "arange_bool": (
@@ -260,7 +279,12 @@ _UNARY_OPERATORS = {
     "__abs__": "numeric",
     "__invert__": "integer or boolean",
 }
-_NAMED_AS = {"vector_norm": "norm"}  # array-api-strict's name in its message
+# array-api-strict's name for a function in its words (its shift functions check through private ones).
+_NAMED_AS = {
+    "vector_norm": "norm",
+    "bitwise_left_shift": "_bitwise_left_shift",
+    "bitwise_right_shift": "_bitwise_right_shift",
+}
 _STRICT_DTYPES = frozenset(d.name for d in D.STANDARD_DTYPES)
 
 
@@ -458,14 +482,15 @@ def _operator(category, dunder, x1, x2):
 
 def _function(runtime, category, name, x1, x2):
     """``_helpers._maybe_normalize_py_scalars`` (from API version 2024.12) and ``_result_type``."""
+    named = _NAMED_AS.get(name, name)
     if runtime.api_version >= "2024.12":
         if not _is_array(x2):
             if not _in(category, x1._dtype):
-                return ("only_with_scalar", category, name, _dtype(x1._dtype))
+                return ("only_with_scalar", category, named, _dtype(x1._dtype))
             other = _scalar(x2, x1._dtype)
             return other if type(other) is not D.DType else None
         if not (_in(category, x1._dtype) and _in(category, x2._dtype)):
-            return ("only_in_binary", category, name, _dtype(x1._dtype), _dtype(x2._dtype))
+            return ("only_in_binary", category, named, _dtype(x1._dtype), _dtype(x2._dtype))
     elif not _is_array(x2):
         return None  # (array-api-strict fails on the scalar's missing attributes)
     if _join(x1._dtype, x2._dtype) is None:
@@ -483,7 +508,7 @@ def _clip(runtime, x, lo, hi):
     for bound, arg in ((lo, "min"), (hi, "max")):
         if bound is None:
             continue
-        if not _is_array(bound) and not isinstance(bound, (int, float)):
+        if not _is_array(bound) and type(bound) not in (int, float):  # (not a bool, nor NumPy's float64)
             return ("clip_bound_type", arg, _type(bound))
         if x._dtype.category == D.CATEGORY_INTEGER and (
             isinstance(bound, float) or (_is_array(bound) and bound._dtype.category == D.CATEGORY_FLOATING)
@@ -508,8 +533,15 @@ def _promotion(runtime, func, *operands):
         return _setitem(runtime, *operands)
     if func in ("isin", "where"):
         return _function(runtime, "integer" if func == "isin" else "all", func, *_array_first(*operands))
+    if func == "searchsorted":
+        return _searchsorted(runtime, *operands)
     if func not in ("result_type", "concat", "stack"):
-        return None  # the others let NumPy promote (searchsorted, vecdot, diff ...)
+        # the others check their inputs' category, then let NumPy promote (vecdot, linalg.solve ...)
+        short = func.rpartition(".")[2]
+        category = _CATEGORY_OF.get(short) if short != "diff" else None  # (diff checks x alone)
+        if category is not None and not all(_in(category, d) for d in dtypes):
+            return ("only_in", category, _NAMED_AS.get(short, short))
+        return None
     if not dtypes:
         return ("no_dtype",)
     result = dtypes[0]
@@ -527,6 +559,34 @@ def _promotion(runtime, func, *operands):
             return taken
         result = _join(taken, result)
     return None
+
+
+def _searchsorted(runtime, x1, x2):
+    """``searchsorted``: a Python scalar ``x2`` promoted with ``x1`` (from 2025.12), then both real numeric."""
+    if not _is_array(x1):
+        return ("only_in", "real numeric", "searchsorted") if hasattr(x1, "dtype") else None
+    if _is_array(x2):
+        other = x2._dtype
+    elif isinstance(x2, (bool, int, float, complex)) and runtime.api_version >= "2025.12":
+        other = _scalar(x2, x1._dtype)
+        if type(other) is not D.DType:
+            return other
+    else:
+        return None  # (array-api-strict fails on its missing attributes)
+    if not _strict_dtypes(x1._dtype, other):
+        return None
+    if _in("real numeric", x1._dtype) and _in("real numeric", other):
+        return None
+    return ("only_in", "real numeric", "searchsorted")
+
+
+def _isin_operands(runtime, x1, x2):
+    """``isin`` of something that is not an array or a Python int."""
+    if not (_is_array(x1) or _is_array(x2)):
+        return _operands(runtime, x1, x2)
+    if all(_is_array(x) or type(x) in D.PY_SCALARS for x in (x1, x2)):
+        return _promotion(runtime, "isin", x1, x2)
+    return _operands(runtime, x1, x2)
 
 
 def _array_first(x1, x2):
@@ -570,13 +630,81 @@ def _function_domain(runtime, op, dtype):
 def _operands(runtime, x1, x2):
     """Operands of an elementwise operation that are neither arrays nor Python scalars (``x + "a"``,
     ``add(x, np.float32(1))``), or two Python scalars."""
-    if _operator_called() is not None:
-        return ("operand", _type(x2 if _is_array(x1) else x1))
+    dunder = _operator_called()
+    if dunder is not None:
+        return _foreign_operand(dunder, *_array_first(x1, x2))
     if runtime.api_version < "2024.12":
         return None  # (array-api-strict fails on a scalar's missing attributes)
     if type(x1) in D.PY_SCALARS and type(x2) in D.PY_SCALARS:
         return ("two_scalars", _type(x1), _type(x2))
     return ("not_operands", _type(x1), _type(x2))
+
+
+# The reflection of a comparison (Python asks ``y > x`` when ``x < y`` is NotImplemented).
+_REFLECTED_COMPARISON = {"less": "__gt__", "less_equal": "__ge__", "greater": "__lt__", "greater_equal": "__le__"}
+
+
+def reflected_operator(name: str, x1, x2):
+    """What Python asks once the operator ``name`` of ours declines ``x1`` and ``x2`` (NotImplemented): the
+    other operand's reflected operator, bound (``None``: there is none, or ours is the reflected one, the
+    other's asked first); Python raises its ``TypeError`` where it answers NotImplemented too."""
+    if not _is_array(x1):
+        return None
+    reflected = _REFLECTED_COMPARISON.get(name) or next(
+        (d for d, (n, form) in OPERATORS.items() if n == name and form == "reflected"), None
+    )
+    if reflected is None:
+        return None
+    # (the class's own attribute, as Python looks it up: not its metaclass's, type's __ror__ for X | None)
+    owner = next((k for k in type(x2).__mro__ if reflected in k.__dict__), object)
+    return None if owner is object else getattr(x2, reflected)
+
+
+# The operators of array-api-strict that check their array's category before the other operand's type
+# (``Array._check_allowed_dtypes`` first: it answers NotImplemented for an operand of another type).
+_CATEGORY_FIRST = {
+    "__imatmul__",
+    "__rmatmul__",
+    "__rmod__",
+    "__rmul__",
+    "__rrshift__",
+    "__rsub__",
+    "__rtruediv__",
+    "__rxor__",
+}
+
+
+def _foreign_operand(dunder, array, other):
+    """The operator ``dunder`` of ``array`` given ``other``, neither an array nor a Python scalar."""
+    if dunder in _CATEGORY_FIRST:
+        category = _CATEGORY_OF[OPERATORS[dunder][0]]
+        if not _in(category, array._dtype):
+            return ("only_in", category, dunder)
+        if isinstance(other, (bool, int, float, complex)):  # (np.float64 is a float there)
+            return _operator(category, dunder, array, other)
+        if dunder != "__imatmul__":
+            return None  # NotImplemented there, then Python's TypeError: none of array-api-strict's words
+        # (__imatmul__'s NotImplemented: Python asks __matmul__, which checks the type first)
+    return ("operand", _type(other))
+
+
+def _declined(runtime, name, x1, x2):
+    """An operator's operand it declines (NotImplemented) and no reflected operator takes: array-api-strict's
+    operator refuses it (its type, or a Python scalar ``x @ 1.5`` by the scalar's rules)."""
+    array, other = _array_first(x1, x2)
+    if type(other) in D.PY_SCALARS:
+        return _elementwise(runtime, name, array, other)
+    dunder = _operator_called()
+    return None if dunder is None else _foreign_operand(dunder, array, other)
+
+
+def _index_error(runtime, key):
+    """An index NumPy refused: array-api-strict refuses a boolean array beside other entries first."""
+    if type(key) is tuple and len(key) != 1:
+        mask = next((k for k in key if _is_array(k) and k._dtype.category == D.CATEGORY_BOOL), None)
+        if mask is not None:
+            return ("index_mask_in_tuple", array_repr(mask), len(key))
+    return None
 
 
 def _not_array(runtime, func, arg, x):
@@ -585,6 +713,17 @@ def _not_array(runtime, func, arg, x):
         return ("condition_not_array", _type(x)) if arg == "condition" else None
     if func == "clip" or func in _UNARY_NAMES:
         return ("not_array", _type(x))
+    if func in ("concat", "stack"):  # (array-api-strict's result_type of them, which takes a dtype)
+        return None if type(x) is D.DType else ("result_type_inputs",)
+    if func == "searchsorted" and arg == "x1":
+        return _searchsorted(runtime, x, None)
+    short = func.rpartition(".")[2]
+    category = _CATEGORY_OF.get(short)
+    if category is not None and hasattr(x, "dtype"):
+        # a NumPy scalar or array: array-api-strict checks its dtype (NumPy's) against its category first
+        return (
+            ("matrix_power_dtype",) if short == "matrix_power" else ("only_in", category, _NAMED_AS.get(short, short))
+        )
     return None  # array-api-strict fails on the value's missing attributes
 
 
@@ -616,7 +755,8 @@ def _dtype_argument(runtime, func, arg, value):
 
 def _device_argument(runtime, func, device):
     """A ``device=`` that is no device."""
-    return ("device_arg", device) if func in _CREATION or func in ("to_device", "astype") else None
+    checked = func in _CREATION or func in ("to_device", "astype", "fft.fftfreq", "fft.rfftfreq")
+    return ("device_arg", device) if checked else None
 
 
 def _as_given(key):
@@ -671,6 +811,11 @@ def _isdtype_kind_type(runtime, kind):
 def _only_for(key, *funcs):
     """A kind whose words are array-api-strict's only for ``funcs`` (the first fact)."""
     return lambda runtime, func, *facts: (key, *facts) if func in funcs else None
+
+
+def _numpy_shape_of(shape) -> str:
+    """A shape as NumPy's broadcasting errors print it: ``(3,)``, ``(2, 3)``, ``()``."""
+    return str(tuple(shape))
 
 
 def _numpy_shape(shape) -> str:
@@ -811,6 +956,13 @@ _KINDS = {
     "asarray_int": _asarray_int,  # (value, the dtype given)
     "repeats_type": _repeats_type,  # (repeats)
     "roll_shift": _roll_shift,  # (shift)
+    "searchsorted": _searchsorted,  # (x1, x2)
+    "isin_operands": _isin_operands,  # (x1, x2)
+    "declined": _declined,  # (name, x1, x2)
+    "index_error": _index_error,  # (key)
+    "inplace_broadcast": lambda runtime, name, shape, result: (
+        None if name == "matmul" else ("inplace_broadcast", _numpy_shape_of(shape), _numpy_shape_of(result))
+    ),  # (name, x1's shape, the result's)
     "arange_bool": _arange_bool,  # (start, stop, step)
     "negative_shift": _negative_shift,  # ()
     "result_type_input": _result_type_input,  # (x)

@@ -89,9 +89,10 @@ from ._elementwise_functions import kernel_for
 from ._linear_algebra_functions import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
 from ._plain_functions import plain_function
+from ._runtime import describe_value
 from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._standin_shape import MODULES as SHAPE
-from ._strict_words import MIRRORED_VERSION, array_repr, kernel_refusal, reworded
+from ._strict_words import MIRRORED_VERSION, array_repr, kernel_refusal, reflected_operator, reworded
 from .from_env import _load_policy
 from .promotion._policy import ScalarConverter
 
@@ -465,6 +466,23 @@ class StandinRuntime(Runtime):
 
     def _refusal(self, exc: BaseException, kind: str, *facts) -> BaseException:
         return reworded(exc, kind, facts, self)
+
+    def _declined(self, name, x1, x2):
+        # array-api-strict's operators refuse an operand of another type, where ours decline it and Python
+        # asks the other operand's reflected operator: asked here (Python's next step), and where it
+        # declines too, the refusal Python would make is array-api-strict's, in its words.
+        reflected = reflected_operator(name, x1, x2)
+        if reflected is not None:
+            answer = reflected(x1)
+            if answer is not NotImplemented:
+                return answer
+        arg, other = ("x2", x2) if type(x1) is Array else ("x1", x1)
+        allowed = "an array" if name == "matmul" else "an array or a Python scalar"
+        ours = TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(other)}")
+        refusal = self._refusal(ours, "declined", name, x1, x2)
+        if refusal is ours:
+            return NotImplemented
+        raise refusal
 
     def _scalar_converter(self, scalar_type: type, dtype, op: str):
         converter = super()._scalar_converter(scalar_type, dtype, op)
