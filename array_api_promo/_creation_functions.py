@@ -218,14 +218,22 @@ class CreationFunctions(RuntimeBase):
         except TypeError:
             source = None
         if data.dtype.kind not in "biufc":  # objects, strings, records, dates: nothing to convert
-            raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
+            raise self._refusal(
+                TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}"),
+                "no_such_dtype",
+                data,
+            )
         if dtype is None:
             narrowed = self.policy.numpy_array_dtypes.get(data.dtype.name)
             if narrowed is not None:  # the policy's library converts this NumPy dtype (float64 -> float32)
                 source = None
                 dtype = D.dtype_by_name(narrowed)
             elif source is None or source not in self._dtype_set:
-                raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
+                raise self._refusal(
+                    TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}"),
+                    "no_such_dtype",
+                    data,
+                )
             else:
                 dtype = source
         if source is dtype:

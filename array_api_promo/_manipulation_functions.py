@@ -492,7 +492,11 @@ class ManipulationFunctions(RuntimeBase):
             raise self._refusal(exc, "roll_shift", shift) from None
         if axis is None:
             if isinstance(shift, (tuple, list)):
-                raise ValueError(f"{func}: a tuple shift {shift} needs a tuple axis of the same length")
+                raise self._refusal(
+                    ValueError(f"{func}: a tuple shift {shift} needs a tuple axis of the same length"),
+                    "roll_shift",
+                    shift,
+                )
             return Array._new(np.roll(data.reshape(-1), shifts[0]).reshape(data.shape), x._dtype, self, x._device)
         axes = _int_or_tuple(axis, func, "axis")
         axes = tuple(self._normalize_axis(a, data.ndim, func) for a in axes)

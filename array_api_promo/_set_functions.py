@@ -163,7 +163,9 @@ class SetFunctions(RuntimeBase):
         """Whether each element of ``x1`` equals some element of ``x2`` (or not, with ``invert``)."""
         func = "isin"
         if type(invert) is not bool:
-            raise TypeError(f"{func}: invert must be a bool, got {type(invert).__name__}")
+            raise self._refusal(
+                TypeError(f"{func}: invert must be a bool, got {type(invert).__name__}"), "promotion", func, x1, x2
+            )
         arrays = []
         for value, arg in ((x1, "x1"), (x2, "x2")):
             if type(value) is Array:

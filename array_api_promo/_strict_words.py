@@ -57,6 +57,7 @@ from .promotion.array_api import ARRAY_API_LATTICE
 
 __all__ = [
     "MIRRORED_VERSION",
+    "NUMPY_WORDS",
     "WORDS",
     "StrictValueError",
     "array_repr",
@@ -232,6 +233,9 @@ WORDS: dict[str, tuple[type, str]] = {
         "The function {} requires the {} extension, but it has been disabled for array-api-strict",
     ),
 }
+
+# The texts that are NumPy's (array-api-strict lets NumPy's refusal through): not in its own source.
+NUMPY_WORDS = frozenset({"index_scalar", "reshape_size", "arange_bool", "inplace_broadcast", "negative_power"})
 
 # -- array-api-strict's categories, by the function or operator that checks them -------------------------
 _REAL = (D.CATEGORY_INTEGER, D.CATEGORY_FLOATING)
@@ -532,6 +536,8 @@ def _promotion(runtime, func, *operands):
     if func == "__setitem__":
         return _setitem(runtime, *operands)
     if func in ("isin", "where"):
+        if not any(_is_array(o) for o in operands):
+            return None
         return _function(runtime, "integer" if func == "isin" else "all", func, *_array_first(*operands))
     if func == "searchsorted":
         return _searchsorted(runtime, *operands)
@@ -571,6 +577,8 @@ def _searchsorted(runtime, x1, x2):
         other = _scalar(x2, x1._dtype)
         if type(other) is not D.DType:
             return other
+    elif hasattr(x2, "dtype"):  # a NumPy scalar or array: its (NumPy) dtype is no real numeric one there
+        return ("only_in", "real numeric", "searchsorted")
     else:
         return None  # (array-api-strict fails on its missing attributes)
     if not _strict_dtypes(x1._dtype, other):
@@ -717,6 +725,8 @@ def _not_array(runtime, func, arg, x):
         return None if type(x) is D.DType else ("result_type_inputs",)
     if func == "searchsorted" and arg == "x1":
         return _searchsorted(runtime, x, None)
+    if func == "take" and arg == "indices" and hasattr(x, "dtype"):
+        return ("take_dtype",)
     short = func.rpartition(".")[2]
     category = _CATEGORY_OF.get(short)
     if category is not None and hasattr(x, "dtype"):
