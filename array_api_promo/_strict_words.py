@@ -34,10 +34,16 @@ was called by (``x += y`` is ``__iadd__``'s words, ``add(x, y)`` the function's)
 stack on the error path, as ``_devices._operation()`` names the operation of a device refusal: no
 signature of a hot path carries it.
 
+Two refusals have no raise site of the runtime: values a policy's kernels refuse (a negative
+shift, an integer to a negative power: :func:`kernel_refusal`, for the stand-in's kernel wrapper),
+and operands an operator declines (NotImplemented, then Python's own ``TypeError``): the stand-in's
+``_declined`` asks the other operand's reflected operator (:func:`reflected_operator`, Python's next
+step) and refuses in array-api-strict's words where that declines too.
+
 ``WORDS`` is the one home of array-api-strict's texts, as release ``MIRRORED_VERSION`` words
-them, with the exception class it raises; a kind the runtime does not raise yet (``negative_shift``,
-``negative_power``) is there for the raise site that will.  Where array-api-strict raises a class
-ours is not, the stand-in raises one that is both (:class:`StrictValueError`).
+them, with the exception class it raises (``NUMPY_WORDS``: NumPy's, which it lets through).  Where
+array-api-strict raises a class ours is not, the stand-in raises one that is both
+(:class:`StrictValueError`).
 """
 
 from __future__ import annotations
