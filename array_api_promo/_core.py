@@ -21,6 +21,7 @@ __all__ = [
     "all_finite",
     "UNTRACKED_ARRAYS",
     "FastPath",
+    "NeverFast",
     "fast_path",
     "forward_calls",
     "register_array",
@@ -96,6 +97,21 @@ def forward_calls(function) -> None:
     ``function`` runs its own code, which does the same."""
     if _forward_calls is not None:
         _forward_calls(function)
+
+
+class NeverFast(dict):
+    """A runtime's table of fast plans that stays empty, so that every call takes the runtime's own path.
+
+    For runtimes whose path must run every time: the Dask runtime (its arrays' data are not
+    ndarrays) and the audit's runtimes (each call is recorded). The compiled paths read the table
+    only if it is an exact dict; a subclass they hand to the Python code, whose lookups miss here.
+    """
+
+    def __setitem__(self, key, value):
+        pass
+
+    def get(self, key, default=None):
+        return default
 
 
 def register_array(array_class, ndarray, asarray, bool_dtype, array, cpu) -> None:

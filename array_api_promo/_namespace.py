@@ -180,7 +180,7 @@ def _cached(key):
 
 
 STORAGES = ("numpy", "dask")
-_STORAGE_RUNTIMES = {"dask": ("array_api_promo._dask", "DaskRuntime")}  # storage -> (module, runtime class)
+_STORAGE_RUNTIMES = {"dask": ("array_api_promo._dask.runtime", "DaskRuntime")}  # storage -> (module, runtime class)
 
 
 def namespace(
@@ -199,7 +199,7 @@ def namespace(
         raise type(exc)(f"namespace: {exc}") from None
     if type(api_version) is not str or api_version not in API_VERSIONS:
         raise ValueError(f"namespace: unsupported api_version {api_version!r}; supported: {', '.join(API_VERSIONS)}")
-    if storage != "numpy":
+    if type(storage) is not str or storage != "numpy":  # (an array's != would answer elementwise)
         return _storage_namespace(policy, api_version, storage)
     key = (policy, api_version)
     module = _cached(key)

@@ -36,7 +36,7 @@ class RuntimeBase:
     """Policy, version and the shared argument checks of one namespace."""
 
     _by_value = False  # the policy's decisions depend on values (see __init__)
-    storage = "numpy"  # where arrays keep their data ("dask": _dask.DaskRuntime)
+    storage = "numpy"  # where arrays keep their data ("dask": _dask.runtime.DaskRuntime)
     # The standard's optional capabilities (__array_namespace_info__().capabilities()); the
     # stand-in for array-api-strict turns them off with its flags.
     boolean_indexing = True

@@ -17,12 +17,20 @@ import os as _os
 import sys as _sys
 
 from . import promotion as _promotion
-from ._namespace import DEFAULT_API_VERSION as _DEFAULT_API_VERSION, STORAGES as _STORAGES, bind as _bind
+from ._namespace import (
+    API_VERSIONS as _API_VERSIONS,
+    DEFAULT_API_VERSION as _DEFAULT_API_VERSION,
+    STORAGES as _STORAGES,
+    bind as _bind,
+)
 
 
 def _load_policy(spec: str):
     if ":" not in spec:
-        return _promotion.get_policy(spec)
+        try:
+            return _promotion.get_policy(spec)
+        except ValueError as exc:
+            raise ValueError(f"ARRAY_API_PROMO_POLICY={spec!r}: {exc}") from None
     module_name, _, attribute = spec.partition(":")
     try:
         obj = getattr(_importlib.import_module(module_name), attribute)
@@ -40,6 +48,14 @@ def _load_policy(spec: str):
         return _promotion.register_policy(obj)
 
 
+def _api_version(version: str) -> str:
+    if version not in _API_VERSIONS:
+        raise ValueError(
+            f"ARRAY_API_PROMO_API_VERSION={version!r}: unsupported version; supported: {', '.join(_API_VERSIONS)}"
+        )
+    return version
+
+
 def _storage(name: str) -> str:
     if name not in _STORAGES:
         raise ValueError(
@@ -51,7 +67,7 @@ def _storage(name: str) -> str:
 _bind(
     _sys.modules[__name__],
     _load_policy(_os.environ.get("ARRAY_API_PROMO_POLICY", "array_api")),
-    _os.environ.get("ARRAY_API_PROMO_API_VERSION", _DEFAULT_API_VERSION),
+    _api_version(_os.environ.get("ARRAY_API_PROMO_API_VERSION", _DEFAULT_API_VERSION)),
     canonical=False,
     storage=_storage(_os.environ.get("ARRAY_API_PROMO_STORAGE", "numpy")),
 )

@@ -1,5 +1,6 @@
 """The namespace under each policy: values, errors, in-place safety, identity, pickling."""
 
+import os
 import pickle
 
 import numpy as np
@@ -475,3 +476,24 @@ def test_format_of_a_0d_array_formats_its_value():
         f"{xp.asarray(1.5):d}"
     with pytest.raises(TypeError, match="__format__: format spec must be a str, got int"):
         xp.asarray(1.5).__format__(3)
+
+
+@pytest.mark.parametrize(
+    "variable, value, words",
+    [
+        ("ARRAY_API_PROMO_POLICY", "torhc", "ARRAY_API_PROMO_POLICY='torhc': unknown promotion policy"),
+        ("ARRAY_API_PROMO_API_VERSION", "2099", "ARRAY_API_PROMO_API_VERSION='2099': unsupported version"),
+        ("ARRAY_API_PROMO_STORAGE", "dsk", "ARRAY_API_PROMO_STORAGE='dsk': unknown storage"),
+    ],
+)
+def test_from_env_names_the_variable_it_cannot_use(variable, value, words):
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ARRAY_API_PROMO_")}
+    env[variable] = value
+    proc = subprocess.run(
+        [sys.executable, "-c", "import array_api_promo.from_env"], env=env, capture_output=True, text=True, check=False
+    )
+    assert proc.returncode == 1
+    assert f"ValueError: {words}" in proc.stderr.splitlines()[-1]

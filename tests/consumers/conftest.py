@@ -1,5 +1,6 @@
 """Consumer tests: scikit-learn, SciPy and array-api-extra running on array_api_promo arrays, and
-xarray's own array-API tests through the stand-in for array-api-strict (test_xarray.py).
+xarray's, marray's and fftarray's own tests through the stand-in for array-api-strict
+(test_xarray.py, test_marray.py, test_fftarray.py).
 
 SciPy decides at import time whether it dispatches on the array API
 (``SCIPY_ARRAY_API=1``), and scikit-learn's ``array_api_dispatch`` refuses

@@ -1,0 +1,125 @@
+"""fftarray's own tests through the stand-in for array-api-strict: the same tests must fail as with the real one.
+
+fftarray's tests are not in its wheel: the test takes them from its sdist, which
+it downloads once with pip (``pip download --no-deps --no-binary :all:
+fftarray==<installed version>``, PyPI only) into a cache directory
+(``$ARRAY_API_PROMO_SDIST_CACHE``, else ``~/.cache/array_api_promo/sdists``) and
+unpacks there.  A download that fails is a failure of this test, never a skip:
+only a missing fftarray skips it.
+
+What runs, from the sdist's directory (its ``conftest.py`` and ``tests``
+package; ``tests.helpers`` is imported by name):
+
+* backends: fftarray has no option or variable for them; ``tests/helpers.py``
+  builds ``XPS = [array_api_strict, array_api_compat.numpy]`` plus JAX, PyTorch
+  and CuPy where importable, and tests take ``xp`` from it (or name
+  ``array_api_strict`` alone).  Test ids carry the namespace's name
+  (``...-array_api_strict]``, ``...-array_api_compat.numpy]``), so ``-k
+  "array_api_strict or not (array_api_compat or jax)"`` keeps every test that
+  involves array_api_strict (pairs with another backend included) and those that
+  take no backend, and drops the NumPy-, PyTorch-, CuPy- and JAX-only ones;
+* ``--ignore`` for the seven modules that import JAX, z3 or IPython at module
+  level (``test_array_ops``, ``test_dimension``, ``test_jax``,
+  ``test_constraint_solver*``, ``end_to_end/*``): JAX is no dependency of ours
+  and the consumers extra does not install it, so they cannot be collected;
+* ``-k "not test_shift"``: ``fa.shift_freq``/``shift_pos`` need the
+  ``fftarray[dimsolver]`` extra (z3-solver) in every parametrization, a
+  ``ModuleNotFoundError`` on both sides that says nothing about the stand-in;
+* ``--skip-pandoc`` (fftarray's own option): ``test_readme_consistency``
+  runs ``pandoc``.
+
+That is 3,871 of the 4,150 tests the seven importable modules hold.  They run
+once with the real array-api-strict 2.6.1 and once through ``python -m
+array_api_promo.standin`` under the default policy, and the failing tests
+(failures and errors) must be the same.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+
+import pytest
+
+fa = pytest.importorskip("fftarray")
+array_api_strict = pytest.importorskip("array_api_strict")
+
+from _standin_suite import compare_failing, run  # noqa: E402
+
+from array_api_promo.standin import MIRRORED_VERSION  # noqa: E402
+
+VERSION = importlib.metadata.version("fftarray")  # fftarray has no __version__
+
+# Modules of fftarray's tests that import JAX, z3 or IPython at module level.
+UNIMPORTABLE = (
+    "tests/end_to_end/test_examples.py",
+    "tests/end_to_end/test_imag_time_evolution.py",
+    "tests/other/test_array_ops.py",
+    "tests/other/test_constraint_solver.py",
+    "tests/other/test_constraint_solver_suggestions.py",
+    "tests/other/test_dimension.py",
+    "tests/other/test_jax.py",
+)
+SELECTION = "(array_api_strict or not (array_api_compat or jax)) and not test_shift"
+ARGS = ["tests", "--skip-pandoc", "-k", SELECTION, *(f"--ignore={path}" for path in UNIMPORTABLE)]
+TIMEOUT = 600  # seconds a run may take: 10 to 20 s on 2 shared cores
+
+
+def _cache_dir() -> str:
+    return os.environ.get("ARRAY_API_PROMO_SDIST_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "array_api_promo", "sdists"
+    )
+
+
+def fftarray_sdist() -> str:
+    """The directory of the unpacked sdist of the installed fftarray, downloaded with pip on first use."""
+    version = VERSION
+    cache = _cache_dir()
+    tree = os.path.join(cache, f"fftarray-{version}")
+    if os.path.isdir(os.path.join(tree, "tests")):
+        return tree
+    os.makedirs(cache, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache) as scratch:
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
+        command += ["--disable-pip-version-check", "-d", scratch, f"fftarray=={version}"]
+        proc = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
+        archives = [name for name in os.listdir(scratch) if name.endswith(".tar.gz")]
+        assert proc.returncode == 0 and len(archives) == 1, (
+            f"could not download fftarray {version}'s sdist (its tests are not in the wheel) with "
+            f"{' '.join(command)} (exit {proc.returncode}); this test needs PyPI:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}"
+        )
+        with tarfile.open(os.path.join(scratch, archives[0])) as archive:
+            if hasattr(tarfile, "data_filter"):  # Python 3.11.4+: refuse links and paths out of the directory
+                archive.extractall(scratch, filter="data")
+            else:
+                archive.extractall(scratch)
+        unpacked = os.path.join(scratch, f"fftarray-{version}")
+        assert os.path.isdir(os.path.join(unpacked, "tests")), f"fftarray {version}'s sdist has no tests/"
+        try:
+            os.replace(unpacked, tree)  # atomic: a concurrent run that got there first keeps its copy
+        except OSError:
+            assert os.path.isdir(os.path.join(tree, "tests")), tree
+    return tree
+
+
+@pytest.fixture(scope="module")
+def sdist():
+    return fftarray_sdist()
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory, sdist):
+    assert array_api_strict.__version__ == MIRRORED_VERSION
+    return run(tmp_path_factory.mktemp("reference"), ARGS, standin=False, cwd=sdist, timeout=TIMEOUT)
+
+
+def test_fftarray_suite_through_the_standin(tmp_path, sdist, reference):
+    assert len(reference.outcomes) > 3000 and reference.counts().get("passed", 0) > 2000, reference.counts()
+    ours = run(tmp_path, ARGS, standin=True, cwd=sdist, timeout=TIMEOUT)
+    print(f"fftarray {VERSION}: reference {reference.counts()} in {reference.seconds:.0f} s")
+    print(f"fftarray {VERSION}: stand-in {ours.counts()} in {ours.seconds:.0f} s")
+    compare_failing(f"fftarray {VERSION}", reference, ours)
