@@ -404,18 +404,17 @@ def _scalar(value, dtype):
     return None
 
 
-_OPERATOR_CODES: dict = {}
+# The code of each operator's Python function (the compiled fast path's: its __wrapped__), by which the
+# stack shows that an operator was called.
+_OPERATOR_CODES = {
+    getattr(Array.__dict__[dunder], "__wrapped__", Array.__dict__[dunder]).__code__: dunder for dunder in OPERATORS
+}
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _operator_called() -> str | None:
     """The operator (``__iadd__`` ...) the user's code called, where the outermost frame of this package
     on the stack is one: the form of an elementwise refusal's words."""
-    if not _OPERATOR_CODES:
-        for dunder in OPERATORS:
-            function = Array.__dict__[dunder]
-            function = getattr(function, "__wrapped__", function)  # the compiled fast path's Python function
-            _OPERATOR_CODES[function.__code__] = dunder
     frame: FrameType | None = sys._getframe(2)
     outermost = None
     while frame is not None:
