@@ -307,8 +307,11 @@ class Array:
         """``x.T``: the transpose of a 2-d array (a view)."""
         data = self._data
         if data.ndim != 2:
-            raise ValueError(
-                f"T: x.T requires a two-dimensional array, got {data.ndim} dimensions; use permute_dims() or matrix_transpose()"
+            raise self._runtime._refusal(
+                ValueError(
+                    f"T: x.T requires a two-dimensional array, got {data.ndim} dimensions; use permute_dims() or matrix_transpose()"
+                ),
+                "transpose",
             )
         return self._view(data.T)
 
@@ -316,7 +319,9 @@ class Array:
         """``x.mT``: the transpose of each matrix (a view)."""
         data = self._data
         if data.ndim < 2:
-            raise ValueError(f"mT: x.mT requires at least two dimensions, got {data.ndim}")
+            raise self._runtime._refusal(
+                ValueError(f"mT: x.mT requires at least two dimensions, got {data.ndim}"), "min_2d", "matrix_transpose"
+            )
         return self._view(np.swapaxes(data, -1, -2))
 
     # the plain case in C: NumPy's view, in an array of x's dtype, namespace and device
@@ -340,7 +345,9 @@ class Array:
 
     def to_device(self, device: Device, /, *, stream=None) -> Array:
         if stream is not None:
-            raise ValueError("to_device: stream is not supported for host devices; pass stream=None")
+            raise self._runtime._refusal(
+                ValueError("to_device: stream is not supported for host devices; pass stream=None"), "to_device_stream"
+            )
         device = self._runtime._check_device(device, "to_device")
         if device is self._device:
             return self
@@ -348,7 +355,7 @@ class Array:
 
     # -- conversion -------------------------------------------------------------------
     def __repr__(self) -> str:
-        if type(self._data) is not _ndarray:  # lazy storage: no values until asked for
+        if type(self._data) is not _ndarray or self._runtime.own_repr:  # lazy storage; the stand-in's own
             return self._runtime._repr(self)
         body = np.array2string(self._data, separator=", ", prefix="Array(")
         extra = "" if self._device is CPU else f", device={self._device.name}"
@@ -363,7 +370,11 @@ class Array:
             raise TypeError(f"__array__: copy must be True, False or None, got {type(copy).__name__}")
         # CPU conversion for NumPy-only code paths of consumers.
         if self._device is not CPU:
-            raise RuntimeError(f"__array__: the array is on {self._device.name}; call to_device(CPU) first")
+            raise self._runtime._refusal(
+                RuntimeError(f"__array__: the array is on {self._device.name}; call to_device(CPU) first"),
+                "host_conversion",
+                self._device,
+            )
         data = self._data
         if type(data) is not _ndarray:  # lazy storage: computed here
             data = self._runtime._to_numpy(self)
@@ -402,9 +413,19 @@ class Array:
     def _scalar(self, convert, name: str, allowed):
         data = self._data
         if data.ndim != 0:
-            raise TypeError(f"{name}: only 0-d arrays convert to a Python scalar, got shape {data.shape}")
+            raise self._runtime._refusal(
+                TypeError(f"{name}: only 0-d arrays convert to a Python scalar, got shape {data.shape}"),
+                "scalar_conversion",
+                name,
+                self,
+            )
         if self._dtype.category not in allowed:
-            raise TypeError(f"{name}: not defined for an array of dtype {self._dtype.name}")
+            raise self._runtime._refusal(
+                TypeError(f"{name}: not defined for an array of dtype {self._dtype.name}"),
+                "scalar_conversion",
+                name,
+                self,
+            )
         return convert(data[()])
 
     def __bool__(self) -> bool:

@@ -63,7 +63,9 @@ class CreationFunctions(RuntimeBase):
                 for item in o:
                     walk(item, depth + 1)
             else:
-                raise TypeError(f"{func}: cannot make an array from {type(o).__name__} {o!r}")
+                raise self._refusal(
+                    TypeError(f"{func}: cannot make an array from {type(o).__name__} {o!r}"), "no_such_dtype", obj
+                )
 
         walk(obj, 0)
         dtypes = {k for k in kinds if type(k) is D.DType}
@@ -159,8 +161,11 @@ class CreationFunctions(RuntimeBase):
         if t in D.PY_SCALARS:
             if copy is False:
                 raise ValueError("asarray: copy=False is impossible for a Python scalar")
-            dtype = self._default_dtype_of_scalar(obj, device) if dtype is None else dtype
-            return Array._new(self._exact_scalar(obj, dtype, func), dtype, self, device)
+            given, dtype = dtype, self._default_dtype_of_scalar(obj, device) if dtype is None else dtype
+            try:
+                return Array._new(self._exact_scalar(obj, dtype, func), dtype, self, device)
+            except OverflowError as exc:
+                raise self._refusal(exc, "asarray_int", obj, given) from None
         if isinstance(obj, type):  # np.float64 the class has __array__, but is no array
             raise TypeError(f"asarray: cannot make an array from the type {obj.__name__}; pass a value")
         if t is np.ndarray or (t is not list and t is not tuple and _has_buffer(obj)):
@@ -177,7 +182,9 @@ class CreationFunctions(RuntimeBase):
             return self.from_dlpack(obj, device=device, copy=copy)
         if hasattr(obj, "__array__") or hasattr(obj, "__array_interface__"):
             return self._from_numpy(np.asarray(obj), dtype, device, copy, func)
-        raise TypeError(f"asarray: cannot make an array from {describe_value(obj)}")
+        raise self._refusal(
+            TypeError(f"asarray: cannot make an array from {describe_value(obj)}"), "no_such_dtype", obj
+        )
 
     asarray = fast_path(_core.ASARRAY, "asarray", asarray)  # one of ours, an ndarray, a list of floats: in C
 
@@ -211,14 +218,22 @@ class CreationFunctions(RuntimeBase):
         except TypeError:
             source = None
         if source is None and data.dtype.kind not in "biufc":  # objects, strings, dates, float8: no counterpart
-            raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
+            raise self._refusal(
+                TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}"),
+                "no_such_dtype",
+                data,
+            )
         if dtype is None:
             narrowed = self.policy.numpy_array_dtypes.get(data.dtype.name)
             if narrowed is not None:  # the policy's library converts this NumPy dtype (float64 -> float32)
                 source = None
                 dtype = D.dtype_by_name(narrowed)
             elif source is None or source not in self._dtype_set:
-                raise TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}")
+                raise self._refusal(
+                    TypeError(f"{func}: NumPy dtype {data.dtype} has no counterpart under {self.label}"),
+                    "no_such_dtype",
+                    data,
+                )
             else:
                 dtype = source
         if source is dtype:
@@ -244,9 +259,14 @@ class CreationFunctions(RuntimeBase):
             fill_value = self._from_numpy_scalar(fill_value, func)
         if type(fill_value) is Array:  # a 0-d array as fill value (NumPy users rely on it)
             if "array_fill" in self.policy.undefined_refusals:
-                raise TypeError(
-                    f"{func}: fill_value must be a Python bool, int, float or complex, got an array; the standard "
-                    f"takes a Python scalar (policy {self.policy.name!r}); use float(), int() or bool() of a 0-d array"
+                raise self._refusal(
+                    TypeError(
+                        f"{func}: fill_value must be a Python bool, int, float or complex, got an array; the standard "
+                        f"takes a Python scalar (policy {self.policy.name!r}); use float(), int() or bool() of a 0-d "
+                        "array"
+                    ),
+                    "fill_value",
+                    Array,
                 )
             self._check_array(fill_value, func, "fill_value")
             if fill_value._data.ndim != 0:
@@ -259,8 +279,12 @@ class CreationFunctions(RuntimeBase):
             # asarray's nested sequences and __setitem__ (array-api-strict takes them too)
             fill_value = complex(fill_value) if isinstance(fill_value, complex) else float(fill_value)
         if type(fill_value) not in D.PY_SCALARS:
-            raise TypeError(
-                f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}"
+            raise self._refusal(
+                TypeError(
+                    f"{func}: fill_value must be a Python bool, int, float or complex, got {type(fill_value).__name__}"
+                ),
+                "fill_value",
+                type(fill_value),
             )
         if dtype is None:
             dtype = self._default_dtype_of_scalar(fill_value, device)
@@ -420,7 +444,7 @@ class CreationFunctions(RuntimeBase):
         else:
             dtype = self._check_dtype(dtype, func)
         if dtype.category == D.CATEGORY_BOOL and not self.policy.bool_ranges:
-            raise TypeError("arange: dtype must be numeric, got bool")
+            raise self._refusal(TypeError("arange: dtype must be numeric, got bool"), "arange_bool", start, stop, step)
         # The standard: the length is ceil((stop - start) / step), which NumPy
         # can overshoot by one with floating steps.
         if all(type(v) is not float for v in (start, stop, step)):
@@ -431,9 +455,15 @@ class CreationFunctions(RuntimeBase):
             n = max(0, math.ceil((stop - start) / step))
         check_fits((n,), dtype.numpy.itemsize, func)
         if dtype.category == D.CATEGORY_BOOL and n > 2:  # (the policy's bool_ranges) NumPy's limit
-            raise TypeError(
-                f"arange: a bool range holds at most two values (False then True, or one of them), got {n} values "
-                f"from {start} to {stop} by {step}"
+            raise self._refusal(
+                TypeError(
+                    f"arange: a bool range holds at most two values (False then True, or one of them), got {n} values "
+                    f"from {start} to {stop} by {step}"
+                ),
+                "arange_bool",
+                start,
+                stop,
+                step,
             )
         if n and dtype.category == D.CATEGORY_INTEGER:
             lo, hi = D.iinfo_bounds(dtype)
@@ -537,7 +567,9 @@ class CreationFunctions(RuntimeBase):
         if type(k) is not int:
             raise TypeError(f"{func}: k must be an int, got {type(k).__name__}")
         if x._data.ndim < 2:
-            raise ValueError(f"{func}: x must have at least two dimensions, got {x._data.ndim}")
+            raise self._refusal(
+                ValueError(f"{func}: x must have at least two dimensions, got {x._data.ndim}"), "min_2d", func
+            )
         return Array._new(numpy_func(x._data, k=k), x._dtype, self, x._device)
 
     def tril(self, x: Array, /, *, k: int = 0) -> Array:
@@ -562,8 +594,11 @@ class CreationFunctions(RuntimeBase):
                 raise ValueError(f"meshgrid: every array must be one-dimensional, got {a._data.ndim} dimensions")
         dtype = arrays[0]._dtype
         if any(a._dtype is not dtype for a in arrays):
-            raise TypeError(
-                "meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays)
+            raise self._refusal(
+                TypeError(
+                    "meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays)
+                ),
+                "meshgrid_dtypes",
             )
         device = self._same_device("meshgrid", *arrays)
         # np.meshgrid copies (copy=True): writable grids that share nothing, as array-api-strict's

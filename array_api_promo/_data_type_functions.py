@@ -12,6 +12,7 @@ from ._core import fast_path
 from ._devices import CPU
 from ._dtypes import DType
 from ._runtime import RuntimeBase, describe_value, quiet_context, quietly
+from .promotion import PromotionError
 
 if TYPE_CHECKING:
     from ._devices import Device
@@ -88,10 +89,15 @@ class DataTypeFunctions(RuntimeBase):
             raise TypeError(f"astype: copy must be True or False, got {describe_value(copy)}")
         device = x._device if device is None else self._check_device(device, "astype")
         if not self.policy.astype_allowed(x._dtype, dtype):
-            raise TypeError(
-                f"astype: casting {x._dtype.name} to {dtype.name} is not allowed by the standard "
-                f"(complex to real loses the imaginary part; use real() or abs()) "
-                f"(policy {self.policy.name!r})"
+            raise self._refusal(
+                TypeError(
+                    f"astype: casting {x._dtype.name} to {dtype.name} is not allowed by the standard "
+                    f"(complex to real loses the imaginary part; use real() or abs()) "
+                    f"(policy {self.policy.name!r})"
+                ),
+                "astype",
+                x._dtype,
+                dtype,
             )
         if dtype is x._dtype and device is x._device:
             return Array._new(x._data.copy(), dtype, self, device) if copy else x
@@ -147,7 +153,11 @@ class DataTypeFunctions(RuntimeBase):
     def isdtype(self, dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
         """Tells whether ``dtype`` is of the data type kind (or one of the kinds) ``kind``."""
         if type(dtype) is not DType:
-            raise TypeError(f"isdtype: dtype must be a dtype of {self.label}, got {dtype!r}")
+            raise self._refusal(
+                TypeError(f"isdtype: dtype must be a dtype of {self.label}, got {dtype!r}"),
+                "isdtype_dtype",
+                type(dtype),
+            )
         if isinstance(kind, tuple):
             return any(self._isdtype_one(dtype, k) for k in kind)
         return self._isdtype_one(dtype, kind)
@@ -159,8 +169,16 @@ class DataTypeFunctions(RuntimeBase):
             try:
                 return dtype.kind in _ISDTYPE_KINDS[kind]
             except KeyError:
-                raise ValueError(f"isdtype: unknown kind {kind!r}; kinds are {', '.join(_ISDTYPE_KINDS)}") from None
-        raise TypeError(f"isdtype: kind must be a dtype, a kind name or a tuple of them, got {kind!r}")
+                raise self._refusal(
+                    ValueError(f"isdtype: unknown kind {kind!r}; kinds are {', '.join(_ISDTYPE_KINDS)}"),
+                    "isdtype_kind",
+                    kind,
+                ) from None
+        raise self._refusal(
+            TypeError(f"isdtype: kind must be a dtype, a kind name or a tuple of them, got {kind!r}"),
+            "isdtype_kind_type",
+            kind,
+        )
 
     def result_type(self, *arrays_and_dtypes: Array | DType | complex) -> DType:
         """Returns the data type the type promotion rules give for the arrays, data types and scalars passed."""
@@ -176,7 +194,10 @@ class DataTypeFunctions(RuntimeBase):
                     key = (dt1, dt2, (a._data.ndim == 0) | ((b._data.ndim == 0) << 1))
                 result = self._result_types.get(key)
                 if result is None:
-                    result = self.policy.result_type(a, b)
+                    try:
+                        result = self.policy.result_type(a, b)
+                    except PromotionError as exc:
+                        raise self._refusal(exc, "promotion", "result_type", a, b) from None
                     if not (self._by_value and len(key) == 3 and key[2]):  # a 0-d operand's value decides
                         self._result_types[key] = result
                 return result
@@ -196,8 +217,13 @@ class DataTypeFunctions(RuntimeBase):
                 self._check_dtype(x, "result_type", "arrays_and_dtypes")
             elif not (t in D.PY_SCALARS and self.scalars_in_functions):
                 allowed = "arrays, dtypes or Python scalars" if self.scalars_in_functions else "arrays or dtypes"
-                raise TypeError(f"result_type: expected {allowed}, got {describe_value(x)}")
-        result = self.policy.result_type(*arrays_and_dtypes)
+                raise self._refusal(
+                    TypeError(f"result_type: expected {allowed}, got {describe_value(x)}"), "result_type_input", x
+                )
+        try:
+            result = self.policy.result_type(*arrays_and_dtypes)
+        except (PromotionError, OverflowError, ValueError) as exc:
+            raise self._refusal(exc, "promotion", "result_type", *arrays_and_dtypes) from None
         if len(arrays_and_dtypes) == 2 and type(arrays_and_dtypes[0]) is DType and type(arrays_and_dtypes[1]) is DType:
             self._result_types[arrays_and_dtypes[0], arrays_and_dtypes[1], _TWO_DTYPES] = result
         return result

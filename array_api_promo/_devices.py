@@ -55,6 +55,7 @@ __all__ = [
     "device_by_name",
     "device_of",
     "show_as_array_api_strict",
+    "strict_device_name",
 ]
 
 
@@ -79,10 +80,15 @@ class Device:
         """Refuse an array of ``dtype`` on this device if the device cannot hold it."""
         if dtype.name in self.excluded:
             held = ", ".join(sorted(self.excluded))
-            raise ValueError(
-                f"{_operation()}: Device({self.name!r}) does not support dtype={dtype.name}, the result's dtype "
-                f"under policy {runtime.policy.name!r} ({self.name} {self.why}: it cannot hold {held}); "
-                "ask for a dtype it holds, or move the data with to_device()"
+            raise runtime._refusal(
+                ValueError(
+                    f"{_operation()}: Device({self.name!r}) does not support dtype={dtype.name}, the result's dtype "
+                    f"under policy {runtime.policy.name!r} ({self.name} {self.why}: it cannot hold {held}); "
+                    "ask for a dtype it holds, or move the data with to_device()"
+                ),
+                "device_dtype",
+                self,
+                dtype,
             )
 
     def __repr__(self) -> str:
@@ -125,6 +131,11 @@ ALL_DEVICES = (CPU, DEVICE1, DEVICE2, NO_FLOAT64, NO_X64)
 DEVICE_ALIASES = {"CPU_DEVICE": CPU}
 _STRICT_NAMES = {d.name: alias for alias, d in DEVICE_ALIASES.items()}
 _SHOWN_AS_STRICT = False
+
+
+def strict_device_name(device: Device) -> str:
+    """array-api-strict's name for ``device`` (``CPU_DEVICE`` for the CPU)."""
+    return _STRICT_NAMES.get(device.name, device.name)
 
 
 def show_as_array_api_strict() -> None:

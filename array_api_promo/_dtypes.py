@@ -60,13 +60,26 @@ class DType:
         self.bits = bits
 
     def __repr__(self) -> str:
-        return f"array_api_promo.{self.name}"
+        return f"{_PRINTED_IN}.{self.name}"
 
     __str__ = __repr__
 
     def __reduce__(self):
         # Pickles as a reference to the singleton, so identity survives.
         return (dtype_by_name, (self.name,))
+
+
+# The package whose dtypes these print as: this one's, except in a process whose ``array_api_strict``
+# is the stand-in (``array_api_strict.float64``, as there): how a dtype prints is a property of the
+# process, as a device's is (``_devices.show_as_array_api_strict``): the dtypes are shared by every namespace.
+_PRINTED_IN = "array_api_promo"
+
+
+def show_as_array_api_strict() -> None:
+    """Print every dtype as array-api-strict prints its own, for the rest of the process (the stand-in's
+    ``install``)."""
+    global _PRINTED_IN
+    _PRINTED_IN = "array_api_strict"
 
 
 def _make(name, np_dtype, kind, bits):

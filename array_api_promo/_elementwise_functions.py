@@ -25,7 +25,7 @@ from ._devices import CPU
 from ._dtypes import PY_SCALARS, DType
 from ._runtime import RuntimeBase, check_fits, describe_value
 from ._special_values import SPECIAL_KERNELS, UFUNC_OF, special_kernel
-from .promotion import OPS, LargeInt, Operand, OperandKind
+from .promotion import OPS, LargeInt, Operand, OperandKind, PromotionError
 
 __all__ = ["ElementwiseFunctions", "KERNELS"]
 
@@ -363,7 +363,10 @@ class ElementwiseFunctions(RuntimeBase):
             plan = plans.get(key)
             if plan is not None:
                 return plan
-        decision = self.policy.decide(OPS[name], (first, second))
+        try:
+            decision = self.policy.decide(OPS[name], (first, second))
+        except PromotionError as exc:
+            raise self._refusal(exc, "elementwise", name, x1, x2) from None
         compute = decision.compute
         kernel = self._kernel_for(name, compute.numpy, self.policy)
         signature = None
@@ -377,7 +380,7 @@ class ElementwiseFunctions(RuntimeBase):
                 signature = (compute.numpy, compute.numpy, None)
             else:
                 kernel = _casting(kernel, compute.numpy, 2)
-        convert = None if type(dt2) is DType else self.policy.scalar_converter(dt2, scalar_dtype, name)
+        convert = None if type(dt2) is DType else self._scalar_converter(dt2, scalar_dtype, name)
         plan = BinaryPlan(kernel, signature, decision.result, decision.result.numpy, convert)
         plans[key] = plan
         if plans is self._plans and _runs_plainly(
@@ -412,7 +415,10 @@ class ElementwiseFunctions(RuntimeBase):
 
     def _unary_plan(self, key: tuple) -> UnaryPlan:
         name, dtype = key
-        decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
+        try:
+            decision = self.policy.decide(OPS[name], (Operand(_ARRAY, dtype),))
+        except PromotionError as exc:
+            raise self._refusal(exc, "elementwise", name, dtype) from None
         compute = decision.compute
         kernel = self._kernel_for(name, compute.numpy, self.policy)
         if dtype is not compute and not _resolves_to(kernel, (dtype.numpy,), compute.numpy, decision.result.numpy):
@@ -535,36 +541,66 @@ class ElementwiseFunctions(RuntimeBase):
             # operand is that Python number (array-api-strict takes it so; SciPy's
             # ``lp2bp`` multiplies by an np.float64).  np.float32 or np.int64 is no such
             # instance and is refused below.
-            return self._apply2(name, _python_number(x1), _python_number(x2), operator)
+            try:
+                return self._apply2(name, _python_number(x1), _python_number(x2), operator)
+            except TypeError as exc:  # (array-api-strict takes no NumPy scalar in an operator or function)
+                raise self._refusal(exc, "operands", x1, x2) from None
         self._refuse_numpy_operands(name, (x1, x2))
         if operator:
             if name in ("equal", "not_equal") and "foreign_comparison" in self.policy.undefined_refusals:
                 bad, arg = (x2, "x2") if type(x1) is Array else (x1, "x1")
-                raise TypeError(
-                    f"{name}: {arg} must be an array or a Python scalar of {self.label}, got {describe_value(bad)}; "
-                    f"the standard leaves comparing with it undefined (policy {self.policy.name!r})"
+                raise self._refusal(
+                    TypeError(
+                        f"{name}: {arg} must be an array or a Python scalar of {self.label}, got "
+                        f"{describe_value(bad)}; the standard leaves comparing with it undefined "
+                        f"(policy {self.policy.name!r})"
+                    ),
+                    "operands",
+                    x1,
+                    x2,
                 )
             if name not in ("equal", "not_equal"):  # x == "auto" stays Python's False where the policy allows it
                 for i, bad in enumerate((x1, x2)):
                     if isinstance(bad, _REPEATING_TYPES):
                         # Their reflected operators take a 0-d integer array by __index__:
                         # x * [1, 2] would be a repeated list, x * np.dtype('O') a subarray dtype.
-                        raise TypeError(
-                            f"{name}: x{i + 1} must be an array or a Python scalar of {self.label}, got "
-                            + describe_value(bad)
-                            + ("" if isinstance(bad, np.dtype) else "; wrap a sequence with asarray()")
+                        raise self._refusal(
+                            TypeError(
+                                f"{name}: x{i + 1} must be an array or a Python scalar of {self.label}, got "
+                                + describe_value(bad)
+                                + ("" if isinstance(bad, np.dtype) else "; wrap a sequence with asarray()")
+                            ),
+                            "operands",
+                            x1,
+                            x2,
                         )
-            return NotImplemented
+            return self._declined(name, x1, x2)
         if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
             if name in self.policy.scalar_pair_functions:
                 return self._apply_scalar_pair(name, x1, x2)
-            raise TypeError(
-                f"{name}: at least one of x1 and x2 must be an array, got two Python scalars "
-                f"(policy {self.policy.name!r})"
+            raise self._refusal(
+                TypeError(
+                    f"{name}: at least one of x1 and x2 must be an array, got two Python scalars "
+                    f"(policy {self.policy.name!r})"
+                ),
+                "operands",
+                x1,
+                x2,
             )
         bad, arg = (x1, "x1") if type(x1) is not Array else (x2, "x2")
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
-        raise TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(bad)}")
+        raise self._refusal(
+            TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(bad)}"),
+            "operands",
+            x1,
+            x2,
+        )
+
+    def _declined(self, name, x1, x2):
+        """What an operator returns for operands it does not take: NotImplemented, so that Python asks the
+        other operand's reflected operator (the stand-in refuses in array-api-strict's words where no such
+        operator will answer: see ``StandinRuntime``)."""
+        return NotImplemented
 
     def _refuse_numpy_operands(self, name, operands):
         """A ``TypeError`` in our words if one of ``operands`` is a NumPy array or scalar.
@@ -574,13 +610,17 @@ class ElementwiseFunctions(RuntimeBase):
         """
         for i, bad in enumerate(operands):
             if isinstance(bad, (_ndarray, np.generic)):
-                raise TypeError(
-                    f"{name}: x{i + 1} is {_describe_numpy(bad)}, not an array of {self.label}; "
-                    + (
-                        f"convert it with {_PY_CONVERTER[bad.dtype.kind]}() or wrap it with asarray()"
-                        if isinstance(bad, np.generic) and bad.dtype.kind in _PY_CONVERTER
-                        else "wrap it with asarray() first"
-                    )
+                raise self._refusal(
+                    TypeError(
+                        f"{name}: x{i + 1} is {_describe_numpy(bad)}, not an array of {self.label}; "
+                        + (
+                            f"convert it with {_PY_CONVERTER[bad.dtype.kind]}() or wrap it with asarray()"
+                            if isinstance(bad, np.generic) and bad.dtype.kind in _PY_CONVERTER
+                            else "wrap it with asarray() first"
+                        )
+                    ),
+                    "operands",
+                    *operands,
                 )
 
     def _is_numpy_number(self, x) -> bool:
@@ -627,11 +667,20 @@ class ElementwiseFunctions(RuntimeBase):
         if result is NotImplemented:
             return result
         if result._dtype is not x1._dtype:
-            self.policy.inplace_result(f"{name} (in-place)", result._dtype, x1._dtype)
+            try:
+                self.policy.inplace_result(f"{name} (in-place)", result._dtype, x1._dtype)
+            except PromotionError as exc:
+                raise self._refusal(exc, "elementwise", name, x1, x2) from None
         if result._data.shape != x1._data.shape:
-            raise ValueError(
-                f"{name} (in-place): broadcasting would change the shape of x1 from "
-                f"{x1._data.shape} to {result._data.shape}"
+            raise self._refusal(
+                ValueError(
+                    f"{name} (in-place): broadcasting would change the shape of x1 from "
+                    f"{x1._data.shape} to {result._data.shape}"
+                ),
+                "inplace_broadcast",
+                name,
+                x1._data.shape,
+                result._data.shape,
             )
         x1._data[...] = result._data
         return x1
@@ -701,9 +750,12 @@ class ElementwiseFunctions(RuntimeBase):
         if lo is not None and hi is not None and "crossed_clip" in self.policy.undefined_refusals and (lo > hi).any():
             crossed = np.broadcast_arrays(lo, hi)
             where = np.argmax(crossed[0] > crossed[1])
-            raise ValueError(
-                f"clip: min must not exceed max, got min {crossed[0].flat[where]} > max {crossed[1].flat[where]}; "
-                f"the standard leaves crossed bounds undefined (policy {self.policy.name!r})"
+            raise self._refusal(
+                ValueError(
+                    f"clip: min must not exceed max, got min {crossed[0].flat[where]} > max {crossed[1].flat[where]}; "
+                    f"the standard leaves crossed bounds undefined (policy {self.policy.name!r})"
+                ),
+                "clip_crossed",
             )
         out = data
         try:
@@ -748,7 +800,13 @@ class ElementwiseFunctions(RuntimeBase):
             if type(bound) is Array:
                 self._check_array(bound, "clip", arg)
             elif type(bound) not in PY_SCALARS:
-                raise TypeError(f"clip: {arg} must be an array, a Python scalar or None, got {type(bound).__name__}")
+                raise self._refusal(
+                    TypeError(f"clip: {arg} must be an array, a Python scalar or None, got {type(bound).__name__}"),
+                    "clip",
+                    x,
+                    min,
+                    max,
+                )
             operands.append(bound)
         arrays = [o for o in operands if type(o) is Array]
         if self.policy.clip_number_bounds and len(arrays) < len(operands):
@@ -760,14 +818,20 @@ class ElementwiseFunctions(RuntimeBase):
             operands = [x] + [
                 _NUMBER_OF_CATEGORY[o._dtype.category](o._data.item()) if type(o) is Array else o for o in operands[1:]
             ]
-        return operands, arrays, self.policy.decide(OPS["clip"], tuple(self._operand(o) for o in operands))
+        try:
+            return operands, arrays, self.policy.decide(OPS["clip"], tuple(self._operand(o) for o in operands))
+        except PromotionError as exc:
+            raise self._refusal(exc, "clip", x, min, max) from None
 
     def _where_scalar(self, value, decision):
         """A Python scalar operand of ``where``, converted to the decision's scalar dtype first where
         the policy has one (Paddle makes it a tensor of its default dtype), then to the compute dtype."""
-        if decision.scalar is None or decision.scalar is decision.compute:
-            return self.policy.convert_scalar(value, decision.compute, "where")
-        return self.policy.convert_scalar(value, decision.scalar, "where").astype(decision.compute.numpy)
+        try:
+            if decision.scalar is None or decision.scalar is decision.compute:
+                return self.policy.convert_scalar(value, decision.compute, "where")
+            return self.policy.convert_scalar(value, decision.scalar, "where").astype(decision.compute.numpy)
+        except OverflowError as exc:
+            raise self._refusal(exc, "int_range", value, decision.compute) from None
 
     def where(self, condition: Array, x1: Array | complex, x2: Array | complex, /) -> Array:
         """Returns the elements of ``x1`` where ``condition`` is true and those of ``x2`` elsewhere."""
@@ -828,7 +892,9 @@ class ElementwiseFunctions(RuntimeBase):
                     return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, device)
         condition = self._check_array(condition, "where", "condition")
         if condition._dtype.category != D.CATEGORY_BOOL:
-            raise TypeError(f"where: condition must have a boolean dtype, got {condition._dtype.name}")
+            raise self._refusal(
+                TypeError(f"where: condition must have a boolean dtype, got {condition._dtype.name}"), "condition_dtype"
+            )
         operands = []
         if self.policy.numpy_scalars != "refuse":  # NumPy scalars as the policy's library takes them
             x1, x2 = self._from_numpy_scalar(x1, "where", (x2,)), self._from_numpy_scalar(x2, "where", (x1,))
@@ -837,13 +903,23 @@ class ElementwiseFunctions(RuntimeBase):
                 self._check_array(value, "where", arg)
             elif not (self.scalars_in_functions and type(value) in PY_SCALARS):
                 allowed = "an array or a Python scalar" if self.scalars_in_functions else "an array"
-                raise TypeError(f"where: {arg} must be {allowed}, got {type(value).__name__}")
+                raise self._refusal(
+                    TypeError(f"where: {arg} must be {allowed}, got {type(value).__name__}"), "operands", x1, x2
+                )
             operands.append(value)
         arrays = [condition] + [o for o in operands if type(o) is Array]
         if len(arrays) == 1 and "where" not in self.policy.scalar_pair_functions:
-            raise TypeError(f"where: at least one of x1 and x2 must be an array (policy {self.policy.name!r})")
+            raise self._refusal(
+                TypeError(f"where: at least one of x1 and x2 must be an array (policy {self.policy.name!r})"),
+                "operands",
+                x1,
+                x2,
+            )
         device = self._same_device("where", *arrays)
-        decision = self.policy.decide(OPS["where"], tuple(self._operand(o) for o in operands))
+        try:
+            decision = self.policy.decide(OPS["where"], tuple(self._operand(o) for o in operands))
+        except PromotionError as exc:
+            raise self._refusal(exc, "promotion", "where", *operands) from None
         compute = decision.compute
         values = [
             (o._data if o._dtype is compute else o._data.astype(compute.numpy))

@@ -16,6 +16,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._runtime import RuntimeBase, check_fits, index_int, is_one_of, quietly
+from .promotion import PromotionError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -52,7 +53,10 @@ class FFTFunctions(RuntimeBase):
         x = self._check_array(x, func)
         decision = self._function_plans.get((func, x._dtype))  # the policy's decision, met before
         if decision is None:
-            decision = self._function_plans[func, x._dtype] = self.policy.function_dtype(op, x._dtype)
+            try:
+                decision = self._function_plans[func, x._dtype] = self.policy.function_dtype(op, x._dtype)
+            except PromotionError as exc:
+                raise self._refusal(exc, "function_domain", op, x._dtype) from None
         compute = decision.compute
         data = x._data
         if data.dtype.kind == "c" and compute.category != D.CATEGORY_COMPLEX:
@@ -305,7 +309,10 @@ class FFTFunctions(RuntimeBase):
     def _shift(self, op, kernel, x, axes):
         func = f"fft.{op}"
         x = self._check_array(x, func)
-        self.policy.function_dtype(op, x._dtype)
+        try:
+            self.policy.function_dtype(op, x._dtype)
+        except PromotionError as exc:
+            raise self._refusal(exc, "function_domain", op, x._dtype) from None
         ndim = x._data.ndim
         if axes is None:
             axes = tuple(range(ndim))

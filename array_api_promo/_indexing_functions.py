@@ -26,7 +26,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._dtypes import PY_SCALARS
 from ._runtime import RuntimeBase, describe_value
-from .promotion import scalar_type
+from .promotion import PromotionError, scalar_type
 
 __all__ = ["IndexingFunctions"]
 
@@ -73,43 +73,66 @@ class IndexingFunctions(RuntimeBase):
         if t is Array:
             return self._array_index(x, k, func, sole=False)[0]
         if t is bool:
-            raise IndexError(
-                f"{func}: a Python bool is not an index (a boolean index must be a boolean array of this namespace)"
+            raise self._refusal(
+                IndexError(
+                    f"{func}: a Python bool is not an index (a boolean index must be a boolean array of this namespace)"
+                ),
+                "index",
+                k,
             )
         if t is slice:  # pragma: no cover - handled as basic
             return k
         if isinstance(k, (list, tuple)):
-            raise IndexError(
-                f"{func}: a Python {t.__name__} is not an index in the array API standard; "
-                "use an integer array (asarray) for integer array indexing"
+            raise self._refusal(
+                IndexError(
+                    f"{func}: a Python {t.__name__} is not an index in the array API standard; "
+                    "use an integer array (asarray) for integer array indexing"
+                ),
+                "index",
+                k,
             )
         if isinstance(k, _ndarray):
-            raise IndexError(f"{func}: a NumPy ndarray is not an index; convert it with asarray() of this namespace")
+            raise self._refusal(
+                IndexError(f"{func}: a NumPy ndarray is not an index; convert it with asarray() of this namespace"),
+                "index",
+                k,
+            )
         if isinstance(k, slice):  # pragma: no cover - slice cannot be subclassed
             return k
         try:
             return operator.index(k)
         except TypeError:
             pass
-        raise IndexError(
-            f"{func}: {describe_value(k)} is not a valid index; indices are ints, slices, ..., None, "
-            "boolean arrays and integer arrays"
+        raise self._refusal(
+            IndexError(
+                f"{func}: {describe_value(k)} is not a valid index; indices are ints, slices, ..., None, "
+                "boolean arrays and integer arrays"
+            ),
+            "index",
+            k,
         )
 
     def _array_index(self, x, k, func, sole):
         if k._runtime is not self:
             self._check_array(k, func, "key")
         if k._device is not x._device:
-            raise ValueError(
-                f"{func}: the index array is on {k._device.name} but x is on {x._device.name}; "
-                "move one with to_device()"
+            raise self._refusal(
+                ValueError(
+                    f"{func}: the index array is on {k._device.name} but x is on {x._device.name}; "
+                    "move one with to_device()"
+                ),
+                "index_devices",
+                func,
             )
         cat = k._dtype.category
         if cat == D.CATEGORY_BOOL:
             if not self.boolean_indexing:
-                raise RuntimeError(
-                    f"{func}: boolean indexing is disabled for {self.label} "
-                    "(set_array_api_strict_flags(boolean_indexing=False), as a lazy library has it)"
+                raise self._refusal(
+                    RuntimeError(
+                        f"{func}: boolean indexing is disabled for {self.label} "
+                        "(set_array_api_strict_flags(boolean_indexing=False), as a lazy library has it)"
+                    ),
+                    "boolean_indexing",
                 )
             return k._data, (k._data if sole else None)
         if cat == D.CATEGORY_INTEGER:
@@ -158,7 +181,7 @@ class IndexingFunctions(RuntimeBase):
         try:
             out = data[np_key]
         except IndexError as exc:
-            raise IndexError(f"{func}: {exc} (x has shape {data.shape})") from None
+            raise self._refusal(IndexError(f"{func}: {exc} (x has shape {data.shape})"), "index_error", key) from None
         except (TypeError, ValueError, OverflowError) as exc:
             raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None
         if type(out) is not _ndarray:
@@ -177,7 +200,10 @@ class IndexingFunctions(RuntimeBase):
         elif key in allowed:
             return
         result = self._promote("__setitem__", x, value)
-        self.policy.inplace_result("__setitem__", result, x._dtype)
+        try:
+            self.policy.inplace_result("__setitem__", result, x._dtype)
+        except PromotionError as exc:
+            raise self._refusal(exc, "promotion", "__setitem__", x, value) from None
         allowed.add(key)
 
     def _setitem_value(self, x, value, func):
@@ -191,8 +217,15 @@ class IndexingFunctions(RuntimeBase):
             if value._runtime is not self:
                 self._check_array(value, func, "value")
             if value._device is not x._device:
-                raise ValueError(
-                    f"{func}: value is on {value._device.name} but x is on {x._device.name}; move one with to_device()"
+                raise self._refusal(
+                    ValueError(
+                        f"{func}: value is on {value._device.name} but x is on {x._device.name}; "
+                        "move one with to_device()"
+                    ),
+                    "devices",
+                    func,
+                    x._device,
+                    value._device,
                 )
             vdtype = value._dtype
             if vdtype is target:
@@ -201,7 +234,10 @@ class IndexingFunctions(RuntimeBase):
             return value._data.astype(target.numpy)
         if t in PY_SCALARS:
             self._check_setitem_value(x, value, (target, x._data.ndim == 0, scalar_type(value)))
-            return self.policy.convert_scalar(value, target, func)
+            try:
+                return self.policy.convert_scalar(value, target, func)
+            except OverflowError as exc:
+                raise self._refusal(exc, "int_range", value, target) from None
         allowed = "an array of this namespace or a Python bool, int, float or complex"
         raise TypeError(f"{func}: value must be {allowed}, got {describe_value(value)}")
 
@@ -220,7 +256,7 @@ class IndexingFunctions(RuntimeBase):
         try:
             data[np_key] = v
         except IndexError as exc:
-            raise IndexError(f"{func}: {exc} (x has shape {data.shape})") from None
+            raise self._refusal(IndexError(f"{func}: {exc} (x has shape {data.shape})"), "index_error", key) from None
         except ValueError as exc:
             raise ValueError(
                 f"{func}: value of shape {np.shape(v)} cannot be stored into x{_key_repr(key)} "
@@ -272,7 +308,9 @@ class IndexingFunctions(RuntimeBase):
         indices = self._check_array(indices, func, "indices")
         self._same_device(func, x, indices)
         if indices._dtype.category != D.CATEGORY_INTEGER:
-            raise TypeError(f"{func}: indices must have an integer dtype, got {indices._dtype.name}")
+            raise self._refusal(
+                TypeError(f"{func}: indices must have an integer dtype, got {indices._dtype.name}"), "take_dtype", func
+            )
         return indices._data
 
     def take(self, x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
@@ -305,12 +343,17 @@ class IndexingFunctions(RuntimeBase):
         idx = self._indices_arg(x, indices, func)
         data = x._data
         if idx.ndim != 1:
-            raise ValueError(f"{func}: indices must be one-dimensional, got shape {idx.shape}")
+            raise self._refusal(
+                ValueError(f"{func}: indices must be one-dimensional, got shape {idx.shape}"), "take_indices_ndim"
+            )
         if axis is None:
             if data.ndim != 1:
-                raise ValueError(
-                    f"{func}: axis is required for an array of {data.ndim} dimensions (it may be "
-                    "omitted only for a one-dimensional array)"
+                raise self._refusal(
+                    ValueError(
+                        f"{func}: axis is required for an array of {data.ndim} dimensions (it may be "
+                        "omitted only for a one-dimensional array)"
+                    ),
+                    "take_axis",
                 )
             axis = 0
         elif type(axis) is bool:

@@ -76,7 +76,11 @@ class Info:
                 if not isinstance(name, str):
                     raise TypeError(f"dtypes: kind must be None, a str or a tuple of str, got {name!r} in {kind!r}")
                 if name not in _KINDS:
-                    raise ValueError(f"dtypes: unknown kind {name!r}; kinds are {', '.join(map(repr, _KINDS))}")
+                    raise self._runtime._refusal(
+                        ValueError(f"dtypes: unknown kind {name!r}; kinds are {', '.join(map(repr, _KINDS))}"),
+                        "info_kind",
+                        name,
+                    )
                 kinds.update(_KINDS[name])
         # Only the standard's dtypes: float16/bfloat16 of a policy are extensions.
         excluded = device.excluded

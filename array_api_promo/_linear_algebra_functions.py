@@ -20,6 +20,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._runtime import RuntimeBase, index_int, is_one_of, quiet_context, quietly
+from .promotion import PromotionError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -145,7 +146,10 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: x must be a (stack of) square matrices, got shape {shape}")
         plan = self._function_plans.get((func, x._dtype))
         if plan is None:
-            dtype = self.policy.function_dtype(func.rpartition(".")[2], x._dtype).compute
+            try:
+                dtype = self.policy.function_dtype(func.rpartition(".")[2], x._dtype).compute
+            except PromotionError as exc:
+                raise self._refusal(exc, "function_domain", func.rpartition(".")[2], x._dtype) from None
             plan = self._function_plans[func, x._dtype] = (dtype, D.working_numpy(dtype))
         dtype, working = plan
         if data.dtype != working:
@@ -169,7 +173,10 @@ class LinearAlgebraFunctions(RuntimeBase):
         x2 = self._check_array(x2, func, "x2")
         device = self._same_device(func, x1, x2)
         promoted = self._promote(func, x1, x2)
-        dtype = self.policy.function_dtype(op, promoted).compute
+        try:
+            dtype = self.policy.function_dtype(op, promoted).compute
+        except PromotionError as exc:
+            raise self._refusal(exc, "function_domain", op, promoted) from None
         if x1._data.ndim and x2._data.ndim:
             self._function_pair_dtypes[func, x1._dtype, x2._dtype] = dtype
         d1 = x1._data if x1._dtype is dtype else x1._data.astype(dtype.numpy)
@@ -216,7 +223,11 @@ class LinearAlgebraFunctions(RuntimeBase):
         """Transpose of each matrix of ``x`` (a view, as ``x.mT``)."""
         x = self._check_array(x, "matrix_transpose")
         if x._data.ndim < 2:
-            raise ValueError(f"matrix_transpose: x must have at least 2 dimensions, got shape {x._data.shape}")
+            raise self._refusal(
+                ValueError(f"matrix_transpose: x must have at least 2 dimensions, got shape {x._data.shape}"),
+                "min_2d",
+                "matrix_transpose",
+            )
         return Array._new(np.swapaxes(x._data, -1, -2), x._dtype, self, x._device)
 
     def tensordot(self, x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
@@ -258,7 +269,11 @@ class LinearAlgebraFunctions(RuntimeBase):
         nmin = min(n1, n2)
         if axis >= 0:
             if self.api_version >= "2023.12":
-                raise ValueError(f"{func}: axis must be a negative integer (counted from the last axis), got {axis}")
+                raise self._refusal(
+                    ValueError(f"{func}: axis must be a negative integer (counted from the last axis), got {axis}"),
+                    "negative_axis",
+                    func.rpartition(".")[2],
+                )
             axis -= max(n1, n2)
         if not -nmin <= axis <= -1:
             raise IndexError(f"{func}: axis {axis} is out of bounds; it must be in [-{nmin}, -1]")
@@ -289,11 +304,16 @@ class LinearAlgebraFunctions(RuntimeBase):
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "vecdot")
         s1, s2 = d1.shape, d2.shape
         if not s1 or not s2:
-            raise ValueError(f"{func}: operands must have at least one dimension, got shapes {s1} and {s2}")
+            raise self._refusal(
+                ValueError(f"{func}: operands must have at least one dimension, got shapes {s1} and {s2}"),
+                "vecdot_size",
+            )
         if axis != -1 or type(axis) is not int:
             axis = self._vector_axis(func, axis, len(s1), len(s2))
         if s1[axis] != s2[axis]:
-            raise ValueError(f"{func}: the vectors have different sizes along axis {axis}: {s1} and {s2}")
+            raise self._refusal(
+                ValueError(f"{func}: the vectors have different sizes along axis {axis}: {s1} and {s2}"), "vecdot_size"
+            )
         if s1 != s2:
             try:
                 np.broadcast_shapes(s1, s2)
@@ -309,11 +329,17 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.cross"
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "cross")
         if d1.ndim == 0 or d2.ndim == 0:
-            raise ValueError(f"{func}: operands must have at least one dimension, got shapes {d1.shape} and {d2.shape}")
+            raise self._refusal(
+                ValueError(f"{func}: operands must have at least one dimension, got shapes {d1.shape} and {d2.shape}"),
+                "cross_0d",
+            )
         axis = self._vector_axis(func, axis, d1.ndim, d2.ndim)
         if d1.shape[axis] != 3 or d2.shape[axis] != 3:
-            raise ValueError(
-                f"{func}: axis {axis} must have size 3 in both arrays, got shapes {d1.shape} and {d2.shape}"
+            raise self._refusal(
+                ValueError(
+                    f"{func}: axis {axis} must have size 3 in both arrays, got shapes {d1.shape} and {d2.shape}"
+                ),
+                "cross_size",
             )
         a = np.moveaxis(d1, axis, -1)
         b = np.moveaxis(d2, axis, -1)
@@ -333,7 +359,10 @@ class LinearAlgebraFunctions(RuntimeBase):
         func = "linalg.outer"
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "outer")
         if d1.ndim != 1 or d2.ndim != 1:
-            raise ValueError(f"{func}: x1 and x2 must be one-dimensional, got shapes {d1.shape} and {d2.shape}")
+            raise self._refusal(
+                ValueError(f"{func}: x1 and x2 must be one-dimensional, got shapes {d1.shape} and {d2.shape}"),
+                "outer_ndim",
+            )
         out = _silently(np.multiply.outer, d1, d2)
         return self._wrap_result(out, dtype, device)
 
@@ -569,7 +598,10 @@ class LinearAlgebraFunctions(RuntimeBase):
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
         result = self._function_results.get((func, x._dtype))
         if result is None:
-            result = self.policy.function_dtype("trace", x._dtype).result
+            try:
+                result = self.policy.function_dtype("trace", x._dtype).result
+            except PromotionError as exc:
+                raise self._refusal(exc, "function_domain", "trace", x._dtype) from None
             result = self._function_results[func, x._dtype] = self.policy.versioned_accumulation(
                 "trace", result, self.api_version
             )

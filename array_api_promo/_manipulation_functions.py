@@ -20,7 +20,7 @@ from ._array import Array
 from ._devices import CPU
 from ._info import _MAX_DIMENSIONS as _MAX_DIMS
 from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
-from .promotion import Operand, OperandKind
+from .promotion import Operand, OperandKind, PromotionError
 
 if TYPE_CHECKING:
     from ._devices import Device
@@ -134,7 +134,7 @@ class ManipulationFunctions(RuntimeBase):
         if not isinstance(arrays, (tuple, list)):
             raise TypeError(f"{func}: arrays must be a tuple or list of arrays, got {describe_value(arrays)}")
         if not arrays:
-            raise ValueError(f"{func}: at least one array is required")
+            raise self._refusal(ValueError(f"{func}: at least one array is required"), "no_dtype")
         for i, a in enumerate(arrays):
             if type(a) is not Array or a._runtime is not self:
                 self._check_array(a, func, f"arrays[{i}]")
@@ -147,7 +147,10 @@ class ManipulationFunctions(RuntimeBase):
         if all(a._dtype is first for a in arrays):
             return [a._data for a in arrays], first
         # Joining has no 0-d "weak" operands: every array takes part as an array.
-        dtype = self.policy.resolve(tuple(Operand(_ARRAY, a._dtype) for a in arrays), func)
+        try:
+            dtype = self.policy.resolve(tuple(Operand(_ARRAY, a._dtype) for a in arrays), func)
+        except PromotionError as exc:
+            raise self._refusal(exc, "promotion", func, *arrays) from None
         target = dtype.numpy
         return [a._data if a._dtype is dtype else a._data.astype(target) for a in arrays], dtype
 
@@ -364,9 +367,13 @@ class ManipulationFunctions(RuntimeBase):
         if type(x) is not Array or x._runtime is not self:  # else _check_array's answer is x
             x = self._check_array(x, func)
         if type(shape) is not tuple and "list_shape" in self.policy.undefined_refusals:
-            raise TypeError(
-                f"{func}: shape must be a tuple of ints, got {describe_value(shape)}; the standard takes a tuple "
-                f"(policy {self.policy.name!r})"
+            raise self._refusal(
+                TypeError(
+                    f"{func}: shape must be a tuple of ints, got {describe_value(shape)}; the standard takes a tuple "
+                    f"(policy {self.policy.name!r})"
+                ),
+                "reshape_shape",
+                shape,
             )
         shape = _as_shape(shape, func)
         if copy is not None and not is_one_of(copy, (None, True, False)):
@@ -387,7 +394,12 @@ class ManipulationFunctions(RuntimeBase):
         if unknown and known == 0:
             raise ValueError(f"{func}: shape {shape} is ambiguous: -1 next to a zero size")
         if (size % known) if unknown else (known != size):
-            raise ValueError(f"{func}: cannot reshape an array of size {size} (shape {data.shape}) into shape {shape}")
+            raise self._refusal(
+                ValueError(f"{func}: cannot reshape an array of size {size} (shape {data.shape}) into shape {shape}"),
+                "reshape_size",
+                size,
+                shape,
+            )
         if copy:
             out = data.reshape(shape).copy()
         elif copy is False:
@@ -474,10 +486,17 @@ class ManipulationFunctions(RuntimeBase):
         func = "roll"
         x = self._check_array(x, func)
         data = x._data
-        shifts = _int_or_tuple(shift, func, "shift")
+        try:
+            shifts = _int_or_tuple(shift, func, "shift")
+        except TypeError as exc:
+            raise self._refusal(exc, "roll_shift", shift) from None
         if axis is None:
             if isinstance(shift, (tuple, list)):
-                raise ValueError(f"{func}: a tuple shift {shift} needs a tuple axis of the same length")
+                raise self._refusal(
+                    ValueError(f"{func}: a tuple shift {shift} needs a tuple axis of the same length"),
+                    "roll_shift",
+                    shift,
+                )
             return Array._new(np.roll(data.reshape(-1), shifts[0]).reshape(data.shape), x._dtype, self, x._device)
         axes = _int_or_tuple(axis, func, "axis")
         axes = tuple(self._normalize_axis(a, data.ndim, func) for a in axes)
@@ -503,7 +522,9 @@ class ManipulationFunctions(RuntimeBase):
             self._check_array(repeats, func, "repeats")
             self._same_device(func, x, repeats)
             if repeats._dtype.category != D.CATEGORY_INTEGER:
-                raise TypeError(f"{func}: repeats must have an integer dtype, got {repeats._dtype.name}")
+                raise self._refusal(
+                    TypeError(f"{func}: repeats must have an integer dtype, got {repeats._dtype.name}"), "repeats_dtype"
+                )
             r = repeats._data
             if r.ndim != 1 or r.shape[0] not in (1, n):
                 raise ValueError(f"{func}: repeats must have shape (1,) or ({n},), got {r.shape}")
@@ -515,7 +536,10 @@ class ManipulationFunctions(RuntimeBase):
             if r.shape[0] == 1:
                 r = int(r[0])  # type: ignore[assignment]  # (one count for every element)
         else:
-            r = _as_int(repeats, func, "repeats (an int or an integer array)")  # type: ignore[assignment]
+            try:
+                r = _as_int(repeats, func, "repeats (an int or an integer array)")  # type: ignore[assignment]
+            except TypeError as exc:
+                raise self._refusal(exc, "repeats_type", repeats) from None
             if r < 0:
                 raise ValueError(f"{func}: repeats must be non-negative, got {r}")
         length = n * r if type(r) is int else sum(int(v) for v in r)
@@ -527,11 +551,17 @@ class ManipulationFunctions(RuntimeBase):
         func = "tile"
         x = self._check_array(x, func)
         if not isinstance(repetitions, (tuple, list)):
-            raise TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}")
+            raise self._refusal(
+                TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}"),
+                "tile_repetitions",
+            )
         if type(repetitions) is not tuple and "list_shape" in self.policy.undefined_refusals:
-            raise TypeError(
-                f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}; the standard "
-                f"takes a tuple (policy {self.policy.name!r})"
+            raise self._refusal(
+                TypeError(
+                    f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}; the standard "
+                    f"takes a tuple (policy {self.policy.name!r})"
+                ),
+                "tile_repetitions",
             )
         reps = tuple(_as_int(r, func, "each entry of repetitions") for r in repetitions)
         if any(r < 0 for r in reps):

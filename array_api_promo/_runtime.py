@@ -23,7 +23,7 @@ from . import _core, _dtypes as D
 from ._array import Array
 from ._devices import ALL_DEVICES, CPU, DEVICE1, DEVICE2, Device, _operation, device_by_name, device_of
 from ._dtypes import PY_SCALARS, DType
-from .promotion import Operand, OperandKind, scalar_type, zero_d_value
+from .promotion import Operand, OperandKind, PromotionError, scalar_type, zero_d_value
 
 __all__ = ["RuntimeBase", "describe_value"]
 
@@ -102,6 +102,22 @@ class RuntimeBase:
     def label(self) -> str:
         return f"array_api_promo (policy {self.policy.name!r}, api_version {self.api_version})"
 
+    # -- refusals -------------------------------------------------------------------------
+    # Whether arrays print by the runtime's ``_repr`` (lazy storage; the stand-in prints array-api-strict's).
+    own_repr = False
+
+    def _refusal(self, exc: BaseException, kind: str, *facts) -> BaseException:
+        """The exception a refusal of ``kind`` raises (``raise self._refusal(TypeError(...), kind, *facts)``):
+        ``exc`` itself, in our words.  The stand-in for array-api-strict's runtime puts array-api-strict's
+        words first where it refuses the same call (``_strict_words``: the kinds, their facts, the texts).
+        Called on error paths only."""
+        return exc
+
+    def _scalar_converter(self, scalar_type: type, dtype: DType, op: str):
+        """The policy's converter of a plan's Python scalars of ``scalar_type`` to ``dtype`` (made once per plan;
+        the stand-in's words its out-of-range refusals)."""
+        return self.policy.scalar_converter(scalar_type, dtype, op)
+
     # -- arrays -----------------------------------------------------------------------
     def _new(self, data: np.ndarray, dtype: DType, device: Device) -> Array:
         return Array._new(data, dtype, self, device)
@@ -112,7 +128,13 @@ class RuntimeBase:
             if x._runtime is not self and (x._runtime.policy is not self.policy or x._runtime.storage != self.storage):
                 self._foreign(x, func)
             return x
-        raise TypeError(f"{func}: {arg} must be an array of {self.label}, got {describe_value(x)}")
+        raise self._refusal(
+            TypeError(f"{func}: {arg} must be an array of {self.label}, got {describe_value(x)}"),
+            "not_array",
+            func,
+            arg,
+            x,
+        )
 
     def _foreign(self, x: Array, func: str):
         raise TypeError(
@@ -124,9 +146,15 @@ class RuntimeBase:
         device = arrays[0]._device
         for a in arrays[1:]:
             if a._device is not device:
-                raise ValueError(
-                    f"{func}: arrays are on different devices ({device.name} and {a._device.name}); "
-                    "move one with to_device()"
+                raise self._refusal(
+                    ValueError(
+                        f"{func}: arrays are on different devices ({device.name} and {a._device.name}); "
+                        "move one with to_device()"
+                    ),
+                    "devices",
+                    func,
+                    device,
+                    a._device,
                 )
         return device
 
@@ -140,7 +168,13 @@ class RuntimeBase:
             # NumPy users write dtype=bool; it names exactly one dtype, so it is accepted
             # (int/float/complex would name a policy-dependent default and stay errors).
             return D.bool_
-        raise TypeError(f"{func}: {arg} must be a dtype of {self.label}, got {describe_value(dtype)}")
+        raise self._refusal(
+            TypeError(f"{func}: {arg} must be a dtype of {self.label}, got {describe_value(dtype)}"),
+            "dtype_arg",
+            func,
+            arg,
+            dtype,
+        )
 
     def _default(self, kind: str, device: Device = CPU) -> DType:
         """The default dtype of ``kind`` ("real floating", "complex floating", "integral",
@@ -172,13 +206,23 @@ class RuntimeBase:
             try:
                 return device_by_name(device)
             except ValueError as exc:
-                raise ValueError(f"{func}: {exc}") from None
+                raise self._refusal(ValueError(f"{func}: {exc}"), "device_arg", func, device) from None
         if isinstance(device, str) and device_of(device) is not None:
-            raise ValueError(f"{func}: device must be a Device, not its name {device!r}; pass Device({device!r})")
+            raise self._refusal(
+                ValueError(f"{func}: device must be a Device, not its name {device!r}; pass Device({device!r})"),
+                "device_arg",
+                func,
+                device,
+            )
         known = ", ".join(repr(d.name) for d in ALL_DEVICES)
-        raise ValueError(
-            f"{func}: unknown device {device!r}; devices are {known} "
-            "(give Device(name), x.device, or one of __array_namespace_info__().devices())"
+        raise self._refusal(
+            ValueError(
+                f"{func}: unknown device {device!r}; devices are {known} "
+                "(give Device(name), x.device, or one of __array_namespace_info__().devices())"
+            ),
+            "device_arg",
+            func,
+            device,
         )
 
     def _operand(self, x) -> Operand:
@@ -196,13 +240,19 @@ class RuntimeBase:
 
     def _promote(self, func: str, *args) -> DType:
         """The policy's result dtype of arrays (and scalars) ``args`` for ``func``."""
-        return self.policy.resolve(tuple(self._operand(a) for a in args), func)
+        try:
+            return self.policy.resolve(tuple(self._operand(a) for a in args), func)
+        except PromotionError as exc:
+            raise self._refusal(exc, "promotion", func, *args) from None
 
     def _function_result(self, op: str, dtype: DType) -> DType:
         """The policy's result dtype of the non-elementwise ``op`` on ``dtype`` (remembered)."""
         result = self._function_results.get((op, dtype))
         if result is None:
-            result = self._function_results[op, dtype] = self.policy.function_dtype(op, dtype).result
+            try:
+                result = self._function_results[op, dtype] = self.policy.function_dtype(op, dtype).result
+            except PromotionError as exc:
+                raise self._refusal(exc, "function_domain", op, dtype) from None
         return result
 
     def _normalize_axis(self, axis: int, ndim: int, func: str) -> int:

@@ -67,7 +67,10 @@ class SearchingFunctions(RuntimeBase):
             return Array._new(_asarray(out, dtype=index.numpy), index, self, x._device)
         x = self._check_array(x, func)
         if x._dtype in self.policy.unordered_dtypes:
-            self.policy.refuse_ordering(func, x._dtype)
+            try:
+                self.policy.refuse_ordering(func, x._dtype)
+            except PromotionError as exc:
+                raise self._refusal(exc, "function_domain", func, x._dtype) from None
         if type(keepdims) is not bool:
             raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
         data = x._data
@@ -146,7 +149,9 @@ class SearchingFunctions(RuntimeBase):
         x = self._check_array(x, func)
         data = x._data
         if data.ndim == 0:
-            raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
+            raise self._refusal(
+                ValueError(f"{func}: x must have at least one dimension, got a 0-d array"), "nonzero_0d"
+            )
         device = x._device
         return tuple(self._index_result(i, device) for i in data.nonzero())  # (np.nonzero's own call)
 
@@ -185,7 +190,9 @@ class SearchingFunctions(RuntimeBase):
             device = x1._device
         else:
             allowed = "an array, an int or a float" if self.api_version >= "2025.12" else "an array"
-            raise TypeError(f"{func}: x2 must be {allowed}, got {describe_value(x2)}")
+            raise self._refusal(
+                TypeError(f"{func}: x2 must be {allowed}, got {describe_value(x2)}"), "searchsorted", x1, x2
+            )
         if not is_one_of(side, ("left", "right")):
             raise ValueError(f"{func}: side must be 'left' or 'right', got {side!r}")
         d1 = x1._data
@@ -194,7 +201,10 @@ class SearchingFunctions(RuntimeBase):
         unordered = self.policy.unordered_dtypes
         for a in (x1, x2):
             if type(a) is Array and a._dtype in unordered:
-                self.policy.refuse_ordering(func, a._dtype)
+                try:
+                    self.policy.refuse_ordering(func, a._dtype)
+                except PromotionError as exc:
+                    raise self._refusal(exc, "searchsorted", x1, x2) from None
         try:
             dtype = self._promote(func, x1, x2)
         except PromotionError:
@@ -211,7 +221,10 @@ class SearchingFunctions(RuntimeBase):
             if t2 is Array:
                 d2 = x2._data if x2._dtype is dtype else x2._data.astype(dtype.numpy)
             else:
-                d2 = self.policy.convert_scalar(x2, dtype, func)
+                try:
+                    d2 = self.policy.convert_scalar(x2, dtype, func)
+                except OverflowError as exc:
+                    raise self._refusal(exc, "searchsorted", x1, x2) from None
         if sorter is not None:
             sorter = self._check_array(sorter, func, "sorter")
             self._same_device(func, x1, sorter)

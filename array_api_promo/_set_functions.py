@@ -163,31 +163,52 @@ class SetFunctions(RuntimeBase):
         """Whether each element of ``x1`` equals some element of ``x2`` (or not, with ``invert``)."""
         func = "isin"
         if type(invert) is not bool:
-            raise TypeError(f"{func}: invert must be a bool, got {type(invert).__name__}")
+            raise self._refusal(
+                TypeError(f"{func}: invert must be a bool, got {type(invert).__name__}"), "promotion", func, x1, x2
+            )
         arrays = []
         for value, arg in ((x1, "x1"), (x2, "x2")):
             if type(value) is Array:
                 self._check_array(value, func, arg)
                 arrays.append(value)
             elif type(value) is not int:
-                raise TypeError(f"{func}: {arg} must be an array or an int, got {describe_value(value)}")
+                raise self._refusal(
+                    TypeError(f"{func}: {arg} must be an array or an int, got {describe_value(value)}"),
+                    "isin_operands",
+                    x1,
+                    x2,
+                )
         if not arrays:
-            raise TypeError(f"{func}: at least one of x1 and x2 must be an array, got two Python ints")
+            raise self._refusal(
+                TypeError(f"{func}: at least one of x1 and x2 must be an array, got two Python ints"),
+                "isin_operands",
+                x1,
+                x2,
+            )
         device = self._same_device(func, *arrays)
         if "non_integer_isin" in self.policy.undefined_refusals:
             for a in arrays:
                 if a._dtype.category != D.CATEGORY_INTEGER:
-                    raise PromotionError(
-                        f"{func}: {a._dtype.name} input is not allowed; the standard requires integer input "
-                        f"(policy {self.policy.name!r})"
+                    raise self._refusal(
+                        PromotionError(
+                            f"{func}: {a._dtype.name} input is not allowed; the standard requires integer input "
+                            f"(policy {self.policy.name!r})"
+                        ),
+                        "promotion",
+                        func,
+                        x1,
+                        x2,
                     )
         dtype = self._promote(func, x1, x2)
-        d1, d2 = (
-            (v._data if v._dtype is dtype else v._data.astype(dtype.numpy))
-            if type(v) is Array
-            else self.policy.convert_scalar(v, dtype, func)
-            for v in (x1, x2)
-        )
+        try:
+            d1, d2 = (
+                (v._data if v._dtype is dtype else v._data.astype(dtype.numpy))
+                if type(v) is Array
+                else self.policy.convert_scalar(v, dtype, func)
+                for v in (x1, x2)
+            )
+        except OverflowError as exc:
+            raise self._refusal(exc, "promotion", func, x1, x2) from None
         out = np.isin(d1, d2, invert=invert)
         if type(out) is not np.ndarray:
             out = np.asarray(out)

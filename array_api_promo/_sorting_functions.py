@@ -11,6 +11,7 @@ import numpy as np
 
 from ._array import Array
 from ._runtime import RuntimeBase
+from .promotion import PromotionError
 
 __all__ = ["SortingFunctions"]
 
@@ -54,7 +55,10 @@ class SortingFunctions(RuntimeBase):
     def _sort_args(self, func, x, axis, descending, stable):
         x = self._check_array(x, func)
         if x._dtype in self.policy.unordered_dtypes:
-            self.policy.refuse_ordering(func, x._dtype)
+            try:
+                self.policy.refuse_ordering(func, x._dtype)
+            except PromotionError as exc:
+                raise self._refusal(exc, "function_domain", func, x._dtype) from None
         if type(descending) is not bool:
             raise TypeError(f"{func}: descending must be a bool, got {type(descending).__name__}")
         if type(stable) is not bool:

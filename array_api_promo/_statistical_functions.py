@@ -18,6 +18,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
 from ._runtime import RuntimeBase, quiet_context, quietly
+from .promotion import PromotionError
 
 if TYPE_CHECKING:
     from ._dtypes import DType
@@ -81,7 +82,10 @@ class StatisticalFunctions(RuntimeBase):
 
     def _result_dtype(self, func, x, dtype):
         """The policy's result dtype of ``func`` on ``x``, or the explicit ``dtype``."""
-        decision = self.policy.function_dtype(func, x._dtype)
+        try:
+            decision = self.policy.function_dtype(func, x._dtype)
+        except PromotionError as exc:
+            raise self._refusal(exc, "function_domain", func, x._dtype) from None
         if dtype is None:
             return self.policy.versioned_accumulation(func, decision.result, self.api_version)
         dtype = self._check_dtype(dtype, func)
@@ -174,12 +178,18 @@ class StatisticalFunctions(RuntimeBase):
             raise TypeError(f"{func}: include_initial must be a bool, got {type(include_initial).__name__}")
         ndim = x._data.ndim
         if ndim == 0:
-            raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
+            raise self._refusal(
+                ValueError(f"{func}: x must have at least one dimension, got a 0-d array"), "cumulative_0d", func
+            )
         if axis is None:
             if ndim > 1:
-                raise ValueError(
-                    f"{func}: axis is required for an array of {ndim} dimensions (it may be "
-                    "omitted only for a one-dimensional array)"
+                raise self._refusal(
+                    ValueError(
+                        f"{func}: axis is required for an array of {ndim} dimensions (it may be "
+                        "omitted only for a one-dimensional array)"
+                    ),
+                    "cumulative_axis",
+                    func,
                 )
             axis = 0
         elif type(axis) is bool:
@@ -221,7 +231,10 @@ class StatisticalFunctions(RuntimeBase):
                     out = kernel(data, axis=axes, keepdims=keepdims)
                     return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
         x, axes = self._reduction_args(x, axis, keepdims, func)
-        result = self.policy.function_dtype(func, x._dtype).result
+        try:
+            result = self.policy.function_dtype(func, x._dtype).result
+        except PromotionError as exc:
+            raise self._refusal(exc, "function_domain", func, x._dtype) from None
         data = self._cast(x, result)
         shape = data.shape
         if any(shape[a] == 0 for a in axes):
@@ -245,7 +258,10 @@ class StatisticalFunctions(RuntimeBase):
     # -- mean, var, std ---------------------------------------------------------------------------
     def _moment_args(self, func, x, axis, keepdims):
         x, axes = self._reduction_args(x, axis, keepdims, func)
-        decision = self.policy.function_dtype(func, x._dtype)
+        try:
+            decision = self.policy.function_dtype(func, x._dtype)
+        except PromotionError as exc:
+            raise self._refusal(exc, "function_domain", func, x._dtype) from None
         data = x._data.astype(D.working_numpy(decision.compute), copy=False)
         count = math.prod(data.shape[a] for a in axes)
         return x, axes, decision.result, data, count
@@ -356,7 +372,10 @@ class StatisticalFunctions(RuntimeBase):
             parts.append(value)
         device = self._same_device(func, *parts)
         dtype = self._promote(func, *parts) if len(parts) > 1 else x._dtype
-        result = self.policy.function_dtype(func, dtype).result
+        try:
+            result = self.policy.function_dtype(func, dtype).result
+        except PromotionError as exc:
+            raise self._refusal(exc, "function_domain", func, dtype) from None
         arrays = [self._cast(p, result) for p in parts]
         data = np.concatenate(arrays, axis=axis) if len(arrays) > 1 else arrays[0]
         kernel = np.not_equal if result.category == D.CATEGORY_BOOL else np.subtract

@@ -52,8 +52,15 @@ array-api-strict's extras:
   process run by the runner, :func:`install` makes them importable and has the
   package's one ``Array`` class (and ``DType``, ``Device``) present itself as
   array-api-strict's: ``type(x).__module__ == "array_api_strict._array_object"``;
-  devices print as ``array_api_strict.Device('CPU_DEVICE')``.  The class is not
+  devices print as ``array_api_strict.Device('CPU_DEVICE')``, dtypes as
+  ``array_api_strict.float64``.  The class is not
   subclassed: the fast paths recognise arrays by ``type(x) is Array``.
+* array-api-strict's words: where the stand-in refuses a call that array-api-strict refuses too,
+  the message is array-api-strict's text, then ours (``"<its text> (array_api_promo: <ours>)"``),
+  and the exception an instance of its class (``_strict_words``: the table of its texts, the kinds
+  of refusal; :meth:`StandinRuntime._refusal` rewords what the runtime's raise sites name).  The
+  stand-in's arrays print as array-api-strict's (``Array([1.], dtype=array_api_strict.float64)``),
+  and in a process run by the runner so do dtypes.  The main namespace keeps our words and reprs.
 * Under ``array_api``, array-api-strict's conversions where the standard leaves them
   to the library (``asarray([2.1, 4], dtype=int64)`` is ``[2, 4]``): the policy's
   ``for_standin()`` variant.
@@ -82,13 +89,15 @@ from ._elementwise_functions import kernel_for
 from ._linear_algebra_functions import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
 from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
 from ._plain_functions import plain_function
+from ._runtime import describe_value
 from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._standin_shape import MODULES as SHAPE
+from ._strict_words import MIRRORED_VERSION, array_repr, kernel_refusal, reflected_operator, reworded
 from .from_env import _load_policy
+from .promotion._policy import ScalarConverter
 
 __all__ = ["MIRRORED_VERSION", "SHAPE", "SITE_DIR", "StandinRuntime", "install", "main", "make_module"]
 
-MIRRORED_VERSION = "2.6.1"  # the array-api-strict release whose extras this module mirrors
 MODULE_NAME = "array_api_strict"
 SITE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_standin_site")
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -124,21 +133,34 @@ class _Standin:
     ) -> None:
         """Set the array-api-strict flags: the standard version, boolean indexing, data-dependent shapes, extensions."""
         if api_version is not None and api_version not in API_VERSIONS:
-            raise ValueError(
-                f"set_array_api_strict_flags: api_version {api_version!r} is not supported by "
-                f"array_api_promo; supported: {', '.join(API_VERSIONS)}"
+            raise _words(
+                ValueError(
+                    f"set_array_api_strict_flags: api_version {api_version!r} is not supported by "
+                    f"array_api_promo; supported: {', '.join(API_VERSIONS)}"
+                ),
+                "api_version",
+                api_version,
             )
         version = api_version or self.api_version or DEFAULT_API_VERSION
         if enabled_extensions is not None:
             for ext in enabled_extensions:
                 if ext not in _EXTENSIONS:
-                    raise ValueError(
-                        f"set_array_api_strict_flags: unknown extension {ext!r}; extensions: {', '.join(_EXTENSIONS)}"
+                    raise _words(
+                        ValueError(
+                            f"set_array_api_strict_flags: unknown extension {ext!r}; extensions: {', '.join(_EXTENSIONS)}"
+                        ),
+                        "extension",
+                        ext,
                     )
                 if _EXTENSIONS[ext] > version:
-                    raise ValueError(
-                        f"set_array_api_strict_flags: extension {ext} requires standard version "
-                        f"{_EXTENSIONS[ext]} or later, not {version}"
+                    raise _words(
+                        ValueError(
+                            f"set_array_api_strict_flags: extension {ext} requires standard version "
+                            f"{_EXTENSIONS[ext]} or later, not {version}"
+                        ),
+                        "extension_version",
+                        ext,
+                        _EXTENSIONS[ext],
                     )
             extensions = tuple(enabled_extensions)
         else:  # as array-api-strict: an extension the version lacks stays off until enabled again
@@ -322,11 +344,11 @@ def _own_names(state: _Standin) -> dict:
     def get_default_dtypes(device=None) -> dict:
         return module.__array_namespace_info__().default_dtypes(device=device)
 
-    def _refusing(check, words):
+    def _refusing(check, words, kind, facts):
         def decorator(func):
             def run(*args, **kwargs):
                 if not check():
-                    raise RuntimeError(f"{func.__name__} {words()}")
+                    raise _words(RuntimeError(f"{func.__name__} {words()}"), kind, func.__name__, *facts(state))
                 return func(*args, **kwargs)
 
             run.__name__, run.__qualname__, run.__doc__ = func.__name__, func.__qualname__, func.__doc__
@@ -338,13 +360,25 @@ def _own_names(state: _Standin) -> dict:
         return _refusing(
             lambda: state.api_version >= version,
             lambda: f"requires API version {version} or later, but the current API version is {state.api_version}",
+            "later_version",
+            lambda state: (version, state.api_version),
         )
 
     def requires_extension(extension):
-        return _refusing(lambda: extension in state.extensions, lambda: f"requires the {extension} extension")
+        return _refusing(
+            lambda: extension in state.extensions,
+            lambda: f"requires the {extension} extension",
+            "extension_required",
+            lambda state: (extension,),
+        )
 
     def requires_data_dependent_shapes(func):
-        return _refusing(lambda: state.data_dependent_shapes, lambda: "requires data-dependent shapes")(func)
+        return _refusing(
+            lambda: state.data_dependent_shapes,
+            lambda: "requires data-dependent shapes",
+            "data_dependent",
+            lambda state: (),
+        )(func)
 
     return {
         "Array": Array,
@@ -392,7 +426,7 @@ def install(module: types.ModuleType) -> None:
     Its modules become importable (``from array_api_strict._array_object import Array``),
     and the package's arrays, dtypes and devices present themselves as array-api-strict's:
     ``type(x).__module__`` is ``array_api_strict._array_object``, devices print as
-    ``array_api_strict.Device('CPU_DEVICE')``.  The classes are this package's own (the
+    ``array_api_strict.Device('CPU_DEVICE')`` and dtypes as ``array_api_strict.float64``.  The classes are this package's own (the
     compiled paths know them by identity), so that holds for the whole process: only the
     import hook of ``python -m array_api_promo.standin`` calls this.
     """
@@ -402,11 +436,13 @@ def install(module: types.ModuleType) -> None:
     for cls, short in _PRESENTED_IN.items():
         cls.__module__ = f"{module.__name__}.{short}"
     show_as_array_api_strict()
+    D.show_as_array_api_strict()
 
 
 class StandinRuntime(Runtime):
     """A runtime whose arrays' ``__array_namespace__`` is the stand-in module, at any version,
-    and whose optional capabilities follow the stand-in's flags."""
+    whose optional capabilities follow the stand-in's flags, and whose refusals and arrays speak
+    and print as array-api-strict's (``_strict_words``)."""
 
     listed_devices = ALL_DEVICES  # all five, as array-api-strict lists them
 
@@ -422,6 +458,45 @@ class StandinRuntime(Runtime):
     def data_dependent_shapes(self) -> bool:
         return self.standin.data_dependent_shapes
 
+    # -- array-api-strict's words and reprs (_strict_words) ------------------------------------
+    own_repr = True
+
+    def _repr(self, x) -> str:
+        return array_repr(x)
+
+    def _refusal(self, exc: BaseException, kind: str, *facts) -> BaseException:
+        return reworded(exc, kind, facts, self)
+
+    def _declined(self, name, x1, x2):
+        # array-api-strict's operators refuse an operand of another type, where ours decline it and Python
+        # asks the other operand's reflected operator: asked here (Python's next step), and where it
+        # declines too, the refusal Python would make is array-api-strict's, in its words.
+        reflected = reflected_operator(name, x1, x2)
+        if reflected is not None:
+            answer = reflected(x1)
+            if answer is not NotImplemented:
+                return answer
+        arg, other = ("x2", x2) if type(x1) is Array else ("x1", x1)
+        allowed = "an array" if name == "matmul" else "an array or a Python scalar"
+        ours = TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(other)}")
+        refusal = self._refusal(ours, "declined", name, x1, x2)
+        if refusal is ours:
+            return NotImplemented
+        raise refusal
+
+    def _scalar_converter(self, scalar_type: type, dtype, op: str):
+        converter = super()._scalar_converter(scalar_type, dtype, op)
+        if type(converter) is ScalarConverter:  # its fallback (out of the dtype's range) says array-api-strict's words
+            c = converter
+            converter = ScalarConverter(c.make, c.lo, c.hi, c.to_float, self._convert_scalar, c.dtype, c.op)
+        return converter
+
+    def _convert_scalar(self, value, dtype, op: str):
+        try:
+            return self.policy.convert_scalar(value, dtype, op)
+        except OverflowError as exc:
+            raise self._refusal(exc, "int_range", value, dtype) from None
+
     @staticmethod
     def _kernel_for(name, numpy_dtype, policy=None):
         """The kernel, called from a function of a module named ``array_api_strict._kernels``:
@@ -429,7 +504,7 @@ class StandinRuntime(Runtime):
         subtract``) to the calling module, and consumers filter them by array-api-strict's
         module (array-api-extra: ``ignore:invalid value encountered:RuntimeWarning:array_api_strict``).
         The stand-in's elementwise operations take the general path, not the compiled one."""
-        return _attributed(kernel_for(name, numpy_dtype, policy))
+        return _attributed(kernel_for(name, numpy_dtype, policy), kernel_refusal(name))
 
     def namespace_at(self, api_version: str):
         # As array-api-strict: asking an array for a version sets that version globally.
@@ -468,9 +543,14 @@ def _unpickle_standin(data, policy_name, api_version, device):
 _KERNELS_MODULE: dict = {"__name__": f"{MODULE_NAME}._kernels"}
 exec(  # noqa: S102 - a fixed source: only its globals differ from this module's
     compile(
-        "def _attributed(kernel):\n"
+        "def _attributed(kernel, refused=None):\n"
         "    def run(*args, **kwargs):\n"
-        "        return kernel(*args, **kwargs)\n"
+        "        try:\n"
+        "            return kernel(*args, **kwargs)\n"
+        "        except ValueError as exc:\n"  # a policy's value check (a negative shift): its kind's words
+        "            if refused is None:\n"
+        "                raise\n"
+        "            raise refused(exc, args) from None\n"
         "    run.__name__ = getattr(kernel, '__name__', 'kernel')\n"
         "    return run\n",
         "<array_api_promo stand-in kernels>",
@@ -483,9 +563,15 @@ _attributed = _KERNELS_MODULE["_attributed"]
 
 def _of_later_version(name: str, added: str, api_version: str):
     def later(*args, **kwargs):
-        raise RuntimeError(
-            f"{name} requires API version {added} or later, but the current API version of the stand-in for "
-            f"array-api-strict is {api_version} (set_array_api_strict_flags(api_version=...))"
+        raise _words(
+            RuntimeError(
+                f"{name} requires API version {added} or later, but the current API version of the stand-in for "
+                f"array-api-strict is {api_version} (set_array_api_strict_flags(api_version=...))"
+            ),
+            "later_version",
+            name,
+            added,
+            api_version,
         )
 
     later.__name__ = later.__qualname__ = name
@@ -498,13 +584,40 @@ def _without_data_dependent_shapes(name, func):
             repeats = args[1] if len(args) > 1 else kwargs.get("repeats")
             if isinstance(repeats, int):
                 return func(*args, **kwargs)
-        raise RuntimeError(
-            f"{name}: data-dependent shapes are disabled (set_array_api_strict_flags(data_dependent_shapes=False))"
+        raise _words(
+            RuntimeError(
+                f"{name}: data-dependent shapes are disabled (set_array_api_strict_flags(data_dependent_shapes=False))"
+            ),
+            "repeat_data_dependent" if name == "repeat" else "data_dependent",
+            *(() if name == "repeat" else (name,)),
         )
 
     refuse.__name__ = refuse.__qualname__ = name
     refuse.__doc__ = func.__doc__
     return refuse
+
+
+def _words(exc: BaseException, kind: str, *facts) -> BaseException:
+    """A refusal of the stand-in's own (its flags) in array-api-strict's words, then ours (``_strict_words``)."""
+    return reworded(exc, kind, facts, None)
+
+
+def _missing_attribute(module: types.ModuleType):
+    """The module's ``__getattr__``: a disabled extension is array-api-strict's ``AttributeError``."""
+
+    def __getattr__(name: str):
+        if name in _EXTENSIONS:
+            raise _words(
+                AttributeError(
+                    f"module {module.__name__!r} has no attribute {name!r}: the extension is disabled "
+                    "(set_array_api_strict_flags(enabled_extensions=...))"
+                ),
+                "extension_disabled",
+                name,
+            )
+        raise AttributeError(f"module {module.__name__!r} has no attribute {name!r}")
+
+    return __getattr__
 
 
 def _env_flags() -> dict:
@@ -558,6 +671,7 @@ def make_module(
     ):
         setattr(module, public, plain_function(method, public, f"{name}._flags"))
     module.ArrayAPIStrictFlags = _flags_context(state)
+    module.__dict__["__getattr__"] = _missing_attribute(module)  # (the module's own, as array-api-strict's)
     flags = _env_flags()
     flags.setdefault("api_version", api_version or DEFAULT_API_VERSION)
     state.set_flags(**flags)
