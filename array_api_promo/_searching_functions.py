@@ -69,7 +69,7 @@ class SearchingFunctions(RuntimeBase):
         if x._dtype in self.policy.unordered_dtypes:
             self.policy.refuse_ordering(func, x._dtype)
         if type(keepdims) is not bool:
-            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+            keepdims = self._flag(keepdims, func, "keepdims")
         data = x._data
         if axis is None:
             if data.size == 0:
@@ -114,7 +114,12 @@ class SearchingFunctions(RuntimeBase):
         func = "count_nonzero"
         x = self._check_array(x, func)
         if type(keepdims) is not bool:
-            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+            # NumPy's count_nonzero: keepdims=None is False, else read as its reductions read it
+            keepdims = (
+                False
+                if keepdims is None and self.policy.numpy_argument_reading
+                else (self._flag(keepdims, func, "keepdims", integer=True))
+            )
         data = x._data
         if axis is not None:
             if type(axis) is bool or not isinstance(axis, (int, np.integer, tuple)):

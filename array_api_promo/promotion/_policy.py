@@ -344,6 +344,13 @@ class Policy:
     #: Whether ``linspace`` and ``arange`` take ``dtype=bool`` (NumPy's values: ``linspace(0, 1, 2)``
     #: is ``[False, True]``; ``arange`` of more than two values is still refused, as NumPy refuses it).
     bool_ranges: bool = False
+    #: Whether an argument of a type the standard does not name is read as NumPy reads it, as
+    #: array-api-strict (which hands it to NumPy) takes it, rather than refused (TypeError): a flag
+    #: such as ``keepdims``, ``descending`` or ``endpoint`` by its truth (``keepdims=1``; by its
+    #: ``__index__`` where NumPy's reductions read it: ``sum(x, keepdims=None)`` stays refused); an
+    #: int such as ``n``, ``k`` or ``num`` by its ``__index__`` (``True``, ``np.int64(3)``); ``norm=None``
+    #: as ``"backward"``. Never where it would lose data or give a dtype the standard does not.
+    numpy_argument_reading: bool = False
 
     @property
     def summary(self) -> str:

@@ -66,6 +66,9 @@ class ArrayAPIPolicy(Policy):
     search_mixed_kinds = True
     # linspace's dtype "Should be a floating-point data type"; array-api-strict makes NumPy's bools.
     bool_ranges = True
+    # keepdims=1, n=True, np.int64 counts, norm=None: the standard names no other type and
+    # array-api-strict lets NumPy read them (see Policy.numpy_argument_reading).
+    numpy_argument_reading = True
 
     def _resolve(self, signature, trace):
         result = None
