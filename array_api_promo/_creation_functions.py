@@ -13,7 +13,7 @@ from ._array import Array
 from ._core import fast_path
 from ._devices import CPU
 from ._errors import ArgumentError
-from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
+from ._runtime import RuntimeBase, check_fits, describe_value, index_int, is_one_of
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -153,7 +153,7 @@ class CreationFunctions(RuntimeBase):
         if device is not None:
             device = self._check_device(device, func)
         if not is_one_of(copy, (None, True, False)):
-            raise TypeError(f"asarray: copy must be True, False or None, got {copy!r}")
+            copy = self._copy_flag(copy, func)
         if t is Array:
             return self._from_array(obj, dtype, device, copy, func)
         device = CPU if device is None else device
@@ -514,6 +514,19 @@ class CreationFunctions(RuntimeBase):
         data = np.linspace(start, stop, num, dtype=dtype.numpy, endpoint=endpoint)
         return Array._new(data, dtype, self, device)
 
+    def _copy_flag(self, copy, func):
+        """``copy`` that is not True, False or None: by its truth under a policy that reads arguments as NumPy
+        does (``copy=1``), but a string, which NumPy refuses (a ValueError there: ours is both); else our
+        TypeError."""
+        if isinstance(copy, str):
+            raise ArgumentError(f"{func}: copy must be True, False or None, got {copy!r}")
+        if not self.policy.numpy_argument_reading:
+            raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
+        try:
+            return bool(copy)
+        except (TypeError, ValueError):
+            raise TypeError(f"{func}: copy must be True, False or None, got {describe_value(copy)}") from None
+
     def _linspace_arrays(self, start, stop, num, dtype, device, endpoint):
         """linspace with an n-d array bound: NumPy's (array-api-strict's) values, one row per step, under a
         policy that reads arguments as NumPy does; real bounds only (a complex one needs its dtype)."""
@@ -550,10 +563,11 @@ class CreationFunctions(RuntimeBase):
     ) -> Array:
         """Returns a two-dimensional array with ones on the ``k``-th diagonal and zeros elsewhere."""
         func = "eye"
+        # (np.int64 sizes by __index__; a bool size stays refused, as NumPy's eye refuses it)
         if type(n_rows) is not int:
-            n_rows = self._int(n_rows, func, "n_rows")
+            n_rows = index_int(n_rows, func, "n_rows")
         if n_cols is not None and type(n_cols) is not int:
-            n_cols = self._int(n_cols, func, "n_cols")
+            n_cols = index_int(n_cols, func, "n_cols")
         if type(k) is not int:
             k = self._int(k, func, "k")
         if n_rows < 0 or (n_cols is not None and n_cols < 0):
@@ -616,7 +630,7 @@ class CreationFunctions(RuntimeBase):
             device = self._check_device(device, "from_dlpack")
         if type(x) is Array:
             if not is_one_of(copy, (None, True, False)):
-                raise TypeError(f"from_dlpack: copy must be True, False or None, got {copy!r}")
+                copy = self._copy_flag(copy, "from_dlpack")
             return self._from_array(x, None, device, copy, "from_dlpack")
         if not hasattr(x, "__dlpack__"):
             raise TypeError(f"from_dlpack: {type(x).__name__} does not support DLPack (no __dlpack__)")

@@ -12,7 +12,7 @@ import numpy as np
 
 from .promotion import PromotionError
 
-__all__ = ["ArgumentError", "AxisError", "DtypeArgumentError"]
+__all__ = ["ArgumentError", "AxisError", "DtypeArgumentError", "IndexTypeError"]
 
 #: An axis out of bounds: NumPy's ``AxisError``, a ``ValueError`` and an ``IndexError`` (the standard:
 #: expand_dims "an IndexError should be raised"), which array-api-strict raises (through NumPy).
@@ -24,6 +24,11 @@ class ArgumentError(TypeError, ValueError):
     """An argument the function does not take (``dtype=float``, ``fftfreq(2.5)``, arrays of different
     dtypes in ``meshgrid``, ``finfo(int8)``): a ``TypeError``, Python's class for an argument of the
     wrong type, which is also the ``ValueError`` array-api-strict raises for it."""
+
+
+class IndexTypeError(TypeError, IndexError):
+    """Indices of a dtype that indexes nothing (``take_along_axis`` with float indices): a ``TypeError``,
+    and the ``IndexError`` array-api-strict raises for it ("`indices` must be an integer array")."""
 
 
 class DtypeArgumentError(PromotionError, ValueError):

@@ -73,6 +73,8 @@ class FFTFunctions(RuntimeBase):
             raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
         axis = self._normalize_axis(index_int(axis, func, "axis"), data.ndim, func)
         if n is not None:
+            if type(n) is bool and op not in ("rfft", "ihfft"):  # (NumPy's C transforms refuse a bool n)
+                n = index_int(n, func, "n")
             n = self._int(n, func, "n") if type(n) is not int else n
             if n < 1:
                 raise ValueError(f"{func}: n must be a positive int, got {n}")
@@ -101,8 +103,10 @@ class FFTFunctions(RuntimeBase):
             except TypeError:
                 raise TypeError(f"{func}: axes must be a sequence of ints, got {type(axes).__name__}") from None
             axes = tuple(self._normalize_axis(index_int(a, func, "axes"), ndim, func) for a in axes)
-        if not axes:  # the transform over no axis (a 0-d x, axes=()): x itself, as the standard's "all axes"
+        if not axes and op in ("fftn", "ifftn"):  # over no axis (a 0-d x, axes=()): x itself, the standard's "all axes"
             return self._fft_result(data.copy(), result, x._device)
+        if not axes:
+            raise ValueError(f"{func}: at least one axis is required")
         if s is not None:
             try:
                 s = tuple(s)
@@ -262,6 +266,8 @@ class FFTFunctions(RuntimeBase):
         func = f"fft.{op}"
         if type(n) is not int:
             try:
+                if type(n) is bool and op == "fftfreq":  # (NumPy's fftfreq refuses a bool n, its rfftfreq not)
+                    index_int(n, func, "n")
                 n = self._int(n, func, "n")
             except TypeError as exc:  # (and the ValueError array-api-strict raises: "n should be an integer")
                 raise ArgumentError(str(exc)) from None

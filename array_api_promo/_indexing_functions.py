@@ -25,6 +25,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._dtypes import PY_SCALARS
+from ._errors import IndexTypeError
 from ._runtime import RuntimeBase, describe_value
 from .promotion import scalar_type
 
@@ -271,8 +272,8 @@ class IndexingFunctions(RuntimeBase):
     def _indices_arg(self, x, indices, func):
         indices = self._check_array(indices, func, "indices")
         self._same_device(func, x, indices)
-        if indices._dtype.category != D.CATEGORY_INTEGER:
-            raise TypeError(f"{func}: indices must have an integer dtype, got {indices._dtype.name}")
+        if indices._dtype.category != D.CATEGORY_INTEGER:  # (a TypeError and array-api-strict's IndexError)
+            raise IndexTypeError(f"{func}: indices must have an integer dtype, got {indices._dtype.name}")
         return indices._data
 
     def take(self, x: Array, indices: Array, /, *, axis: int | None = None) -> Array:
@@ -328,7 +329,12 @@ class IndexingFunctions(RuntimeBase):
         x = self._check_array(x, func)
         idx = self._indices_arg(x, indices, func)
         data = x._data
-        if type(axis) is bool:
+        if self.policy.numpy_argument_reading:  # NumPy's readings (array-api-strict's): True is 1, None flattens x
+            if axis is None:
+                if idx.ndim != 1:
+                    raise ValueError(f"{func}: with axis=None, indices must be one-dimensional, got shape {idx.shape}")
+                data, axis = data.reshape(-1), 0
+        elif type(axis) is bool:
             raise TypeError(f"{func}: axis must be an int, got bool")
         axis = self._normalize_axis(axis, data.ndim, func)
         if idx.ndim != data.ndim:

@@ -187,7 +187,11 @@ class ManipulationFunctions(RuntimeBase):
         """Broadcasts ``x`` to the given ``shape``."""
         func = "broadcast_to"
         x = self._check_array(x, func)
-        if self.policy.numpy_argument_reading and not isinstance(shape, (tuple, list)) and hasattr(shape, "__index__"):
+        if (
+            self.policy.numpy_argument_reading
+            and not isinstance(shape, (tuple, list, bool))
+            and hasattr(shape, "__index__")
+        ):
             shape = (_as_int(shape, func, "shape", True),)  # np.int64(2), a 0-d integer array: NumPy's reading
         shape = _as_shape(shape, func)
         data = x._data
@@ -514,11 +518,12 @@ class ManipulationFunctions(RuntimeBase):
         x = self._check_array(x, func)
         data = x._data
         reading = self.policy.numpy_argument_reading
+        # (a TypeError, and the ValueError array-api-strict raises: "`shift` can only be an int or a tuple")
         try:
+            if type(shift) is list and "list_shape" in self.policy.undefined_refusals:
+                raise TypeError(f"{func}: shift must be an int or a tuple of ints, got {describe_value(shift)}")
             shifts = _int_or_tuple(shift, func, "shift")
-        except (
-            TypeError
-        ) as exc:  # (and the ValueError array-api-strict raises: "`shift` can only be an int or a tuple")
+        except TypeError as exc:
             raise ArgumentError(str(exc)) from None
         if axis is None:
             if isinstance(shift, (tuple, list)) and not reading:

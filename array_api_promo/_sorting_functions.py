@@ -60,12 +60,13 @@ class SortingFunctions(RuntimeBase):
         if type(stable) is not bool:
             stable = self._flag(stable, func, "stable")
         data = x._data
-        if self.policy.numpy_argument_reading:
-            # NumPy's (array-api-strict's) readings: axis=None sorts the flattened x, argsort of a 0-d x
-            # its one element; a bool axis is an int
-            if axis is None or func == "argsort" and data.ndim == 0 and type(axis) is int and axis in (0, -1):
-                return x, data.reshape(-1), 0, descending
-        elif type(axis) is bool:
+        # NumPy's (array-api-strict's) readings: axis=None sorts the flattened x, argsort of a 0-d x its one
+        # element; a bool axis is an int (but to argsort)
+        if self.policy.numpy_argument_reading and (
+            axis is None or func == "argsort" and data.ndim == 0 and type(axis) is int and axis in (0, -1)
+        ):
+            return x, data.reshape(-1), 0, descending
+        if type(axis) is bool and (func == "argsort" or not self.policy.numpy_argument_reading):  # (as NumPy's)
             raise TypeError(f"{func}: axis must be an int, got bool")
         return x, data, self._normalize_axis(axis, data.ndim, func), descending
 

@@ -70,7 +70,7 @@ class StatisticalFunctions(RuntimeBase):
     """Mixin: statistical functions under the namespace's policy."""
 
     # -- helpers -----------------------------------------------------------------------------
-    def _reduction_args(self, x, axis, keepdims, func):
+    def _reduction_args(self, x, axis, keepdims, func, bool_axis=False):
         x = self._check_array(x, func)
         if type(keepdims) is not bool:
             keepdims = self._flag(keepdims, func, "keepdims", integer=True)  # (NumPy's reductions: 1, not None)
@@ -78,7 +78,7 @@ class StatisticalFunctions(RuntimeBase):
             axis is not None
             and not isinstance(axis, (int, np.integer, tuple))
             or type(axis) is bool
-            and not self.policy.numpy_argument_reading
+            and not (bool_axis and self.policy.numpy_argument_reading)  # (NumPy's mean, std, var: True is 1)
         ):
             raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
         axes = self._normalize_axes(axis, x._data.ndim, func)
@@ -255,7 +255,7 @@ class StatisticalFunctions(RuntimeBase):
 
     # -- mean, var, std ---------------------------------------------------------------------------
     def _moment_args(self, func, x, axis, keepdims):
-        x, axes, keepdims = self._reduction_args(x, axis, keepdims, func)
+        x, axes, keepdims = self._reduction_args(x, axis, keepdims, func, bool_axis=True)
         decision = self.policy.function_dtype(func, x._dtype)
         data = x._data.astype(D.working_numpy(decision.compute), copy=False)
         count = math.prod(data.shape[a] for a in axes)

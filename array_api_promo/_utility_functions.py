@@ -27,11 +27,7 @@ class UtilityFunctions(RuntimeBase):
         if axis is None:
             out = kernel(data, axis=None, keepdims=keepdims)
         else:
-            if (
-                type(axis) is bool
-                and not self.policy.numpy_argument_reading
-                or not isinstance(axis, (int, np.integer, tuple))
-            ):
+            if type(axis) is bool or not isinstance(axis, (int, np.integer, tuple)):  # (NumPy refuses a bool axis)
                 raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
             out = kernel(data, axis=self._normalize_axes(axis, data.ndim, func), keepdims=keepdims)
         if type(out) is not np.ndarray:
