@@ -57,6 +57,11 @@ class CreationFunctions(RuntimeBase):
             elif isinstance(o, (float, complex)):  # np.float64 and np.complex128 are Python scalars
                 kinds.add(complex if isinstance(o, complex) else float)
             elif t is Array:
+                if "nested_arrays" in self.policy.undefined_refusals:
+                    raise TypeError(
+                        f"{func}: a sequence holding arrays is not allowed; the standard takes nested Python "
+                        f"scalars; join arrays with stack() (policy {self.policy.name!r})"
+                    )
                 kinds.add(o._dtype)
             elif isinstance(o, (list, tuple)):
                 if depth > 64:
@@ -422,9 +427,9 @@ class CreationFunctions(RuntimeBase):
         if all(type(v) is not float for v in (start, stop, step)):
             n = max(0, -((start - stop) // step))  # exact for any Python int
         else:
-            if not all(math.isfinite(v) for v in (start, stop, step)):
+            if not (math.isfinite(start) and math.isfinite(stop) and not math.isnan(step)):
                 raise ValueError(f"arange: start, stop and step must be finite, got {start}, {stop}, {step}")
-            n = max(0, math.ceil((stop - start) / step))
+            n = max(0, math.ceil((stop - start) / step))  # (the standard's length: 0 for an infinite step)
         check_fits((n,), dtype.numpy.itemsize, func)
         if dtype.category == D.CATEGORY_BOOL and n > 2:  # (the policy's bool_ranges) NumPy's limit
             raise TypeError(
@@ -586,7 +591,7 @@ class CreationFunctions(RuntimeBase):
                 and math.isfinite(k)
             ):
                 raise TypeError(f"{func}: k must be an int, got {type(k).__name__}")
-            k = math.floor(k)  # NumPy's reading of a real k (array-api-strict's): the diagonals j - i <= k
+            k = float(k) if isinstance(k, (float, np.floating)) else int(k)  # NumPy's reading of a real k (strict's)
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least two dimensions, got {x._data.ndim}")
         return Array._new(numpy_func(x._data, k=k), x._dtype, self, x._device)

@@ -186,6 +186,12 @@ class IndexingFunctions(RuntimeBase):
         target = x._dtype
         t = type(value)
         if t not in PY_SCALARS and isinstance(value, np.generic):
+            if self.policy.numpy_scalars == "refuse" and not isinstance(value, (float, complex)):
+                # (np.float64 and np.complex128 are Python numbers; the others are no operand of the standard)
+                raise TypeError(
+                    f"{func}: value must be an array or a Python bool, int, float or complex, got "
+                    f"{describe_value(value)}; convert it with asarray() or int()/float() (policy {self.policy.name!r})"
+                )
             value = self._numpy_scalar_value(value, x, func)
             t = type(value)
         if t is Array:

@@ -189,11 +189,13 @@ class LinearAlgebraFunctions(RuntimeBase):
         if type(x1) is Array and type(x2) is Array:
             try:
                 return self._apply2("matmul", x1, x2, False)
-            except (TypeError, ValueError):
-                # The errors in the order of the checks below: foreign arrays, then shapes (ours).
+            except (TypeError, ValueError) as exc:
+                # The errors in the order of the checks below: foreign arrays, then the dtypes (as
+                # array-api-strict checks them first), then shapes (ours).
                 self._check_array(x1, "matmul", "x1")
                 self._check_array(x2, "matmul", "x2")
-                self._matmul_shapes(x1._data.shape, x2._data.shape)
+                if not isinstance(exc, TypeError):
+                    self._matmul_shapes(x1._data.shape, x2._data.shape)
                 raise
         x1 = self._check_array(x1, "matmul", "x1")
         x2 = self._check_array(x2, "matmul", "x2")

@@ -264,6 +264,8 @@ UNDEFINED_REFUSALS = (
     "foreign_comparison",
     "non_integer_isin",
     "python_bool_dtype",
+    "nested_arrays",
+    "none_device",
 )
 
 
@@ -332,7 +334,10 @@ class Policy:
     #: neither an array nor a Python scalar (TypeError; else Python's identity comparison);
     #: ``"non_integer_isin"``,
     #: ``isin`` of arrays of a non-integer dtype (TypeError); ``"python_bool_dtype"``, ``dtype=bool``
-    #: (Python's type) for the bool dtype (TypeError).
+    #: (Python's type) for the bool dtype (TypeError); ``"nested_arrays"``, arrays inside the sequence
+    #: given to ``asarray`` (TypeError; else their values); ``"none_device"``, ``x.to_device(None)``
+    #: (ValueError; else the CPU). ``"list_shape"`` also refuses a list as ``squeeze``'s axis or
+    #: ``roll``'s shift.
     undefined_refusals: frozenset = frozenset()
     #: Dtypes whose values ``argmax``, ``argmin``, ``sort``, ``argsort`` and ``searchsorted`` refuse to
     #: order (a TypeError): none by default (NumPy orders booleans, and complex numbers lexicographically).
