@@ -364,9 +364,8 @@ class StatisticalFunctions(RuntimeBase):
                 value = self._check_array(value, func, arg)
                 if value._data.ndim == 0 and self.policy.numpy_argument_reading:
                     # NumPy's (array-api-strict's): a 0-d prepend or append is one value along axis
-                    shape = list(x._data.shape)
-                    shape[axis] = 1
-                    value = Array._new(np.broadcast_to(value._data, shape), value._dtype, self, value._device)
+                    along = x._data.shape[:axis] + (1,) + x._data.shape[axis + 1 :]
+                    value = Array._new(np.broadcast_to(value._data, along), value._dtype, self, value._device)
                 shape, xshape = value._data.shape, x._data.shape
                 if len(shape) != ndim or any(s != t for i, (s, t) in enumerate(zip(shape, xshape)) if i != axis):
                     raise ValueError(
