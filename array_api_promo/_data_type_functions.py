@@ -88,7 +88,10 @@ class DataTypeFunctions(RuntimeBase):
         if copy is not True and copy is not False:
             if not self.policy.numpy_argument_reading:
                 raise TypeError(f"astype: copy must be True or False, got {describe_value(copy)}")
-            copy = bool(copy)  # (array-api-strict's reading: by its truth)
+            try:
+                copy = bool(copy)  # (array-api-strict's reading: by its truth)
+            except Exception:  # (an array's ambiguous truth: our words)
+                raise TypeError(f"astype: copy must be True or False, got {describe_value(copy)}") from None
         device = x._device if device is None else self._check_device(device, "astype")
         if not self.policy.astype_allowed(x._dtype, dtype):
             raise TypeError(

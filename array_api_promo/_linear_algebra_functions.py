@@ -21,6 +21,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._errors import ArgumentError, AxisError
 from ._runtime import RuntimeBase, index_int, is_one_of, quiet_context, quietly
+from .promotion import OPS
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -189,13 +190,17 @@ class LinearAlgebraFunctions(RuntimeBase):
         if type(x1) is Array and type(x2) is Array:
             try:
                 return self._apply2("matmul", x1, x2, False)
-            except (TypeError, ValueError) as exc:
-                # The errors in the order of the checks below: foreign arrays, then the dtypes (as
-                # array-api-strict checks them first), then shapes (ours).
+            except (TypeError, ValueError):
+                # The errors in the order of the checks below: foreign arrays, an operand whose dtype
+                # matmul never takes (as array-api-strict checks it first), then shapes (ours).
                 self._check_array(x1, "matmul", "x1")
                 self._check_array(x2, "matmul", "x2")
-                if not isinstance(exc, TypeError):
+                try:
                     self._matmul_shapes(x1._data.shape, x2._data.shape)
+                except ValueError:
+                    for a in (x1, x2):  # (an operand refused on its own: its dtype first)
+                        self.policy.decide(OPS["matmul"], (self._operand(a), self._operand(a)))
+                    raise
                 raise
         x1 = self._check_array(x1, "matmul", "x1")
         x2 = self._check_array(x2, "matmul", "x2")

@@ -408,7 +408,10 @@ class ManipulationFunctions(RuntimeBase):
         if copy is not None and not is_one_of(copy, (None, True, False)):
             if not self.policy.numpy_argument_reading:
                 raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
-            copy = bool(copy)  # (array-api-strict's reading: copy=1 copies)
+            try:  # (array-api-strict's reading: a true copy copies, a false one that is not False is None's)
+                copy = True if copy else None
+            except Exception:
+                raise TypeError(f"{func}: copy must be True, False or None, got {describe_value(copy)}") from None
         data = x._data
         unknown = 0
         known = 1

@@ -233,7 +233,7 @@ class RuntimeBase:
                     return bool(value)
                 if not isinstance(value, np.bool_):
                     return bool(operator.index(value))
-            except (TypeError, ValueError):
+            except Exception:  # (a __bool__ or __index__ that raises: our words below)
                 pass
         raise TypeError(f"{func}: {arg} must be a bool, got {type(value).__name__}")
 
@@ -245,7 +245,7 @@ class RuntimeBase:
             try:
                 if not isinstance(value, np.bool_):
                     return operator.index(value)
-            except TypeError:
+            except Exception:  # (an __index__ that raises: our words below)
                 pass
         raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
 
