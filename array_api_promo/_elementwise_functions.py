@@ -605,13 +605,25 @@ class ElementwiseFunctions(RuntimeBase):
     def _inplace(self, name, x1, x2):
         """``x1 <op>= x2``: stored only if the policy allows the cast back (decided before computing, so that
         a refused dtype is refused whatever the values, as array-api-strict refuses it)."""
-        if type(x2) is Array and x2._runtime is self and x2._dtype is not x1._dtype and x1._runtime is self:
+        if type(x2) is Array and x2._runtime is self and x1._runtime is self and name != "matmul":
+            # The dtypes, then the shapes, before the values (as array-api-strict checks them, and the
+            # Dask storage): a refusal whatever x1 and x2 hold.
             try:
                 result_dtype = self.policy.decide(OPS[name], (self._operand(x1), self._operand(x2))).result
             except TypeError:  # refused: _apply2 words it
-                result_dtype = x1._dtype
+                return self._apply2(name, x1, x2, True)
             if result_dtype is not x1._dtype:
                 self.policy.inplace_result(f"{name} (in-place)", result_dtype, x1._dtype)
+            s1, s2 = x1._data.shape, x2._data.shape
+            if s1 != s2:
+                try:
+                    shape = np.broadcast_shapes(s1, s2)
+                except ValueError:  # (_apply2 words shapes that do not broadcast)
+                    shape = s1
+                if shape != s1:
+                    raise ValueError(
+                        f"{name} (in-place): broadcasting would change the shape of x1 from {s1} to {shape}"
+                    )
         result = self._apply2(name, x1, x2, True)
         if result is NotImplemented:
             return result
