@@ -382,9 +382,10 @@ class ManipulationFunctions(RuntimeBase):
                 f"{func}: axis must be an int or a tuple of ints, got {describe_value(axis)}; the standard takes a "
                 f"tuple (policy {self.policy.name!r})"
             )
-        if data.ndim == 0 and type(axis) is int and axis in (0, -1):
+        requested = _int_or_tuple(axis, func, "axis")
+        if data.ndim == 0 and requested and all(a in (0, -1) for a in requested):
             return Array._new(data, x._dtype, self, x._device)  # a 0-d x's axis 0 (NumPy's, torch's): x itself
-        axes = self._normalize_axes(_int_or_tuple(axis, func, "axis"), data.ndim, func)
+        axes = self._normalize_axes(requested, data.ndim, func)
         shape = data.shape
         for a in axes:
             if shape[a] != 1:
