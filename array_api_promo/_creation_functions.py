@@ -12,7 +12,8 @@ from . import _core, _dtypes as D
 from ._array import Array
 from ._core import fast_path
 from ._devices import CPU
-from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
+from ._errors import ArgumentError
+from ._runtime import RuntimeBase, check_fits, describe_value, index_int, is_one_of
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -56,6 +57,11 @@ class CreationFunctions(RuntimeBase):
             elif isinstance(o, (float, complex)):  # np.float64 and np.complex128 are Python scalars
                 kinds.add(complex if isinstance(o, complex) else float)
             elif t is Array:
+                if "nested_arrays" in self.policy.undefined_refusals:
+                    raise TypeError(
+                        f"{func}: a sequence holding arrays is not allowed; the standard takes nested Python "
+                        f"scalars; join arrays with stack() (policy {self.policy.name!r})"
+                    )
                 kinds.add(o._dtype)
             elif isinstance(o, (list, tuple)):
                 if depth > 64:
@@ -154,7 +160,7 @@ class CreationFunctions(RuntimeBase):
         if device is not None:
             device = self._check_device(device, func)
         if not is_one_of(copy, (None, True, False)):
-            raise TypeError(f"asarray: copy must be True, False or None, got {copy!r}")
+            copy = self._copy_flag(copy, func)
         if t is Array:
             return self._from_array(obj, dtype, device, copy, func)
         device = CPU if device is None else device
@@ -426,6 +432,8 @@ class CreationFunctions(RuntimeBase):
                 data = _arange(start, stop, step, dtype.numpy)  # type: ignore[call-overload]
                 return _on_cpu(data[:n] if data.shape[0] > n else data, dtype, self)
         func = "arange"
+        if step is None and self.policy.numpy_argument_reading:
+            step = 1  # NumPy's (array-api-strict's) reading of step=None
         if not (type(start) in _ARANGE_TYPES and type(stop) in _ARANGE_TYPES and type(step) in _ARANGE_TYPES):
             start, stop, step = (
                 _number_bound(v, func, arg) for v, arg in ((start, "start"), (stop, "stop"), (step, "step"))
@@ -450,9 +458,9 @@ class CreationFunctions(RuntimeBase):
         if all(type(v) is not float for v in (start, stop, step)):
             n = max(0, -((start - stop) // step))  # exact for any Python int
         else:
-            if not all(math.isfinite(v) for v in (start, stop, step)):
+            if not (math.isfinite(start) and math.isfinite(stop) and not math.isnan(step)):
                 raise ValueError(f"arange: start, stop and step must be finite, got {start}, {stop}, {step}")
-            n = max(0, math.ceil((stop - start) / step))
+            n = max(0, math.ceil((stop - start) / step))  # (the standard's length: 0 for an infinite step)
         check_fits((n,), dtype.numpy.itemsize, func)
         if dtype.category == D.CATEGORY_BOOL and n > 2:  # (the policy's bool_ranges) NumPy's limit
             raise self._refusal(
@@ -505,10 +513,18 @@ class CreationFunctions(RuntimeBase):
                 data = data.astype(dtype.numpy)  # without its check of the dtype for an integer one
             return _on_cpu(data, dtype, self)
         func = "linspace"
+        reading = self.policy.numpy_argument_reading
+        if type(num) is not int and reading and type(num) is not float and hasattr(num, "__index__"):
+            num = self._int(num, func, "num")  # True, np.int64(3): NumPy's (array-api-strict's) reading
         if type(num) is not int or num < 0:
             raise ValueError(f"linspace: num must be a non-negative int, got {num!r}")
         if type(endpoint) is not bool:
-            raise TypeError(f"linspace: endpoint must be a bool, got {type(endpoint).__name__}")
+            endpoint = self._flag(endpoint, func, "endpoint")
+        if reading:
+            if type(start) is bool or type(stop) is bool:
+                start, stop = int(start) if type(start) is bool else start, int(stop) if type(stop) is bool else stop
+            if any(type(v) is Array and v._data.ndim and v._runtime is self for v in (start, stop)):
+                return self._linspace_arrays(start, stop, num, dtype, device, endpoint)
         start, stop = _number_bound(start, func, "start", True), _number_bound(stop, func, "stop", True)
         for value, arg in ((start, "start"), (stop, "stop")):
             if type(value) not in (int, float, complex):
@@ -540,6 +556,43 @@ class CreationFunctions(RuntimeBase):
         data = np.linspace(start, stop, num, dtype=dtype.numpy, endpoint=endpoint)
         return Array._new(data, dtype, self, device)
 
+    def _copy_flag(self, copy, func):
+        """``copy`` that is not True, False or None: by its truth under a policy that reads arguments as NumPy
+        does (``copy=1``), but a string, which NumPy refuses (a ValueError there: ours is both); else our
+        TypeError."""
+        if isinstance(copy, str):
+            raise ArgumentError(f"{func}: copy must be True, False or None, got {copy!r}")
+        if not self.policy.numpy_argument_reading:
+            raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
+        try:
+            return bool(copy)
+        except (TypeError, ValueError):
+            raise TypeError(f"{func}: copy must be True, False or None, got {describe_value(copy)}") from None
+
+    def _linspace_arrays(self, start, stop, num, dtype, device, endpoint):
+        """linspace with an n-d array bound: NumPy's (array-api-strict's) values, one row per step, under a
+        policy that reads arguments as NumPy does; real bounds only (a complex one needs its dtype)."""
+        func = "linspace"
+        bounds = []
+        for value, arg in ((start, "start"), (stop, "stop")):
+            if type(value) is Array:
+                value = self._check_array(value, func, arg)
+                if value._dtype.category not in (D.CATEGORY_INTEGER, D.CATEGORY_FLOATING):
+                    raise TypeError(f"{func}: {arg} must have a real numeric dtype, got {value._dtype.name}")
+                bounds.append(value._data)
+            elif type(value) in (int, float):
+                bounds.append(value)
+            else:
+                raise TypeError(f"{func}: {arg} must be a Python int or float, or an array, got {type(value).__name__}")
+        device = self._check_device(device, func)
+        dtype = self._default("real floating", device) if dtype is None else self._check_dtype(dtype, func)
+        if dtype.category != D.CATEGORY_FLOATING:
+            raise TypeError(f"{func}: array bounds need a real floating-point dtype, got {dtype.name}")
+        shape = (num,) + np.broadcast_shapes(*(np.shape(b) for b in bounds))
+        check_fits(shape, dtype.numpy.itemsize, func)
+        data = np.linspace(bounds[0], bounds[1], num, dtype=dtype.numpy, endpoint=endpoint)
+        return Array._new(data, dtype, self, device)
+
     def eye(
         self,
         n_rows: int,
@@ -552,9 +605,13 @@ class CreationFunctions(RuntimeBase):
     ) -> Array:
         """Returns a two-dimensional array with ones on the ``k``-th diagonal and zeros elsewhere."""
         func = "eye"
-        for value, arg in ((n_rows, "n_rows"), (n_cols, "n_cols"), (k, "k")):
-            if value is not None and type(value) is not int:
-                raise TypeError(f"eye: {arg} must be an int, got {type(value).__name__}")
+        # (np.int64 sizes by __index__; a bool size stays refused, as NumPy's eye refuses it)
+        if type(n_rows) is not int:
+            n_rows = index_int(n_rows, func, "n_rows")
+        if n_cols is not None and type(n_cols) is not int:
+            n_cols = index_int(n_cols, func, "n_cols")
+        if type(k) is not int:
+            k = self._int(k, func, "k")
         if n_rows < 0 or (n_cols is not None and n_cols < 0):
             raise ValueError("eye: n_rows and n_cols must be non-negative")
         device = self._check_device(device, func)
@@ -565,7 +622,13 @@ class CreationFunctions(RuntimeBase):
     def _triangle(self, x, k, numpy_func, func):
         x = self._check_array(x, func)
         if type(k) is not int:
-            raise TypeError(f"{func}: k must be an int, got {type(k).__name__}")
+            if not (
+                self.policy.numpy_argument_reading
+                and isinstance(k, (int, float, np.integer, np.floating))
+                and math.isfinite(k)
+            ):
+                raise TypeError(f"{func}: k must be an int, got {type(k).__name__}")
+            k = float(k) if isinstance(k, (float, np.floating)) else int(k)  # NumPy's reading of a real k (strict's)
         if x._data.ndim < 2:
             raise self._refusal(
                 ValueError(f"{func}: x must have at least two dimensions, got {x._data.ndim}"), "min_2d", func
@@ -589,17 +652,20 @@ class CreationFunctions(RuntimeBase):
         sequence = tuple if self.api_version >= "2025.12" else list
         if not arrays:
             return sequence()
-        for a in arrays:
-            if a._data.ndim != 1:
-                raise ValueError(f"meshgrid: every array must be one-dimensional, got {a._data.ndim} dimensions")
         dtype = arrays[0]._dtype
         if any(a._dtype is not dtype for a in arrays):
+            # a TypeError, and the ValueError array-api-strict raises ("must all have the same dtype")
             raise self._refusal(
-                TypeError(
+                ArgumentError(
                     "meshgrid: all arrays must have the same dtype, got " + ", ".join(a._dtype.name for a in arrays)
                 ),
                 "meshgrid_dtypes",
             )
+        for a in arrays:
+            # (NumPy's meshgrid, array-api-strict's, flattens each array: under a policy that reads
+            # arguments as NumPy does, an n-d array stands for its elements)
+            if a._data.ndim != 1 and not self.policy.numpy_argument_reading:
+                raise ValueError(f"meshgrid: every array must be one-dimensional, got {a._data.ndim} dimensions")
         device = self._same_device("meshgrid", *arrays)
         # np.meshgrid copies (copy=True): writable grids that share nothing, as array-api-strict's
         grids = np.meshgrid(*(a._data for a in arrays), indexing=indexing)
@@ -611,7 +677,7 @@ class CreationFunctions(RuntimeBase):
             device = self._check_device(device, "from_dlpack")
         if type(x) is Array:
             if not is_one_of(copy, (None, True, False)):
-                raise TypeError(f"from_dlpack: copy must be True, False or None, got {copy!r}")
+                copy = self._copy_flag(copy, "from_dlpack")
             return self._from_array(x, None, device, copy, "from_dlpack")
         if not hasattr(x, "__dlpack__"):
             raise TypeError(f"from_dlpack: {type(x).__name__} does not support DLPack (no __dlpack__)")

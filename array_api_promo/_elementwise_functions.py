@@ -222,6 +222,7 @@ def _logaddexp_complex(x1, x2):
 _COMPLEX_KERNELS = {"logaddexp": _logaddexp_complex}
 
 UNARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 1)
+_MATMUL = functools.partial(np.matmul)
 BINARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 2 and n not in ("result_type", "clip", "where", "matmul"))
 _new_object = object.__new__
 _ufunc = np.ufunc
@@ -391,6 +392,8 @@ class ElementwiseFunctions(RuntimeBase):
             # without 0-d flags where no operand's dimensions change the decision, else by this key
             # (always by this key under a value-dependent policy: a 0-d operand's value may decide).
             entry = (kernel, plan.result, convert)
+            if name == "matmul":  # not a ufunc to the in-place fast paths: np.matmul(x, y, out=x) broadcasts a
+                entry = (_MATMUL, plan.result, convert)  # vector's 0-d product into x; _inplace refuses that
             if not self._by_value and self._same_for_every_dimension(name, first, second, decision):
                 self._fast[(name, dt1, dt2)] = entry
             elif type(dt2) is DType:
@@ -662,7 +665,27 @@ class ElementwiseFunctions(RuntimeBase):
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, CPU)
 
     def _inplace(self, name, x1, x2):
-        """``x1 <op>= x2``: computed first, stored only if the policy allows the cast back."""
+        """``x1 <op>= x2``: stored only if the policy allows the cast back (decided before computing, so that
+        a refused dtype is refused whatever the values, as array-api-strict refuses it)."""
+        if type(x2) is Array and x2._runtime is self and x1._runtime is self and name != "matmul":
+            # The dtypes, then the shapes, before the values (as array-api-strict checks them, and the
+            # Dask storage): a refusal whatever x1 and x2 hold.
+            try:
+                result_dtype = self.policy.decide(OPS[name], (self._operand(x1), self._operand(x2))).result
+            except TypeError:  # refused: _apply2 words it
+                return self._apply2(name, x1, x2, True)
+            if result_dtype is not x1._dtype:
+                self.policy.inplace_result(f"{name} (in-place)", result_dtype, x1._dtype)
+            s1, s2 = x1._data.shape, x2._data.shape
+            if s1 != s2:
+                try:
+                    shape = np.broadcast_shapes(s1, s2)
+                except ValueError:  # (_apply2 words shapes that do not broadcast)
+                    shape = s1
+                if shape != s1:
+                    raise ValueError(
+                        f"{name} (in-place): broadcasting would change the shape of x1 from {s1} to {shape}"
+                    )
         result = self._apply2(name, x1, x2, True)
         if result is NotImplemented:
             return result

@@ -15,6 +15,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._errors import ArgumentError, DtypeArgumentError
 from ._runtime import RuntimeBase, check_fits, index_int, is_one_of, quietly
 from .promotion import PromotionError
 
@@ -30,8 +31,8 @@ __all__ = ["FFTFunctions"]
 _NORMS = ("backward", "ortho", "forward")
 
 
-def _check_norm(norm, func):
-    if not is_one_of(norm, _NORMS):
+def _check_norm(norm, func, reading=False):
+    if not is_one_of(norm, _NORMS) and not (reading and norm is None):  # (None: NumPy's "backward")
         raise ValueError(f"{func}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
 
 
@@ -70,12 +71,14 @@ class FFTFunctions(RuntimeBase):
     def _fft1(self, op, kernel, x, n, axis, norm):
         func = f"fft.{op}"
         x, data, result = self._fft_input(x, func, op)
-        _check_norm(norm, func)
+        _check_norm(norm, func, self.policy.numpy_argument_reading)
         if data.ndim == 0:
             raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
         axis = self._normalize_axis(index_int(axis, func, "axis"), data.ndim, func)
         if n is not None:
-            n = index_int(n, func, "n")
+            if type(n) is bool and op not in ("rfft", "ihfft"):  # (NumPy's C transforms refuse a bool n)
+                n = index_int(n, func, "n")
+            n = self._int(n, func, "n") if type(n) is not int else n
             if n < 1:
                 raise ValueError(f"{func}: n must be a positive int, got {n}")
         elif op in ("irfft", "hfft"):
@@ -91,7 +94,7 @@ class FFTFunctions(RuntimeBase):
     def _fftn(self, op, kernel, x, s, axes, norm):
         func = f"fft.{op}"
         x, data, result = self._fft_input(x, func, op)
-        _check_norm(norm, func)
+        _check_norm(norm, func, self.policy.numpy_argument_reading)
         ndim = data.ndim
         if s is not None and axes is None:
             raise ValueError(f"{func}: when s is given, axes must be given too")
@@ -103,6 +106,8 @@ class FFTFunctions(RuntimeBase):
             except TypeError:
                 raise TypeError(f"{func}: axes must be a sequence of ints, got {type(axes).__name__}") from None
             axes = tuple(self._normalize_axis(index_int(a, func, "axes"), ndim, func) for a in axes)
+        if not axes and op in ("fftn", "ifftn"):  # over no axis (a 0-d x, axes=()): x itself, the standard's "all axes"
+            return self._fft_result(data.copy(), result, x._device)
         if not axes:
             raise ValueError(f"{func}: at least one axis is required")
         if s is not None:
@@ -262,9 +267,26 @@ class FFTFunctions(RuntimeBase):
     # -- frequencies and shifts -------------------------------------------------------------------
     def _freq(self, op, n, d, dtype, device):
         func = f"fft.{op}"
-        n = index_int(n, func, "n")
+        if type(n) is not int:
+            try:
+                if type(n) is bool and op == "fftfreq":  # (NumPy's fftfreq refuses a bool n, its rfftfreq not)
+                    index_int(n, func, "n")
+                n = self._int(n, func, "n")
+            except TypeError as exc:  # (and the ValueError array-api-strict raises: "n should be an integer")
+                raise ArgumentError(str(exc)) from None
         if n < 1:
             raise ValueError(f"{func}: n must be a positive int, got {n}")
+        if type(d) not in (int, float) and self.policy.numpy_argument_reading:
+            # NumPy's (array-api-strict's) reading of True, np.float64 or a 0-d real array; a complex d
+            # stays refused: it would make the frequencies complex, not the dtype the standard returns
+            if (
+                type(d) is Array
+                and d._data.ndim == 0
+                and d._dtype.category in (D.CATEGORY_INTEGER, D.CATEGORY_FLOATING)
+            ):
+                d = float(d._data)
+            elif isinstance(d, (int, float, np.integer, np.floating)) and not isinstance(d, np.bool_):
+                d = float(d)
         if type(d) not in (int, float):
             raise TypeError(f"{func}: d must be a float, got {type(d).__name__}")
         if d == 0:
@@ -274,7 +296,12 @@ class FFTFunctions(RuntimeBase):
             dtype = self._default("real floating", device)
         else:
             dtype = self._check_dtype(dtype, func)
-        result = self._function_result(op, dtype)
+        try:
+            result = self._function_result(op, dtype)
+        except (
+            PromotionError
+        ) as exc:  # (and the ValueError array-api-strict raises: "must be a real floating-point type")
+            raise DtypeArgumentError(str(exc)) from None
         check_fits((n,), 8, func)
         # NumPy's formula (np.fft.fftfreq, rfftfreq): the integers 0, 1, ..., -2, -1 times
         # 1 / (n * d) in float64, in fewer passes (the integers made exactly in float64, in place).

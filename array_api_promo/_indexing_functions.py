@@ -25,6 +25,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._dtypes import PY_SCALARS
+from ._errors import IndexTypeError
 from ._runtime import RuntimeBase, describe_value
 from .promotion import PromotionError, scalar_type
 
@@ -211,6 +212,12 @@ class IndexingFunctions(RuntimeBase):
         target = x._dtype
         t = type(value)
         if t not in PY_SCALARS and isinstance(value, np.generic):
+            if self.policy.numpy_scalars == "refuse" and not isinstance(value, (float, complex)):
+                # (np.float64 and np.complex128 are Python numbers; the others are no operand of the standard)
+                raise TypeError(
+                    f"{func}: value must be an array or a Python bool, int, float or complex, got "
+                    f"{describe_value(value)}; convert it with asarray() or int()/float() (policy {self.policy.name!r})"
+                )
             value = self._numpy_scalar_value(value, x, func)
             t = type(value)
         if t is Array:
@@ -307,9 +314,11 @@ class IndexingFunctions(RuntimeBase):
     def _indices_arg(self, x, indices, func):
         indices = self._check_array(indices, func, "indices")
         self._same_device(func, x, indices)
-        if indices._dtype.category != D.CATEGORY_INTEGER:
+        if indices._dtype.category != D.CATEGORY_INTEGER:  # (a TypeError and array-api-strict's IndexError)
             raise self._refusal(
-                TypeError(f"{func}: indices must have an integer dtype, got {indices._dtype.name}"), "take_dtype", func
+                IndexTypeError(f"{func}: indices must have an integer dtype, got {indices._dtype.name}"),
+                "take_dtype",
+                func,
             )
         return indices._data
 
@@ -371,7 +380,12 @@ class IndexingFunctions(RuntimeBase):
         x = self._check_array(x, func)
         idx = self._indices_arg(x, indices, func)
         data = x._data
-        if type(axis) is bool:
+        if self.policy.numpy_argument_reading:  # NumPy's readings (array-api-strict's): True is 1, None flattens x
+            if axis is None:
+                if idx.ndim != 1:
+                    raise ValueError(f"{func}: with axis=None, indices must be one-dimensional, got shape {idx.shape}")
+                data, axis = data.reshape(-1), 0
+        elif type(axis) is bool:
             raise TypeError(f"{func}: axis must be an int, got bool")
         axis = self._normalize_axis(axis, data.ndim, func)
         if idx.ndim != data.ndim:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from . import _dtypes as D
 from ._devices import CPU
+from ._errors import ArgumentError
 from ._runtime import RuntimeBase
 
 __all__ = ["InfoFunctions", "Info"]
@@ -70,7 +71,8 @@ class Info:
         if kind is not None:
             names = (kind,) if isinstance(kind, str) else kind
             if not isinstance(names, tuple):
-                raise TypeError(f"dtypes: kind must be None, a str or a tuple of str, got {type(kind).__name__}")
+                # (a TypeError, and the ValueError array-api-strict raises: "unsupported kind")
+                raise ArgumentError(f"dtypes: kind must be None, a str or a tuple of str, got {type(kind).__name__}")
             kinds = set()
             for name in names:
                 if not isinstance(name, str):

@@ -19,8 +19,9 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._errors import ArgumentError, AxisError
 from ._runtime import RuntimeBase, index_int, is_one_of, quiet_context, quietly
-from .promotion import PromotionError
+from .promotion import OPS, PromotionError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -196,10 +197,16 @@ class LinearAlgebraFunctions(RuntimeBase):
             try:
                 return self._apply2("matmul", x1, x2, False)
             except (TypeError, ValueError):
-                # The errors in the order of the checks below: foreign arrays, then shapes (ours).
+                # The errors in the order of the checks below: foreign arrays, an operand whose dtype
+                # matmul never takes (as array-api-strict checks it first), then shapes (ours).
                 self._check_array(x1, "matmul", "x1")
                 self._check_array(x2, "matmul", "x2")
-                self._matmul_shapes(x1._data.shape, x2._data.shape)
+                try:
+                    self._matmul_shapes(x1._data.shape, x2._data.shape)
+                except ValueError:
+                    for a in (x1, x2):  # (an operand refused on its own: its dtype first)
+                        self.policy.decide(OPS["matmul"], (self._operand(a), self._operand(a)))
+                    raise
                 raise
         x1 = self._check_array(x1, "matmul", "x1")
         x2 = self._check_array(x2, "matmul", "x2")
@@ -265,7 +272,11 @@ class LinearAlgebraFunctions(RuntimeBase):
         return self._wrap_result(out, dtype, device)
 
     def _vector_axis(self, func, axis, n1, n2):
-        axis = index_int(axis, func)
+        if type(axis) is not int:
+            try:
+                axis = self._int(axis, func, "axis")
+            except TypeError as exc:  # (and the ValueError array-api-strict raises: "axis must be negative")
+                raise ArgumentError(str(exc)) from None
         nmin = min(n1, n2)
         if axis >= 0:
             if self.api_version >= "2023.12":
@@ -276,7 +287,7 @@ class LinearAlgebraFunctions(RuntimeBase):
                 )
             axis -= max(n1, n2)
         if not -nmin <= axis <= -1:
-            raise IndexError(f"{func}: axis {axis} is out of bounds; it must be in [-{nmin}, -1]")
+            raise AxisError(f"{func}: axis {axis} is out of bounds; it must be in [-{nmin}, -1]")
         return axis
 
     def vecdot(self, x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -411,7 +422,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         """Cholesky factor of each Hermitian positive-definite matrix."""
         func = "linalg.cholesky"
         if type(upper) is not bool:
-            raise TypeError(f"{func}: upper must be a bool, got {type(upper).__name__}")
+            upper = self._flag(upper, func, "upper")
         x, dtype, data = self._linalg_input(x, func, square=True)
         out = self._lapack(func, np.linalg.cholesky, data, upper=upper)
         return self._wrap_result(out, dtype, x._device)
@@ -426,7 +437,8 @@ class LinearAlgebraFunctions(RuntimeBase):
         """The ``offset`` diagonal of each matrix."""
         func = "linalg.diagonal"
         x = self._check_array(x, func)
-        offset = index_int(offset, func, "offset")
+        if type(offset) is not int:
+            offset = self._int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
         # NumPy's read-only view, as array-api-strict's (writing into it raises in __setitem__)
@@ -474,9 +486,13 @@ class LinearAlgebraFunctions(RuntimeBase):
         """Matrix norm of each matrix (real result)."""
         func = "linalg.matrix_norm"
         if type(keepdims) is not bool:
-            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+            keepdims = self._flag(keepdims, func, "keepdims")
+        if self.policy.numpy_argument_reading and (ord is None or type(ord) is bool):
+            ord = "fro" if ord is None else int(ord)  # NumPy's (array-api-strict's) reading: None is 'fro'
         if not is_one_of(ord, ("fro", "nuc", 1, 2, -1, -2, _INF, -_INF)):
             raise ValueError(f"{func}: ord must be 'fro', 'nuc', 1, 2, -1, -2, inf or -inf, got {ord!r}")
+        if type(x) is Array and x._data.ndim < 2:  # NumPy's class for it (array-api-strict's): axis -2 is missing
+            raise AxisError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
         x, dtype, data = self._linalg_input(x, func)
         result = self._function_result("matrix_norm", dtype)
         if 0 in data.shape[-2:] and (
@@ -492,8 +508,8 @@ class LinearAlgebraFunctions(RuntimeBase):
     def linalg_matrix_power(self, x: Array, n: int, /) -> Array:
         """``x`` raised to the integer power ``n`` (``n < 0``: of the inverse)."""
         func = "linalg.matrix_power"
-        if type(n) is bool or not isinstance(n, int):
-            raise TypeError(f"{func}: n must be an int, got {type(n).__name__}")
+        if type(n) is not int:
+            n = self._int(n, func, "n")
         x, dtype, data = self._linalg_input(x, func, square=True)
         if n < 0 and dtype.category <= D.CATEGORY_INTEGER:
             raise TypeError(f"{func}: a negative power of {D.a_dtype(dtype.name)} matrix needs floating-point input")
@@ -507,6 +523,9 @@ class LinearAlgebraFunctions(RuntimeBase):
             return np.asarray(max(shape[-2:]) * np.finfo(D.working_numpy(real)).eps)
         if type(rtol) is Array:
             rtol = self._check_array(rtol, func, "rtol")
+            integer = rtol._dtype.category in (D.CATEGORY_INTEGER, D.CATEGORY_BOOL)
+            if integer and self.policy.numpy_argument_reading:  # NumPy's (array-api-strict's): its values
+                rtol = Array._new(rtol._data.astype(np.float64), D.float64, self, rtol._device)
             if rtol._dtype.category != D.CATEGORY_FLOATING:
                 raise TypeError(f"{func}: rtol must have a real floating-point dtype, got {rtol._dtype.name}")
             if rtol._device is not device:
@@ -522,6 +541,8 @@ class LinearAlgebraFunctions(RuntimeBase):
                 )
             return rtol._data
         if type(rtol) in (int, float):
+            return np.asarray(float(rtol))
+        if self.policy.numpy_argument_reading and isinstance(rtol, (int, float)):  # True, np.float64
             return np.asarray(float(rtol))
         raise TypeError(f"{func}: rtol must be None, a float or an array, got {type(rtol).__name__}")
 
@@ -572,7 +593,7 @@ class LinearAlgebraFunctions(RuntimeBase):
         """Singular value decomposition ``U, S, Vh`` (``S`` real, descending)."""
         func = "linalg.svd"
         if type(full_matrices) is not bool:
-            raise TypeError(f"{func}: full_matrices must be a bool, got {type(full_matrices).__name__}")
+            full_matrices = self._flag(full_matrices, func, "full_matrices")
         x, dtype, data = self._linalg_input(x, func)
         u, s, vh = self._lapack(func, np.linalg.svd, data, full_matrices=full_matrices)
         device = x._device
@@ -593,7 +614,8 @@ class LinearAlgebraFunctions(RuntimeBase):
         """Sum of the ``offset`` diagonal of each matrix (accumulating as ``sum``)."""
         func = "linalg.trace"
         x = self._check_array(x, func)
-        offset = index_int(offset, func, "offset")
+        if type(offset) is not int:
+            offset = self._int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
         result = self._function_results.get((func, x._dtype))
@@ -630,9 +652,16 @@ class LinearAlgebraFunctions(RuntimeBase):
                 return Array._new(_asarray(out, result.numpy), result, self, x._device)
         func = "linalg.vector_norm"
         if type(keepdims) is not bool:
-            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+            keepdims = self._flag(keepdims, func, "keepdims")
+        if self.policy.numpy_argument_reading:
+            # NumPy's (array-api-strict's) readings: ord None is 2, a bool ord an int, an integral float axis an int
+            if ord is None or type(ord) is bool:
+                ord = 2 if ord is None else int(ord)
+            if type(axis) is float and axis.is_integer():
+                axis = int(axis)
         if type(ord) not in (int, float):
-            raise TypeError(f"{func}: ord must be an int or a float, got {type(ord).__name__}")
+            # a TypeError, and the ValueError array-api-strict raises ("Invalid norm order 'fro' for vectors")
+            raise ArgumentError(f"{func}: ord must be an int or a float, got {type(ord).__name__}")
         if ord != ord:
             raise ValueError(f"{func}: ord must not be NaN")
         x, dtype, data = self._linalg_input(x, func, min_ndim=0)

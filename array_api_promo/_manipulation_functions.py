@@ -18,6 +18,7 @@ import numpy as np
 from . import _core, _dtypes as D
 from ._array import Array
 from ._devices import CPU
+from ._errors import ArgumentError, AxisError
 from ._info import _MAX_DIMENSIONS as _MAX_DIMS
 from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
 from .promotion import Operand, OperandKind, PromotionError
@@ -68,11 +69,11 @@ def _owner(data):
     return data
 
 
-def _as_int(value, func: str, what: str) -> int:
-    """``value`` as a Python int (anything with ``__index__`` but a bool), else ``TypeError``."""
+def _as_int(value, func: str, what: str, bools: bool = False) -> int:
+    """``value`` as a Python int (anything with ``__index__`` but a bool, unless ``bools``), else ``TypeError``."""
     if type(value) is int:
         return value
-    if type(value) is not bool:
+    if type(value) is not bool or bools:
         try:
             return _index(value)
         except TypeError:
@@ -95,12 +96,12 @@ def _as_shape(shape, func: str, arg: str = "shape") -> tuple[int, ...]:
     raise TypeError(f"{func}: {arg} must be a tuple of ints, got {describe_value(shape)}")
 
 
-def _int_or_tuple(value, func: str, arg: str) -> tuple[int, ...]:
+def _int_or_tuple(value, func: str, arg: str, bools: bool = False) -> tuple[int, ...]:
     if type(value) is int:
         return (value,)
     if isinstance(value, (tuple, list)):
-        return tuple(_as_int(v, func, f"each entry of {arg}") for v in value)
-    return (_as_int(value, func, f"{arg} (an int or a tuple of ints)"),)
+        return tuple(_as_int(v, func, f"each entry of {arg}", bools) for v in value)
+    return (_as_int(value, func, f"{arg} (an int or a tuple of ints)", bools),)
 
 
 def _broadcast_shapes(shapes, func: str) -> tuple[int, ...]:
@@ -140,6 +141,14 @@ class ManipulationFunctions(RuntimeBase):
                 self._check_array(a, func, f"arrays[{i}]")
         device = self._same_device(func, *arrays)
         return device
+
+    def _arrays_of(self, arrays):
+        """``arrays`` as given, or an array of ours given where a sequence of arrays is asked as the sequence of
+        its sub-arrays along axis 0, as NumPy (array-api-strict) iterates it, under a policy that reads
+        arguments as NumPy does."""
+        if type(arrays) is Array and self.policy.numpy_argument_reading and arrays._data.ndim:
+            return list(self.unstack(arrays))
+        return arrays
 
     def _joined(self, arrays, func: str):
         """The data of ``arrays`` cast to their joint dtype (by the policy) and that dtype."""
@@ -181,6 +190,12 @@ class ManipulationFunctions(RuntimeBase):
         """Broadcasts ``x`` to the given ``shape``."""
         func = "broadcast_to"
         x = self._check_array(x, func)
+        if (
+            self.policy.numpy_argument_reading
+            and not isinstance(shape, (tuple, list, bool))
+            and hasattr(shape, "__index__")
+        ):
+            shape = (_as_int(shape, func, "shape", True),)  # np.int64(2), a 0-d integer array: NumPy's reading
         shape = _as_shape(shape, func)
         data = x._data
         if data.shape == shape:
@@ -207,7 +222,14 @@ class ManipulationFunctions(RuntimeBase):
             return _broadcast_shapes(shapes, "broadcast_shapes")
         func = "broadcast_shapes"
         checked = []
+        reading = self.policy.numpy_argument_reading
         for i, s in enumerate(shapes):
+            if reading and not isinstance(s, (tuple, list)):
+                # NumPy's (array-api-strict's) reading: an int is a 1-d shape, an array the shape its elements give
+                if isinstance(s, int) or hasattr(s, "__index__") and not hasattr(s, "shape"):
+                    s = (s,)
+                elif type(s) is Array and s._data.ndim == 1 and s._dtype.category == D.CATEGORY_INTEGER:
+                    s = tuple(int(v) for v in s._data)
             if not isinstance(s, (tuple, list)):
                 raise TypeError(f"{func}: shapes[{i}] must be a tuple of ints, got {describe_value(s)}")
             s = tuple(_as_int(side, func, f"each entry of shapes[{i}]") for side in s)
@@ -252,6 +274,9 @@ class ManipulationFunctions(RuntimeBase):
             else:  # (the device holds the arrays' dtype)
                 return _wrap(out, arrays[0]._dtype, self, arrays[0]._device)
         func = "concat"
+        if type(axis) is bool:  # NumPy's concatenate (array-api-strict's) refuses a bool axis
+            raise TypeError(f"{func}: axis must be an int or None, got bool")
+        arrays = self._arrays_of(arrays)
         device = self._array_sequence(arrays, func)
         datas, dtype = self._joined(arrays, func)
         if axis is None:
@@ -287,6 +312,7 @@ class ManipulationFunctions(RuntimeBase):
                 out = _concatenate([d[key] for d in datas], axis=axis)
                 return _wrap(out, arrays[0]._dtype, self, arrays[0]._device)
         func = "stack"
+        arrays = self._arrays_of(arrays)
         device = self._array_sequence(arrays, func)
         shape = arrays[0]._data.shape
         if any(a._data.shape != shape for a in arrays):
@@ -319,18 +345,19 @@ class ManipulationFunctions(RuntimeBase):
         func = "expand_dims"
         x = self._check_array(x, func)
         data = x._data
+        reading = self.policy.numpy_argument_reading
         if type(axis) is int:
             axes: tuple[int, ...] = (axis,)
-        elif isinstance(axis, tuple) and self.api_version >= "2025.12":
-            axes = tuple(_as_int(a, func, "each entry of axis") for a in axis)
+        elif (isinstance(axis, tuple) or reading and type(axis) is list) and self.api_version >= "2025.12":
+            axes = tuple(_as_int(a, func, "each entry of axis", reading) for a in axis)
         else:
             allowed = "an int or a tuple of ints" if self.api_version >= "2025.12" else "an int"
-            axes = (_as_int(axis, func, f"axis ({allowed})"),)
+            axes = (_as_int(axis, func, f"axis ({allowed})", reading),)
         m = data.ndim + len(axes)
         positions = []
         for a in axes:
-            if not -m <= a < m:
-                raise IndexError(
+            if not -m <= a < m:  # (NumPy's class, array-api-strict's: an IndexError and a ValueError)
+                raise AxisError(
                     f"{func}: axis {a} is out of bounds for the {m}-dimensional result (x has {data.ndim} dimensions)"
                 )
             positions.append(a % m)
@@ -351,7 +378,17 @@ class ManipulationFunctions(RuntimeBase):
         func = "squeeze"
         x = self._check_array(x, func)
         data = x._data
-        axes = self._normalize_axes(_int_or_tuple(axis, func, "axis"), data.ndim, func)
+        if axis is None:  # a TypeError, and the ValueError array-api-strict raises ("axis=None is not supported")
+            raise ArgumentError(f"{func}: axis must be an int or a tuple of ints, got None; name the axes to remove")
+        if type(axis) is list and "list_shape" in self.policy.undefined_refusals:
+            raise TypeError(
+                f"{func}: axis must be an int or a tuple of ints, got {describe_value(axis)}; the standard takes a "
+                f"tuple (policy {self.policy.name!r})"
+            )
+        requested = _int_or_tuple(axis, func, "axis")
+        if data.ndim == 0 and requested and all(a in (0, -1) for a in requested):
+            return Array._new(data, x._dtype, self, x._device)  # a 0-d x's axis 0 (NumPy's, torch's): x itself
+        axes = self._normalize_axes(requested, data.ndim, func)
         shape = data.shape
         for a in axes:
             if shape[a] != 1:
@@ -377,12 +414,17 @@ class ManipulationFunctions(RuntimeBase):
             )
         shape = _as_shape(shape, func)
         if copy is not None and not is_one_of(copy, (None, True, False)):
-            raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
+            if not self.policy.numpy_argument_reading:
+                raise TypeError(f"{func}: copy must be True, False or None, got {copy!r}")
+            try:  # (array-api-strict's reading: a true copy copies, a false one that is not False is None's)
+                copy = True if copy else None
+            except Exception:
+                raise TypeError(f"{func}: copy must be True, False or None, got {describe_value(copy)}") from None
         data = x._data
         unknown = 0
         known = 1
         for s in shape:
-            if s == -1:
+            if s == -1 or s < 0 and self.policy.numpy_argument_reading:  # (NumPy reads any negative size as -1)
                 unknown += 1
             elif s < 0:
                 raise ValueError(f"{func}: shape {shape} has a negative size other than -1")
@@ -436,6 +478,8 @@ class ManipulationFunctions(RuntimeBase):
         x = self._check_array(x, func)
         data = x._data
         ndim = data.ndim
+        if axes is None and self.policy.numpy_argument_reading:  # NumPy's transpose (array-api-strict's): reversed
+            axes = tuple(range(ndim - 1, -1, -1))
         if not isinstance(axes, (tuple, list)):
             raise TypeError(f"{func}: axes must be a tuple of ints, got {describe_value(axes)}")
         if len(axes) != ndim:
@@ -451,8 +495,9 @@ class ManipulationFunctions(RuntimeBase):
         x = self._check_array(x, func)
         data = x._data
         ndim = data.ndim
-        src = _int_or_tuple(source, func, "source")
-        dst = _int_or_tuple(destination, func, "destination")
+        reading = self.policy.numpy_argument_reading
+        src = _int_or_tuple(source, func, "source", reading)
+        dst = _int_or_tuple(destination, func, "destination", reading)
         if len(src) != len(dst):
             raise ValueError(f"{func}: source {source} and destination {destination} must have the same number of axes")
         src = tuple(self._normalize_axis(a, ndim, func) for a in src)
@@ -474,7 +519,9 @@ class ManipulationFunctions(RuntimeBase):
         if axis is None:
             axes: range | tuple[int, ...] = range(data.ndim)
         else:
-            axes = self._normalize_axes(_int_or_tuple(axis, func, "axis"), data.ndim, func)
+            axes = self._normalize_axes(
+                _int_or_tuple(axis, func, "axis", self.policy.numpy_argument_reading), data.ndim, func
+            )
         key = [slice(None)] * data.ndim
         for a in axes:
             key[a] = slice(None, None, -1)
@@ -486,22 +533,29 @@ class ManipulationFunctions(RuntimeBase):
         func = "roll"
         x = self._check_array(x, func)
         data = x._data
+        reading = self.policy.numpy_argument_reading
+        # (a TypeError, and the ValueError array-api-strict raises: "`shift` can only be an int or a tuple")
         try:
+            if type(shift) is list and "list_shape" in self.policy.undefined_refusals:
+                raise TypeError(f"{func}: shift must be an int or a tuple of ints, got {describe_value(shift)}")
             shifts = _int_or_tuple(shift, func, "shift")
         except TypeError as exc:
-            raise self._refusal(exc, "roll_shift", shift) from None
+            raise self._refusal(ArgumentError(str(exc)), "roll_shift", shift) from None
         if axis is None:
-            if isinstance(shift, (tuple, list)):
+            if isinstance(shift, (tuple, list)) and not reading:
                 raise self._refusal(
                     ValueError(f"{func}: a tuple shift {shift} needs a tuple axis of the same length"),
                     "roll_shift",
                     shift,
                 )
-            return Array._new(np.roll(data.reshape(-1), shifts[0]).reshape(data.shape), x._dtype, self, x._device)
-        axes = _int_or_tuple(axis, func, "axis")
+            # (NumPy's reading, array-api-strict's: the shifts of the flattened x add up)
+            return Array._new(np.roll(data.reshape(-1), sum(shifts)).reshape(data.shape), x._dtype, self, x._device)
+        axes = _int_or_tuple(axis, func, "axis", reading)
         axes = tuple(self._normalize_axis(a, data.ndim, func) for a in axes)
         if len(shifts) == 1 and len(axes) > 1:
             shifts = shifts * len(axes)
+        elif len(axes) == 1 and len(shifts) > 1 and reading:
+            axes = axes * len(shifts)  # NumPy's reading (array-api-strict's): each shift along the one axis
         elif len(shifts) != len(axes):
             raise ValueError(f"{func}: shift {shift} and axis {axis} must have the same length")
         return Array._new(np.roll(data, shifts, axis=axes), x._dtype, self, x._device)
@@ -511,6 +565,8 @@ class ManipulationFunctions(RuntimeBase):
         func = "repeat"
         x = self._check_array(x, func)
         data = x._data
+        if type(axis) is bool:  # NumPy's repeat (array-api-strict's) refuses a bool axis
+            raise TypeError(f"{func}: axis must be an int or None, got bool")
         if axis is None:
             data = data.reshape(-1)
             axis = 0
@@ -526,6 +582,8 @@ class ManipulationFunctions(RuntimeBase):
                     TypeError(f"{func}: repeats must have an integer dtype, got {repeats._dtype.name}"), "repeats_dtype"
                 )
             r = repeats._data
+            if r.ndim == 0:  # one count for every element, as NumPy's repeat (and torch's) read it
+                r = r.reshape(1)
             if r.ndim != 1 or r.shape[0] not in (1, n):
                 raise ValueError(f"{func}: repeats must have shape (1,) or ({n},), got {r.shape}")
             if r.size and r.min() < 0:
@@ -537,7 +595,9 @@ class ManipulationFunctions(RuntimeBase):
                 r = int(r[0])  # type: ignore[assignment]  # (one count for every element)
         else:
             try:
-                r = _as_int(repeats, func, "repeats (an int or an integer array)")  # type: ignore[assignment]
+                r = _as_int(  # type: ignore[assignment]
+                    repeats, func, "repeats (an int or an integer array)", self.policy.numpy_argument_reading
+                )
             except TypeError as exc:
                 raise self._refusal(exc, "repeats_type", repeats) from None
             if r < 0:
@@ -563,7 +623,9 @@ class ManipulationFunctions(RuntimeBase):
                 ),
                 "tile_repetitions",
             )
-        reps = tuple(_as_int(r, func, "each entry of repetitions") for r in repetitions)
+        reps = tuple(
+            _as_int(r, func, "each entry of repetitions", self.policy.numpy_argument_reading) for r in repetitions
+        )
         if any(r < 0 for r in reps):
             raise ValueError(f"{func}: repetitions must be non-negative, got {reps}")
         data = x._data

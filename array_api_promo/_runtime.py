@@ -23,6 +23,7 @@ from . import _core, _dtypes as D
 from ._array import Array
 from ._devices import ALL_DEVICES, CPU, DEVICE1, DEVICE2, Device, _operation, device_by_name, device_of
 from ._dtypes import PY_SCALARS, DType
+from ._errors import ArgumentError, AxisError
 from .promotion import Operand, OperandKind, PromotionError, scalar_type, zero_d_value
 
 __all__ = ["RuntimeBase", "describe_value"]
@@ -168,8 +169,9 @@ class RuntimeBase:
             # NumPy users write dtype=bool; it names exactly one dtype, so it is accepted
             # (int/float/complex would name a policy-dependent default and stay errors).
             return D.bool_
+        # a TypeError, and the ValueError array-api-strict raises ("dtype must be one of the supported dtypes")
         raise self._refusal(
-            TypeError(f"{func}: {arg} must be a dtype of {self.label}, got {describe_value(dtype)}"),
+            ArgumentError(f"{func}: {arg} must be a dtype of {self.label}, got {describe_value(dtype)}"),
             "dtype_arg",
             func,
             arg,
@@ -266,9 +268,36 @@ class RuntimeBase:
                 axis = operator.index(axis)
             except TypeError:
                 raise TypeError(f"{func}: axis must be an int, got {describe_value(axis)}") from None
-        if not -ndim <= axis < ndim:
-            raise IndexError(f"{func}: axis {axis} is out of bounds for array of dimension {ndim}")  # NumPy's words
+        if not -ndim <= axis < ndim:  # NumPy's words and class (an IndexError and a ValueError)
+            raise AxisError(f"{func}: axis {axis} is out of bounds for array of dimension {ndim}")
         return axis % ndim if ndim else 0
+
+    def _flag(self, value, func: str, arg: str, *, integer: bool = False) -> bool:
+        """The flag ``arg`` given as ``value``, which is not a Python bool (callers test that first):
+        under a policy that reads arguments as NumPy does (``Policy.numpy_argument_reading``), its
+        truth, or with ``integer`` its ``__index__`` (as NumPy's reductions read ``keepdims``: 1, not
+        None); else our TypeError."""
+        if self.policy.numpy_argument_reading:
+            try:
+                if not integer:
+                    return bool(value)
+                if not isinstance(value, np.bool_):
+                    return bool(operator.index(value))
+            except Exception:  # (a __bool__ or __index__ that raises: our words below)
+                pass
+        raise TypeError(f"{func}: {arg} must be a bool, got {type(value).__name__}")
+
+    def _int(self, value, func: str, arg: str) -> int:
+        """The int ``arg`` given as ``value``, which is not a Python int (callers test that first): an
+        integer with ``__index__`` (np.int64 from a NumPy computation); a bool, too, under a policy that
+        reads arguments as NumPy does; else our TypeError."""
+        if type(value) is not bool or self.policy.numpy_argument_reading:
+            try:
+                if not isinstance(value, np.bool_):
+                    return operator.index(value)
+            except Exception:  # (an __index__ that raises: our words below)
+                pass
+        raise TypeError(f"{func}: {arg} must be an int, got {type(value).__name__}")
 
     def _normalize_axes(self, axis, ndim: int, func: str) -> tuple[int, ...]:
         """``axis`` (None, int or tuple) as a tuple of distinct non-negative axes."""

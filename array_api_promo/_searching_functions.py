@@ -14,6 +14,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
+from ._errors import ArgumentError
 from ._runtime import RuntimeBase, describe_value, is_one_of
 from .promotion import PromotionError
 
@@ -72,7 +73,7 @@ class SearchingFunctions(RuntimeBase):
             except PromotionError as exc:
                 raise self._refusal(exc, "function_domain", func, x._dtype) from None
         if type(keepdims) is not bool:
-            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+            keepdims = self._flag(keepdims, func, "keepdims")
         data = x._data
         if axis is None:
             if data.size == 0:
@@ -117,7 +118,12 @@ class SearchingFunctions(RuntimeBase):
         func = "count_nonzero"
         x = self._check_array(x, func)
         if type(keepdims) is not bool:
-            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+            # NumPy's count_nonzero: keepdims=None is False, else read as its reductions read it
+            keepdims = (
+                False
+                if keepdims is None and self.policy.numpy_argument_reading
+                else (self._flag(keepdims, func, "keepdims", integer=True))
+            )
         data = x._data
         if axis is not None:
             if type(axis) is bool or not isinstance(axis, (int, np.integer, tuple)):
@@ -186,15 +192,19 @@ class SearchingFunctions(RuntimeBase):
         if t2 is Array:
             self._check_array(x2, func, "x2")
             device = self._same_device(func, x1, x2)  # type: ignore[arg-type]  # (an Array: t2 is Array)
-        elif t2 in (int, float) and self.api_version >= "2025.12":
-            device = x1._device
+        elif (t2 in (int, float) or isinstance(x2, float)) and self.api_version >= "2025.12":
+            device = x1._device  # (np.float64 is a Python float)
+            if t2 is not float and t2 is not int:
+                x2 = float(x2)
+                t2 = float
         else:
             allowed = "an array, an int or a float" if self.api_version >= "2025.12" else "an array"
             raise self._refusal(
                 TypeError(f"{func}: x2 must be {allowed}, got {describe_value(x2)}"), "searchsorted", x1, x2
             )
-        if not is_one_of(side, ("left", "right")):
-            raise ValueError(f"{func}: side must be 'left' or 'right', got {side!r}")
+        if not is_one_of(side, ("left", "right")):  # (not a str: a TypeError too, as NumPy's)
+            error = ValueError if isinstance(side, str) else ArgumentError
+            raise error(f"{func}: side must be 'left' or 'right', got {side!r}")
         d1 = x1._data
         if d1.ndim != 1:
             raise ValueError(f"{func}: x1 must be one-dimensional, got shape {d1.shape}")

@@ -60,13 +60,19 @@ class SortingFunctions(RuntimeBase):
             except PromotionError as exc:
                 raise self._refusal(exc, "function_domain", func, x._dtype) from None
         if type(descending) is not bool:
-            raise TypeError(f"{func}: descending must be a bool, got {type(descending).__name__}")
+            descending = self._flag(descending, func, "descending")
         if type(stable) is not bool:
-            raise TypeError(f"{func}: stable must be a bool, got {type(stable).__name__}")
-        if type(axis) is bool:
-            raise TypeError(f"{func}: axis must be an int, got bool")
+            stable = self._flag(stable, func, "stable")
         data = x._data
-        return x, data, self._normalize_axis(axis, data.ndim, func)
+        # NumPy's (array-api-strict's) readings: axis=None sorts the flattened x, argsort of a 0-d x its one
+        # element; a bool axis is an int (but to argsort)
+        if self.policy.numpy_argument_reading and (
+            axis is None or func == "argsort" and data.ndim == 0 and type(axis) is int and axis in (0, -1)
+        ):
+            return x, data.reshape(-1), 0, descending
+        if type(axis) is bool and (func == "argsort" or not self.policy.numpy_argument_reading):  # (as NumPy's)
+            raise TypeError(f"{func}: axis must be an int, got bool")
+        return x, data, self._normalize_axis(axis, data.ndim, func), descending
 
     @staticmethod
     def _descending_order(data, axis):
@@ -85,7 +91,7 @@ class SortingFunctions(RuntimeBase):
             if out.dtype is not index.numpy:
                 out = out.astype(index.numpy)
             return Array._new(out, index, self, x._device)
-        x, data, axis = self._sort_args("argsort", x, axis, descending, stable)
+        x, data, axis, descending = self._sort_args("argsort", x, axis, descending, stable)
         if descending:
             out = self._descending_order(data, axis)
         else:
@@ -100,7 +106,7 @@ class SortingFunctions(RuntimeBase):
         data = self._plain_sort(x, axis, descending, stable)
         if data is not None:
             return Array._new(_ascending(data, -1), x._dtype, self, x._device)
-        x, data, axis = self._sort_args("sort", x, axis, descending, stable)
+        x, data, axis, descending = self._sort_args("sort", x, axis, descending, stable)
         if not descending:
             out = _ascending(data, axis)
         elif data.dtype.kind in "biu":

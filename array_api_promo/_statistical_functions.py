@@ -71,14 +71,19 @@ class StatisticalFunctions(RuntimeBase):
     """Mixin: statistical functions under the namespace's policy."""
 
     # -- helpers -----------------------------------------------------------------------------
-    def _reduction_args(self, x, axis, keepdims, func):
+    def _reduction_args(self, x, axis, keepdims, func, bool_axis=False):
         x = self._check_array(x, func)
         if type(keepdims) is not bool:
-            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
-        if axis is not None and not isinstance(axis, (int, np.integer, tuple)) or type(axis) is bool:
+            keepdims = self._flag(keepdims, func, "keepdims", integer=True)  # (NumPy's reductions: 1, not None)
+        if (
+            axis is not None
+            and not isinstance(axis, (int, np.integer, tuple))
+            or type(axis) is bool
+            and not (bool_axis and self.policy.numpy_argument_reading)  # (NumPy's mean, std, var: True is 1)
+        ):
             raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
         axes = self._normalize_axes(axis, x._data.ndim, func)
-        return x, axes
+        return x, axes, keepdims
 
     def _result_dtype(self, func, x, dtype):
         """The policy's result dtype of ``func`` on ``x``, or the explicit ``dtype``."""
@@ -122,7 +127,7 @@ class StatisticalFunctions(RuntimeBase):
                 array._runtime = self
                 array._device = device
                 return array
-        x, axes = self._reduction_args(x, axis, keepdims, func)
+        x, axes, keepdims = self._reduction_args(x, axis, keepdims, func)
         result = self._result_dtype(func, x, dtype)
         if dtype is None and x._runtime is self:  # (the same answer for every axis and keepdims)
             self._accumulations[func, x._dtype] = result
@@ -175,12 +180,19 @@ class StatisticalFunctions(RuntimeBase):
                 return array
         x = self._check_array(x, func)
         if type(include_initial) is not bool:
-            raise TypeError(f"{func}: include_initial must be a bool, got {type(include_initial).__name__}")
+            include_initial = self._flag(include_initial, func, "include_initial")
+        result = self._result_dtype(func, x, dtype)  # (x's dtype before its shape, as array-api-strict checks)
         ndim = x._data.ndim
         if ndim == 0:
-            raise self._refusal(
-                ValueError(f"{func}: x must have at least one dimension, got a 0-d array"), "cumulative_0d", func
-            )
+            # the standard: x "Should have one or more dimensions"; array-api-strict's cumulative_sum
+            # (not its cumulative_prod) gives NumPy's cumsum of a 0-d x: its one element
+            if func != "cumulative_sum" or include_initial or not self.policy.numpy_argument_reading:
+                raise self._refusal(
+                    ValueError(f"{func}: x must have at least one dimension, got a 0-d array"), "cumulative_0d", func
+                )
+            self._normalize_axis(0 if axis is None else axis, 1, func)
+            x = Array._new(x._data.reshape(1), x._dtype, self, x._device)
+            ndim, axis = 1, 0
         if axis is None:
             if ndim > 1:
                 raise self._refusal(
@@ -195,7 +207,6 @@ class StatisticalFunctions(RuntimeBase):
         elif type(axis) is bool:
             raise TypeError(f"{func}: axis must be an int, got bool")
         axis = self._normalize_axis(axis, ndim, func)
-        result = self._result_dtype(func, x, dtype)
         data = self._cast(x, result)
         # IEEE's inf and NaN of an overflow, inf - inf or 0 * inf, silently; an underflow silently
         # too (the quiet context's, as prod's): never a division
@@ -230,7 +241,7 @@ class StatisticalFunctions(RuntimeBase):
                 if axes is not None and (data.shape[axis] if type(axis) is int else data.size):  # not empty
                     out = kernel(data, axis=axes, keepdims=keepdims)
                     return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
-        x, axes = self._reduction_args(x, axis, keepdims, func)
+        x, axes, keepdims = self._reduction_args(x, axis, keepdims, func)
         try:
             result = self.policy.function_dtype(func, x._dtype).result
         except PromotionError as exc:
@@ -257,14 +268,14 @@ class StatisticalFunctions(RuntimeBase):
 
     # -- mean, var, std ---------------------------------------------------------------------------
     def _moment_args(self, func, x, axis, keepdims):
-        x, axes = self._reduction_args(x, axis, keepdims, func)
+        x, axes, keepdims = self._reduction_args(x, axis, keepdims, func, bool_axis=True)
         try:
             decision = self.policy.function_dtype(func, x._dtype)
         except PromotionError as exc:
             raise self._refusal(exc, "function_domain", func, x._dtype) from None
         data = x._data.astype(D.working_numpy(decision.compute), copy=False)
         count = math.prod(data.shape[a] for a in axes)
-        return x, axes, decision.result, data, count
+        return x, axes, decision.result, data, count, keepdims
 
     def mean(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
         """Arithmetic mean of ``x`` (NaN when there are no elements)."""
@@ -278,7 +289,7 @@ class StatisticalFunctions(RuntimeBase):
                 total = quiet_context().run(np.add.reduce, data, axes)
                 out = quiet_context().run(np.true_divide, total, data.dtype.type(data.size))
                 return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
-        x, axes, result, data, count = self._moment_args("mean", x, axis, keepdims)
+        x, axes, result, data, count, keepdims = self._moment_args("mean", x, axis, keepdims)
         if whole and data is x._data and result is x._dtype and x._runtime is self:
             self._accumulations["mean", x._dtype] = result
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
@@ -288,7 +299,9 @@ class StatisticalFunctions(RuntimeBase):
 
     def _variance(self, func, x, axis, correction, keepdims):
         if type(correction) not in _NUMBER_TYPES:
-            raise TypeError(f"{func}: correction must be an int or a float, got {type(correction).__name__}")
+            if not (self.policy.numpy_argument_reading and isinstance(correction, (int, float))):
+                raise TypeError(f"{func}: correction must be an int or a float, got {type(correction).__name__}")
+            correction = float(correction) if isinstance(correction, float) else int(correction)  # True, np.float64
         if axis is None and keepdims is False and type(x) is Array and x._runtime is self and x._data.size:
             result = self._accumulations.get((func, x._dtype))  # the general path's answer before
             if result is not None:  # (only where x's dtype is the working and the result one: no cast)
@@ -297,7 +310,7 @@ class StatisticalFunctions(RuntimeBase):
                 axes = _fast_axes(data.ndim, None, False)
                 out = quiet_context().run(_variance_of, data, axes, data.size, correction, False, data.dtype)
                 return _asarray(out, dtype=result.numpy), result, x._device
-        x, axes, result, data, count = self._moment_args(func, x, axis, keepdims)
+        x, axes, result, data, count, keepdims = self._moment_args(func, x, axis, keepdims)
         real = np.dtype(D.working_numpy(result))
         if (
             axis is None
@@ -348,14 +361,15 @@ class StatisticalFunctions(RuntimeBase):
                 return Array._new(out, result, self, x._device)
         func = "diff"
         x = self._check_array(x, func)
+        self.policy.function_dtype(func, x._dtype)  # x's dtype before its shape, as array-api-strict checks
         ndim = x._data.ndim
         if ndim == 0:
             raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
-        if type(axis) is bool:
+        if type(axis) is bool and not self.policy.numpy_argument_reading:
             raise TypeError(f"{func}: axis must be an int, got bool")
         axis = self._normalize_axis(axis, ndim, func)
-        if type(n) is not int and not (isinstance(n, int) and type(n) is not bool):
-            raise TypeError(f"{func}: n must be an int, got {type(n).__name__}")
+        if type(n) is not int:
+            n = self._int(n, func, "n")
         if n < 0:
             raise ValueError(f"{func}: n must be non-negative, got {n}")
         parts = []
@@ -364,6 +378,10 @@ class StatisticalFunctions(RuntimeBase):
                 continue
             if arg is not None:
                 value = self._check_array(value, func, arg)
+                if value._data.ndim == 0 and self.policy.numpy_argument_reading:
+                    # NumPy's (array-api-strict's): a 0-d prepend or append is one value along axis
+                    along = x._data.shape[:axis] + (1,) + x._data.shape[axis + 1 :]
+                    value = Array._new(np.broadcast_to(value._data, along), value._dtype, self, value._device)
                 shape, xshape = value._data.shape, x._data.shape
                 if len(shape) != ndim or any(s != t for i, (s, t) in enumerate(zip(shape, xshape)) if i != axis):
                     raise ValueError(

@@ -22,12 +22,12 @@ class UtilityFunctions(RuntimeBase):
     def _truth_reduction(self, func, kernel, x, axis, keepdims):
         x = self._check_array(x, func)
         if type(keepdims) is not bool:
-            raise TypeError(f"{func}: keepdims must be a bool, got {type(keepdims).__name__}")
+            keepdims = self._flag(keepdims, func, "keepdims", integer=True)  # (NumPy's reductions: 1, not None)
         data = x._data
         if axis is None:
             out = kernel(data, axis=None, keepdims=keepdims)
         else:
-            if type(axis) is bool or not isinstance(axis, (int, np.integer, tuple)):
+            if type(axis) is bool or not isinstance(axis, (int, np.integer, tuple)):  # (NumPy refuses a bool axis)
                 raise TypeError(f"{func}: axis must be None, an int or a tuple of ints, got {type(axis).__name__}")
             out = kernel(data, axis=self._normalize_axes(axis, data.ndim, func), keepdims=keepdims)
         if type(out) is not np.ndarray:

@@ -399,9 +399,14 @@ def test_numpy_friendly_inputs_array_api_strict_accepts():
     assert xp.linspace(xp.asarray(-2.0), xp.asarray(1), 4)._data.tolist() == [-2.0, -1.0, 0.0, 1.0]
     assert xp.linspace(np.float64(0), np.int64(1), 3).dtype is xp.float64
     assert xp.linspace(xp.asarray(0j), 1, 2).dtype is xp.complex128
-    for bad in (xp.asarray([1.0]), xp.asarray(True), np.bool_(True), "1"):
+    for bad in (xp.asarray(True), np.bool_(True), "1"):
         with pytest.raises(TypeError, match="linspace: start must be a Python int, float or complex"):
             xp.linspace(bad, 2.0, 3)
+    # An n-d bound: NumPy's rows of values, as array-api-strict gives them under the array_api policy
+    # (which reads arguments as NumPy does); torch's linspace takes only numbers and 0-d tensors.
+    assert xp.linspace(xp.asarray([1.0]), 2.0, 3)._data.tolist() == [[1.0], [1.5], [2.0]]
+    with pytest.raises(TypeError, match="linspace: start must be a Python int, float or complex"):
+        tx.linspace(tx.asarray([1.0]), 2.0, 3)
     # np.float64 in nested sequences is a Python float: the policy's rules still apply.
     assert xp.asarray([np.float64(1.5), 2.0]).dtype == xp.float64
     assert xp.asarray([np.float64(1.5)], dtype=xp.float32).dtype == xp.float32

@@ -567,8 +567,8 @@ def test_reductions_along_an_axis_answer_as_the_general_path(policy, func, errst
                     if axis is not None and not -data.ndim <= axis < data.ndim:
                         general = first  # (an int and a tuple are out of bounds in words of their own)
                     assert first == general and again == general, (policy, dtype, data.shape, axis, keepdims)
-    with pytest.raises(TypeError, match=f"^{func}: keepdims must be a bool"):
-        getattr(ns, func)(ns.asarray([1.0, 2.0]), axis=0, keepdims=1)
+    with pytest.raises(TypeError, match=f"^{func}: keepdims must be a bool"):  # (1 is NumPy's reading: taken)
+        getattr(ns, func)(ns.asarray([1.0, 2.0]), axis=0, keepdims=None)
     with pytest.raises(TypeError, match=f"^{func}: axis must be"):
         getattr(ns, func)(ns.asarray([1.0, 2.0]), axis=True)
 

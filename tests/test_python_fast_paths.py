@@ -253,10 +253,16 @@ def test_asarray_of_a_list_with_numpy_scalars_follows_the_policy():
 
 @pytest.mark.parametrize("copy", [1, "yes", np.True_])
 def test_asarray_of_a_list_of_floats_refuses_a_copy_that_is_no_bool(copy):
-    # (the list fast path once took any copy but False: a silent pass of bad input)
+    # (the list fast path once took any copy but False: a silent pass of bad input); the array_api
+    # policy reads it as NumPy does (copy=1 copies, a string is refused), the torch policy refuses it
     for obj in ([1.0, 2.0], (1.0, 2.0)):
         with pytest.raises(TypeError, match="asarray: copy must be"):
-            xp.asarray(obj, copy=copy)
+            xp.torch.asarray(obj, copy=copy)
+        if isinstance(copy, str):
+            with pytest.raises(TypeError, match="asarray: copy must be"):
+                xp.asarray(obj, copy=copy)
+        else:
+            assert xp.asarray(obj, copy=copy).shape == (2,)
 
 
 def test_quiet_casts_do_not_keep_the_error_state_of_their_first_call():
@@ -324,7 +330,7 @@ def test_sum_of_a_whole_array_keeps_its_checks():
         assert ns.sum(x, dtype=ns.float32).dtype is ns.float32
         assert ns.sum(x, keepdims=True).shape == (1,)
         with pytest.raises(TypeError, match="^sum: keepdims must be a bool"):
-            ns.sum(x, keepdims=0)
+            ns.sum(x, keepdims=None)  # (0 is NumPy's reading, which the array_api policy takes)
         with pytest.raises(TypeError, match="^sum: x must be an array of"):
             ns.sum(np.ones(2))
         with pytest.raises(TypeError, match="cannot mix arrays of"):
@@ -362,6 +368,9 @@ def test_reshape_takes_and_refuses_what_it_did(ns):
         with pytest.raises(exc, match=words):
             ns.reshape(x, shape)
     for copy in (1, 0, "yes", np.ones(2), np.True_):
+        if ns.__name__ == "array_api_promo" and not isinstance(copy, np.ndarray):
+            assert ns.reshape(x, (6,), copy=copy).shape == (6,)  # by its truth, as array-api-strict reads it
+            continue
         with pytest.raises(TypeError, match=r"^reshape: copy must be True, False or None, got "):
             ns.reshape(x, (6,), copy=copy)
     with pytest.raises(TypeError, match=r"^reshape: x must be an array of"):

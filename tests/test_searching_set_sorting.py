@@ -41,8 +41,9 @@ def test_argmax_argmin():
         xp.argmin(xp.ones((2, 0)), axis=1)
     with pytest.raises(IndexError, match="argmax"):
         xp.argmax(x, axis=2)
+    assert xp.argmax(x, keepdims=1).shape == (1, 1)  # by its truth, as NumPy (the array_api policy)
     with pytest.raises(TypeError, match="keepdims"):
-        xp.argmax(x, keepdims=1)
+        tx.argmax(tx.asarray([1, 2]), keepdims=1)
 
 
 def test_count_nonzero():
@@ -184,10 +185,14 @@ def test_sort_is_a_copy_and_checks_args():
     assert xp.sort(x, descending=True)._data.tolist() == [3, 2, 1]
     with pytest.raises(IndexError, match="sort"):
         xp.sort(x, axis=1)
+    assert xp.argsort(xp.asarray(1))._data.tolist() == [0]  # NumPy's argsort of 0-d (the array_api policy)
+    with pytest.raises(IndexError, match="sort"):
+        xp.sort(xp.asarray(1))
     with pytest.raises(IndexError, match="argsort"):
-        xp.argsort(xp.asarray(1))
+        tx.argsort(tx.asarray(1))
+    assert xp.sort(x, descending=None)._data.tolist() == [1, 2, 3]  # by its truth (the array_api policy)
     with pytest.raises(TypeError, match="descending"):
-        xp.sort(x, descending=None)
+        tx.sort(tx.asarray([1, 2]), descending=None)
 
 
 def test_sort_torch_bfloat16():

@@ -5,6 +5,7 @@ answers. Found by ``tests/test_strict_differential.py``; each case here on its o
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import array_api_promo as xp
@@ -138,3 +139,117 @@ def test_undefined_refusals_are_checked():
 
     with pytest.raises(ValueError, match="no_such_rule"):
         Odd()
+
+
+# -- arguments of types the standard does not name: read as NumPy reads them (array-api-strict's) -------------
+def test_flags_are_read_as_numpy_reads_them():
+    x = xp.asarray([3.0, 1.0, 2.0])
+    assert xp.sum(x, keepdims=1).shape == (1,) and xp.max(x, keepdims=0).shape == ()
+    for bad in (None, "yes", 1.5):  # NumPy's reductions take an int flag, not these
+        with pytest.raises(TypeError, match="sum: keepdims must be a bool"):
+            _twice(lambda bad=bad: xp.sum(x, keepdims=bad))
+    assert xp.argmax(x, keepdims="yes").shape == (1,)  # by its truth, as NumPy's argmax
+    assert xp.count_nonzero(x, keepdims=None).shape == ()
+    assert xp.sort(x, descending=1)._data.tolist() == [3.0, 2.0, 1.0]
+    assert xp.cumulative_sum(x, include_initial=1).shape == (4,)
+    assert xp.linspace(0, 1, 3, endpoint=0)._data.tolist() == [0.0, 1 / 3, 2 / 3]
+    assert xp.astype(x, xp.float32, copy=None).dtype == xp.float32
+    assert xp.asarray([1.0], copy=1).dtype == xp.float64
+    with pytest.raises(ValueError, match="copy must be True, False or None"):  # NumPy's ValueError (and TypeError)
+        xp.asarray([1.0], copy="yes")
+    for ns in (tx, np_ns):  # the other policies keep refusing what their type checks refuse
+        with pytest.raises(TypeError, match="keepdims must be a bool"):
+            ns.sum(ns.asarray([1.0]), keepdims=1)
+
+
+def test_ints_are_read_by_index():
+    x = xp.asarray([1.0, 2.0, 4.0, 7.0])
+    assert xp.diff(x, n=True).shape == (3,) and xp.diff(x, n=np.int64(2)).shape == (2,)
+    assert xp.eye(np.int64(2), k=True)._data.tolist() == [[0.0, 1.0], [0.0, 0.0]]
+    with pytest.raises(TypeError, match="eye: n_rows must be an int"):  # NumPy's eye refuses a bool size
+        xp.eye(True)
+    assert xp.linalg.matrix_power(xp.eye(2), np.int64(3)).shape == (2, 2)
+    assert xp.fft.rfft(x, n=True).shape == (1,)
+    with pytest.raises(TypeError, match="fft.fft: n must be an int"):  # as NumPy's C transform
+        xp.fft.fft(xp.asarray([1j, 2j]), n=True)
+    assert xp.fft.fft(xp.asarray([1j, 2j]), norm=None).shape == (2,)  # None is NumPy's "backward"
+    assert xp.roll(x, (1, 2), axis=0)._data.tolist() == xp.roll(x, 3)._data.tolist()
+    with pytest.raises(TypeError, match="diff: n must be an int"):
+        tx.diff(tx.asarray([1.0, 2.0]), n=True)
+
+
+def test_axes_read_as_numpy_reads_them():
+    x = xp.asarray([[1.0, 2.0], [3.0, 4.0]])
+    assert xp.mean(x, axis=True).shape == (2,)  # NumPy's mean takes True as 1
+    for call in (lambda: xp.sum(x, axis=True), lambda: xp.concat([x, x], axis=True), lambda: xp.argsort(x, axis=True)):
+        with pytest.raises(TypeError, match="axis must be"):  # NumPy's C axis converter refuses a bool
+            _twice(call)
+    assert xp.sort(xp.asarray([[2, 1], [0, 3]]), axis=None)._data.tolist() == [0, 1, 2, 3]  # flattened
+    assert xp.permute_dims(xp.zeros((2, 3)), None).shape == (3, 2)  # reversed
+    assert xp.expand_dims(xp.zeros(3), [0]).shape == (1, 3)
+    assert xp.meshgrid(xp.zeros(3), xp.zeros((2, 2)))[0].shape == (4, 3)  # flattened
+    with pytest.raises(ValueError, match="meshgrid: every array must be one-dimensional"):
+        tx.meshgrid(tx.zeros(3), tx.zeros((2, 2)))
+
+
+def test_refusal_classes_are_array_api_stricts_too():
+    x = xp.asarray([1.0, 2.0])
+    with pytest.raises(IndexError):
+        xp.sum(x, axis=1)
+    with pytest.raises(ValueError, match="sum: axis 1 is out of bounds"):  # NumPy's AxisError: both classes
+        _twice(lambda: xp.sum(x, axis=1))
+    for call in (lambda: xp.zeros(2, dtype=float), lambda: xp.finfo(xp.int8), lambda: xp.iinfo(xp.float32)):
+        for cls in (TypeError, ValueError):
+            with pytest.raises(cls):
+                call()
+    with pytest.raises(ValueError, match="meshgrid: all arrays must have the same dtype"):
+        xp.meshgrid(xp.zeros(2), xp.zeros(2, dtype=xp.float32))
+    with pytest.raises(ValueError, match="fftfreq"):
+        xp.fft.fftfreq(4, dtype=xp.int8)
+    with pytest.raises(IndexError, match="take_along_axis: indices must have an integer dtype"):
+        xp.take_along_axis(x, xp.asarray([0.0]))
+    with pytest.raises(TypeError, match="in-place operation would change the dtype"):  # before its values
+        a = xp.asarray([1, 2], dtype=xp.int8)
+        a <<= xp.asarray([-1, 1], dtype=xp.int16)
+    with pytest.raises(TypeError, match="matmul"):  # the dtype before the shapes, as array-api-strict
+        xp.matmul(xp.ones((2, 3), dtype=xp.bool), xp.ones((2, 3), dtype=xp.bool))
+
+
+def test_vector_matmul_in_place_never_fills_a_vector():
+    b = xp.asarray([1.0, 2.0, 3.0])
+    for _ in range(3):  # the second and third calls: the fast paths (np.matmul's out= would broadcast)
+        a = xp.asarray([1.0, 2.0, 3.0])
+        with pytest.raises(ValueError, match="matmul \\(in-place\\): broadcasting would change the shape"):
+            a @= b
+        assert a._data.tolist() == [1.0, 2.0, 3.0]
+    m = xp.eye(2)
+    for _ in range(3):
+        m @= xp.asarray([[2.0, 0.0], [0.0, 2.0]])
+    assert m._data.tolist() == [[8.0, 0.0], [0.0, 8.0]]
+
+
+def test_new_undefined_refusals():
+    with pytest.raises(TypeError, match="asarray: a sequence holding arrays is not allowed"):
+        xp.asarray([xp.asarray(1.0), xp.asarray(2.0)])
+    assert np_ns.asarray([np_ns.asarray(1.0), np_ns.asarray(2.0)]).shape == (2,)  # NumPy's values, as before
+    with pytest.raises(ValueError, match="to_device: device must be a Device, got None"):
+        xp.asarray([1.0]).to_device(None)
+    with pytest.raises(TypeError, match="__setitem__: value must be an array or a Python"):
+        _twice(lambda: xp.asarray([1, 2]).__setitem__(0, np.int64(1)))
+    x = xp.asarray([1.0, 2.0])
+    x[0] = np.float64(5.0)  # a Python float
+    assert x._data.tolist() == [5.0, 2.0]
+    with pytest.raises(TypeError, match="squeeze: axis must be an int or a tuple"):
+        xp.squeeze(xp.zeros((1, 3)), [0])
+    assert xp.squeeze(xp.asarray(1.0), 0).shape == ()  # a 0-d x's axis 0 (NumPy's, torch's)
+
+
+def test_what_array_api_strict_accepts_without_loss():
+    assert xp.linalg.matrix_rank(xp.asarray([[3, 1], [1, 3]]))._data.tolist() == 2  # computed in float64
+    assert xp.arange(0, 5, float("inf")).shape == (0,)  # the standard's length ceil(5 / inf)
+    assert xp.fft.fftn(xp.asarray(1j))._data.tolist() == 1j  # over no axis: x
+    assert xp.cumulative_sum(xp.asarray(2.0))._data.tolist() == [2.0]
+    assert xp.diff(xp.asarray([1.0, 3.0]), prepend=xp.asarray(0.0))._data.tolist() == [1.0, 2.0]
+    assert xp.tril(xp.ones((2, 2)), k=np.int64(0))._data.tolist() == [[1.0, 0.0], [1.0, 1.0]]
+    assert xp.repeat(xp.asarray([1, 2]), xp.asarray(2))._data.tolist() == [1, 1, 2, 2]
+    assert xp.searchsorted(xp.asarray([1.0, 2.0]), np.float64(1.5))._data.tolist() == 1

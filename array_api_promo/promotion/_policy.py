@@ -264,6 +264,8 @@ UNDEFINED_REFUSALS = (
     "foreign_comparison",
     "non_integer_isin",
     "python_bool_dtype",
+    "nested_arrays",
+    "none_device",
 )
 
 
@@ -332,7 +334,10 @@ class Policy:
     #: neither an array nor a Python scalar (TypeError; else Python's identity comparison);
     #: ``"non_integer_isin"``,
     #: ``isin`` of arrays of a non-integer dtype (TypeError); ``"python_bool_dtype"``, ``dtype=bool``
-    #: (Python's type) for the bool dtype (TypeError).
+    #: (Python's type) for the bool dtype (TypeError); ``"nested_arrays"``, arrays inside the sequence
+    #: given to ``asarray`` (TypeError; else their values); ``"none_device"``, ``x.to_device(None)``
+    #: (ValueError; else the CPU). ``"list_shape"`` also refuses a list as ``squeeze``'s axis or
+    #: ``roll``'s shift.
     undefined_refusals: frozenset = frozenset()
     #: Dtypes whose values ``argmax``, ``argmin``, ``sort``, ``argsort`` and ``searchsorted`` refuse to
     #: order (a TypeError): none by default (NumPy orders booleans, and complex numbers lexicographically).
@@ -344,6 +349,13 @@ class Policy:
     #: Whether ``linspace`` and ``arange`` take ``dtype=bool`` (NumPy's values: ``linspace(0, 1, 2)``
     #: is ``[False, True]``; ``arange`` of more than two values is still refused, as NumPy refuses it).
     bool_ranges: bool = False
+    #: Whether an argument of a type the standard does not name is read as NumPy reads it, as
+    #: array-api-strict (which hands it to NumPy) takes it, rather than refused (TypeError): a flag
+    #: such as ``keepdims``, ``descending`` or ``endpoint`` by its truth (``keepdims=1``; by its
+    #: ``__index__`` where NumPy's reductions read it: ``sum(x, keepdims=None)`` stays refused); an
+    #: int such as ``n``, ``k`` or ``num`` by its ``__index__`` (``True``, ``np.int64(3)``); ``norm=None``
+    #: as ``"backward"``. Never where it would lose data or give a dtype the standard does not.
+    numpy_argument_reading: bool = False
 
     @property
     def summary(self) -> str:

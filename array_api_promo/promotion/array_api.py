@@ -15,7 +15,16 @@ from __future__ import annotations
 
 from .. import _dtypes as D
 from ._lattice import PromotionTable
-from ._policy import _COMPLEX_FLOATING, UNDEFINED_REFUSALS, LargeInt, NoDtypeError, OperandKind, Policy, PromotionError
+from ._policy import (
+    _COMPLEX_FLOATING,
+    UNDEFINED_REFUSALS,
+    Decision,
+    LargeInt,
+    NoDtypeError,
+    OperandKind,
+    Policy,
+    PromotionError,
+)
 
 __all__ = ["ArrayAPIPolicy", "ArrayAPIStrictConversions", "ARRAY_API_LATTICE"]
 
@@ -66,6 +75,9 @@ class ArrayAPIPolicy(Policy):
     search_mixed_kinds = True
     # linspace's dtype "Should be a floating-point data type"; array-api-strict makes NumPy's bools.
     bool_ranges = True
+    # keepdims=1, n=True, np.int64 counts, norm=None: the standard names no other type and
+    # array-api-strict lets NumPy read them (see Policy.numpy_argument_reading).
+    numpy_argument_reading = True
 
     def _resolve(self, signature, trace):
         result = None
@@ -101,6 +113,13 @@ class ArrayAPIPolicy(Policy):
                 f"{narrower.words} input (policy {self.name!r})"
             )
         return super()._decide(spec, common, signature)
+
+    def function_dtype(self, op, dtype):
+        if op == "matrix_rank" and dtype.category in (D.CATEGORY_BOOL, D.CATEGORY_INTEGER):
+            # x "Should have a floating-point data type"; array-api-strict counts the rank of any real matrix
+            # (NumPy's, computed in float64): the rank is an integer whatever x holds, nothing is lost
+            return Decision(D.float64, self.default_int)
+        return super().function_dtype(op, dtype)
 
     def _join_scalar(self, dtype, scalar_type, trace):
         if scalar_type is LargeInt:
