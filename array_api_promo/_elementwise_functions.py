@@ -675,7 +675,10 @@ class ElementwiseFunctions(RuntimeBase):
             except TypeError:  # refused: _apply2 words it
                 return self._apply2(name, x1, x2, True)
             if result_dtype is not x1._dtype:
-                self.policy.inplace_result(f"{name} (in-place)", result_dtype, x1._dtype)
+                try:
+                    self.policy.inplace_result(f"{name} (in-place)", result_dtype, x1._dtype)
+                except PromotionError as exc:
+                    raise self._refusal(exc, "elementwise", name, x1, x2) from None
             s1, s2 = x1._data.shape, x2._data.shape
             if s1 != s2:
                 try:
@@ -683,8 +686,14 @@ class ElementwiseFunctions(RuntimeBase):
                 except ValueError:  # (_apply2 words shapes that do not broadcast)
                     shape = s1
                 if shape != s1:
-                    raise ValueError(
-                        f"{name} (in-place): broadcasting would change the shape of x1 from {s1} to {shape}"
+                    raise self._refusal(
+                        ValueError(
+                            f"{name} (in-place): broadcasting would change the shape of x1 from {s1} to {shape}"
+                        ),
+                        "inplace_broadcast",
+                        name,
+                        s1,
+                        shape,
                     )
         result = self._apply2(name, x1, x2, True)
         if result is NotImplemented:

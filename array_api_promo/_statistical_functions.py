@@ -361,7 +361,10 @@ class StatisticalFunctions(RuntimeBase):
                 return Array._new(out, result, self, x._device)
         func = "diff"
         x = self._check_array(x, func)
-        self.policy.function_dtype(func, x._dtype)  # x's dtype before its shape, as array-api-strict checks
+        try:  # x's dtype before its shape, as array-api-strict checks
+            self.policy.function_dtype(func, x._dtype)
+        except PromotionError as exc:
+            raise self._refusal(exc, "function_domain", func, x._dtype) from None
         ndim = x._data.ndim
         if ndim == 0:
             raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")

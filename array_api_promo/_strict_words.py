@@ -347,15 +347,18 @@ _KERNEL_KINDS = {
 def kernel_refusal(name: str):
     """For the stand-in's kernels of ``name`` (``StandinRuntime._kernel_for``): ``refused(exc, operands)``,
     the ``ValueError`` a kernel raised in array-api-strict's words where it is a refusal of a negative
-    second operand; ``None`` for an operation whose kernels refuse no value."""
+    second operand, or ``None`` where array-api-strict computes the call (a shift operator: NumPy's
+    values); ``None`` for an operation whose kernels refuse no value."""
     kind = _KERNEL_KINDS.get(name)
     if kind is None:
         return None
 
-    def refused(exc: BaseException, operands: tuple) -> BaseException:
+    def refused(exc: BaseException, operands: tuple) -> BaseException | None:
         other = np.asarray(operands[-1])
         if other.dtype.kind not in "iu" or not (other < 0).any():
             return exc  # (shapes that do not broadcast: worded by the runtime)
+        if kind == "negative_shift" and _operator_called() is not None:
+            return None  # array-api-strict's << and >> let NumPy shift by a negative amount
         return reworded(exc, kind, (), None)
 
     return refused

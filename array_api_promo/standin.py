@@ -81,6 +81,8 @@ import sys
 import types
 import typing
 
+import numpy as np
+
 from . import _dtypes as D
 from ._array import Array
 from ._data_type_functions import finfo_object, iinfo_object
@@ -504,7 +506,7 @@ class StandinRuntime(Runtime):
         subtract``) to the calling module, and consumers filter them by array-api-strict's
         module (array-api-extra: ``ignore:invalid value encountered:RuntimeWarning:array_api_strict``).
         The stand-in's elementwise operations take the general path, not the compiled one."""
-        return _attributed(kernel_for(name, numpy_dtype, policy), kernel_refusal(name))
+        return _attributed(kernel_for(name, numpy_dtype, policy), kernel_refusal(name), _NUMPY_KERNELS.get(name))
 
     def namespace_at(self, api_version: str):
         # As array-api-strict: asking an array for a version sets that version globally.
@@ -517,6 +519,9 @@ class StandinRuntime(Runtime):
 
 
 _NOT_FUNCTIONS = ("complex64", "complex128", "fft")
+# What array-api-strict computes where our kernels refuse a value: its shift operators shift by a
+# negative amount as NumPy does (its functions refuse it, as ours do).
+_NUMPY_KERNELS = {"bitwise_left_shift": np.left_shift, "bitwise_right_shift": np.right_shift}
 
 
 def _unpickle_standin(data, policy_name, api_version, device):
@@ -543,14 +548,17 @@ def _unpickle_standin(data, policy_name, api_version, device):
 _KERNELS_MODULE: dict = {"__name__": f"{MODULE_NAME}._kernels"}
 exec(  # noqa: S102 - a fixed source: only its globals differ from this module's
     compile(
-        "def _attributed(kernel, refused=None):\n"
+        "def _attributed(kernel, refused=None, computed=None):\n"
         "    def run(*args, **kwargs):\n"
         "        try:\n"
         "            return kernel(*args, **kwargs)\n"
         "        except ValueError as exc:\n"  # a policy's value check (a negative shift): its kind's words
         "            if refused is None:\n"
         "                raise\n"
-        "            raise refused(exc, args) from None\n"
+        "            error = refused(exc, args)\n"
+        "            if error is None:\n"  # array-api-strict computes it: NumPy's values
+        "                return computed(*args, **kwargs)\n"
+        "            raise error from None\n"
         "    run.__name__ = getattr(kernel, '__name__', 'kernel')\n"
         "    return run\n",
         "<array_api_promo stand-in kernels>",
