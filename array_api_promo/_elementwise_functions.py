@@ -301,6 +301,9 @@ def _casting(kernel, compute: np.dtype, arity: int) -> Callable:
     )
 
 
+_PYTHON_NUMBERS = (bool, int, float, complex)
+
+
 def _is_python_number(x) -> bool:
     """A NumPy scalar that is an instance of Python's float or complex (np.float64, np.complex128)."""
     return type(x) not in _SCALAR_TYPES and isinstance(x, (float, complex)) and isinstance(x, np.generic)
@@ -532,7 +535,7 @@ class ElementwiseFunctions(RuntimeBase):
         returning NotImplemented would let NumPy answer in its own ("Concatenation
         operation") or, for ``==``, give a silent ``False``. Other types get
         NotImplemented from an operator, so that Python (or the other type's
-        reflected method) decides.
+        reflected method) decides, unless the policy refuses them (``foreign_operand``).
         """
         if self.policy.numpy_scalars != "refuse" and (self._is_numpy_number(x1) or self._is_numpy_number(x2)):
             return self._apply2(
@@ -577,6 +580,21 @@ class ElementwiseFunctions(RuntimeBase):
                             x1,
                             x2,
                         )
+            if "foreign_operand" in self.policy.undefined_refusals and not (
+                isinstance(x1, _PYTHON_NUMBERS) or isinstance(x2, _PYTHON_NUMBERS)  # (x @ 1: Python's refusal)
+            ):
+                # no other type's reflected method is asked: array-api-strict refuses the operand itself
+                bad, arg = (x2, "x2") if type(x1) is Array else (x1, "x1")
+                raise self._refusal(
+                    TypeError(
+                        f"{name}: {arg} must be an array or a Python scalar of {self.label}, got "
+                        f"{describe_value(bad)}; the standard leaves operators with it undefined "
+                        f"(policy {self.policy.name!r})"
+                    ),
+                    "operands",
+                    x1,
+                    x2,
+                )
             return self._declined(name, x1, x2)
         if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
             if name in self.policy.scalar_pair_functions:

@@ -262,6 +262,7 @@ UNDEFINED_REFUSALS = (
     "array_fill",
     "list_shape",
     "foreign_comparison",
+    "foreign_operand",
     "non_integer_isin",
     "python_bool_dtype",
     "nested_arrays",
@@ -332,6 +333,8 @@ class Policy:
     #: ``fill_value`` (TypeError); ``"list_shape"``, a ``reshape`` shape or ``tile`` repetitions that
     #: is not a tuple (TypeError); ``"foreign_comparison"``, ``==``/``!=`` with an object that is
     #: neither an array nor a Python scalar (TypeError; else Python's identity comparison);
+    #: ``"foreign_operand"``, any other operator with such an object (TypeError, the other object's
+    #: reflected method not asked; else NotImplemented, so that Python asks it);
     #: ``"non_integer_isin"``,
     #: ``isin`` of arrays of a non-integer dtype (TypeError); ``"python_bool_dtype"``, ``dtype=bool``
     #: (Python's type) for the bool dtype (TypeError); ``"nested_arrays"``, arrays inside the sequence
