@@ -40,7 +40,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import OPERATORS, Array
 from ._dtypes import PY_SCALARS, DType
-from ._namespace import _PUBLIC_METHODS, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate, namespace
+from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, PUBLIC_METHODS, Runtime, namespace, populate
 from .promotion import OPS, get_policy
 from .promotion._policy import PromotionDifferenceWarning, int_text
 
@@ -779,7 +779,7 @@ def audited_runtime_class(base: type) -> type:
     cls = _CLASSES.get(base)
     if cls is None:
         namespace_dict = {
-            name: _audited_method(name, getattr(base, name)) for name in _PUBLIC_METHODS if hasattr(base, name)
+            name: _audited_method(name, getattr(base, name)) for name in PUBLIC_METHODS if hasattr(base, name)
         }
         cls = _CLASSES[base] = type(f"Audited{base.__name__}", (_AuditedRuntime, base), namespace_dict)
     return cls
@@ -810,11 +810,11 @@ def _unpickle_audited(data, policy_name, against, api_version, device):
 def make_standin_module():
     """The stand-in module under the audit's runner: ``$ARRAY_API_PROMO_POLICY`` audited against
     ``$ARRAY_API_PROMO_AUDIT_AGAINST`` (comma-separated), each version's runtime, one record set."""
-    from .from_env import _load_policy
+    from .from_env import policy_from_spec
     from .standin import StandinRuntime, make_module
 
-    policy = _load_policy(os.environ.get("ARRAY_API_PROMO_POLICY", "array_api"))
-    against = [_load_policy(a) for a in os.environ["ARRAY_API_PROMO_AUDIT_AGAINST"].split(",") if a]
+    policy = policy_from_spec(os.environ.get("ARRAY_API_PROMO_POLICY", "array_api"))
+    against = [policy_from_spec(a) for a in os.environ["ARRAY_API_PROMO_AUDIT_AGAINST"].split(",") if a]
     main, others = _policies(policy, against)
     state = Audit(main, others, DEFAULT_API_VERSION)
     cls = audited_runtime_class(StandinRuntime)
@@ -876,7 +876,7 @@ def audit(policy="array_api", against=("torch",), api_version: str | None = None
                 f"array_api_promo.audit[{main.name} vs {names},{version}]",
                 f"Array API namespace of policy {main.name!r} at {version}, audited against {names}.",
             )
-            _populate(module, AuditRuntime(main, version, state))
+            populate(module, AuditRuntime(main, version, state))
             module.__audit__ = state
             _MODULES[key] = module
     return module

@@ -168,10 +168,10 @@ def _outcome(policy: Policy, operands, op: str = "result_type"):
 
 def _check_op(op: str) -> str:
     from .promotion import OPS
-    from .promotion._policy import _FUNCTION_DOMAINS
+    from .promotion._policy import FUNCTION_DOMAINS
 
-    if op not in OPS and op not in _FUNCTION_DOMAINS:
-        known = sorted(set(OPS) | set(_FUNCTION_DOMAINS))
+    if op not in OPS and op not in FUNCTION_DOMAINS:
+        known = sorted(set(OPS) | set(FUNCTION_DOMAINS))
         raise UsageError(f"unknown operation {op!r}; known: {', '.join(known)}")
     return op
 

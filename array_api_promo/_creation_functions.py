@@ -252,7 +252,7 @@ class CreationFunctions(RuntimeBase):
         return Array._new(data, dtype, self, device)
 
     def _fill(self, shape, fill_value, dtype, device, func):
-        shape = _check_shape(shape, func)
+        shape = check_shape(shape, func)
         device = self._check_device(device, func)
         if self.policy.numpy_scalars != "refuse" and isinstance(fill_value, np.generic):
             # a NumPy scalar as the policy's library takes it; into a dtype asked for, at its own precision
@@ -321,7 +321,7 @@ class CreationFunctions(RuntimeBase):
         if dtype is None and device is None and _plain_shape(shape):
             dtype = self.policy.default_float  # (the CPU has no defaults of its own)
             return _on_cpu(maker(shape, dtype=dtype.numpy), dtype, self)
-        shape = _check_shape(shape, func)
+        shape = check_shape(shape, func)
         device = self._check_device(device, func)
         dtype = self._default("real floating", device) if dtype is None else self._check_dtype(dtype, func)
         check_fits(shape, dtype.numpy.itemsize, func)
@@ -716,7 +716,7 @@ _ceil = math.ceil
 
 def _plain_shape(shape) -> bool:
     """Whether ``shape`` is an int or a non-empty tuple of ints, each and their nonzero product in
-    [0, _PLAIN_LENGTH]: nothing for _check_shape or check_fits to refuse (_fastpath.c's plain_shape)."""
+    [0, _PLAIN_LENGTH]: nothing for check_shape or check_fits to refuse (_fastpath.c's plain_shape)."""
     if type(shape) is int:
         return 0 <= shape <= _PLAIN_LENGTH
     if type(shape) is not tuple or not shape:
@@ -754,7 +754,7 @@ def _on_cpu(data, dtype, runtime) -> Array:
     return array
 
 
-def _check_shape(shape, func):
+def check_shape(shape, func):
     if type(shape) is int:
         shape = (shape,)
     elif isinstance(shape, (tuple, list)):

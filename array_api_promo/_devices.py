@@ -82,7 +82,7 @@ class Device:
             held = ", ".join(sorted(self.excluded))
             raise runtime._refusal(
                 ValueError(
-                    f"{_operation()}: Device({self.name!r}) does not support dtype={dtype.name}, the result's dtype "
+                    f"{operation_name()}: Device({self.name!r}) does not support dtype={dtype.name}, the result's dtype "
                     f"under policy {runtime.policy.name!r} ({self.name} {self.why}: it cannot hold {held}); "
                     "ask for a dtype it holds, or move the data with to_device()"
                 ),
@@ -175,7 +175,7 @@ def device_of(device) -> Device | None:
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _operation() -> str:
+def operation_name() -> str:
     """The public operation being run: the outermost frame of this package (``sum``, ``__add__`` ...)."""
     frame: FrameType | None = sys._getframe(2)
     name = "array"

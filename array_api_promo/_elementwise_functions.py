@@ -230,7 +230,7 @@ _ufunc = np.ufunc
 _PY_CONVERTER = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
 
 
-def _check_broadcast(name, shape1, shape2):
+def check_broadcast(name, shape1, shape2):
     """A ``ValueError`` in our words when two shapes do not broadcast (else return: the error was another)."""
     try:
         np.broadcast_shapes(shape1, shape2)
@@ -460,7 +460,7 @@ class ElementwiseFunctions(RuntimeBase):
                 else:
                     out = run(x1._data, x2._data, signature=signature, casting="unsafe")
             except ValueError:
-                _check_broadcast(name, x1._data.shape, x2._data.shape)
+                check_broadcast(name, x1._data.shape, x2._data.shape)
                 raise
             except MemoryError:  # two broadcast operands whose result cannot fit
                 check_fits(np.broadcast_shapes(x1._data.shape, x2._data.shape), rnp.itemsize, name)
@@ -831,7 +831,7 @@ class ElementwiseFunctions(RuntimeBase):
         except ValueError:  # in the words of every other function, not NumPy's
             for bound in (lo, hi):
                 if bound is not None:
-                    _check_broadcast("clip", data.shape, np.shape(bound))
+                    check_broadcast("clip", data.shape, np.shape(bound))
             raise
         if type(out) is not _ndarray or out.dtype is not result.numpy:
             out = _asarray(out, dtype=result.numpy)

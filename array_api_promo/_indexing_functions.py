@@ -266,7 +266,7 @@ class IndexingFunctions(RuntimeBase):
             raise self._refusal(IndexError(f"{func}: {exc} (x has shape {data.shape})"), "index_error", key) from None
         except ValueError as exc:
             raise ValueError(
-                f"{func}: value of shape {np.shape(v)} cannot be stored into x{_key_repr(key)} "
+                f"{func}: value of shape {np.shape(v)} cannot be stored into x{key_repr(key)} "
                 f"(x has shape {data.shape}): {exc}"
             ) from None
         except TypeError as exc:
@@ -419,7 +419,7 @@ class IndexingFunctions(RuntimeBase):
         return Array._new(out, x._dtype, self, x._device)
 
 
-def _key_repr(key) -> str:
+def key_repr(key) -> str:
     if type(key) is tuple:
         return "[" + ", ".join(_one_repr(k) for k in key) + "]"
     return f"[{_one_repr(key)}]"

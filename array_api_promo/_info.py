@@ -23,7 +23,7 @@ _KINDS = {
     "numeric": (D.SIGNED_INTEGER, D.UNSIGNED_INTEGER, D.REAL_FLOATING, D.COMPLEX_FLOATING),
 }
 _STANDARD = frozenset(D.STANDARD_DTYPES)
-_MAX_DIMENSIONS = 64  # NumPy 2's NPY_MAXDIMS
+MAX_DIMENSIONS = 64  # NumPy 2's NPY_MAXDIMS
 
 
 class Info:
@@ -44,7 +44,7 @@ class Info:
             "data-dependent shapes": runtime.data_dependent_shapes,
         }
         if self._runtime.api_version >= "2024.12":
-            caps["max dimensions"] = _MAX_DIMENSIONS
+            caps["max dimensions"] = MAX_DIMENSIONS
         return caps
 
     def default_device(self):

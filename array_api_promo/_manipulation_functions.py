@@ -19,7 +19,7 @@ from . import _core, _dtypes as D
 from ._array import Array
 from ._devices import CPU
 from ._errors import ArgumentError, AxisError
-from ._info import _MAX_DIMENSIONS as _MAX_DIMS
+from ._info import MAX_DIMENSIONS as _MAX_DIMS
 from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
 from .promotion import Operand, OperandKind, PromotionError
 

@@ -112,19 +112,19 @@ def _public_methods():
     return names
 
 
-_PUBLIC_METHODS = tuple(_public_methods())
+PUBLIC_METHODS = tuple(_public_methods())
 
 
 def _in_version(name: str, api_version: str) -> bool:
     return ADDED_IN.get(name, "2021.12") <= api_version
 
 
-def _populate(module: types.ModuleType, runtime: Runtime) -> None:
+def populate(module: types.ModuleType, runtime: Runtime) -> None:
     """Write the namespace's public names onto ``module``."""
     version = runtime.api_version
     sub: dict[str, dict] = {"linalg": {}, "fft": {}}
     names = []
-    for name in _PUBLIC_METHODS:
+    for name in PUBLIC_METHODS:
         prefix, _, rest = name.partition("_")
         if prefix in sub and rest:
             if _in_version(f"{prefix}.{rest}", version):
@@ -267,7 +267,7 @@ def bind(
         key = (policy, api_version, storage)
     else:
         raise ValueError(f"unknown storage {storage!r}; storages are {', '.join(map(repr, STORAGES))}")
-    _populate(module, runtime)
+    populate(module, runtime)
     for name in getattr(runtime, "storage_functions", ()):  # a storage's own (dask: compute, persist)
         setattr(module, name, plain_function(getattr(runtime, name), name, module.__name__))
         module.__all__ = sorted(module.__all__ + [name])

@@ -21,7 +21,7 @@ import numpy as np
 
 from . import _core, _dtypes as D
 from ._array import Array
-from ._devices import ALL_DEVICES, CPU, DEVICE1, DEVICE2, Device, _operation, device_by_name, device_of
+from ._devices import ALL_DEVICES, CPU, DEVICE1, DEVICE2, Device, device_by_name, device_of, operation_name
 from ._dtypes import PY_SCALARS, DType
 from ._errors import ArgumentError, AxisError
 from .promotion import Operand, OperandKind, PromotionError, scalar_type, zero_d_value
@@ -194,7 +194,7 @@ class RuntimeBase:
             return policy.default_int
         if kind == "complex floating":
             if policy.default_complex is None:
-                raise TypeError(f"{_operation()}: {self.label} has no complex dtype")
+                raise TypeError(f"{operation_name()}: {self.label} has no complex dtype")
             return policy.default_complex
         return policy.default_index
 

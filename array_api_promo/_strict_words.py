@@ -31,7 +31,7 @@ The choosers replay array-api-strict's own checks in its order on the refused ca
 numeric dtypes are allowed in __add__" there, not the Python float's refusal), with
 array-api-strict's categories (``_CATEGORY_OF``).  Which operator a refused elementwise operation
 was called by (``x += y`` is ``__iadd__``'s words, ``add(x, y)`` the function's) is read from the
-stack on the error path, as ``_devices._operation()`` names the operation of a device refusal: no
+stack on the error path, as ``_devices.operation_name()`` names the operation of a device refusal: no
 signature of a hot path carries it.
 
 Two refusals have no raise site of the runtime: values a policy's kernels refuse (a negative

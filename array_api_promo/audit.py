@@ -29,7 +29,7 @@ import types
 
 from ._audit import Audit, Outcome, Record, _sorted, audit as _audit
 from ._namespace import API_VERSIONS
-from .from_env import _load_policy
+from .from_env import policy_from_spec
 from .promotion._policy import PromotionDifferenceWarning
 from .standin import _PACKAGE_ROOT, SITE_DIR
 
@@ -189,8 +189,8 @@ def main(argv=None) -> int:
         parser.error("--include applies to --numpy")
     args.policy = args.policy or "array_api"
     try:
-        main_policy = _load_policy(args.policy)
-        others = [_load_policy(a) for a in against]
+        main_policy = policy_from_spec(args.policy)
+        others = [policy_from_spec(a) for a in against]
         from ._audit import _policies
 
         _policies(main_policy, others)
@@ -271,7 +271,7 @@ def _numpy_main(args, argv, command, against, extra_env, parser) -> int:
     from ._numpy_audit import ENV_AGAINST, ENV_INCLUDE, check_against
 
     try:
-        others = check_against([_load_policy(a) for a in against])
+        others = check_against([policy_from_spec(a) for a in against])
     except (ImportError, TypeError, ValueError) as exc:
         parser.error(str(exc))
     if shutil.which(command[0]) is None:

@@ -25,7 +25,7 @@ from ._namespace import (
 )
 
 
-def _load_policy(spec: str):
+def policy_from_spec(spec: str):
     if ":" not in spec:
         try:
             return _promotion.get_policy(spec)
@@ -66,7 +66,7 @@ def _storage(name: str) -> str:
 
 _bind(
     _sys.modules[__name__],
-    _load_policy(_os.environ.get("ARRAY_API_PROMO_POLICY", "array_api")),
+    policy_from_spec(_os.environ.get("ARRAY_API_PROMO_POLICY", "array_api")),
     _api_version(_os.environ.get("ARRAY_API_PROMO_API_VERSION", _DEFAULT_API_VERSION)),
     canonical=False,
     storage=_storage(_os.environ.get("ARRAY_API_PROMO_STORAGE", "numpy")),

@@ -89,13 +89,13 @@ from ._data_type_functions import finfo_object, iinfo_object
 from ._devices import ALL_DEVICES, CPU, NO_FLOAT64, NO_X64, Device, show_as_array_api_strict
 from ._elementwise_functions import kernel_for
 from ._linear_algebra_functions import EighResult, EigResult, QRResult, SlogdetResult, SVDResult
-from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, _populate
+from ._namespace import ADDED_IN, API_VERSIONS, DEFAULT_API_VERSION, Runtime, populate
 from ._plain_functions import plain_function
 from ._runtime import describe_value
 from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._standin_shape import MODULES as SHAPE
 from ._strict_words import MIRRORED_VERSION, array_repr, kernel_refusal, reflected_operator, reworded
-from .from_env import _load_policy
+from .from_env import policy_from_spec
 from .promotion._policy import ScalarConverter
 
 __all__ = ["MIRRORED_VERSION", "SHAPE", "SITE_DIR", "StandinRuntime", "install", "main", "make_module"]
@@ -211,7 +211,7 @@ class _Standin:
         runtime = self._runtimes.get(api_version)
         if runtime is None:
             runtime = self._runtimes[api_version] = self.make_runtime(self.policy, api_version, self)
-        _populate(module, runtime)
+        populate(module, runtime)
         self.api_version = api_version
         names = set(module.__all__)
         extensions = {ext: module.__dict__.get(ext) for ext in _EXTENSIONS}  # before the flags remove any
@@ -659,7 +659,7 @@ def make_module(
     """
     if policy is None:
         policy = os.environ.get("ARRAY_API_PROMO_POLICY", "array_api")
-    policy = (_load_policy(policy) if isinstance(policy, str) else policy).for_standin()
+    policy = (policy_from_spec(policy) if isinstance(policy, str) else policy).for_standin()
     module = types.ModuleType(name, f"array_api_promo standing in for array-api-strict (policy {policy.name!r}).")
     state = _Standin(module, policy, make_runtime)
     module._standin = state
@@ -738,7 +738,7 @@ def main(argv=None) -> int:
     if not command:
         parser.error("no program given: python -m array_api_promo.standin [options] -- PROGRAM [ARGS...]")
     try:
-        _load_policy(args.policy)  # fail here, once, rather than in every import
+        policy_from_spec(args.policy)  # fail here, once, rather than in every import
     except (ImportError, TypeError, ValueError) as exc:
         parser.error(str(exc))
     env = dict(os.environ)

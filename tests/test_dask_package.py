@@ -128,11 +128,7 @@ def test_every_linalg_and_fft_method_is_the_dask_runtimes_or_an_alias_that_calls
 # -- the package's shape ---------------------------------------------------------------------------
 MODULES = sorted(info.name for info in pkgutil.iter_modules([str(PACKAGE)]))
 # Helpers of the NumPy runtime's mixins the package imports until those modules give them public names.
-PRIVATE_IMPORTS = {
-    ("blockwise", "_check_broadcast"),  # _elementwise_functions: the shapes' broadcast check, in its words
-    ("creation", "_check_shape"),  # _creation_functions: a shape argument's checks
-    ("indexing", "_key_repr"),  # _indexing_functions: a key as the error messages quote it
-}
+PRIVATE_IMPORTS: set = set()  # (none: the NumPy mixins' helpers it uses are public)
 
 
 def test_the_package_has_one_module_per_group_over_shared_ones():

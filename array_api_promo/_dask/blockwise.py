@@ -15,7 +15,7 @@ import dask.array as da
 import numpy as np
 
 from .._array import Array
-from .._elementwise_functions import _check_broadcast
+from .._elementwise_functions import check_broadcast
 from .base import DaskBase, standard_signatures
 from .blocks import Block, known, letters
 
@@ -33,7 +33,7 @@ class DaskBlockwise(DaskBase):
             shapes = [d.shape for d in datas]
         for i in range(1, len(shapes)):
             if known(shapes[0]) and known(shapes[i]):
-                _check_broadcast(func, shapes[0], shapes[i])
+                check_broadcast(func, shapes[0], shapes[i])
         rnp = result._data.dtype
         if not datas:  # Python scalars only: the host's 0-d result
             return self._from_host(result)

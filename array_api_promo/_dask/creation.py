@@ -16,7 +16,7 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._array import Array
-from .._creation_functions import _check_shape
+from .._creation_functions import check_shape
 from .base import DaskBase, standard_signatures
 from .blocks import chunks_for, known, meta_shape
 
@@ -47,7 +47,7 @@ class DaskCreation(DaskBase):
         return self._from_host(self._host.asarray(obj, dtype=dtype, device=device, copy=copy), chunks)
 
     def _constant(self, maker, shape, dtype, device, chunks, func, fill=None):
-        shape = _check_shape(shape, func)
+        shape = check_shape(shape, func)
         chunks = chunks_for(shape, chunks)
         kwargs = {"dtype": dtype, "device": device}
         probe = self._host.full((), fill, **kwargs) if maker == "full" else getattr(self._host, maker)((), **kwargs)

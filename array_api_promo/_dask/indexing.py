@@ -16,7 +16,7 @@ import dask.array as da
 import numpy as np
 
 from .._array import Array
-from .._indexing_functions import _key_repr
+from .._indexing_functions import key_repr
 from .base import DaskBase, standard_signatures
 from .blocks import known
 
@@ -105,7 +105,7 @@ class DaskIndexing(DaskBase):
             raise IndexError(f"{func}: {exc} (x has shape {x.shape})") from None
         except ValueError as exc:
             raise ValueError(
-                f"{func}: value of shape {np.shape(v)} cannot be stored into x{_key_repr(key)} (x has shape {x.shape}): {exc}"
+                f"{func}: value of shape {np.shape(v)} cannot be stored into x{key_repr(key)} (x has shape {x.shape}): {exc}"
             ) from None
         except (TypeError, NotImplementedError) as exc:
             raise IndexError(f"{func}: invalid index {key!r}: {exc}") from None

@@ -19,9 +19,9 @@ from ._policy import (
     Policy,
     PromotionError,
     ValueOperand,
-    _defer_policy,
     available_policies,
     classify,
+    defer_policy,
     get_policy,
     nd,
     register_policy,
@@ -39,21 +39,21 @@ def _rules(module: str):
 register_policy(ArrayAPIPolicy())
 # The other built-ins are made on first use, not at import (their modules are milliseconds of it):
 # by get_policy(name), or by a name of theirs read from this package (__getattr__).
-_defer_policy("torch", lambda: _rules("torch")._torch_policy())
-_defer_policy("torch@2.13", lambda: _rules("torch")._torch_policy(version="2.13"))
-_defer_policy("numpy", lambda: _rules("numpy").NumPyPolicy())
-_defer_policy("numpy@2.4", lambda: _rules("numpy").NumPyPolicy(version="2.4"))
-_defer_policy("numpy_legacy", lambda: _rules("numpy_legacy").NumPyLegacyPolicy())
-_defer_policy("jax", lambda: _rules("jax")._jax_policy("jax"))
-_defer_policy("jax_x64", lambda: _rules("jax")._jax_policy("jax_x64"))
-_defer_policy("jax_explicit_x64", lambda: _rules("jax")._jax_policy("jax_explicit_x64"))
-_defer_policy("megengine", lambda: _rules("megengine").MegEnginePolicy())
-_defer_policy("paddle", lambda: _rules("paddle").PaddlePolicy())
-_defer_policy("mlx", lambda: _rules("mlx").MlxPolicy())
+defer_policy("torch", lambda: _rules("torch").torch_policy())
+defer_policy("torch@2.13", lambda: _rules("torch").torch_policy(version="2.13"))
+defer_policy("numpy", lambda: _rules("numpy").NumPyPolicy())
+defer_policy("numpy@2.4", lambda: _rules("numpy").NumPyPolicy(version="2.4"))
+defer_policy("numpy_legacy", lambda: _rules("numpy_legacy").NumPyLegacyPolicy())
+defer_policy("jax", lambda: _rules("jax")._jax_policy("jax"))
+defer_policy("jax_x64", lambda: _rules("jax")._jax_policy("jax_x64"))
+defer_policy("jax_explicit_x64", lambda: _rules("jax")._jax_policy("jax_explicit_x64"))
+defer_policy("megengine", lambda: _rules("megengine").MegEnginePolicy())
+defer_policy("paddle", lambda: _rules("paddle").PaddlePolicy())
+defer_policy("mlx", lambda: _rules("mlx").MlxPolicy())
 
 # Name -> the module of rules it comes from (a module's own name: the module).
 _DEFERRED_NAMES = {
-    **dict.fromkeys(["torch", "TORCH_TABLE", "TorchPolicy", "_torch_policy"], "torch"),
+    **dict.fromkeys(["torch", "TORCH_TABLE", "TorchPolicy", "torch_policy"], "torch"),
     **dict.fromkeys(["numpy", "NUMPY_TABLE", "NumPyPolicy"], "numpy"),
     **dict.fromkeys(["numpy_legacy", "NumPyLegacyPolicy"], "numpy_legacy"),
     **dict.fromkeys(["jax", "JAX_LATTICE", "JAX_LATTICE_X32", "JaxPolicy", "_jax_policy"], "jax"),

@@ -126,7 +126,7 @@ class LargeInt(int):
 _INT64_MAX = 2**63 - 1
 _UINT64_END = 2**64
 # The least int float() refuses: 2**1024 - 2**970 rounds to 2**1024, beyond float64.
-_FLOAT_INT_END = 2**1024 - 2**970
+FLOAT_INT_END = 2**1024 - 2**970
 
 
 def int_text(value) -> str:
@@ -456,7 +456,7 @@ class Policy:
         spec = OPS.get(op) if op != "result_type" else None
         trace = Explanation(self, (), op)
         try:
-            if spec is None and op != "result_type" and op not in _FUNCTION_DOMAINS:
+            if spec is None and op != "result_type" and op not in FUNCTION_DOMAINS:
                 raise ValueError(f"explain: unknown operation {op!r}")
             sig, scalars = self.signature(operands)
             trace.operands = [str(s) for s in sig]
@@ -465,7 +465,7 @@ class Policy:
             result = self._resolve(sig, trace)
             for value in scalars:
                 self.check_scalar(value, result, op)
-            if op in _FUNCTION_DOMAINS:  # a reduction, linalg or fft function: what the function reads
+            if op in FUNCTION_DOMAINS:  # a reduction, linalg or fft function: what the function reads
                 decision = self.function_dtype(op, result)
                 if decision.result is not result:
                     trace.step(f"{op} of {result.name} input returns {decision.result.name}")
@@ -496,7 +496,7 @@ class Policy:
             return
         if dtype.category == D.CATEGORY_INTEGER:
             self.check_int_range(value, dtype, op)
-        elif dtype.category >= D.CATEGORY_FLOATING and not -_FLOAT_INT_END < value < _FLOAT_INT_END:
+        elif dtype.category >= D.CATEGORY_FLOATING and not -FLOAT_INT_END < value < FLOAT_INT_END:
             raise OverflowError(
                 f"{op}: Python int {int_text(value)} is too large to convert to {dtype.name} (policy {self.name!r})"
             )
@@ -654,12 +654,12 @@ class Policy:
         """The standard's rule: the inputs must be in the op's domain."""
         if not spec.domain.admits(common):
             raise PromotionError(
-                f"{spec.name}: {_describe(signature)} is not allowed; the standard requires "
+                f"{spec.name}: {describe_signature(signature)} is not allowed; the standard requires "
                 f"{spec.domain.words} input (policy {self.name!r})"
             )
         if spec.result is ResultKind.FIRST and common is not signature[0].dtype:
             raise PromotionError(
-                f"{spec.name}: {_describe(signature)} would change the dtype of x from "
+                f"{spec.name}: {describe_signature(signature)} would change the dtype of x from "
                 f"{signature[0].dtype.name} to {common.name}; the standard requires the result "
                 f"to keep x's dtype (policy {self.name!r})"
             )
@@ -755,7 +755,7 @@ class Policy:
         values, Hermitian eigenvalues and ``slogdet``'s logabsdet are real of the input's
         precision, ``matrix_rank`` the default integer; the others keep the dtype.
         """
-        domain = _FUNCTION_DOMAINS.get(op)
+        domain = FUNCTION_DOMAINS.get(op)
         if domain is None:
             raise ValueError(f"function_dtype: unknown function {op!r}")
         if not domain.admits(dtype):
@@ -806,8 +806,8 @@ class _Kinds(NamedTuple):
         return dtype.kind in self.kinds
 
 
-_COMPLEX_FLOATING = _Kinds("complex floating-point", frozenset({D.COMPLEX_FLOATING}))
-_FUNCTION_DOMAINS = {
+COMPLEX_FLOATING_INPUT = _Kinds("complex floating-point", frozenset({D.COMPLEX_FLOATING}))
+FUNCTION_DOMAINS = {
     **dict.fromkeys(
         ["sum", "prod", "cumulative_sum", "cumulative_prod", "trace", "diff", "cross", "outer", "tensordot", "vecdot"],
         Domain.NUMERIC,
@@ -840,11 +840,11 @@ _FUNCTION_DOMAINS = {
         Domain.FLOATING,
     ),
     **dict.fromkeys(["rfft", "rfftn", "ihfft", "fftfreq", "rfftfreq"], Domain.REAL_FLOATING),
-    **dict.fromkeys(["fft", "ifft", "fftn", "ifftn", "irfft", "irfftn", "hfft"], _COMPLEX_FLOATING),
+    **dict.fromkeys(["fft", "ifft", "fftn", "ifftn", "irfft", "irfftn", "hfft"], COMPLEX_FLOATING_INPUT),
 }
 
 
-def _describe(signature) -> str:
+def describe_signature(signature) -> str:
     return " and ".join(str(s) for s in signature) if len(signature) > 1 else str(signature[0])
 
 
@@ -879,7 +879,7 @@ _DEFERRED: dict[str, Callable[[], Policy]] = {}
 _MAKING = threading.RLock()
 
 
-def _defer_policy(name: str, make: Callable[[], Policy]) -> None:
+def defer_policy(name: str, make: Callable[[], Policy]) -> None:
     """Register the policy ``make()`` under ``name`` when it is first asked for."""
     _DEFERRED[name] = make
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 from .. import _dtypes as D
 from ._lattice import PromotionTable
 from ._policy import (
-    _COMPLEX_FLOATING,
+    COMPLEX_FLOATING_INPUT,
     UNDEFINED_REFUSALS,
     Decision,
     LargeInt,
@@ -57,7 +57,7 @@ _SCALAR_PARTNERS = {
 _SCALAR_PARTNERS[LargeInt] = _SCALAR_PARTNERS[int]
 # Operations whose stub names a narrower domain than the one the operation table shares with
 # every policy ("imag": "Should have a complex floating-point data type").
-_NARROWER_DOMAINS = {"imag": _COMPLEX_FLOATING}
+_NARROWER_DOMAINS = {"imag": COMPLEX_FLOATING_INPUT}
 
 
 class ArrayAPIPolicy(Policy):

@@ -55,7 +55,7 @@ from ._policy import (
     Policy,
     PromotionError,
     ScalarConverter,
-    _describe,
+    describe_signature,
     int_text,
 )
 
@@ -327,7 +327,7 @@ class JaxPolicy(Policy):
         refused = _JAX_REFUSES.get(spec.name, _DEFAULT_REFUSALS.get(spec.domain, ()))
         if common.category in refused:
             raise PromotionError(
-                f"{spec.name}: JAX does not accept {_describe(signature)} "
+                f"{spec.name}: JAX does not accept {describe_signature(signature)} "
                 f"({D.CATEGORY_NAMES[common.category]} input) (policy {self.name!r})"
             )
         kind = spec.result

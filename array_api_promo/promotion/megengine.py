@@ -36,7 +36,16 @@ import numpy as np
 from .. import _dtypes as D
 from .._dtypes import DType
 from ._ops import OpSpec, ResultKind
-from ._policy import _FLOAT_INT_END, Decision, LargeInt, OperandKind, Policy, PromotionError, _describe, int_text
+from ._policy import (
+    FLOAT_INT_END,
+    Decision,
+    LargeInt,
+    OperandKind,
+    Policy,
+    PromotionError,
+    describe_signature,
+    int_text,
+)
 
 __all__ = ["MegEnginePolicy", "megengine_promote"]
 
@@ -139,7 +148,7 @@ class MegEnginePolicy(Policy):
     # large to convert to C long") and into a float tensor by float(); its creation calls
     # (``tensor(v, dtype=...)``, ``full``) read any int as a C long and make it an int32 first.
     def check_scalar_value(self, value, op):
-        if type(value) is int and not -_FLOAT_INT_END < value < _FLOAT_INT_END:
+        if type(value) is int and not -FLOAT_INT_END < value < FLOAT_INT_END:
             raise OverflowError(
                 f"{op}: Python int {int_text(value)} is too large to convert to float (policy {self.name!r})"
             )
@@ -188,7 +197,7 @@ class MegEnginePolicy(Policy):
         is int16, bool with uint8 uint8); it takes tensors only and has no bool or uint16 kernel."""
         if any(o.kind is OperandKind.SCALAR for o in signature):
             raise PromotionError(
-                f"where: MegEngine's where takes tensors only, got {_describe(signature)} (policy {self.name!r})"
+                f"where: MegEngine's where takes tensors only, got {describe_signature(signature)} (policy {self.name!r})"
             )
         dtypes = [o.dtype for o in signature]
         top = max(_PRIORITY[d.category] for d in dtypes)
@@ -204,7 +213,7 @@ class MegEnginePolicy(Policy):
             compute = f4  # true division and floating functions of integers compute in float32
         elif not spec.domain.admits(common):
             raise PromotionError(
-                f"{name}: MegEngine does not accept {_describe(signature)} ({D.CATEGORY_NAMES[common.category]} "
+                f"{name}: MegEngine does not accept {describe_signature(signature)} ({D.CATEGORY_NAMES[common.category]} "
                 f"input; {name} takes {spec.domain.words} input) (policy {self.name!r})"
             )
         if compute is b1 and name in _NO_BOOL:

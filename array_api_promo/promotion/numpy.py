@@ -42,15 +42,15 @@ from .._dtypes import DType
 from ._lattice import PromotionTable
 from ._ops import ELEMENTWISE_PAIR_FUNCTIONS, OpSpec
 from ._policy import (
-    _FLOAT_INT_END,
     ACCUMULATING_FUNCTIONS,
     COUNT_RESULT_FUNCTIONS,
+    FLOAT_INT_END,
     Decision,
     LargeInt,
     OperandKind,
     Policy,
     PromotionError,
-    _describe,
+    describe_signature,
     int_text,
 )
 
@@ -131,7 +131,7 @@ _INT2 = "bb>b BB>B hh>h HH>H ii>i II>I qq>q QQ>Q"
 _ARITH2 = _INT2 + " ee>e ff>f dd>d FF>F DD>D"
 _CMP = "??>? bb>? BB>? hh>? HH>? ii>? II>? qq>? QQ>? qQ>? Qq>? ee>? ff>? dd>? FF>? DD>?"
 _LOGICAL2 = "??>? bb>? BB>? hh>? HH>? ii>? II>? qq>? QQ>? ee>? ff>? dd>? FF>? DD>?"
-_LOOP_SPECS = {
+LOOP_SPECS = {
     "abs": "?>? " + _INTS + " e>e f>f d>d F>f D>d",
     **dict.fromkeys(
         [
@@ -174,7 +174,7 @@ _LOOP_SPECS = {
 }
 
 
-def _parse_loops(spec: str):
+def parse_loops(spec: str):
     loops = []
     for item in spec.split():
         ins, out = item.split(">")
@@ -182,9 +182,9 @@ def _parse_loops(spec: str):
     return tuple(loops)
 
 
-_LOOPS = {op: _parse_loops(spec) for op, spec in _LOOP_SPECS.items()}
+_LOOPS = {op: parse_loops(spec) for op, spec in LOOP_SPECS.items()}
 # Operations NumPy refuses when every input is boolean (explicit errors in NumPy 2).
-_REFUSE_ALL_BOOL = {
+REFUSE_ALL_BOOL = {
     "negative": "The numpy boolean negative, the `-` operator, is not supported",
     "positive": "positive of a boolean array is not supported",
     "sign": "ufunc 'sign' has no loop for booleans",
@@ -319,7 +319,7 @@ class NumPyPolicy(Policy):
         if type(value) is not int or op == "result_type":
             return  # np.result_type looks at types only
         if dtype.category >= D.CATEGORY_FLOATING:
-            if not -_FLOAT_INT_END < value < _FLOAT_INT_END:
+            if not -FLOAT_INT_END < value < FLOAT_INT_END:
                 raise OverflowError(
                     f"{op}: Python int {int_text(value)} is too large to convert to float (policy {self.name!r})"
                 )
@@ -385,8 +385,10 @@ class NumPyPolicy(Policy):
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
         name = spec.name
         inputs = [common if o.kind is OperandKind.SCALAR else o.dtype for o in signature]
-        if name in _REFUSE_ALL_BOOL and all(d is b1 for d in inputs):
-            raise PromotionError(f"{name}: {_REFUSE_ALL_BOOL[name]} ({_describe(signature)}) (policy {self.name!r})")
+        if name in REFUSE_ALL_BOOL and all(d is b1 for d in inputs):
+            raise PromotionError(
+                f"{name}: {REFUSE_ALL_BOOL[name]} ({describe_signature(signature)}) (policy {self.name!r})"
+            )
         if name in ("real", "imag"):
             result = D.REAL_OF.get(common, common)
             return Decision(common, result)
@@ -404,7 +406,7 @@ class NumPyPolicy(Policy):
                 compute = loop_in[0] if len(set(loop_in)) == 1 else common
                 return Decision(compute, loop_out)
         raise PromotionError(
-            f"{name}: ufunc {name!r} not supported for {_describe(signature)}: no loop the "
+            f"{name}: ufunc {name!r} not supported for {describe_signature(signature)}: no loop the "
             f"inputs cast to safely (policy {self.name!r})"
         )
 

@@ -56,11 +56,11 @@ from ._policy import (
     Policy,
     PromotionError,
     ValueOperand,
-    _describe,
+    describe_signature,
 )
 
 # np.promote_types, the ufunc loop lists and the boolean refusals are unchanged since 1.x
-from .numpy import _LOOP_SPECS, _REFUSE_ALL_BOOL, NUMPY_TABLE, NumPyPolicy, _parse_loops
+from .numpy import LOOP_SPECS, NUMPY_TABLE, REFUSE_ALL_BOOL, NumPyPolicy, parse_loops
 
 __all__ = ["NumPyLegacyPolicy", "ValueClass", "min_scalar_type"]
 
@@ -188,8 +188,8 @@ _BOOL_RESULT = frozenset(
     }
 )
 # NumPy 2's loop lists, except that NumPy 1.26's ceil/floor/trunc have floating loops only.
-_LOOPS = {op: _parse_loops(spec) for op, spec in _LOOP_SPECS.items()}
-_LOOPS.update(dict.fromkeys(["ceil", "floor", "trunc"], _parse_loops("e>e f>f d>d")))
+_LOOPS = {op: parse_loops(spec) for op, spec in LOOP_SPECS.items()}
+_LOOPS.update(dict.fromkeys(["ceil", "floor", "trunc"], parse_loops("e>e f>f d>d")))
 
 
 class NumPyLegacyPolicy(NumPyPolicy):
@@ -287,8 +287,10 @@ class NumPyLegacyPolicy(NumPyPolicy):
     def _decide(self, spec: OpSpec, common: DType, signature) -> Decision:
         name = spec.name
         dtypes = [self._dtype_of(o, self._value_class(o)) for o in signature]
-        if name in _REFUSE_ALL_BOOL and all(d is b1 for d in dtypes):
-            raise PromotionError(f"{name}: {_REFUSE_ALL_BOOL[name]} ({_describe(signature)}) (policy {self.name!r})")
+        if name in REFUSE_ALL_BOOL and all(d is b1 for d in dtypes):
+            raise PromotionError(
+                f"{name}: {REFUSE_ALL_BOOL[name]} ({describe_signature(signature)}) (policy {self.name!r})"
+            )
         if name in ("real", "imag"):
             return Decision(common, D.REAL_OF.get(common, common))
         if name == "round":
@@ -300,7 +302,7 @@ class NumPyLegacyPolicy(NumPyPolicy):
         if name in _BY_RESULT_TYPE or loops is None:  # where, clip: np.result_type too
             if loops is not None and not any(all(t is common for t in ins) for ins, _ in loops):
                 raise PromotionError(
-                    f"{name}: ufunc {name!r} has no loop for {common.name} ({_describe(signature)}) "
+                    f"{name}: ufunc {name!r} has no loop for {common.name} ({describe_signature(signature)}) "
                     f"(policy {self.name!r})"
                 )
             return Decision(common, b1 if name in _BOOL_RESULT else common)
@@ -310,7 +312,7 @@ class NumPyLegacyPolicy(NumPyPolicy):
                 compute = loop_in[0] if len(set(loop_in)) == 1 else common
                 return Decision(compute, loop_out)
         raise PromotionError(
-            f"{name}: ufunc {name!r} not supported for {_describe(signature)}: no loop the "
+            f"{name}: ufunc {name!r} not supported for {describe_signature(signature)}: no loop the "
             f"inputs cast to safely (policy {self.name!r})"
         )
 

@@ -44,7 +44,7 @@ from ._policy import (
     Policy,
     PromotionError,
     ScalarConverter,
-    _describe,
+    describe_signature,
     int_text,
 )
 
@@ -167,7 +167,7 @@ class TorchPolicy(Policy):
 
     def with_default_dtype(self, dtype: DType) -> TorchPolicy:
         """The torch policy with another default float (``torch.set_default_dtype``)."""
-        return _torch_policy(dtype, self.version)
+        return torch_policy(dtype, self.version)
 
     # -- promoteTypes ----------------------------------------------------------
     def promote_types(self, a: DType, b: DType) -> DType:
@@ -393,7 +393,7 @@ class TorchPolicy(Policy):
         refused = _TORCH_REFUSES.get(spec.name, _DEFAULT_REFUSALS.get(spec.domain, ()))
         if spec.name in _REFUSE_BOOL_OPERAND and any(o.dtype is D.bool_ or o.dtype is bool for o in signature):
             raise PromotionError(
-                f"{spec.name}: torch does not support {_describe(signature)}: "
+                f"{spec.name}: torch does not support {describe_signature(signature)}: "
                 f"{_REFUSE_BOOL_OPERAND[spec.name]} (policy {self.name!r})"
             )
         if spec.name in _SAME_DTYPE_OPS and len({o.dtype for o in signature}) > 1:
@@ -404,7 +404,7 @@ class TorchPolicy(Policy):
             )
         if common.category in refused:
             raise PromotionError(
-                f"{spec.name}: torch does not support {_describe(signature)} "
+                f"{spec.name}: torch does not support {describe_signature(signature)} "
                 f"({D.CATEGORY_NAMES[common.category]} input) (policy {self.name!r})"
             )
         kind = _TORCH_RESULT_KIND.get(spec.name, spec.result)
@@ -543,7 +543,7 @@ _TORCH_FFTS = frozenset({"fft", "ifft", "fftn", "ifftn", "rfft", "rfftn", "ihfft
 _POLICIES: dict = {}
 
 
-def _torch_policy(default_dtype: DType = D.float32, version: str = NEWEST) -> TorchPolicy:
+def torch_policy(default_dtype: DType = D.float32, version: str = NEWEST) -> TorchPolicy:
     policy = _POLICIES.get((default_dtype, version))
     if policy is None:
         policy = _POLICIES[default_dtype, version] = TorchPolicy(default_dtype, version)
