@@ -349,9 +349,14 @@ class Array:
                 ValueError("to_device: stream is not supported for host devices; pass stream=None"), "to_device_stream"
             )
         if device is None and "none_device" in self._runtime.policy.undefined_refusals:
-            raise ValueError(
-                "to_device: device must be a Device, got None; the standard names the device to move to "
-                f"(policy {self._runtime.policy.name!r})"
+            raise self._runtime._refusal(
+                ValueError(
+                    "to_device: device must be a Device, got None; the standard names the device to move to "
+                    f"(policy {self._runtime.policy.name!r})"
+                ),
+                "device_arg",
+                "to_device",
+                device,
             )
         device = self._runtime._check_device(device, "to_device")
         if device is self._device:

@@ -72,7 +72,11 @@ class Info:
             names = (kind,) if isinstance(kind, str) else kind
             if not isinstance(names, tuple):
                 # (a TypeError, and the ValueError array-api-strict raises: "unsupported kind")
-                raise ArgumentError(f"dtypes: kind must be None, a str or a tuple of str, got {type(kind).__name__}")
+                raise self._runtime._refusal(
+                    ArgumentError(f"dtypes: kind must be None, a str or a tuple of str, got {type(kind).__name__}"),
+                    "info_kind",
+                    kind,
+                )
             kinds = set()
             for name in names:
                 if not isinstance(name, str):

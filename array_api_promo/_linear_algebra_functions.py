@@ -205,7 +205,10 @@ class LinearAlgebraFunctions(RuntimeBase):
                     self._matmul_shapes(x1._data.shape, x2._data.shape)
                 except ValueError:
                     for a in (x1, x2):  # (an operand refused on its own: its dtype first)
-                        self.policy.decide(OPS["matmul"], (self._operand(a), self._operand(a)))
+                        try:
+                            self.policy.decide(OPS["matmul"], (self._operand(a), self._operand(a)))
+                        except PromotionError as exc:
+                            raise self._refusal(exc, "elementwise", "matmul", a, a)  # noqa: B904 (main: the same exception, as before)
                     raise
                 raise
         x1 = self._check_array(x1, "matmul", "x1")
@@ -276,7 +279,7 @@ class LinearAlgebraFunctions(RuntimeBase):
             try:
                 axis = self._int(axis, func, "axis")
             except TypeError as exc:  # (and the ValueError array-api-strict raises: "axis must be negative")
-                raise ArgumentError(str(exc)) from None
+                raise self._refusal(ArgumentError(str(exc)), "negative_axis", func.rpartition(".")[2], axis) from None
         nmin = min(n1, n2)
         if axis >= 0:
             if self.api_version >= "2023.12":
@@ -284,6 +287,7 @@ class LinearAlgebraFunctions(RuntimeBase):
                     ValueError(f"{func}: axis must be a negative integer (counted from the last axis), got {axis}"),
                     "negative_axis",
                     func.rpartition(".")[2],
+                    axis,
                 )
             axis -= max(n1, n2)
         if not -nmin <= axis <= -1:

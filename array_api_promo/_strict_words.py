@@ -768,6 +768,8 @@ def _dtype_argument(runtime, func, arg, value):
         return ("can_cast_from" if arg == "from_" else "can_cast_to", value)
     if func in ("finfo", "iinfo"):
         return ("info_type", value)
+    if func in ("fft.fftfreq", "fft.rfftfreq"):  # (its ``{dtype=}``: the value's repr)
+        return ("freq_dtype", repr(value))
     return None
 
 
@@ -775,6 +777,18 @@ def _device_argument(runtime, func, device):
     """A ``device=`` that is no device."""
     checked = func in _CREATION or func in ("to_device", "astype", "fft.fftfreq", "fft.rfftfreq")
     return ("device_arg", device) if checked else None
+
+
+def _negative_axis(runtime, func, axis):
+    """``vecdot``'s ``axis`` that compares ``>= 0`` (an int, or a float our policy refuses as no int):
+    array-api-strict (from 2023.12) refuses it before reading it as an index."""
+    if runtime.api_version < "2023.12":
+        return None
+    try:
+        nonnegative = bool(axis >= 0)
+    except Exception:  # (array-api-strict fails on the comparison itself: not its words)
+        return None
+    return ("negative_axis", func) if nonnegative else None
 
 
 def _as_given(key):
@@ -990,7 +1004,7 @@ _KINDS = {
     "index_devices": _only_for("index_devices", "__getitem__"),  # (func)
     "min_2d": _as_given("min_2d"),  # (func)
     "cumulative_axis": _as_given("cumulative_axis"),  # (func)
-    "negative_axis": _as_given("negative_axis"),  # (func)
+    "negative_axis": _negative_axis,  # (func, axis)
     "meshgrid_dtypes": _as_given("meshgrid_dtypes"),  # ()
 }
 # Every other text is a kind of its own: its fields are the raise site's facts (dtypes and devices printed
