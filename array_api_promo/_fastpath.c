@@ -46,14 +46,16 @@ enum {
     RESULT_TYPE,        /* runtime.result_type(x1, x2) */
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
     ASARRAY,            /* runtime.asarray(obj): one of ours, an ndarray of our dtypes, a list of Python floats; or (x, copy=True) */
-    CONSTANT,           /* runtime.zeros(shape), ones(shape) or empty(shape): the policy's default float */
+    CONSTANT,           /* runtime.zeros(shape), ones(shape) or empty(shape): the policy's default float or
+                         * dtype= one of the runtime's */
     SETITEM,            /* x[key] = value, key basic or a boolean mask of x's shape, value an array of x's
                          * dtype or a Python scalar whose store the Python function allowed before */
     FLOAT,              /* float(x), x a 0-d float64 array */
     MATRIX_VIEW,        /* x.T or x.mT (self->name): NumPy's view of x's data with the last two axes swapped */
     SHAPE,              /* x.shape: the tuple of x's NumPy data's dimensions */
-    ARANGE,             /* runtime.arange(n), n a Python int; or (start, stop[, step]) of Python
-                         * floats and ints, one a float: the policy's default int or float */
+    ARANGE,             /* runtime.arange(n) or (start, stop[, step]) of Python ints, or of Python floats
+                         * and ints, one a float: the policy's default int or float, or dtype= an integer
+                         * dtype that holds every value or float32 or float64 */
     KIND_COUNT
 };
 
@@ -80,7 +82,7 @@ static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim;
 static PyObject *str_native_dtypes, *str_dtype;
 static PyObject *str_boolean_indexing, *str_setitem_converters;
 static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
-static PyObject *str_default_int;
+static PyObject *str_default_int, *str_dtype_set, *str_device, *str_stop, *str_step;
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
 static char fall_back_marker;
@@ -115,6 +117,7 @@ typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     int kind;
+    int variant;        /* which function of its kind, from its name (CONSTANT: ZEROS, ONES, EMPTY) */
     PyObject *name;     /* the operation's name in the runtime's tables ("add") */
     PyObject *fallback; /* the Python function this mirrors */
     PyObject *dict;     /* __name__, __doc__, __wrapped__ ... (functools.update_wrapper) */
@@ -125,6 +128,36 @@ static PyObject *
 call_fallback(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+}
+
+/* A call's keyword arguments by name: values[i] is the value given for names[i] (interned), NULL
+ * where none is; 0, or -1 for a keyword that is none of them (the Python function words it). */
+static int
+keywords(PyObject *kwnames, PyObject *const *kwvalues, PyObject *const *names, int count, PyObject **values)
+{
+    for (int i = 0; i < count; i++) {
+        values[i] = NULL;
+    }
+    if (kwnames == NULL) {
+        return 0;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int i = 0;
+        while (i < count && key != names[i]) { /* the names of a call's code are interned */
+            i++;
+        }
+        for (int j = 0; i == count && j < count; j++) {
+            if (PyUnicode_CheckExact(key) && PyUnicode_Compare(key, names[j]) == 0) {
+                i = j;
+            }
+        }
+        if (i == count) {
+            return -1;
+        }
+        values[i] = kwvalues[k];
+    }
+    return 0;
 }
 
 /* kernel(a, b) */
@@ -1370,64 +1403,169 @@ plain_shape(PyObject *shape, npy_intp *dims)
     return (int)nd;
 }
 
-/* zeros(shape) or empty(shape) (self->name) of a plain shape, no keyword: as the Python
- * functions' plain case, elements of runtime.policy.default_float on the CPU. */
-static PyObject *
-constant(FastPath *self, PyObject *runtime, PyObject *shape)
+/* Whether a NumPy type is one of NumPy's own bool and number types (not ml_dtypes' bfloat16). */
+static inline int
+numpy_own(int type)
 {
+    return (PyTypeNum_ISBOOL(type) || PyTypeNum_ISNUMBER(type)) && type < NPY_OBJECT;
+}
+
+/* The dtype a creation function makes when the call names none, runtime.policy.<kind>
+ * (str_default_float or str_default_int), or the one it names, one of the runtime's dtypes
+ * (runtime._dtype_set); with its NumPy dtype in *descr (a new reference). Remembered as a plan is
+ * (LastPlan: the policy and the runtime's dtypes never change). A borrowed reference; NULL with
+ * *descr NULL for a dtype that is none of the runtime's or whose NumPy dtype is not one of NumPy's
+ * own (no error), or with an error set. */
+static PyObject *
+creation_dtype(FastPath *self, PyObject *runtime, PyObject *dtype, PyObject *kind, PyObject **descr)
+{
+    PyObject *key = dtype == NULL ? Py_None : dtype, *by = dtype == NULL ? kind : NULL;
+    PyObject *plan = recall(self, runtime, key, by);
+    *descr = NULL;
+    if (plan == NULL) {
+        PyObject *numpy_dtype = NULL, *found = NULL;
+        if (dtype == NULL) {
+            found = default_dtype(runtime, kind, &numpy_dtype);
+        }
+        else if (Py_TYPE(dtype) == Py_TYPE(bool_dtype)) { /* (the type of bool_ is the DType class) */
+            PyObject *set = PyObject_GetAttr(runtime, str_dtype_set);
+            int in = set == NULL ? -1 : PyAnySet_Check(set) ? PySet_Contains(set, dtype) : 0;
+            Py_XDECREF(set);
+            numpy_dtype = in > 0 ? PyObject_GetAttr(dtype, str_numpy) : NULL;
+            found = numpy_dtype == NULL ? NULL : Py_NewRef(dtype);
+        }
+        if (found != NULL && PyArray_DescrCheck(numpy_dtype) && numpy_own(((PyArray_Descr *)numpy_dtype)->type_num)) {
+            plan = PyTuple_Pack(2, found, numpy_dtype);
+            if (plan != NULL) {
+                remember(self, runtime, key, by, -1, plan);
+                Py_DECREF(plan); /* (remembered: held by self->last) */
+            }
+        }
+        Py_XDECREF(found);
+        Py_XDECREF(numpy_dtype);
+        if (plan == NULL) {
+            return NULL;
+        }
+    }
+    *descr = Py_NewRef(PyTuple_GET_ITEM(plan, 1));
+    return PyTuple_GET_ITEM(plan, 0);
+}
+
+/* CONSTANT's variants, by name */
+enum { ZEROS, ONES, EMPTY };
+
+/* zeros(shape), ones(shape) or empty(shape) (self->variant) of a plain shape, with dtype= one of the
+ * runtime's or none, and device= None or none: as the Python functions' plain case, elements of that
+ * dtype or runtime.policy.default_float on the CPU. */
+static PyObject *
+constant(FastPath *self, PyObject *runtime, PyObject *shape, PyObject *kwnames, PyObject *const *kwvalues)
+{
+    PyObject *name_objs[2] = {str_dtype, str_device}, *kw[2];
     npy_intp dims[NPY_MAXDIMS];
-    int nd = cpu_device == NULL ? 0 : plain_shape(shape, dims);
+    if (cpu_device == NULL || keywords(kwnames, kwvalues, name_objs, 2, kw) < 0 || (kw[1] != NULL && kw[1] != Py_None)) {
+        return FALL_BACK;
+    }
+    int nd = plain_shape(shape, dims);
     if (nd <= 0) {
         return nd < 0 ? NULL : FALL_BACK;
     }
-    int zeros = PyUnicode_CompareWithASCIIString(self->name, "zeros") == 0;
-    int ones = !zeros && PyUnicode_CompareWithASCIIString(self->name, "ones") == 0;
-    if (!zeros && !ones && PyUnicode_CompareWithASCIIString(self->name, "empty") != 0) {
-        return FALL_BACK;
-    }
     PyObject *descr;
-    PyObject *dtype = default_dtype(runtime, str_default_float, &descr);
-    PyObject *result = NULL;
-    if (descr != NULL && PyArray_DescrCheck(descr)) {
-        Py_INCREF(descr); /* stolen */
-        PyObject *data = zeros ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
-                               : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
-        /* np.ones: empty, then the Python int 1 copied in (np.copyto(a, 1, casting="unsafe")) */
-        if (data != NULL && ones) {
-            PyObject *one = PyLong_FromLong(1); /* (a cached small int) */
-            if (one == NULL || PyArray_FillWithScalar((PyArrayObject *)data, one) < 0) {
-                Py_CLEAR(data);
-            }
-            Py_XDECREF(one);
-        }
-        if (data != NULL) {
-            result = new_array(data, dtype, runtime, cpu_device);
-            Py_DECREF(data);
-        }
+    PyObject *dtype = creation_dtype(self, runtime, kw[0] == Py_None ? NULL : kw[0], str_default_float, &descr);
+    if (dtype == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
     }
-    else if (descr != NULL) {
-        result = FALL_BACK;
+    Py_INCREF(descr); /* stolen */
+    PyObject *data = self->variant == ZEROS ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
+                                            : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
+    /* np.ones: empty, then the Python int 1 copied in (np.copyto(a, 1, casting="unsafe")) */
+    if (data != NULL && self->variant == ONES) {
+        PyObject *one = PyLong_FromLong(1); /* (a cached small int) */
+        if (one == NULL || PyArray_FillWithScalar((PyArrayObject *)data, one) < 0) {
+            Py_CLEAR(data);
+        }
+        Py_XDECREF(one);
     }
-    Py_XDECREF(descr);
-    Py_XDECREF(dtype);
+    Py_DECREF(descr);
+    if (data == NULL) {
+        return NULL;
+    }
+    PyObject *result = new_array(data, dtype, runtime, cpu_device);
+    Py_DECREF(data);
     return result;
 }
 
-/* arange's two plain cases, as the Python function's (numpy.arange called as it calls it):
- * arange(n), n a Python int in [0, PLAIN_LENGTH]: n values of the policy's default int;
+/* [lo, hi] of an integer NumPy dtype as long longs (uint64's top cut to LLONG_MAX: the values
+ * arange's plain case takes are within 2**53); 0 for any other dtype. */
+static int
+integer_bounds(PyArray_Descr *descr, long long *lo, long long *hi)
+{
+    int type = descr->type_num;
+    if (!PyTypeNum_ISINTEGER(type)) {
+        return 0;
+    }
+    int bits = (int)descr->elsize * 8;
+    if (PyTypeNum_ISUNSIGNED(type)) {
+        *lo = 0;
+        *hi = bits >= 64 ? LLONG_MAX : (1LL << bits) - 1;
+    }
+    else {
+        *lo = bits >= 64 ? LLONG_MIN : -(1LL << (bits - 1));
+        *hi = bits >= 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1;
+    }
+    return 1;
+}
+
+/* Whether a NumPy dtype is float32 or float64 (arange's plain floating dtypes). */
+static inline int
+plain_float(PyArray_Descr *descr)
+{
+    return descr->type_num == NPY_FLOAT || descr->type_num == NPY_DOUBLE;
+}
+
+/* arange's plain cases, as the Python function's (numpy.arange called as it calls it), with
+ * dtype= a dtype of the runtime or none (the policy's default int, or default float when a bound
+ * is a float) and device= None or none:
+ * arange(n), n a Python int in [0, PLAIN_LENGTH]: n values, of an integer dtype that holds n - 1
+ * or of float32 or float64;
+ * arange(start, stop[, step]) of Python ints within 2**53, step nonzero, at most PLAIN_LENGTH
+ * values: NumPy's exact values, each within an integer dtype's range (the first and the last,
+ * which lies between start and stop), or in float32 or float64;
  * arange(start, stop[, step]) of Python floats and ints, at least one a float, the ints within
  * 2**53 (a double holds them exactly, so the doubles below are Python's own arithmetic), step
- * finite and nonzero, at most PLAIN_LENGTH values: the default float, cut to the standard's
+ * finite and nonzero, at most PLAIN_LENGTH values, in float32 or float64: cut to the standard's
  * length ceil((stop - start) / step), which NumPy can overshoot by one. */
 static PyObject *
-arange(PyObject *runtime, PyObject *const *bounds, Py_ssize_t count)
+arange(FastPath *self, PyObject *runtime, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
 {
-    if (cpu_device == NULL) {
+    PyObject *name_objs[4] = {str_stop, str_step, str_dtype, str_device}, *kw[4];
+    if (cpu_device == NULL || nargs < 1 || nargs > 3 || keywords(kwnames, args + nargs, name_objs, 4, kw) < 0 ||
+        (kw[0] != NULL && nargs > 1) || (kw[1] != NULL && nargs > 2) || (kw[3] != NULL && kw[3] != Py_None)) {
         return FALL_BACK;
     }
+    PyObject *bounds[3] = {args[0], nargs > 1 ? args[1] : kw[0], nargs > 2 ? args[2] : kw[1]};
+    PyObject *dtype = kw[2] == Py_None ? NULL : kw[2];
+    int count_form = bounds[1] == NULL || bounds[1] == Py_None; /* arange(n) */
+    if (count_form) {
+        bounds[1] = NULL;
+        if (bounds[2] != NULL) { /* a step given: only 1, as the Python function's default */
+            if (!PyLong_CheckExact(bounds[2])) {
+                return FALL_BACK;
+            }
+            int overflow;
+            long long one = PyLong_AsLongLongAndOverflow(bounds[2], &overflow);
+            if (one != 1) {
+                return PyErr_Occurred() ? NULL : FALL_BACK;
+            }
+            bounds[2] = NULL;
+        }
+    }
     double values[3] = {0.0, 0.0, 1.0}; /* start, stop, step (1 when not given) */
+    long long ints[3] = {0, 0, 1};
     int floating = 0;
-    for (Py_ssize_t i = 0; i < count; i++) {
+    for (int i = 0; i < 3; i++) {
+        if (bounds[i] == NULL) {
+            continue;
+        }
         if (PyFloat_CheckExact(bounds[i])) {
             values[i] = PyFloat_AS_DOUBLE(bounds[i]);
             floating = 1;
@@ -1445,38 +1583,69 @@ arange(PyObject *runtime, PyObject *const *bounds, Py_ssize_t count)
             return FALL_BACK;
         }
         values[i] = (double)v;
+        ints[i] = v;
+    }
+    if (count_form && (floating || ints[0] < 0 || ints[0] > PLAIN_LENGTH)) {
+        return FALL_BACK;
     }
     npy_intp length = -1; /* the standard's length where NumPy's may differ, -1: NumPy's */
-    if (count == 1) {
-        if (floating || values[0] < 0 || values[0] > PLAIN_LENGTH) {
+    long long n = ints[0], first = 0, last = 0; /* the values' count, and the first and last of an integer range */
+    if (!count_form && !floating) {
+        long long step = ints[2], a = ints[0] - ints[1]; /* n = -((start - stop) // step), Python's floor division */
+        if (step == 0) {
             return FALL_BACK;
         }
+        long long q = a / step;
+        if (a % step != 0 && ((a < 0) != (step < 0))) {
+            q -= 1;
+        }
+        n = -q;
+        if (n > PLAIN_LENGTH) {
+            return FALL_BACK;
+        }
+        first = ints[0];
+        last = n > 0 ? ints[0] + (n - 1) * step : ints[0]; /* (between start and stop: within 2**53) */
+    }
+    else if (!count_form) {
+        double step = values[2];
+        if (!isfinite(step) || step == 0) {
+            return FALL_BACK;
+        }
+        double count = (values[1] - values[0]) / step;
+        if (!isfinite(count) || count > PLAIN_LENGTH) {
+            return FALL_BACK;
+        }
+        length = count > 0 ? (npy_intp)ceil(count) : 0;
     }
     else {
-        double step = values[2];
-        if (!floating || !isfinite(step) || step == 0) {
-            return FALL_BACK;
-        }
-        double n = (values[1] - values[0]) / step;
-        if (!isfinite(n) || n > PLAIN_LENGTH) {
-            return FALL_BACK;
-        }
-        length = n > 0 ? (npy_intp)ceil(n) : 0;
+        last = n - 1;
     }
     PyObject *descr;
-    PyObject *dtype = default_dtype(runtime, count == 1 ? str_default_int : str_default_float, &descr);
+    dtype = creation_dtype(self, runtime, dtype, floating ? str_default_float : str_default_int, &descr);
+    if (dtype == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    long long lo, hi;
+    int plain = floating ? plain_float((PyArray_Descr *)descr)
+                : integer_bounds((PyArray_Descr *)descr, &lo, &hi)
+                    ? n <= 0 || (lo <= first && first <= hi && lo <= last && last <= hi)
+                    : plain_float((PyArray_Descr *)descr);
     PyObject *data = NULL;
-    if (descr != NULL && count == 1) { /* numpy.arange(n, dtype=descr) */
+    if (!plain) {
+        Py_DECREF(descr);
+        return FALL_BACK;
+    }
+    if (count_form) { /* numpy.arange(n, dtype=descr) */
         PyObject *call[] = {bounds[0], descr};
         data = PyObject_Vectorcall(numpy_arange, call, 1, dtype_keyword);
     }
-    else if (descr != NULL) { /* numpy.arange(start, stop, step, descr) */
-        PyObject *one = count == 2 ? PyLong_FromLong(1) : NULL; /* the Python function's default step */
-        PyObject *call[] = {bounds[0], bounds[1], count == 2 ? one : bounds[2], descr};
-        data = count == 2 && one == NULL ? NULL : PyObject_Vectorcall(numpy_arange, call, 4, NULL);
+    else { /* numpy.arange(start, stop, step, descr) */
+        PyObject *one = bounds[2] == NULL ? PyLong_FromLong(1) : NULL; /* the Python function's default step */
+        PyObject *call[] = {bounds[0], bounds[1], bounds[2] == NULL ? one : bounds[2], descr};
+        data = bounds[2] == NULL && one == NULL ? NULL : PyObject_Vectorcall(numpy_arange, call, 4, NULL);
         Py_XDECREF(one);
     }
-    Py_XDECREF(descr);
+    Py_DECREF(descr);
     PyObject *result = NULL;
     if (data != NULL && Py_TYPE(data) != NDArray) {
         result = FALL_BACK; /* (numpy.arange replaced by something else) */
@@ -1491,7 +1660,6 @@ arange(PyObject *runtime, PyObject *const *bounds, Py_ssize_t count)
         result = new_array(data, dtype, runtime, cpu_device);
     }
     Py_XDECREF(data);
-    Py_XDECREF(dtype);
     return result;
 }
 
@@ -1549,7 +1717,13 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     PyObject *result = FALL_BACK;
-    if (Array != NULL && kwnames != NULL && self->kind == ASARRAY && nargs == 2) {
+    if (Array != NULL && self->kind == CONSTANT) { /* (kinds that read keywords) */
+        result = nargs == 2 ? constant(self, args[0], args[1], kwnames, args + nargs) : FALL_BACK;
+    }
+    else if (Array != NULL && self->kind == ARANGE) {
+        result = nargs >= 2 ? arange(self, args[0], args + 1, nargs - 1, kwnames) : FALL_BACK;
+    }
+    else if (Array != NULL && kwnames != NULL && self->kind == ASARRAY && nargs == 2) {
         result = asarray_copy(args[0], args[1], kwnames, args[2]);
     }
     else if (Array != NULL && kwnames == NULL) {
@@ -1614,11 +1788,6 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
                 result = asarray_plain(args[0], args[1]);
             }
             break;
-        case CONSTANT:
-            if (nargs == 2) {
-                result = constant(self, args[0], args[1]);
-            }
-            break;
         case MATRIX_VIEW:
             if (nargs == 1 && is_array(args[0])) {
                 result = matrix_view(self, args[0]);
@@ -1627,11 +1796,6 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         case SHAPE:
             if (nargs == 1 && is_array(args[0])) {
                 result = shape_of(args[0]);
-            }
-            break;
-        case ARANGE:
-            if (nargs >= 2 && nargs <= 4) {
-                result = arange(args[0], args + 1, nargs - 1);
             }
             break;
         }
@@ -1665,6 +1829,9 @@ fastpath_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     self->vectorcall = (vectorcallfunc)fastpath_vectorcall;
     self->kind = kind;
+    self->variant = PyUnicode_CompareWithASCIIString(name, "ones") == 0    ? ONES
+                    : PyUnicode_CompareWithASCIIString(name, "empty") == 0 ? EMPTY
+                                                                           : ZEROS;
     Py_INCREF(name);
     self->name = name;
     Py_INCREF(fallback);
@@ -2142,6 +2309,10 @@ PyInit__fastpath(void)
         {&str_policy, "policy"},
         {&str_default_float, "default_float"},
         {&str_default_int, "default_int"},
+        {&str_dtype_set, "_dtype_set"},
+        {&str_device, "device"},
+        {&str_stop, "stop"},
+        {&str_step, "step"},
         {&str_quiet_context, "array_api_promo._fastpath.quiet_context"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

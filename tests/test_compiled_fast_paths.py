@@ -293,6 +293,45 @@ def test_arange_matches_its_python_function(ns):
     for keywords in ({"dtype": ns.float32}, {"step": 0.5}, {"device": ns.__array_namespace_info__().default_device()}):
         slow = _outcome(lambda k=keywords: path.fallback(runtime, 0.0, 3.0, **k))
         assert _outcome(lambda k=keywords: path(runtime, 0.0, 3.0, **k)) == slow, keywords
+    # with a dtype, in the call's own form and as CPython 3.11 forwards it (every parameter given)
+    dtypes = [None, bool, "int8", xp.float64 if ns is tx else xp.float32, *runtime.dtypes]
+    for bounds in _ARANGE_CALLS + [(128,), (129,), (-129, -120), (250, 260), (0, 10, 3), (2**31 - 2, 2**31 + 1)]:
+        for dtype in dtypes:
+            for forwarded in (False, True):
+                if forwarded:
+                    b = (bounds + (None, 1)[len(bounds) - 1 :]) if len(bounds) < 3 else bounds
+                    kwargs = {"dtype": dtype, "device": None}
+                else:
+                    b, kwargs = bounds, ({} if dtype is None else {"dtype": dtype})
+                slow = _outcome(lambda b=b, k=kwargs: path.fallback(runtime, *b, **k))
+                assert _outcome(lambda b=b, k=kwargs: path(runtime, *b, **k)) == slow, (bounds, dtype, forwarded)
+    for keywords in ({"stop": 3.0}, {"stop": 3, "step": 2}, {"step": 2}, {"stop": None, "step": 1}, {"start": 1}):
+        for start in (0, 0.0):
+            slow = _outcome(lambda k=keywords, s=start: path.fallback(runtime, s, **k, dtype=runtime.dtypes[-1]))
+            assert _outcome(lambda k=keywords, s=start: path(runtime, s, **k, dtype=runtime.dtypes[-1])) == slow
+    assert _outcome(lambda: path(runtime, 1, 2, stop=3))[0] == "error"
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_zeros_ones_and_empty_match_their_python_functions(ns):
+    runtime = ns._runtime
+    shapes = [0, 3, (2, 3), (), (0, 4), 1 << 22, (1 << 22) + 1, (2, -1), -1, [2, 3], True, (2.0,), np.int64(2)]
+    dtypes = [None, bool, "float32", xp.float64 if ns is tx else xp.float32, *runtime.dtypes]
+    for name in ("zeros", "ones", "empty"):
+        path = getattr(type(runtime), name)
+        assert isinstance(path, _core.FastPath)
+        for shape in shapes:
+            for dtype in dtypes if shape not in (1 << 22, (1 << 22) + 1) else [None, runtime.dtypes[0]]:
+                for kwargs in ({} if dtype is None else {"dtype": dtype}, {"dtype": dtype, "device": None}):
+                    slow = _outcome(lambda s=shape, k=kwargs: path.fallback(runtime, s, **k))
+                    fast = _outcome(lambda s=shape, k=kwargs: path(runtime, s, **k))
+                    if name == "empty" and fast[0] == "ok":  # (uninitialised values)
+                        slow, fast = slow[:5], fast[:5]
+                    assert fast == slow, (name, shape, dtype, kwargs)
+        assert _outcome(lambda path=path: path(runtime, 3, order="C"))[0] == "error"
+        assert _outcome(lambda path=path: path(runtime, 3, device=DEVICE1)) == _outcome(
+            lambda path=path: path.fallback(runtime, 3, device=DEVICE1)
+        )
     assert (
         _outcome(lambda: path(runtime))[0] == "error"
         and _outcome(lambda: path(runtime, 0.0, 1.0, 1.0, 1.0))[0] == "error"

@@ -223,3 +223,55 @@ def test_fft_of_special_values_is_numpys_without_a_warning(ns, errstate):
             assert got[0][3:5] == (expected.dtype, expected.shape), (name, dtype)
             # (the sign of a NaN NumPy's transform makes is not one of its results: NaNs compare equal)
             np.testing.assert_array_equal(np.frombuffer(got[0][5], expected.dtype).reshape(expected.shape), expected)
+
+
+# -- issue 51: creation with a dtype, manipulation, where, astype, fft, linalg ----------------------------
+_ARANGE_BOUNDS = [(10,), (0,), (1,), (128,), (129,), (256,), (257,), (65536,), (1 << 22,), ((1 << 22) + 1,), (-1,)]
+_ARANGE_BOUNDS += [(True,), (2.5,), (10, None), (10, None, 1), (10, None, 2), (0, 10), (0, 10, 3), (10, 0, -3)]
+_ARANGE_BOUNDS += [(-5, 5), (-129, -120), (120, 130), (250, 260), (0, 1 << 22), (0, (1 << 22) + 1), (3, 3), (5, 2)]
+_ARANGE_BOUNDS += [(2**53, 2**53 + 2), (2**53 + 1, 2**53 + 3), (-(2**53), -(2**53) + 2), (0, 10, 0), (0, 2**40, 2**38)]
+_ARANGE_BOUNDS += [(2**31 - 2, 2**31 + 1), (-(2**31) - 1, -(2**31) + 1), (2**32 - 1, 2**32 + 1), (0.0, 10, 1.0)]
+_ARANGE_BOUNDS += [(0.0, 1.0, 0.1), (1, 2.5, 0.25), (10.0, 0, -0.7), (0.0, 1.0, 0.0), (0.0, math.inf, 1.0)]
+_ARANGE_BOUNDS += [(math.nan, 1.0, 0.5), (0.0, 1e300, 1e-300), (0.0, float(1 << 22) + 1, 1.0), (0, 1, True)]
+_ARANGE_BOUNDS += [(np.int64(3),), (0, np.int64(3)), (0.0, np.float64(3.0)), (0.0, "3")]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_arange_with_a_dtype_answers_as_the_general_path(policy):
+    """arange of every argument form with and without a dtype, of every dtype, at the edges of the
+    dtypes' ranges, of the plain length and of 2**53; the general path is the call with device=CPU."""
+    ns, _ = _pair(policy)
+    for bounds in _ARANGE_BOUNDS:
+        big = any(type(b) is int and abs(b) >= 1 << 22 for b in bounds[:2]) and bounds != (2**32 - 1, 2**32 + 1)
+        dtypes = [None, bool, "float64", *_dtypes(ns)]
+        if big:  # (millions of values: a few dtypes)
+            dtypes = [d for d in dtypes if d is None or getattr(d, "name", "") in ("float32", "int32", "uint64")]
+        for dtype in dtypes:
+            kwargs = {} if dtype is None else {"dtype": dtype}
+            fast = _outcome(lambda b=bounds, k=kwargs: ns.arange(*b, **k))
+            general = _outcome(lambda b=bounds, k=kwargs: ns.arange(*b, **k, device=CPU))
+            assert fast == general, (policy, bounds, dtype)
+            again = _outcome(lambda b=bounds, k=kwargs: ns.arange(*b, **k, device=None))  # (None: the plain case)
+            assert again == general, (policy, bounds, dtype)
+        if len(bounds) >= 2:  # stop and step by keyword
+            fast = _outcome(lambda b=bounds: ns.arange(b[0], stop=b[1], dtype=ns.float64))
+            general = _outcome(lambda b=bounds: ns.arange(b[0], stop=b[1], dtype=ns.float64, device=CPU))
+            assert fast == general, (policy, bounds)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_zeros_ones_and_empty_with_a_dtype_answer_as_the_general_path(policy):
+    ns, _ = _pair(policy)
+    for name in ("zeros", "ones", "empty"):
+        func = getattr(ns, name)
+        for shape in (0, 1, 10, (2, 3), (), (0, 4), (1 << 22,), ((1 << 22) + 1,), (2, -1), -1, [2, 3], True, (2.0,)):
+            dtypes = [None, bool, "float32", *_dtypes(ns)]
+            if shape in ((1 << 22,), ((1 << 22) + 1,)):  # (millions of elements: a few dtypes)
+                dtypes = [d for d in dtypes if d is None or getattr(d, "name", "") in ("bool", "complex128")]
+            for dtype in dtypes:
+                kwargs = {} if dtype is None else {"dtype": dtype}
+                fast = _outcome(lambda s=shape, k=kwargs: func(s, **k))
+                general = _outcome(lambda s=shape, k=kwargs: func(s, **k, device=CPU))
+                if name == "empty" and fast[0][0] == "array":  # (uninitialised values)
+                    fast, general = (fast[0][:5], fast[1]), (general[0][:5], general[1])
+                assert fast == general, (policy, name, shape, dtype)
