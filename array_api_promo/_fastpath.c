@@ -56,6 +56,12 @@ enum {
     ARANGE,             /* runtime.arange(n) or (start, stop[, step]) of Python ints, or of Python floats
                          * and ints, one a float: the policy's default int or float, or dtype= an integer
                          * dtype that holds every value or float32 or float64 */
+    RESHAPE,            /* runtime.reshape(x, shape), shape a tuple of Python ints, each -1 or more */
+    FLIP,               /* runtime.flip(x) or (x, axis=i), i a Python int within x's dimensions */
+    CONCAT,             /* runtime.concat(arrays[, axis=i or None]), arrays a list or tuple of arrays of the
+                         * runtime of one dtype and one device */
+    WHERE,              /* runtime.where(condition, x1, x2), three arrays of the runtime or two and a Python
+                         * scalar, of a signature the Python function has met (runtime._where_plans) */
     KIND_COUNT
 };
 
@@ -68,6 +74,7 @@ static PyObject *asarray = NULL; /* numpy.asarray */
 static PyObject *array_func = NULL; /* numpy.array */
 static PyObject *numpy_matmul = NULL; /* numpy.matmul */
 static PyObject *numpy_arange = NULL; /* numpy.arange */
+static PyObject *numpy_concatenate = NULL; /* numpy.concatenate */
 static PyObject *dtype_keyword = NULL; /* ("dtype",): the keyword of numpy.arange(n, dtype=...) */
 static PyObject *numpy_ufunc = NULL; /* numpy.ufunc */
 static PyObject *getweakrefcount = NULL; /* weakref.getweakrefcount */
@@ -81,8 +88,10 @@ static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
 static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim;
 static PyObject *str_native_dtypes, *str_dtype;
 static PyObject *str_boolean_indexing, *str_setitem_converters;
-static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
-static PyObject *str_default_int, *str_dtype_set, *str_device, *str_stop, *str_step;
+static PyObject *str_casts, *str_numpy, *str_policy, *str_default_float, *str_quiet_context;
+static PyObject *str_default_int, *str_dtype_set, *str_device, *str_stop, *str_step, *str_copy, *str_axis;
+static PyObject *str_where_plans;
+static PyObject *forward_slice = NULL, *backward_slice = NULL; /* slice(None), slice(None, None, -1) */
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
 static char fall_back_marker;
@@ -1210,64 +1219,90 @@ thread_quiet_context(void)
 
 /* astype(x, dtype) with copy and device left alone: runtime._casts[dtype][x's dtype] says the
  * Python function allowed that cast before, and whether NumPy must be quiet (an overflow to inf
- * is the standard's answer); the cast runs in _runtime.quiet_context() then. */
+ * is the standard's answer) -- remembered as a plan is (LastPlan: the Python function only adds
+ * casts) --; the cast runs in _runtime.quiet_context() then.  The cast is ndarray.astype's own
+ * (a new array of the NumPy dtype in x's memory layout, the data copied in by an unsafe cast,
+ * whose floating-point errors NumPy reports by the error state it runs in), without the
+ * method's call. */
 static PyObject *
-astype(PyObject *runtime, PyObject *x, PyObject *dtype)
+astype(FastPath *self, PyObject *runtime, PyObject *x, PyObject *dtype)
 {
     if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(dtype) != Py_TYPE(bool_dtype) ||
         Py_TYPE(SLOT(x, DATA)) != NDArray || quiet_context == NULL || SLOT(x, DEVICE) != cpu_device) {
         return FALL_BACK; /* (the type of bool_ is the DType class) */
     }
-    PyObject *casts = PyObject_GetAttr(runtime, str_casts);
-    if (casts == NULL) {
-        return NULL;
+    PyObject *plan = recall(self, runtime, dtype, SLOT(x, DTYPE)); /* (quiet, NumPy dtype) */
+    if (plan != NULL) {
+        Py_INCREF(plan);
     }
-    PyObject *quiet = NULL;
-    if (PyDict_CheckExact(casts)) {
-        PyObject *to = PyDict_GetItemWithError(casts, dtype);
-        if (to != NULL && PyDict_CheckExact(to)) {
-            quiet = PyDict_GetItemWithError(to, SLOT(x, DTYPE));
+    else {
+        PyObject *casts = PyObject_GetAttr(runtime, str_casts);
+        if (casts == NULL) {
+            return NULL;
         }
+        PyObject *quiet = NULL;
+        if (PyDict_CheckExact(casts)) {
+            PyObject *to = PyDict_GetItemWithError(casts, dtype);
+            if (to != NULL && PyDict_CheckExact(to)) {
+                quiet = PyDict_GetItemWithError(to, SLOT(x, DTYPE));
+            }
+        }
+        Py_XINCREF(quiet);
+        Py_DECREF(casts);
+        if (quiet == NULL) {
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+        int is_quiet = PyObject_IsTrue(quiet);
+        Py_DECREF(quiet);
+        if (is_quiet < 0) {
+            return NULL;
+        }
+        PyObject *numpy_dtype = PyObject_GetAttr(dtype, str_numpy);
+        if (numpy_dtype == NULL) {
+            return NULL;
+        }
+        if (!PyArray_DescrCheck(numpy_dtype)) {
+            Py_DECREF(numpy_dtype);
+            return FALL_BACK;
+        }
+        plan = PyTuple_Pack(2, is_quiet ? Py_True : Py_False, numpy_dtype);
+        Py_DECREF(numpy_dtype);
+        if (plan == NULL) {
+            return NULL;
+        }
+        remember(self, runtime, dtype, SLOT(x, DTYPE), -1, plan);
     }
-    Py_XINCREF(quiet);
-    Py_DECREF(casts);
-    if (quiet == NULL) {
-        return PyErr_Occurred() ? NULL : FALL_BACK;
-    }
-    int is_quiet = PyObject_IsTrue(quiet);
-    Py_DECREF(quiet);
-    if (is_quiet < 0) {
-        return NULL;
-    }
-    PyObject *numpy_dtype = PyObject_GetAttr(dtype, str_numpy);
-    if (numpy_dtype == NULL) {
-        return NULL;
-    }
+    PyArray_Descr *descr = (PyArray_Descr *)PyTuple_GET_ITEM(plan, 1);
     PyObject *context = NULL;
-    if (is_quiet) {
+    if (PyTuple_GET_ITEM(plan, 0) == Py_True) {
         context = thread_quiet_context();
         if (context == NULL || !PyContext_CheckExact(context) || PyContext_Enter(context) < 0) {
             Py_XDECREF(context);
-            Py_DECREF(numpy_dtype);
+            Py_DECREF(plan);
             return PyErr_Occurred() ? NULL : FALL_BACK;
         }
     }
-    PyObject *data = PyObject_CallMethodOneArg(SLOT(x, DATA), str_astype, numpy_dtype);
+    PyArrayObject *data = (PyArrayObject *)SLOT(x, DATA);
+    Py_INCREF(descr); /* stolen */
+    PyObject *out = PyArray_NewLikeArray(data, NPY_KEEPORDER, descr, 1);
+    if (out != NULL && PyArray_CopyInto((PyArrayObject *)out, data) < 0) {
+        Py_CLEAR(out);
+    }
     if (context != NULL) {
         if (PyContext_Exit(context) < 0) {
-            Py_CLEAR(data);
+            Py_CLEAR(out);
         }
         Py_DECREF(context);
     }
-    Py_DECREF(numpy_dtype);
-    if (data == NULL) {
+    Py_DECREF(plan);
+    if (out == NULL) {
         if (PyErr_ExceptionMatches(PyExc_TypeError)) { /* as the Python fast path: the general path's */
             PyErr_Clear();
             return FALL_BACK;
         }
         return NULL;
     }
-    return wrap(data, dtype, runtime, SLOT(x, DEVICE));
+    return wrap(out, dtype, runtime, SLOT(x, DEVICE));
 }
 
 /* runtime.policy.<kind> (str_default_float or str_default_int), the dtype the Python functions
@@ -1663,6 +1698,279 @@ arange(FastPath *self, PyObject *runtime, PyObject *const *args, Py_ssize_t narg
     return result;
 }
 
+/* reshape(x, shape) with copy= None or none, x an array of the runtime on NumPy storage, shape a
+ * tuple of Python ints each -1 or more: NumPy's reshape (ndarray.reshape's: a view where it can),
+ * which refuses what the Python function refuses (a ValueError: it words it). */
+static PyObject *
+reshape(PyObject *runtime, PyObject *x, PyObject *shape, PyObject *kwnames, PyObject *const *kwvalues)
+{
+    PyObject *kw[1];
+    if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(SLOT(x, DATA)) != NDArray || !PyTuple_CheckExact(shape) ||
+        PyTuple_GET_SIZE(shape) > NPY_MAXDIMS || keywords(kwnames, kwvalues, &str_copy, 1, kw) < 0 ||
+        (kw[0] != NULL && kw[0] != Py_None)) {
+        return FALL_BACK;
+    }
+    npy_intp dims[NPY_MAXDIMS];
+    PyArray_Dims newshape = {dims, (int)PyTuple_GET_SIZE(shape)};
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shape); i++) {
+        PyObject *size = PyTuple_GET_ITEM(shape, i);
+        if (!PyLong_CheckExact(size)) {
+            return FALL_BACK;
+        }
+        int overflow;
+        long long n = PyLong_AsLongLongAndOverflow(size, &overflow);
+        if (n == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (overflow || n < -1 || n > NPY_MAX_INTP) {
+            return FALL_BACK;
+        }
+        dims[i] = (npy_intp)n;
+    }
+    PyObject *out = PyArray_Newshape((PyArrayObject *)SLOT(x, DATA), &newshape, NPY_CORDER);
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();
+            return FALL_BACK;
+        }
+        return NULL;
+    }
+    PyObject *array = new_array(out, SLOT(x, DTYPE), runtime, SLOT(x, DEVICE));
+    Py_DECREF(out);
+    return array;
+}
+
+/* flip(x) or flip(x, axis=i) (axis= None: every axis), x an array of the runtime on NumPy storage, i a
+ * Python int within x's dimensions: x's data indexed by the Python function's own key, slice(None,
+ * None, -1) on each axis flipped and slice(None) on the others, then Ellipsis: NumPy's view. */
+static PyObject *
+flip(PyObject *runtime, PyObject *x, PyObject *kwnames, PyObject *const *kwvalues)
+{
+    PyObject *kw[1];
+    if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(SLOT(x, DATA)) != NDArray || forward_slice == NULL ||
+        keywords(kwnames, kwvalues, &str_axis, 1, kw) < 0) {
+        return FALL_BACK;
+    }
+    PyObject *data = SLOT(x, DATA);
+    int ndim = PyArray_NDIM((PyArrayObject *)data);
+    long axis = -1; /* -1: every axis */
+    if (kw[0] != NULL && kw[0] != Py_None) {
+        if (!PyLong_CheckExact(kw[0])) {
+            return FALL_BACK;
+        }
+        int overflow;
+        long long a = PyLong_AsLongLongAndOverflow(kw[0], &overflow);
+        if (a == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (overflow || a < -ndim || a >= ndim) {
+            return FALL_BACK;
+        }
+        axis = (long)(a < 0 ? a + ndim : a);
+    }
+    PyObject *key = PyTuple_New(ndim + 1);
+    if (key == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        PyObject *part = axis < 0 || axis == i ? backward_slice : forward_slice;
+        PyTuple_SET_ITEM(key, i, Py_NewRef(part));
+    }
+    PyTuple_SET_ITEM(key, ndim, Py_NewRef(Py_Ellipsis));
+    PyObject *out = PyObject_GetItem(data, key);
+    Py_DECREF(key);
+    if (out == NULL) {
+        return NULL;
+    }
+    return wrap(out, SLOT(x, DTYPE), runtime, SLOT(x, DEVICE));
+}
+
+/* concat(arrays) or (arrays, axis=i or None), arrays a non-empty list or tuple of arrays of the
+ * runtime, of one dtype and one device, on NumPy storage: numpy.concatenate of their data, as the
+ * Python function's plain case (NumPy's ValueError, IndexError, TypeError or OverflowError goes to it: it
+ * words them). */
+static PyObject *
+concat(PyObject *runtime, PyObject *arrays, PyObject *kwnames, PyObject *const *kwvalues)
+{
+    PyObject *kw[1];
+    if (!(PyList_CheckExact(arrays) || PyTuple_CheckExact(arrays)) || keywords(kwnames, kwvalues, &str_axis, 1, kw) < 0) {
+        return FALL_BACK;
+    }
+    PyObject *axis = kw[0] == NULL ? NULL : kw[0];
+    if (axis != NULL && axis != Py_None && !PyLong_CheckExact(axis)) {
+        return FALL_BACK;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(arrays);
+    if (n == 0) {
+        return FALL_BACK;
+    }
+    PyObject *first = PySequence_Fast_GET_ITEM(arrays, 0);
+    if (!is_array(first)) {
+        return FALL_BACK;
+    }
+    PyObject *dtype = SLOT(first, DTYPE), *device = SLOT(first, DEVICE);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PySequence_Fast_GET_ITEM(arrays, i);
+        if (!is_array(a) || SLOT(a, RUNTIME) != runtime || SLOT(a, DTYPE) != dtype || SLOT(a, DEVICE) != device ||
+            Py_TYPE(SLOT(a, DATA)) != NDArray) {
+            return FALL_BACK;
+        }
+    }
+    PyObject *datas = PyList_New(n);
+    if (datas == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyList_SET_ITEM(datas, i, Py_NewRef(SLOT(PySequence_Fast_GET_ITEM(arrays, i), DATA)));
+    }
+    PyObject *zero = axis == NULL ? PyLong_FromLong(0) : NULL; /* (the Python function's default) */
+    PyObject *call[] = {datas, axis == NULL ? zero : axis};
+    PyObject *out = axis == NULL && zero == NULL ? NULL : PyObject_Vectorcall(numpy_concatenate, call, 2, NULL);
+    Py_XDECREF(zero);
+    Py_DECREF(datas);
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_IndexError) ||
+            PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            return FALL_BACK;
+        }
+        return NULL;
+    }
+    return wrap(out, dtype, runtime, device);
+}
+
+/* Whether obj is a Python bool, int, float or complex (exactly: where's plans are by the scalar's type). */
+static inline int
+python_scalar(PyObject *obj)
+{
+    PyTypeObject *t = Py_TYPE(obj);
+    return t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type;
+}
+
+/* where(condition, x1, x2) on the CPU, on NumPy storage, condition an array of the runtime of the bool
+ * dtype, x1 and x2 two arrays of the runtime or one array and one Python scalar, of a signature the
+ * Python function has met: what it left in runtime._where_plans -- remembered as a plan is
+ * (LastPlan) --, for two arrays by (x1's dtype, x2's dtype, whether each is 0-d) the result dtype,
+ * for an array and a scalar by (the array's dtype, whether it is 0-d, the scalar's type, whether the
+ * array is x1) its (decision, convert, limit): the scalar is passed as it is within [-limit, limit]
+ * (a float), else converted by convert.  numpy.where of the data (a ValueError, shapes that do not
+ * broadcast, goes to the Python function), cast to the result dtype if NumPy's differs, as the
+ * Python function's own fast paths. */
+static PyObject *
+where(FastPath *self, PyObject *runtime, PyObject *condition, PyObject *x1, PyObject *x2)
+{
+    int arrays = is_array(x1) + is_array(x2);
+    if (!is_array(condition) || SLOT(condition, RUNTIME) != runtime || SLOT(condition, DTYPE) != bool_dtype ||
+        SLOT(condition, DEVICE) != cpu_device || Py_TYPE(SLOT(condition, DATA)) != NDArray ||
+        (arrays == 1 && !python_scalar(is_array(x1) ? x2 : x1)) || arrays == 0) {
+        return FALL_BACK;
+    }
+    int first = is_array(x1); /* with a scalar: whether the array is x1 */
+    PyObject *array = first ? x1 : x2, *scalar = arrays == 2 ? NULL : first ? x2 : x1;
+    if (SLOT(array, RUNTIME) != runtime || SLOT(array, DEVICE) != cpu_device || Py_TYPE(SLOT(array, DATA)) != NDArray ||
+        (scalar == NULL && (SLOT(x2, RUNTIME) != runtime || SLOT(x2, DEVICE) != cpu_device ||
+                            Py_TYPE(SLOT(x2, DATA)) != NDArray))) {
+        return FALL_BACK;
+    }
+    /* the plan's key: (dtype, dtype or the scalar's type, bits) */
+    PyObject *key_first = SLOT(array, DTYPE), *key_second = scalar == NULL ? SLOT(x2, DTYPE) : (PyObject *)Py_TYPE(scalar);
+    int zero_d1 = PyArray_NDIM((PyArrayObject *)SLOT(array, DATA)) == 0;
+    int bits = scalar == NULL ? zero_d1 | ((PyArray_NDIM((PyArrayObject *)SLOT(x2, DATA)) == 0) << 1) : zero_d1 | (first << 1);
+    LastPlan *last = &self->last;
+    PyObject *plan = NULL; /* (result dtype, its NumPy dtype[, convert, limit]) */
+    if (last->plan != NULL && last->first == key_first && last->second == key_second && last->zero_d_bits == bits &&
+        referent(last->runtime) == runtime) {
+        plan = Py_NewRef(last->plan);
+    }
+    else {
+        PyObject *table = PyObject_GetAttr(runtime, str_where_plans);
+        if (table == NULL) {
+            return NULL;
+        }
+        PyObject *found = NULL;
+        if (PyDict_CheckExact(table)) {
+            PyObject *key = scalar == NULL ? Py_BuildValue("(OOOO)", key_first, key_second, zero_d1 ? Py_True : Py_False,
+                                                           (bits & 2) ? Py_True : Py_False)
+                                           : Py_BuildValue("(OOOO)", key_first, zero_d1 ? Py_True : Py_False, key_second,
+                                                           first ? Py_True : Py_False);
+            found = key == NULL ? NULL : PyDict_GetItemWithError(table, key);
+            Py_XDECREF(key);
+            Py_XINCREF(found);
+        }
+        Py_DECREF(table);
+        if (found == NULL) {
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+        PyObject *result = found, *convert = NULL, *limit = NULL;
+        if (scalar != NULL) { /* (decision, convert, limit): the decision's result */
+            if (!PyTuple_CheckExact(found) || PyTuple_GET_SIZE(found) != 3) {
+                Py_DECREF(found);
+                return FALL_BACK;
+            }
+            convert = PyTuple_GET_ITEM(found, 1);
+            limit = PyTuple_GET_ITEM(found, 2);
+            result = PyObject_GetAttrString(PyTuple_GET_ITEM(found, 0), "result");
+            if (result == NULL) {
+                Py_DECREF(found);
+                return NULL;
+            }
+        }
+        else {
+            Py_INCREF(result);
+        }
+        PyObject *descr = Py_TYPE(result) == Py_TYPE(bool_dtype) ? PyObject_GetAttr(result, str_numpy) : NULL;
+        if (descr != NULL && PyArray_DescrCheck(descr)) {
+            plan = scalar == NULL ? PyTuple_Pack(2, result, descr) : PyTuple_Pack(4, result, descr, convert, limit);
+        }
+        Py_XDECREF(descr);
+        Py_DECREF(result);
+        Py_DECREF(found);
+        if (plan == NULL) {
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+        remember(self, runtime, key_first, key_second, bits, plan);
+    }
+    PyObject *value = NULL; /* the scalar as NumPy is given it */
+    if (scalar != NULL) {
+        PyObject *limit = PyTuple_GET_ITEM(plan, 3);
+        if (PyFloat_CheckExact(limit) && PyFloat_CheckExact(scalar) &&
+            -PyFloat_AS_DOUBLE(limit) <= PyFloat_AS_DOUBLE(scalar) && PyFloat_AS_DOUBLE(scalar) <= PyFloat_AS_DOUBLE(limit)) {
+            value = Py_NewRef(scalar);
+        }
+        else if (limit == Py_None || PyFloat_CheckExact(limit)) {
+            value = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 2), scalar);
+        }
+        else {
+            Py_DECREF(plan);
+            return FALL_BACK;
+        }
+        if (value == NULL) {
+            Py_DECREF(plan);
+            return NULL;
+        }
+    }
+    PyObject *out = scalar == NULL  ? PyArray_Where(SLOT(condition, DATA), SLOT(x1, DATA), SLOT(x2, DATA))
+                    : first         ? PyArray_Where(SLOT(condition, DATA), SLOT(x1, DATA), value)
+                                    : PyArray_Where(SLOT(condition, DATA), value, SLOT(x2, DATA));
+    Py_XDECREF(value);
+    PyObject *descr = PyTuple_GET_ITEM(plan, 1);
+    if (out != NULL && !(Py_TYPE(out) == NDArray && (PyObject *)PyArray_DESCR((PyArrayObject *)out) == descr)) {
+        PyObject *call[] = {out, descr}; /* numpy.asarray(out, dtype=descr) */
+        PyObject *cast = PyObject_Vectorcall(asarray, call, 1, dtype_keyword);
+        Py_SETREF(out, cast);
+    }
+    PyObject *result = NULL;
+    if (out != NULL) {
+        result = wrap(out, PyTuple_GET_ITEM(plan, 0), runtime, cpu_device);
+    }
+    else if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+        PyErr_Clear();
+        result = FALL_BACK;
+    }
+    Py_DECREF(plan);
+    return result;
+}
+
 /* x.T (x 2-d) or x.mT (x of 2 dimensions or more), self->name: NumPy's view of x's data with
  * its last two axes swapped, in an array of x's dtype, namespace and device (which holds that
  * dtype: x is on it); FALL_BACK for lazy data or another ndim (the Python property raises). */
@@ -1723,6 +2031,15 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
     else if (Array != NULL && self->kind == ARANGE) {
         result = nargs >= 2 ? arange(self, args[0], args + 1, nargs - 1, kwnames) : FALL_BACK;
     }
+    else if (Array != NULL && self->kind == RESHAPE) {
+        result = nargs == 3 ? reshape(args[0], args[1], args[2], kwnames, args + nargs) : FALL_BACK;
+    }
+    else if (Array != NULL && self->kind == FLIP) {
+        result = nargs == 2 ? flip(args[0], args[1], kwnames, args + nargs) : FALL_BACK;
+    }
+    else if (Array != NULL && self->kind == CONCAT) {
+        result = nargs == 2 ? concat(args[0], args[1], kwnames, args + nargs) : FALL_BACK;
+    }
     else if (Array != NULL && kwnames != NULL && self->kind == ASARRAY && nargs == 2) {
         result = asarray_copy(args[0], args[1], kwnames, args[2]);
     }
@@ -1780,7 +2097,7 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
             break;
         case ASTYPE:
             if (nargs == 3) {
-                result = astype(args[0], args[1], args[2]);
+                result = astype(self, args[0], args[1], args[2]);
             }
             break;
         case ASARRAY:
@@ -1796,6 +2113,11 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         case SHAPE:
             if (nargs == 1 && is_array(args[0])) {
                 result = shape_of(args[0]);
+            }
+            break;
+        case WHERE:
+            if (nargs == 4) {
+                result = where(self, args[0], args[1], args[2], args[3]);
             }
             break;
         }
@@ -2303,7 +2625,6 @@ PyInit__fastpath(void)
         {&str_dtype, "dtype"},
         {&str_casts, "_casts"},
         {&str_numpy, "numpy"},
-        {&str_astype, "astype"},
         {&str_boolean_indexing, "boolean_indexing"},
         {&str_setitem_converters, "_setitem_converters"},
         {&str_policy, "policy"},
@@ -2313,6 +2634,9 @@ PyInit__fastpath(void)
         {&str_device, "device"},
         {&str_stop, "stop"},
         {&str_step, "step"},
+        {&str_copy, "copy"},
+        {&str_axis, "axis"},
+        {&str_where_plans, "_where_plans"},
         {&str_quiet_context, "array_api_promo._fastpath.quiet_context"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -2325,10 +2649,18 @@ PyInit__fastpath(void)
     numpy_matmul = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "matmul");
     numpy_ufunc = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "ufunc");
     numpy_arange = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "arange");
+    numpy_concatenate = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "concatenate");
     Py_XDECREF(numpy);
     dtype_keyword = Py_BuildValue("(s)", "dtype");
+    forward_slice = PySlice_New(NULL, NULL, NULL);
+    PyObject *minus_one = PyLong_FromLong(-1);
+    backward_slice = minus_one == NULL ? NULL : PySlice_New(NULL, NULL, minus_one);
+    Py_XDECREF(minus_one);
+    if (forward_slice == NULL || backward_slice == NULL) {
+        return NULL;
+    }
     if (numpy_matmul == NULL || numpy_ufunc == NULL || !PyType_Check(numpy_ufunc) || numpy_arange == NULL ||
-        dtype_keyword == NULL) {
+        numpy_concatenate == NULL || dtype_keyword == NULL) {
         return NULL;
     }
     /* what temporary elision needs (without them it is off) */

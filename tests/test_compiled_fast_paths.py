@@ -587,3 +587,52 @@ def test_the_subscript_slot_follows_the_class():
     finally:
         Array.__getitem__ = original
     assert float(x[1]) == 2.0 and x[1:]._data.tolist() == [2.0, 3.0]
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_reshape_and_flip_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    runtime = ns._runtime
+    reshape, flip = type(runtime).reshape, type(runtime).flip
+    assert isinstance(reshape, _core.FastPath) and isinstance(flip, _core.FastPath)
+    grid = ns.reshape(ns.arange(12.0), (3, 4))
+    read_only = ns.asarray(np.arange(6.0))
+    read_only._data.flags.writeable = False
+    arrays = arrays + [grid, grid.mT, grid[:, ::2], read_only, ns.asarray(np.zeros((2, 0)))] + scalars[:3]
+    shapes = [(3,), (-1,), (3, 1), (1, -1), (), (-2, 3), (-1, -1), (0, -1), (2**63,), [3], (3.0,), (True,), 3, None]
+    shapes += [(2, 2), (4, 3), (2, 6), (2, -1, 2), (2, 0, 3), (1,) * 64, (1,) * 65]
+    for x in arrays:
+        for shape in shapes:
+            for kwargs in ({}, {"copy": None}, {"copy": True}, {"copy": False}, {"order": "C"}):
+                slow = _outcome(lambda: reshape.fallback(runtime, x, shape, **kwargs))
+                assert _outcome(lambda: reshape(runtime, x, shape, **kwargs)) == slow, (x, shape, kwargs)
+        for axis in (None, 0, 1, -1, -2, 2, 2**70, True, (0,), np.int64(0)):
+            for kwargs in ({} if axis is None else {"axis": axis}, {"axis": axis}, {"axes": axis}):
+                slow = _outcome(lambda: flip.fallback(runtime, x, **kwargs))
+                assert _outcome(lambda: flip(runtime, x, **kwargs)) == slow, (x, axis, kwargs)
+    assert _outcome(lambda: reshape(runtime, grid))[0] == "error" and _outcome(lambda: flip(runtime))[0] == "error"
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_concat_and_where_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    runtime = ns._runtime
+    concat, where = type(runtime).concat, type(runtime).where
+    assert isinstance(concat, _core.FastPath) and isinstance(where, _core.FastPath)
+    read_only = ns.asarray(np.arange(3.0))
+    read_only._data.flags.writeable = False
+    pool = arrays + [read_only]
+    for a, b in itertools.product(pool, repeat=2):
+        for sequence in ([a, b], (a, b), [a], [a, b, a]):
+            for kwargs in ({}, {"axis": 0}, {"axis": -1}, {"axis": 1}, {"axis": None}, {"axis": 2**70}, {"axis": 0.0}):
+                slow = _outcome(lambda: concat.fallback(runtime, sequence, **kwargs))
+                assert _outcome(lambda: concat(runtime, sequence, **kwargs)) == slow, (sequence, kwargs)
+    assert _outcome(lambda: concat(runtime, [])) == _outcome(lambda: concat.fallback(runtime, []))
+    assert _outcome(lambda: concat(runtime, [arrays[0]], axes=0))[0] == "error"
+    masks = [ns.asarray([True, False, True]), ns.asarray(True), ns.asarray([1, 0, 1]), read_only > 1.0]
+    masks += [xp.asarray([True, False, True]) if ns is tx else tx.asarray([True, False, True])]
+    for _ in range(2):  # the first round fills the plans the second one reads
+        for condition in masks:
+            for x1, x2 in itertools.product(pool + scalars[:6], repeat=2):
+                slow = _outcome(lambda: where.fallback(runtime, condition, x1, x2))
+                assert _outcome(lambda: where(runtime, condition, x1, x2)) == slow, (condition, x1, x2)

@@ -275,3 +275,102 @@ def test_zeros_ones_and_empty_with_a_dtype_answer_as_the_general_path(policy):
                 if name == "empty" and fast[0][0] == "array":  # (uninitialised values)
                     fast, general = (fast[0][:5], fast[1]), (general[0][:5], general[1])
                 assert fast == general, (policy, name, shape, dtype)
+
+
+def _views_of(ns, dtype):
+    """Arrays of ``dtype`` of several shapes and layouts: 0-d, 1-d, 2-d, a transposed and a strided view."""
+    values = special_values(dtype)
+    grid = np.resize(values, (2, 3))
+    return [values[0], values[:1], np.resize(values, 6), grid, grid.T, np.resize(values, (3, 4))[:, ::2], values[:0]]
+
+
+_RESHAPES = [(6,), (-1,), (2, 3), (3, -1), (-1, 2), (1, 6, 1), (6, 1), (), (1,), (0,), (0, -1), (-1, 0), (2, -2)]
+_RESHAPES += [(-1, -1), (4,), (2**70,), (-(2**70),), [2, 3], (2, True), (np.int64(2), 3), (2.0, 3), "6", 6, None]
+_RESHAPES += [(1,) * 64, (1,) * 65, (2, 3, 0), (0, 3)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_reshape_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        for data in _views_of(ns, dtype):
+            for shape in _RESHAPES:
+                for copy in ({}, {"copy": None}):
+                    fast = _outcome(lambda d=data, s=shape, c=copy: ns.reshape(ns.asarray(d), s, **c))
+                    general = _outcome(lambda d=data, s=shape, c=copy: ns.reshape(other.asarray(d), s, **c))
+                    assert fast == general, (policy, dtype, data.shape, shape, copy)
+    x = ns.asarray(np.arange(6.0))
+    view = ns.reshape(x, (2, 3))
+    assert view._data.base is x._data  # a view, as before
+    on_device = x.to_device(DEVICE1)
+    assert _outcome(lambda: ns.reshape(on_device, (3, 2))) == _outcome(
+        lambda: ns.reshape(other.asarray(x._data, device=DEVICE1), (3, 2))
+    )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_flip_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        for data in _views_of(ns, dtype):
+            for axis in (None, 0, 1, -1, -2, 2, -3, 5, 2**70, True, 1.0, (0,), (0, 1), [0], _Int(0), np.int64(0)):
+                kwargs = {} if axis is None else {"axis": axis}
+                for given in (kwargs, {"axis": axis}):
+                    fast = _outcome(lambda d=data, k=given: ns.flip(ns.asarray(d), **k))
+                    general = _outcome(lambda d=data, k=given: ns.flip(other.asarray(d), **k))
+                    assert fast == general, (policy, dtype, data.shape, axis)
+    x = ns.asarray(np.arange(6.0))
+    assert ns.flip(x)._data.base is x._data  # a view, as before
+    assert _outcome(lambda: ns.flip(x.to_device(DEVICE1))) == _outcome(
+        lambda: ns.flip(other.asarray(x._data, device=DEVICE1))
+    )
+
+
+_TARGETS = [(6,), (2, 6), (1, 6), (6, 1), (3, 2, 3), (2, 3), (3, 2), (2, 1, 3), (), (0,), (0, 3), (2, 0, 3)]
+_TARGETS += [(4, 1, 6), (-1,), (-1, 6), (2, -6), (2**40, 2**40, 0), (2**62, 0), (2**31, 2**31, 0), [2, 6], (2, True)]
+_TARGETS += [(np.int64(2), 6), (2.0, 6), 6, None, (1,) * 64 + (6,)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_broadcast_to_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        for data in (values[0], values[:1], np.resize(values, 6), np.resize(values, (2, 3)), np.resize(values, (1, 3))):
+            for shape in _TARGETS + [data.shape, (2,) + data.shape]:
+                fast = _outcome(lambda d=data, s=shape: ns.broadcast_to(ns.asarray(d), s))
+                general = _outcome(lambda d=data, s=shape: ns.broadcast_to(other.asarray(d), s))
+                assert fast == general, (policy, dtype, data.shape, shape)
+    x = ns.asarray(np.arange(3.0))
+    assert ns.broadcast_to(x, (3,))._data is x._data  # its own shape: the data itself, as before
+    assert not ns.broadcast_to(x, (2, 3))._data.flags.writeable
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_concat_answers_as_the_general_path(policy):
+    """concat of arrays of one dtype and device (the plain case) and of others, every axis form; the
+    general path is the same call with the axis as an int subclass (None: a first array of the other
+    namespace)."""
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        values = special_values(dtype)
+        a, m = ns.asarray(values[:3]), ns.asarray(np.resize(values, (2, 3)))
+        cases = [[a, a], (a, a, a), [a], [m, m], [m, m.mT], [a, m], [m, ns.asarray(np.resize(values, (1, 3)))]]
+        cases += [[ns.asarray(values[0]), ns.asarray(values[1])], [a, ns.asarray(np.zeros(2, dtypes[-1].numpy))]]
+        cases += [[a, a.to_device(DEVICE1)], [a.to_device(DEVICE1)] * 2, [a, a._data], [], [a, None], [m[:, :0], m]]
+        for arrays in cases:
+            for axis in (0, 1, -1, -2, 2, -3, None, 2**70):
+                fast = _outcome(lambda arrays=arrays, axis=axis: ns.concat(arrays, axis=axis))
+                if axis is None:
+                    general = _outcome(
+                        lambda arrays=arrays: ns.concat([other.asarray(arrays[0])] + list(arrays[1:]), axis=None)
+                    )
+                    if not arrays or type(arrays[0]) is not type(a):
+                        continue
+                else:
+                    general = _outcome(lambda arrays=arrays, axis=axis: ns.concat(arrays, axis=_Int(axis)))
+                assert fast == general, (policy, dtype, [getattr(x, "shape", x) for x in arrays], axis)
+            assert _outcome(lambda arrays=arrays: ns.concat(arrays)) == _outcome(
+                lambda arrays=arrays: ns.concat(arrays, axis=_Int(0))
+            )
