@@ -272,13 +272,23 @@ class CreationFunctions(RuntimeBase):
         device: Device | None = None,
     ) -> Array:
         """Returns a new array of the given ``shape`` filled with ``fill_value``."""
-        if type(shape) is int and 0 <= shape <= _PLAIN_LENGTH and dtype is None and device is None:
-            t = type(fill_value)  # the default dtype of a Python scalar's type, on the CPU
-            if t is float or t is int or t is bool:
-                dtype = self._default_dtype_of_scalar(fill_value, CPU)
+        if device is None and _plain_shape(shape):
+            # A Python scalar into the default dtype of its type (on the CPU) or a dtype of ours, few
+            # elements: what _fill below does with it (_fastpath.c's full does the same)
+            t = type(fill_value)
+            if dtype is None:
+                if t is float or t is int or t is bool:
+                    dtype = self._default_dtype_of_scalar(fill_value, CPU)
+                    value = self._exact_scalar(fill_value, dtype, "full")
+                    return _on_cpu(np.full(shape, value, dtype=dtype.numpy), dtype, self)
+            elif (t is float or t is int or t is bool or t is complex) and (
+                type(dtype) is D.DType and dtype in self._dtype_set
+            ):
                 value = self._exact_scalar(fill_value, dtype, "full")
                 return _on_cpu(np.full(shape, value, dtype=dtype.numpy), dtype, self)
         return self._fill(shape, fill_value, dtype, device, "full")
+
+    full = fast_path(_core.FULL, "full", full)  # a Python scalar: in C
 
     def _constant(self, shape, dtype, device, maker, func):
         if (
@@ -347,18 +357,29 @@ class CreationFunctions(RuntimeBase):
         self, x: Array, /, fill_value: complex, *, dtype: DType | None = None, device: Device | None = None
     ) -> Array:
         """Returns a new array with the shape of ``x`` filled with ``fill_value``."""
-        if _plain_like(x, self) and dtype is None and device is None:
+        if _plain_like(x, self) and device is None:
             t = type(fill_value)
             if t is float or t is int or t is bool or t is complex:  # as below, without _like's checks
-                dtype_ = x._dtype
-                value = self._exact_scalar(fill_value, dtype_, "full_like")
-                return _like_array(np.full(x._data.shape, value, dtype=dtype_.numpy), x, self)
+                if dtype is None:
+                    dtype_ = x._dtype
+                    value = self._exact_scalar(fill_value, dtype_, "full_like")
+                    return _like_array(np.full(x._data.shape, value, dtype=dtype_.numpy), x, self)
+                if (
+                    type(dtype) is D.DType
+                    and dtype in self._dtype_set
+                    and x._device is CPU
+                    and x._data.size <= _PLAIN_LENGTH  # (nothing for _fill's check_fits to refuse)
+                ):
+                    value = self._exact_scalar(fill_value, dtype, "full_like")
+                    return _on_cpu(np.full(x._data.shape, value, dtype=dtype.numpy), dtype, self)
         shape, dtype_, device = self._like(x, dtype, device, "full_like")
         if type(fill_value) in D.PY_SCALARS and dtype is None:
             # The fill value must be representable in x's dtype (no promotion).
             value = self._exact_scalar(fill_value, dtype_, "full_like")
             return Array._new(np.full(shape, value, dtype=dtype_.numpy), dtype_, self, device)
         return self._fill(shape, fill_value, dtype_, device, "full_like")
+
+    full_like = fast_path(_core.FULL, "full_like", full_like)  # a Python scalar: in C
 
     def arange(
         self,

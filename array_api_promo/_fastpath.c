@@ -62,6 +62,8 @@ enum {
                          * runtime of one dtype and one device */
     WHERE,              /* runtime.where(condition, x1, x2), three arrays of the runtime or two and a Python
                          * scalar, of a signature the Python function has met (runtime._where_plans) */
+    FULL,               /* runtime.full(shape, fill_value) or full_like(x, fill_value) of a Python scalar,
+                         * with dtype= one of the runtime's or none */
     KIND_COUNT
 };
 
@@ -90,7 +92,7 @@ static PyObject *str_native_dtypes, *str_dtype;
 static PyObject *str_boolean_indexing, *str_setitem_converters;
 static PyObject *str_casts, *str_numpy, *str_policy, *str_default_float, *str_quiet_context;
 static PyObject *str_default_int, *str_dtype_set, *str_device, *str_stop, *str_step, *str_copy, *str_axis;
-static PyObject *str_where_plans;
+static PyObject *str_where_plans, *str_create_scalar, *str_full, *str_full_like;
 static PyObject *forward_slice = NULL, *backward_slice = NULL; /* slice(None), slice(None, None, -1) */
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
@@ -1486,8 +1488,8 @@ creation_dtype(FastPath *self, PyObject *runtime, PyObject *dtype, PyObject *kin
     return PyTuple_GET_ITEM(plan, 0);
 }
 
-/* CONSTANT's variants, by name */
-enum { ZEROS, ONES, EMPTY };
+/* The variants of CONSTANT (ZEROS, ONES, EMPTY) and FULL (FULL_SHAPE, FULL_LIKE), by name */
+enum { ZEROS, ONES, EMPTY, FULL_SHAPE = 0, FULL_LIKE = 3 };
 
 /* zeros(shape), ones(shape) or empty(shape) (self->variant) of a plain shape, with dtype= one of the
  * runtime's or none, and device= None or none: as the Python functions' plain case, elements of that
@@ -1525,6 +1527,88 @@ constant(FastPath *self, PyObject *runtime, PyObject *shape, PyObject *kwnames, 
         return NULL;
     }
     PyObject *result = new_array(data, dtype, runtime, cpu_device);
+    Py_DECREF(data);
+    return result;
+}
+
+/* full(shape, fill_value) of a plain shape, or full_like(x, fill_value) of an array of the runtime on
+ * NumPy storage (self->variant), fill_value a Python bool, int or float (or complex, with a dtype), with
+ * dtype= one of the runtime's or none and device= None or none: as the Python functions' plain cases,
+ * the value made by the policy's creation rule (policy.create_scalar(fill_value, dtype, name), what
+ * the runtime's _exact_scalar calls) copied into a new array, as numpy.full does (empty, then an unsafe
+ * copy of the 0-d value).  full's dtype is by default the policy's for the scalar's type on the CPU
+ * (bool, its default int or float); full_like's x's, on x's device, and one given takes only an x on
+ * the CPU of at most PLAIN_LENGTH elements. */
+static PyObject *
+full(FastPath *self, PyObject *runtime, PyObject *first, PyObject *fill, PyObject *kwnames, PyObject *const *kwvalues)
+{
+    PyObject *name_objs[2] = {str_dtype, str_device}, *kw[2];
+    if (cpu_device == NULL || keywords(kwnames, kwvalues, name_objs, 2, kw) < 0 || (kw[1] != NULL && kw[1] != Py_None)) {
+        return FALL_BACK;
+    }
+    PyTypeObject *t = Py_TYPE(fill);
+    int real = t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type;
+    if (!real && t != &PyComplex_Type) {
+        return FALL_BACK;
+    }
+    PyObject *given = kw[0] == Py_None ? NULL : kw[0], *device = cpu_device, *dtype, *descr;
+    npy_intp shape[NPY_MAXDIMS], *dims = shape;
+    int nd, like = self->variant == FULL_LIKE;
+    if (like) {
+        if (!is_array(first) || SLOT(first, RUNTIME) != runtime || Py_TYPE(SLOT(first, DATA)) != NDArray) {
+            return FALL_BACK;
+        }
+        PyArrayObject *data = (PyArrayObject *)SLOT(first, DATA);
+        nd = PyArray_NDIM(data);
+        dims = PyArray_DIMS(data);
+        if (given == NULL) { /* x's dtype, on x's device (which holds it) */
+            device = SLOT(first, DEVICE);
+            given = SLOT(first, DTYPE);
+        }
+        else if (SLOT(first, DEVICE) != cpu_device || PyArray_SIZE(data) > PLAIN_LENGTH) {
+            return FALL_BACK;
+        }
+        dtype = creation_dtype(self, runtime, given, NULL, &descr);
+    }
+    else {
+        nd = plain_shape(first, shape);
+        if (nd <= 0) {
+            return nd < 0 ? NULL : FALL_BACK;
+        }
+        if (given != NULL) {
+            dtype = creation_dtype(self, runtime, given, NULL, &descr);
+        }
+        else if (!real) {
+            return FALL_BACK;
+        }
+        else if (t == &PyBool_Type) {
+            dtype = creation_dtype(self, runtime, bool_dtype, NULL, &descr);
+        }
+        else {
+            dtype = creation_dtype(self, runtime, NULL, t == &PyLong_Type ? str_default_int : str_default_float, &descr);
+        }
+    }
+    if (dtype == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
+    PyObject *call[] = {policy, fill, dtype, like ? str_full_like : str_full};
+    PyObject *value = policy == NULL ? NULL : PyObject_VectorcallMethod(str_create_scalar, call, 4, NULL);
+    Py_XDECREF(policy);
+    if (value == NULL || Py_TYPE(value) != NDArray) {
+        Py_XDECREF(value);
+        Py_DECREF(descr);
+        return PyErr_Occurred() ? NULL : FALL_BACK; /* (a value of another type: numpy.full's to convert) */
+    }
+    PyObject *data = PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0); /* (descr stolen) */
+    if (data != NULL && PyArray_CopyInto((PyArrayObject *)data, (PyArrayObject *)value) < 0) {
+        Py_CLEAR(data);
+    }
+    Py_DECREF(value);
+    if (data == NULL) {
+        return NULL;
+    }
+    PyObject *result = new_array(data, dtype, runtime, device);
     Py_DECREF(data);
     return result;
 }
@@ -2037,6 +2121,9 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
     else if (Array != NULL && self->kind == FLIP) {
         result = nargs == 2 ? flip(args[0], args[1], kwnames, args + nargs) : FALL_BACK;
     }
+    else if (Array != NULL && self->kind == FULL) {
+        result = nargs == 3 ? full(self, args[0], args[1], args[2], kwnames, args + nargs) : FALL_BACK;
+    }
     else if (Array != NULL && self->kind == CONCAT) {
         result = nargs == 2 ? concat(args[0], args[1], kwnames, args + nargs) : FALL_BACK;
     }
@@ -2151,9 +2238,10 @@ fastpath_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     self->vectorcall = (vectorcallfunc)fastpath_vectorcall;
     self->kind = kind;
-    self->variant = PyUnicode_CompareWithASCIIString(name, "ones") == 0    ? ONES
-                    : PyUnicode_CompareWithASCIIString(name, "empty") == 0 ? EMPTY
-                                                                           : ZEROS;
+    self->variant = PyUnicode_CompareWithASCIIString(name, "ones") == 0        ? ONES
+                    : PyUnicode_CompareWithASCIIString(name, "empty") == 0     ? EMPTY
+                    : PyUnicode_CompareWithASCIIString(name, "full_like") == 0 ? FULL_LIKE
+                                                                               : ZEROS;
     Py_INCREF(name);
     self->name = name;
     Py_INCREF(fallback);
@@ -2637,6 +2725,9 @@ PyInit__fastpath(void)
         {&str_copy, "copy"},
         {&str_axis, "axis"},
         {&str_where_plans, "_where_plans"},
+        {&str_create_scalar, "create_scalar"},
+        {&str_full, "full"},
+        {&str_full_like, "full_like"},
         {&str_quiet_context, "array_api_promo._fastpath.quiet_context"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {

@@ -636,3 +636,27 @@ def test_concat_and_where_match_their_python_functions(ns):
             for x1, x2 in itertools.product(pool + scalars[:6], repeat=2):
                 slow = _outcome(lambda: where.fallback(runtime, condition, x1, x2))
                 assert _outcome(lambda: where(runtime, condition, x1, x2)) == slow, (condition, x1, x2)
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_full_and_full_like_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    runtime = ns._runtime
+    full, full_like = type(runtime).full, type(runtime).full_like
+    assert isinstance(full, _core.FastPath) and isinstance(full_like, _core.FastPath)
+    values = scalars[:16] + [np.float64(1.0), ns.asarray(2.0)]
+    dtypes = [None, bool, "int8", xp.float64 if ns is tx else xp.float32, *runtime.dtypes]
+    for dtype in dtypes:
+        for forwarded in (False, True):
+            kwargs = {"dtype": dtype, "device": None} if forwarded else ({} if dtype is None else {"dtype": dtype})
+            for value in values:
+                for shape in (3, (2, 2), (), 0, -1, [2], (1 << 22) + 1):
+                    slow = _outcome(lambda: full.fallback(runtime, shape, value, **kwargs))
+                    assert _outcome(lambda: full(runtime, shape, value, **kwargs)) == slow, (shape, value, kwargs)
+                for x in arrays + [1.5]:
+                    slow = _outcome(lambda: full_like.fallback(runtime, x, value, **kwargs))
+                    assert _outcome(lambda: full_like(runtime, x, value, **kwargs)) == slow, (x, value, kwargs)
+    assert _outcome(lambda: full(runtime, 3, 1.0, order="C"))[0] == "error"
+    assert _outcome(lambda: full(runtime, 3, 1.0, device=DEVICE1)) == _outcome(
+        lambda: full.fallback(runtime, 3, 1.0, device=DEVICE1)
+    )

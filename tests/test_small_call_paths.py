@@ -374,3 +374,42 @@ def test_concat_answers_as_the_general_path(policy):
             assert _outcome(lambda arrays=arrays: ns.concat(arrays)) == _outcome(
                 lambda arrays=arrays: ns.concat(arrays, axis=_Int(0))
             )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_full_with_and_without_a_dtype_answers_as_the_general_path(policy):
+    ns, _ = _pair(policy)
+    for shape in (3, 0, (2, 3), (), (0, 2), 1 << 22, (1 << 22) + 1, -1, [2], (2.0,), True):
+        for dtype in [None, bool, "float32", *_dtypes(ns)]:
+            if shape in (1 << 22, (1 << 22) + 1) and dtype not in (None, ns.int8):
+                continue  # (millions of elements: a few dtypes)
+            kwargs = {} if dtype is None else {"dtype": dtype}
+            for value in _FILLS + [np.float64(2.5), np.int8(3), ns.asarray(1.5), "1"]:
+                fast = _outcome(lambda s=shape, v=value, k=kwargs: ns.full(s, v, **k))
+                general = _outcome(lambda s=shape, v=value, k=kwargs: ns.full(s, v, **k, device=CPU))
+                assert fast == general, (policy, shape, dtype, value)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_full_like_with_a_dtype_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        for shape in ((3,), (), (2, 0)):
+            x = ns.asarray(np.resize(special_values(dtype), shape))
+            for target in (dtypes[0], dtypes[-1], dtype, bool, "float64"):
+                for value in _FILLS[::2] + [np.float64(2.5)]:
+                    fast = _outcome(lambda x=x, v=value, d=target: ns.full_like(x, v, dtype=d))
+                    general = _outcome(lambda x=x, v=value, d=target: ns.full_like(x, v, dtype=d, device=x.device))
+                    assert fast == general, (policy, dtype, shape, target, value)
+    x = ns.asarray([1.0, 2.0])
+    for on_device in (x.to_device(DEVICE1), ns.broadcast_to(x, ((1 << 22) + 2, 2))):
+        for target in (None, dtypes[-1]):
+            fast = _outcome(lambda x=on_device, d=target: ns.full_like(x, 1, dtype=d))
+            general = _outcome(lambda x=on_device, d=target: ns.full_like(other.asarray(x), 1, dtype=d))
+            if fast[0][0] == "array":  # (a big one: its size and first bytes)
+                fast, general = (
+                    (fast[0][:5] + (fast[0][5][:64],), fast[1]),
+                    (general[0][:5] + (general[0][5][:64],), general[1]),
+                )
+            assert fast == general, (on_device.shape, target)
