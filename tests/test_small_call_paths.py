@@ -15,7 +15,10 @@ import math
 
 import numpy as np
 import pytest
-from fast_path_helpers import outcome, special_values  # tests/ is on sys.path (rootdir-relative import mode)
+from fast_path_helpers import (
+    outcome,
+    special_values,
+)  # tests/ is on sys.path (rootdir-relative import mode)
 
 import array_api_promo as xp
 from array_api_promo import CPU, DEVICE1, promotion
@@ -413,3 +416,71 @@ def test_full_like_with_a_dtype_answers_as_the_general_path(policy):
                     (general[0][:5] + (general[0][5][:64],), general[1]),
                 )
             assert fast == general, (on_device.shape, target)
+
+
+_TRANSFORMS_1 = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
+_TRANSFORMS_N = ("fftn", "ifftn", "rfftn", "irfftn")
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_fft_transforms_with_their_defaults_answer_as_the_general_path(policy):
+    """Each transform with its defaults (the plain case, once the policy's decision for the dtype is
+    remembered) against the same call spelled out for the general path: an axis that is an int
+    subclass, the n-d transforms' every axis named."""
+    ns, _ = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        shapes = [values, values[:1], values[:2], values[:0], values[0], np.resize(values, (2, 4))]
+        for data in shapes + [np.resize(values, (3, 1)), np.resize(values, (1, 0)), np.resize(values, (0, 2))]:
+            x = ns.asarray(data)
+            for name in _TRANSFORMS_1 + _TRANSFORMS_N:
+                func = getattr(ns.fft, name)
+                first = _outcome(lambda func=func, x=x: func(x))  # (decides, where allowed)
+                fast = _outcome(lambda func=func, x=x: func(x))
+                if name in _TRANSFORMS_1:
+                    general = _outcome(lambda func=func, x=x: func(x, axis=_Int(-1)))
+                else:
+                    general = _outcome(lambda func=func, x=x: func(x, axes=tuple(range(x.ndim))))
+                assert fast == general == first, (policy, dtype, data.shape, name)
+    x = ns.asarray(np.ones(4), dtype=_dtypes(ns)[-1])  # (a complex dtype where the policy has one)
+    _outcome(lambda: ns.fft.fft(x))
+    assert _outcome(lambda: ns.fft.fft(x.to_device(DEVICE1))) == _outcome(
+        lambda: ns.fft.fft(x.to_device(DEVICE1), axis=_Int(-1))
+    )
+
+
+def _matrices(dtype):
+    """Stacks of square matrices of ``dtype``: regular, singular, of special values, empty."""
+    values = special_values(dtype)
+    regular = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]])
+    with np.errstate(all="ignore"):
+        cast = [regular.astype(dtype.numpy), np.stack([regular, 2 * regular]).astype(dtype.numpy)]
+    return (
+        cast
+        + [np.zeros((3, 3), dtype.numpy), np.resize(values, (3, 3)), np.resize(values, (2, 2, 2))]
+        + [
+            np.zeros((0, 2, 2), dtype.numpy),
+            np.zeros((1, 1), dtype.numpy),
+            np.resize(values, (2, 3)),
+        ]
+    )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_linalg_solve_and_inv_answer_as_the_general_path(policy):
+    """inv and solve of stacks of one dtype's square matrices (the plain cases, once the general
+    path has decided for the dtypes) against the general path's call: the first argument an array
+    of the other namespace."""
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        mats = _matrices(dtype)
+        for a in mats:
+            for _ in range(2):  # the first call decides (where allowed), the second takes the plain case
+                fast = _outcome(lambda a=a: ns.linalg.inv(ns.asarray(a)))
+            assert fast == _outcome(lambda a=a: ns.linalg.inv(other.asarray(a))), (policy, dtype, a.shape)
+            for b in [m for m in mats if m.ndim >= 1] + [a[..., 0], np.ones(a.shape, dtypes[-1].numpy)]:
+                for _ in range(2):
+                    fast = _outcome(lambda a=a, b=b: ns.linalg.solve(ns.asarray(a), ns.asarray(b)))
+                general = _outcome(lambda a=a, b=b: ns.linalg.solve(other.asarray(a), ns.asarray(b)))
+                assert fast == general, (policy, dtype, a.shape, b.dtype, b.shape)
