@@ -43,6 +43,7 @@ _LONG_ENOUGH_N = {"fftn": 1, "ifftn": 1, "rfftn": 1, "irfftn": 2}
 _FUNC_NAMES = {op: f"fft.{op}" for op in (*_LONG_ENOUGH_1, *_LONG_ENOUGH_N)}
 
 _FUSED_FREQ_SIZE = 1 << 12  # below this, one ufunc call with out= costs more than the pass it saves
+_PLAIN_LENGTH = (1 << 26) // 16  # (the creation functions' plain length: below check_fits' threshold)
 
 
 def _exact_in(dtype, val, n):
@@ -304,6 +305,12 @@ class FFTFunctions(RuntimeBase):
 
     # -- frequencies and shifts -------------------------------------------------------------------
     def _freq(self, op, n, d, dtype, device):
+        if type(n) is int and 1 <= n <= _PLAIN_LENGTH and (type(d) is float or type(d) is int) and d and device is None:
+            # few values, on the CPU, of the default float or a dtype of ours: the checks below pass
+            if dtype is None:
+                dtype = self.policy.default_float  # (the CPU has no defaults of its own)
+            if type(dtype) is D.DType and dtype in self._dtype_set:
+                return self._frequencies(op, n, d, self._function_result(op, dtype), CPU)
         func = f"fft.{op}"
         n = index_int(n, func, "n")
         if n < 1:
@@ -319,6 +326,10 @@ class FFTFunctions(RuntimeBase):
             dtype = self._check_dtype(dtype, func)
         result = self._function_result(op, dtype)
         check_fits((n,), 8, func)
+        return self._frequencies(op, n, d, result, device)
+
+    def _frequencies(self, op, n, d, result, device):
+        """fftfreq's or rfftfreq's ``n`` values for a spacing ``d``, of the dtype ``result``."""
         # NumPy's formula (np.fft.fftfreq, rfftfreq): the integers 0, 1, ..., -2, -1 times
         # 1 / (n * d) in float64, in fewer passes (the integers made exactly in float64, in place).
         freq = np.arange(n if op == "fftfreq" else n // 2 + 1, dtype=np.float64)

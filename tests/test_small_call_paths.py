@@ -484,3 +484,19 @@ def test_linalg_solve_and_inv_answer_as_the_general_path(policy):
                     fast = _outcome(lambda a=a, b=b: ns.linalg.solve(ns.asarray(a), ns.asarray(b)))
                 general = _outcome(lambda a=a, b=b: ns.linalg.solve(other.asarray(a), ns.asarray(b)))
                 assert fast == general, (policy, dtype, a.shape, b.dtype, b.shape)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_fft_frequencies_answer_as_the_general_path(policy):
+    ns, _ = _pair(policy)
+    for name in ("fftfreq", "rfftfreq"):
+        func = getattr(ns.fft, name)
+        for n in (1, 2, 7, 10, 4096, 5000, 0, -1, 2**70, True, 3.0, np.int64(4), 1 << 22, (1 << 22) + 1):
+            for d in (1.0, 0.5, 2, 0, 0.0, -1.5, math.nan, math.inf, 1e-300, True, np.float64(1.0), "1"):
+                for dtype in [None, bool, "float32", *_dtypes(ns)]:
+                    if (n in (1 << 22, (1 << 22) + 1) or n == 5000) and (d != 1.0 or dtype not in (None, ns.float32)):
+                        continue  # (many values: a few cases)
+                    kwargs = {} if dtype is None else {"dtype": dtype}
+                    fast = _outcome(lambda n=n, d=d, k=kwargs: func(n, d=d, **k))
+                    general = _outcome(lambda n=n, d=d, k=kwargs: func(n, d=d, **k, device=CPU))
+                    assert fast == general, (policy, name, n, d, dtype)
