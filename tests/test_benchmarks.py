@@ -243,3 +243,29 @@ def test_the_main_job_benchmark_rounds_the_wall_time_before_splitting_it(seconds
     from benchmarks import main_job
 
     assert main_job.minutes_and_seconds(seconds) == text
+
+
+def test_the_main_job_ratio_is_one_runs_time_over_a_plain_pytest_in_turn(monkeypatch):
+    from benchmarks import main_job
+
+    cmd = main_job.plain_pytest_command("/s/array_api_tests", "/s", 200, 0)
+    assert cmd[cmd.index("-n") + 1] == "2" and cmd[cmd.index("--max-examples") + 1] == "200"
+    assert cmd[cmd.index("--hypothesis-seed") + 1] == "0" and "--disable-deadline" in cmd
+    assert not [part for part in cmd if "array_api_promo.conformance" in part]  # none of the harness' plugins
+    order = []
+    runs = iter([30.0, 33.0, 29.0])
+    plains = iter([50.0, 40.0, 58.0])
+
+    def run(*args):
+        order.append("run")
+        return next(runs)
+
+    def plain(*args):
+        order.append("plain")
+        return next(plains), "9 passed"
+
+    monkeypatch.setattr(main_job, "harness_run", run)
+    monkeypatch.setattr(main_job, "plain_pytest_run", plain)
+    result = main_job.measure_ratio("array_api", "/s", 200, 0, 3)
+    assert order == ["run", "plain", "plain", "run", "run", "plain"]
+    assert [r["ratio"] for r in result["pairs"]] == [0.6, 33.0 / 40.0, 0.5] and result["ratio"] == 0.6
