@@ -33,7 +33,7 @@ __all__ = [
 # The kinds of fast path (the numbers of _fastpath.c's enum).
 BINARY_OPERATOR, REFLECTED_OPERATOR, INPLACE_OPERATOR, UNARY_OPERATOR = 0, 1, 2, 3
 BINARY_FUNCTION, UNARY_FUNCTION, GETITEM, RESULT_TYPE, ASTYPE, ASARRAY, CONSTANT = 4, 5, 6, 7, 8, 9, 10
-SETITEM, FLOAT, MATRIX_VIEW, SHAPE, ARANGE = 11, 12, 13, 14, 15
+SETITEM, FLOAT, MATRIX_VIEW, SHAPE, ARANGE, RESHAPE, FLIP, CONCAT, WHERE, FULL = 11, 12, 13, 14, 15, 16, 17, 18, 19, 20
 
 PURE_PYTHON_REQUESTED = os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0")
 #: Why the compiled paths are not in use ("" when they are).

@@ -309,17 +309,32 @@ class CreationFunctions(RuntimeBase):
         device: Device | None = None,
     ) -> Array:
         """Returns a new array of the given ``shape`` filled with ``fill_value``."""
-        if type(shape) is int and 0 <= shape <= _PLAIN_LENGTH and dtype is None and device is None:
-            t = type(fill_value)  # the default dtype of a Python scalar's type, on the CPU
-            if t is float or t is int or t is bool:
-                dtype = self._default_dtype_of_scalar(fill_value, CPU)
+        if device is None and _plain_shape(shape):
+            # A Python scalar into the default dtype of its type (on the CPU) or a dtype of ours, few
+            # elements: what _fill below does with it (_fastpath.c's full does the same)
+            t = type(fill_value)
+            if dtype is None:
+                if t is float or t is int or t is bool:
+                    dtype = self._default_dtype_of_scalar(fill_value, CPU)
+                    value = self._exact_scalar(fill_value, dtype, "full")
+                    return _on_cpu(np.full(shape, value, dtype=dtype.numpy), dtype, self)
+            elif (t is float or t is int or t is bool or t is complex) and (
+                type(dtype) is D.DType and dtype in self._dtype_set
+            ):
                 value = self._exact_scalar(fill_value, dtype, "full")
                 return _on_cpu(np.full(shape, value, dtype=dtype.numpy), dtype, self)
         return self._fill(shape, fill_value, dtype, device, "full")
 
+    full = fast_path(_core.FULL, "full", full)  # a Python scalar: in C
+
     def _constant(self, shape, dtype, device, maker, func):
-        if dtype is None and device is None and _plain_shape(shape):
-            dtype = self.policy.default_float  # (the CPU has no defaults of its own)
+        if (
+            device is None
+            and (dtype is None or (type(dtype) is D.DType and dtype in self._dtype_set))
+            and _plain_shape(shape)
+        ):  # the default float (the CPU has no defaults of its own) or a dtype of ours, few elements
+            if dtype is None:
+                dtype = self.policy.default_float
             return _on_cpu(maker(shape, dtype=dtype.numpy), dtype, self)
         shape = check_shape(shape, func)
         device = self._check_device(device, func)
@@ -379,18 +394,29 @@ class CreationFunctions(RuntimeBase):
         self, x: Array, /, fill_value: complex, *, dtype: DType | None = None, device: Device | None = None
     ) -> Array:
         """Returns a new array with the shape of ``x`` filled with ``fill_value``."""
-        if _plain_like(x, self) and dtype is None and device is None:
+        if _plain_like(x, self) and device is None:
             t = type(fill_value)
             if t is float or t is int or t is bool or t is complex:  # as below, without _like's checks
-                dtype_ = x._dtype
-                value = self._exact_scalar(fill_value, dtype_, "full_like")
-                return _like_array(np.full(x._data.shape, value, dtype=dtype_.numpy), x, self)
+                if dtype is None:
+                    dtype_ = x._dtype
+                    value = self._exact_scalar(fill_value, dtype_, "full_like")
+                    return _like_array(np.full(x._data.shape, value, dtype=dtype_.numpy), x, self)
+                if (
+                    type(dtype) is D.DType
+                    and dtype in self._dtype_set
+                    and x._device is CPU
+                    and x._data.size <= _PLAIN_LENGTH  # (nothing for _fill's check_fits to refuse)
+                ):
+                    value = self._exact_scalar(fill_value, dtype, "full_like")
+                    return _on_cpu(np.full(x._data.shape, value, dtype=dtype.numpy), dtype, self)
         shape, dtype_, device = self._like(x, dtype, device, "full_like")
         if type(fill_value) in D.PY_SCALARS and dtype is None:
             # The fill value must be representable in x's dtype (no promotion).
             value = self._exact_scalar(fill_value, dtype_, "full_like")
             return Array._new(np.full(shape, value, dtype=dtype_.numpy), dtype_, self, device)
         return self._fill(shape, fill_value, dtype_, device, "full_like")
+
+    full_like = fast_path(_core.FULL, "full_like", full_like)  # a Python scalar: in C
 
     def arange(
         self,
@@ -403,34 +429,56 @@ class CreationFunctions(RuntimeBase):
         device: Device | None = None,
     ) -> Array:
         """Returns evenly spaced values in the half-open interval ``[start, stop)`` as a one-dimensional array."""
-        if (
-            type(start) is int
-            and 0 <= start <= _PLAIN_LENGTH
-            and stop is None
-            and type(step) is int
-            and step == 1
-            and dtype is None
-            and device is None
-        ):  # arange(n): n integers of the default dtype, all in its range
-            dtype = self.policy.default_int
-            return _on_cpu(np.arange(start, dtype=dtype.numpy), dtype, self)
         t0, t1, t2 = type(start), type(stop), type(step)
-        if (
-            dtype is None
-            and device is None
-            and (t0 is float or t1 is float or t2 is float)
-            and (t0 is float or (t0 is int and -_EXACT_INT <= start <= _EXACT_INT))
-            and (t1 is float or (t1 is int and -_EXACT_INT <= stop <= _EXACT_INT))  # type: ignore[operator]
-            and (t2 is float or (t2 is int and -_EXACT_INT <= step <= _EXACT_INT))
-            and step - step == 0  # finite (then a finite n means finite bounds)
-            and step != 0
-        ):  # floating bounds, few values: the default float's range, as below
-            n = (stop - start) / step  # type: ignore[operator]  # (stop is a number here)
-            if n - n == 0 and n <= _PLAIN_LENGTH:
-                n = _ceil(n) if n > 0 else 0
-                dtype = self.policy.default_float
-                data = _arange(start, stop, step, dtype.numpy)  # type: ignore[call-overload]
-                return _on_cpu(data[:n] if data.shape[0] > n else data, dtype, self)
+        if device is None and (
+            dtype is None or (type(dtype) is D.DType and dtype in _RANGE_BOUNDS and dtype in self._dtype_set)
+        ):
+            # The plain cases, few values of an integer or real floating dtype (the default one of
+            # the bounds' kind, or one given that holds every value): what the general path below
+            # computes, with its checks known to pass (_fastpath.c's arange does the same)
+            if t0 is int and stop is None and t2 is int and step == 1:
+                # arange(n): 0, 1, ... n - 1
+                if 0 <= start <= _PLAIN_LENGTH:
+                    if dtype is None:
+                        dtype = self.policy.default_int
+                    bounds = _RANGE_BOUNDS[dtype]
+                    if bounds is None or start <= bounds[1] + 1:
+                        return _on_cpu(_arange(start, dtype=dtype.numpy), dtype, self)
+            elif t0 is int and t1 is int and t2 is int:
+                # integer bounds: NumPy's exact values, each within the dtype's range
+                if (
+                    step != 0
+                    and -_EXACT_INT <= start <= _EXACT_INT
+                    and -_EXACT_INT <= stop <= _EXACT_INT  # type: ignore[operator]  # (an int here)
+                    and -_EXACT_INT <= step <= _EXACT_INT
+                ):
+                    n = -((start - stop) // step)  # type: ignore[operator]
+                    if n <= _PLAIN_LENGTH:
+                        if dtype is None:
+                            dtype = self.policy.default_int
+                        bounds = _RANGE_BOUNDS[dtype]
+                        if (
+                            bounds is None
+                            or n <= 0
+                            or (bounds[0] <= start <= bounds[1] and bounds[0] <= start + (n - 1) * step <= bounds[1])
+                        ):
+                            return _on_cpu(_arange(start, stop, step, dtype.numpy), dtype, self)  # type: ignore[call-overload]
+            elif (
+                (t0 is float or t1 is float or t2 is float)
+                and (dtype is None or _RANGE_BOUNDS[dtype] is None)  # a real floating dtype
+                and (t0 is float or (t0 is int and -_EXACT_INT <= start <= _EXACT_INT))
+                and (t1 is float or (t1 is int and -_EXACT_INT <= stop <= _EXACT_INT))  # type: ignore[operator]
+                and (t2 is float or (t2 is int and -_EXACT_INT <= step <= _EXACT_INT))
+                and step - step == 0  # finite (then a finite n means finite bounds)
+                and step != 0
+            ):  # floating bounds, few values: cut to the standard's length, as below
+                n = (stop - start) / step  # type: ignore[operator]  # (stop is a number here)
+                if n - n == 0 and n <= _PLAIN_LENGTH:
+                    n = _ceil(n) if n > 0 else 0
+                    if dtype is None:
+                        dtype = self.policy.default_float
+                    data = _arange(start, stop, step, dtype.numpy)  # type: ignore[call-overload]
+                    return _on_cpu(data[:n] if data.shape[0] > n else data, dtype, self)
         func = "arange"
         if step is None and self.policy.numpy_argument_reading:
             step = 1  # NumPy's (array-api-strict's) reading of step=None
@@ -710,6 +758,9 @@ _PLAIN_LENGTH = (1 << 26) // 16
 
 # arange's floating case: Python float bounds, or ints that a float holds exactly
 _EXACT_INT = 2**53
+# The dtypes of arange's plain cases: the integer ones, by their (min, max), and the real floating
+# ones NumPy computes natively (None); _fastpath.c's arange takes the same by their NumPy types.
+_RANGE_BOUNDS = {**D.INT_BOUNDS, D.float32: None, D.float64: None}
 _arange = np.arange
 _ceil = math.ceil
 

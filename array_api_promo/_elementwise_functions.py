@@ -1015,6 +1015,8 @@ class ElementwiseFunctions(RuntimeBase):
                 self._where_plans[array._dtype, array._data.ndim == 0, t, array is x1] = (decision, convert, limit)
         return Array._new(_asarray(out, dtype=decision.result.numpy), decision.result, self, device)
 
+    where = fast_path(_core.WHERE, "where", where)  # three arrays of a signature met before: in C
+
 
 # What each elementwise function computes (the first line of its docstring), in the standard's terms.
 _SUMMARIES = {

@@ -46,14 +46,24 @@ enum {
     RESULT_TYPE,        /* runtime.result_type(x1, x2) */
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
     ASARRAY,            /* runtime.asarray(obj): one of ours, an ndarray of our dtypes, a list of Python floats; or (x, copy=True) */
-    CONSTANT,           /* runtime.zeros(shape), ones(shape) or empty(shape): the policy's default float */
+    CONSTANT,           /* runtime.zeros(shape), ones(shape) or empty(shape): the policy's default float or
+                         * dtype= one of the runtime's */
     SETITEM,            /* x[key] = value, key basic or a boolean mask of x's shape, value an array of x's
                          * dtype or a Python scalar whose store the Python function allowed before */
     FLOAT,              /* float(x), x a 0-d float64 array */
     MATRIX_VIEW,        /* x.T or x.mT (self->name): NumPy's view of x's data with the last two axes swapped */
     SHAPE,              /* x.shape: the tuple of x's NumPy data's dimensions */
-    ARANGE,             /* runtime.arange(n), n a Python int; or (start, stop[, step]) of Python
-                         * floats and ints, one a float: the policy's default int or float */
+    ARANGE,             /* runtime.arange(n) or (start, stop[, step]) of Python ints, or of Python floats
+                         * and ints, one a float: the policy's default int or float, or dtype= an integer
+                         * dtype that holds every value or float32 or float64 */
+    RESHAPE,            /* runtime.reshape(x, shape), shape a tuple of Python ints, each -1 or more */
+    FLIP,               /* runtime.flip(x) or (x, axis=i), i a Python int within x's dimensions */
+    CONCAT,             /* runtime.concat(arrays[, axis=i or None]), arrays a list or tuple of arrays of the
+                         * runtime of one dtype and one device */
+    WHERE,              /* runtime.where(condition, x1, x2), three arrays of the runtime or two and a Python
+                         * scalar, of a signature the Python function has met (runtime._where_plans) */
+    FULL,               /* runtime.full(shape, fill_value) or full_like(x, fill_value) of a Python scalar,
+                         * with dtype= one of the runtime's or none */
     KIND_COUNT
 };
 
@@ -66,6 +76,7 @@ static PyObject *asarray = NULL; /* numpy.asarray */
 static PyObject *array_func = NULL; /* numpy.array */
 static PyObject *numpy_matmul = NULL; /* numpy.matmul */
 static PyObject *numpy_arange = NULL; /* numpy.arange */
+static PyObject *numpy_concatenate = NULL; /* numpy.concatenate */
 static PyObject *dtype_keyword = NULL; /* ("dtype",): the keyword of numpy.arange(n, dtype=...) */
 static PyObject *numpy_ufunc = NULL; /* numpy.ufunc */
 static PyObject *getweakrefcount = NULL; /* weakref.getweakrefcount */
@@ -79,8 +90,10 @@ static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
 static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim;
 static PyObject *str_native_dtypes, *str_dtype;
 static PyObject *str_boolean_indexing, *str_setitem_converters;
-static PyObject *str_casts, *str_numpy, *str_astype, *str_policy, *str_default_float, *str_quiet_context;
-static PyObject *str_default_int;
+static PyObject *str_casts, *str_numpy, *str_policy, *str_default_float, *str_quiet_context;
+static PyObject *str_default_int, *str_dtype_set, *str_device, *str_stop, *str_step, *str_copy, *str_axis;
+static PyObject *str_where_plans, *str_create_scalar, *str_full, *str_full_like;
+static PyObject *forward_slice = NULL, *backward_slice = NULL; /* slice(None), slice(None, None, -1) */
 
 /* Outcome of a fast path: a result, or FALL_BACK to the Python function (no error set). */
 static char fall_back_marker;
@@ -115,6 +128,7 @@ typedef struct {
     PyObject_HEAD
     vectorcallfunc vectorcall;
     int kind;
+    int variant;        /* which function of its kind, from its name (CONSTANT: ZEROS, ONES, EMPTY) */
     PyObject *name;     /* the operation's name in the runtime's tables ("add") */
     PyObject *fallback; /* the Python function this mirrors */
     PyObject *dict;     /* __name__, __doc__, __wrapped__ ... (functools.update_wrapper) */
@@ -125,6 +139,36 @@ static PyObject *
 call_fallback(FastPath *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     return PyObject_Vectorcall(self->fallback, args, nargsf, kwnames);
+}
+
+/* A call's keyword arguments by name: values[i] is the value given for names[i] (interned), NULL
+ * where none is; 0, or -1 for a keyword that is none of them (the Python function words it). */
+static int
+keywords(PyObject *kwnames, PyObject *const *kwvalues, PyObject *const *names, int count, PyObject **values)
+{
+    for (int i = 0; i < count; i++) {
+        values[i] = NULL;
+    }
+    if (kwnames == NULL) {
+        return 0;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(kwnames); k++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, k);
+        int i = 0;
+        while (i < count && key != names[i]) { /* the names of a call's code are interned */
+            i++;
+        }
+        for (int j = 0; i == count && j < count; j++) {
+            if (PyUnicode_CheckExact(key) && PyUnicode_Compare(key, names[j]) == 0) {
+                i = j;
+            }
+        }
+        if (i == count) {
+            return -1;
+        }
+        values[i] = kwvalues[k];
+    }
+    return 0;
 }
 
 /* kernel(a, b) */
@@ -1177,64 +1221,90 @@ thread_quiet_context(void)
 
 /* astype(x, dtype) with copy and device left alone: runtime._casts[dtype][x's dtype] says the
  * Python function allowed that cast before, and whether NumPy must be quiet (an overflow to inf
- * is the standard's answer); the cast runs in _runtime.quiet_context() then. */
+ * is the standard's answer) -- remembered as a plan is (LastPlan: the Python function only adds
+ * casts) --; the cast runs in _runtime.quiet_context() then.  The cast is ndarray.astype's own
+ * (a new array of the NumPy dtype in x's memory layout, the data copied in by an unsafe cast,
+ * whose floating-point errors NumPy reports by the error state it runs in), without the
+ * method's call. */
 static PyObject *
-astype(PyObject *runtime, PyObject *x, PyObject *dtype)
+astype(FastPath *self, PyObject *runtime, PyObject *x, PyObject *dtype)
 {
     if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(dtype) != Py_TYPE(bool_dtype) ||
         Py_TYPE(SLOT(x, DATA)) != NDArray || quiet_context == NULL || SLOT(x, DEVICE) != cpu_device) {
         return FALL_BACK; /* (the type of bool_ is the DType class) */
     }
-    PyObject *casts = PyObject_GetAttr(runtime, str_casts);
-    if (casts == NULL) {
-        return NULL;
+    PyObject *plan = recall(self, runtime, dtype, SLOT(x, DTYPE)); /* (quiet, NumPy dtype) */
+    if (plan != NULL) {
+        Py_INCREF(plan);
     }
-    PyObject *quiet = NULL;
-    if (PyDict_CheckExact(casts)) {
-        PyObject *to = PyDict_GetItemWithError(casts, dtype);
-        if (to != NULL && PyDict_CheckExact(to)) {
-            quiet = PyDict_GetItemWithError(to, SLOT(x, DTYPE));
+    else {
+        PyObject *casts = PyObject_GetAttr(runtime, str_casts);
+        if (casts == NULL) {
+            return NULL;
         }
+        PyObject *quiet = NULL;
+        if (PyDict_CheckExact(casts)) {
+            PyObject *to = PyDict_GetItemWithError(casts, dtype);
+            if (to != NULL && PyDict_CheckExact(to)) {
+                quiet = PyDict_GetItemWithError(to, SLOT(x, DTYPE));
+            }
+        }
+        Py_XINCREF(quiet);
+        Py_DECREF(casts);
+        if (quiet == NULL) {
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+        int is_quiet = PyObject_IsTrue(quiet);
+        Py_DECREF(quiet);
+        if (is_quiet < 0) {
+            return NULL;
+        }
+        PyObject *numpy_dtype = PyObject_GetAttr(dtype, str_numpy);
+        if (numpy_dtype == NULL) {
+            return NULL;
+        }
+        if (!PyArray_DescrCheck(numpy_dtype)) {
+            Py_DECREF(numpy_dtype);
+            return FALL_BACK;
+        }
+        plan = PyTuple_Pack(2, is_quiet ? Py_True : Py_False, numpy_dtype);
+        Py_DECREF(numpy_dtype);
+        if (plan == NULL) {
+            return NULL;
+        }
+        remember(self, runtime, dtype, SLOT(x, DTYPE), -1, plan);
     }
-    Py_XINCREF(quiet);
-    Py_DECREF(casts);
-    if (quiet == NULL) {
-        return PyErr_Occurred() ? NULL : FALL_BACK;
-    }
-    int is_quiet = PyObject_IsTrue(quiet);
-    Py_DECREF(quiet);
-    if (is_quiet < 0) {
-        return NULL;
-    }
-    PyObject *numpy_dtype = PyObject_GetAttr(dtype, str_numpy);
-    if (numpy_dtype == NULL) {
-        return NULL;
-    }
+    PyArray_Descr *descr = (PyArray_Descr *)PyTuple_GET_ITEM(plan, 1);
     PyObject *context = NULL;
-    if (is_quiet) {
+    if (PyTuple_GET_ITEM(plan, 0) == Py_True) {
         context = thread_quiet_context();
         if (context == NULL || !PyContext_CheckExact(context) || PyContext_Enter(context) < 0) {
             Py_XDECREF(context);
-            Py_DECREF(numpy_dtype);
+            Py_DECREF(plan);
             return PyErr_Occurred() ? NULL : FALL_BACK;
         }
     }
-    PyObject *data = PyObject_CallMethodOneArg(SLOT(x, DATA), str_astype, numpy_dtype);
+    PyArrayObject *data = (PyArrayObject *)SLOT(x, DATA);
+    Py_INCREF(descr); /* stolen */
+    PyObject *out = PyArray_NewLikeArray(data, NPY_KEEPORDER, descr, 1);
+    if (out != NULL && PyArray_CopyInto((PyArrayObject *)out, data) < 0) {
+        Py_CLEAR(out);
+    }
     if (context != NULL) {
         if (PyContext_Exit(context) < 0) {
-            Py_CLEAR(data);
+            Py_CLEAR(out);
         }
         Py_DECREF(context);
     }
-    Py_DECREF(numpy_dtype);
-    if (data == NULL) {
+    Py_DECREF(plan);
+    if (out == NULL) {
         if (PyErr_ExceptionMatches(PyExc_TypeError)) { /* as the Python fast path: the general path's */
             PyErr_Clear();
             return FALL_BACK;
         }
         return NULL;
     }
-    return wrap(data, dtype, runtime, SLOT(x, DEVICE));
+    return wrap(out, dtype, runtime, SLOT(x, DEVICE));
 }
 
 /* runtime.policy.<kind> (str_default_float or str_default_int), the dtype the Python functions
@@ -1370,64 +1440,251 @@ plain_shape(PyObject *shape, npy_intp *dims)
     return (int)nd;
 }
 
-/* zeros(shape) or empty(shape) (self->name) of a plain shape, no keyword: as the Python
- * functions' plain case, elements of runtime.policy.default_float on the CPU. */
-static PyObject *
-constant(FastPath *self, PyObject *runtime, PyObject *shape)
+/* Whether a NumPy type is one of NumPy's own bool and number types (not ml_dtypes' bfloat16). */
+static inline int
+numpy_own(int type)
 {
+    return (PyTypeNum_ISBOOL(type) || PyTypeNum_ISNUMBER(type)) && type < NPY_OBJECT;
+}
+
+/* The dtype a creation function makes when the call names none, runtime.policy.<kind>
+ * (str_default_float or str_default_int), or the one it names, one of the runtime's dtypes
+ * (runtime._dtype_set); with its NumPy dtype in *descr (a new reference). Remembered as a plan is
+ * (LastPlan: the policy and the runtime's dtypes never change). A borrowed reference; NULL with
+ * *descr NULL for a dtype that is none of the runtime's or whose NumPy dtype is not one of NumPy's
+ * own (no error), or with an error set. */
+static PyObject *
+creation_dtype(FastPath *self, PyObject *runtime, PyObject *dtype, PyObject *kind, PyObject **descr)
+{
+    PyObject *key = dtype == NULL ? Py_None : dtype, *by = dtype == NULL ? kind : NULL;
+    PyObject *plan = recall(self, runtime, key, by);
+    *descr = NULL;
+    if (plan == NULL) {
+        PyObject *numpy_dtype = NULL, *found = NULL;
+        if (dtype == NULL) {
+            found = default_dtype(runtime, kind, &numpy_dtype);
+        }
+        else if (Py_TYPE(dtype) == Py_TYPE(bool_dtype)) { /* (the type of bool_ is the DType class) */
+            PyObject *set = PyObject_GetAttr(runtime, str_dtype_set);
+            int in = set == NULL ? -1 : PyAnySet_Check(set) ? PySet_Contains(set, dtype) : 0;
+            Py_XDECREF(set);
+            numpy_dtype = in > 0 ? PyObject_GetAttr(dtype, str_numpy) : NULL;
+            found = numpy_dtype == NULL ? NULL : Py_NewRef(dtype);
+        }
+        if (found != NULL && PyArray_DescrCheck(numpy_dtype) && numpy_own(((PyArray_Descr *)numpy_dtype)->type_num)) {
+            plan = PyTuple_Pack(2, found, numpy_dtype);
+            if (plan != NULL) {
+                remember(self, runtime, key, by, -1, plan);
+                Py_DECREF(plan); /* (remembered: held by self->last) */
+            }
+        }
+        Py_XDECREF(found);
+        Py_XDECREF(numpy_dtype);
+        if (plan == NULL) {
+            return NULL;
+        }
+    }
+    *descr = Py_NewRef(PyTuple_GET_ITEM(plan, 1));
+    return PyTuple_GET_ITEM(plan, 0);
+}
+
+/* The variants of CONSTANT (ZEROS, ONES, EMPTY) and FULL (FULL_SHAPE, FULL_LIKE), by name */
+enum { ZEROS, ONES, EMPTY, FULL_SHAPE = 0, FULL_LIKE = 3 };
+
+/* zeros(shape), ones(shape) or empty(shape) (self->variant) of a plain shape, with dtype= one of the
+ * runtime's or none, and device= None or none: as the Python functions' plain case, elements of that
+ * dtype or runtime.policy.default_float on the CPU. */
+static PyObject *
+constant(FastPath *self, PyObject *runtime, PyObject *shape, PyObject *kwnames, PyObject *const *kwvalues)
+{
+    PyObject *name_objs[2] = {str_dtype, str_device}, *kw[2];
     npy_intp dims[NPY_MAXDIMS];
-    int nd = cpu_device == NULL ? 0 : plain_shape(shape, dims);
+    if (cpu_device == NULL || keywords(kwnames, kwvalues, name_objs, 2, kw) < 0 || (kw[1] != NULL && kw[1] != Py_None)) {
+        return FALL_BACK;
+    }
+    int nd = plain_shape(shape, dims);
     if (nd <= 0) {
         return nd < 0 ? NULL : FALL_BACK;
     }
-    int zeros = PyUnicode_CompareWithASCIIString(self->name, "zeros") == 0;
-    int ones = !zeros && PyUnicode_CompareWithASCIIString(self->name, "ones") == 0;
-    if (!zeros && !ones && PyUnicode_CompareWithASCIIString(self->name, "empty") != 0) {
-        return FALL_BACK;
-    }
     PyObject *descr;
-    PyObject *dtype = default_dtype(runtime, str_default_float, &descr);
-    PyObject *result = NULL;
-    if (descr != NULL && PyArray_DescrCheck(descr)) {
-        Py_INCREF(descr); /* stolen */
-        PyObject *data = zeros ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
-                               : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
-        /* np.ones: empty, then the Python int 1 copied in (np.copyto(a, 1, casting="unsafe")) */
-        if (data != NULL && ones) {
-            PyObject *one = PyLong_FromLong(1); /* (a cached small int) */
-            if (one == NULL || PyArray_FillWithScalar((PyArrayObject *)data, one) < 0) {
-                Py_CLEAR(data);
-            }
-            Py_XDECREF(one);
-        }
-        if (data != NULL) {
-            result = new_array(data, dtype, runtime, cpu_device);
-            Py_DECREF(data);
-        }
+    PyObject *dtype = creation_dtype(self, runtime, kw[0] == Py_None ? NULL : kw[0], str_default_float, &descr);
+    if (dtype == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
     }
-    else if (descr != NULL) {
-        result = FALL_BACK;
+    Py_INCREF(descr); /* stolen */
+    PyObject *data = self->variant == ZEROS ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
+                                            : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
+    /* np.ones: empty, then the Python int 1 copied in (np.copyto(a, 1, casting="unsafe")) */
+    if (data != NULL && self->variant == ONES) {
+        PyObject *one = PyLong_FromLong(1); /* (a cached small int) */
+        if (one == NULL || PyArray_FillWithScalar((PyArrayObject *)data, one) < 0) {
+            Py_CLEAR(data);
+        }
+        Py_XDECREF(one);
     }
-    Py_XDECREF(descr);
-    Py_XDECREF(dtype);
+    Py_DECREF(descr);
+    if (data == NULL) {
+        return NULL;
+    }
+    PyObject *result = new_array(data, dtype, runtime, cpu_device);
+    Py_DECREF(data);
     return result;
 }
 
-/* arange's two plain cases, as the Python function's (numpy.arange called as it calls it):
- * arange(n), n a Python int in [0, PLAIN_LENGTH]: n values of the policy's default int;
- * arange(start, stop[, step]) of Python floats and ints, at least one a float, the ints within
- * 2**53 (a double holds them exactly, so the doubles below are Python's own arithmetic), step
- * finite and nonzero, at most PLAIN_LENGTH values: the default float, cut to the standard's
- * length ceil((stop - start) / step), which NumPy can overshoot by one. */
+/* full(shape, fill_value) of a plain shape, or full_like(x, fill_value) of an array of the runtime on
+ * NumPy storage (self->variant), fill_value a Python bool, int or float (or complex, with a dtype), with
+ * dtype= one of the runtime's or none and device= None or none: as the Python functions' plain cases,
+ * the value made by the policy's creation rule (policy.create_scalar(fill_value, dtype, name), what
+ * the runtime's _exact_scalar calls) copied into a new array, as numpy.full does (empty, then an unsafe
+ * copy of the 0-d value).  full's dtype is by default the policy's for the scalar's type on the CPU
+ * (bool, its default int or float); full_like's x's, on x's device, and one given takes only an x on
+ * the CPU of at most PLAIN_LENGTH elements. */
 static PyObject *
-arange(PyObject *runtime, PyObject *const *bounds, Py_ssize_t count)
+full(FastPath *self, PyObject *runtime, PyObject *first, PyObject *fill, PyObject *kwnames, PyObject *const *kwvalues)
 {
-    if (cpu_device == NULL) {
+    PyObject *name_objs[2] = {str_dtype, str_device}, *kw[2];
+    if (cpu_device == NULL || keywords(kwnames, kwvalues, name_objs, 2, kw) < 0 || (kw[1] != NULL && kw[1] != Py_None)) {
         return FALL_BACK;
     }
+    PyTypeObject *t = Py_TYPE(fill);
+    int real = t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type;
+    if (!real && t != &PyComplex_Type) {
+        return FALL_BACK;
+    }
+    PyObject *given = kw[0] == Py_None ? NULL : kw[0], *device = cpu_device, *dtype, *descr;
+    npy_intp shape[NPY_MAXDIMS], *dims = shape;
+    int nd, like = self->variant == FULL_LIKE;
+    if (like) {
+        if (!is_array(first) || SLOT(first, RUNTIME) != runtime || Py_TYPE(SLOT(first, DATA)) != NDArray) {
+            return FALL_BACK;
+        }
+        PyArrayObject *data = (PyArrayObject *)SLOT(first, DATA);
+        nd = PyArray_NDIM(data);
+        dims = PyArray_DIMS(data);
+        if (given == NULL) { /* x's dtype, on x's device (which holds it) */
+            device = SLOT(first, DEVICE);
+            given = SLOT(first, DTYPE);
+        }
+        else if (SLOT(first, DEVICE) != cpu_device || PyArray_SIZE(data) > PLAIN_LENGTH) {
+            return FALL_BACK;
+        }
+        dtype = creation_dtype(self, runtime, given, NULL, &descr);
+    }
+    else {
+        nd = plain_shape(first, shape);
+        if (nd <= 0) {
+            return nd < 0 ? NULL : FALL_BACK;
+        }
+        if (given != NULL) {
+            dtype = creation_dtype(self, runtime, given, NULL, &descr);
+        }
+        else if (!real) {
+            return FALL_BACK;
+        }
+        else if (t == &PyBool_Type) {
+            dtype = creation_dtype(self, runtime, bool_dtype, NULL, &descr);
+        }
+        else {
+            dtype = creation_dtype(self, runtime, NULL, t == &PyLong_Type ? str_default_int : str_default_float, &descr);
+        }
+    }
+    if (dtype == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    PyObject *policy = PyObject_GetAttr(runtime, str_policy);
+    PyObject *call[] = {policy, fill, dtype, like ? str_full_like : str_full};
+    PyObject *value = policy == NULL ? NULL : PyObject_VectorcallMethod(str_create_scalar, call, 4, NULL);
+    Py_XDECREF(policy);
+    if (value == NULL || Py_TYPE(value) != NDArray) {
+        Py_XDECREF(value);
+        Py_DECREF(descr);
+        return PyErr_Occurred() ? NULL : FALL_BACK; /* (a value of another type: numpy.full's to convert) */
+    }
+    PyObject *data = PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0); /* (descr stolen) */
+    if (data != NULL && PyArray_CopyInto((PyArrayObject *)data, (PyArrayObject *)value) < 0) {
+        Py_CLEAR(data);
+    }
+    Py_DECREF(value);
+    if (data == NULL) {
+        return NULL;
+    }
+    PyObject *result = new_array(data, dtype, runtime, device);
+    Py_DECREF(data);
+    return result;
+}
+
+/* [lo, hi] of an integer NumPy dtype as long longs (uint64's top cut to LLONG_MAX: the values
+ * arange's plain case takes are within 2**53); 0 for any other dtype. */
+static int
+integer_bounds(PyArray_Descr *descr, long long *lo, long long *hi)
+{
+    int type = descr->type_num;
+    if (!PyTypeNum_ISINTEGER(type)) {
+        return 0;
+    }
+    int bits = (int)descr->elsize * 8;
+    if (PyTypeNum_ISUNSIGNED(type)) {
+        *lo = 0;
+        *hi = bits >= 64 ? LLONG_MAX : (1LL << bits) - 1;
+    }
+    else {
+        *lo = bits >= 64 ? LLONG_MIN : -(1LL << (bits - 1));
+        *hi = bits >= 64 ? LLONG_MAX : (1LL << (bits - 1)) - 1;
+    }
+    return 1;
+}
+
+/* Whether a NumPy dtype is float32 or float64 (arange's plain floating dtypes). */
+static inline int
+plain_float(PyArray_Descr *descr)
+{
+    return descr->type_num == NPY_FLOAT || descr->type_num == NPY_DOUBLE;
+}
+
+/* arange's plain cases, as the Python function's (numpy.arange called as it calls it), with
+ * dtype= a dtype of the runtime or none (the policy's default int, or default float when a bound
+ * is a float) and device= None or none:
+ * arange(n), n a Python int in [0, PLAIN_LENGTH]: n values, of an integer dtype that holds n - 1
+ * or of float32 or float64;
+ * arange(start, stop[, step]) of Python ints within 2**53, step nonzero, at most PLAIN_LENGTH
+ * values: NumPy's exact values, each within an integer dtype's range (the first and the last,
+ * which lies between start and stop), or in float32 or float64;
+ * arange(start, stop[, step]) of Python floats and ints, at least one a float, the ints within
+ * 2**53 (a double holds them exactly, so the doubles below are Python's own arithmetic), step
+ * finite and nonzero, at most PLAIN_LENGTH values, in float32 or float64: cut to the standard's
+ * length ceil((stop - start) / step), which NumPy can overshoot by one. */
+static PyObject *
+arange(FastPath *self, PyObject *runtime, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *name_objs[4] = {str_stop, str_step, str_dtype, str_device}, *kw[4];
+    if (cpu_device == NULL || nargs < 1 || nargs > 3 || keywords(kwnames, args + nargs, name_objs, 4, kw) < 0 ||
+        (kw[0] != NULL && nargs > 1) || (kw[1] != NULL && nargs > 2) || (kw[3] != NULL && kw[3] != Py_None)) {
+        return FALL_BACK;
+    }
+    PyObject *bounds[3] = {args[0], nargs > 1 ? args[1] : kw[0], nargs > 2 ? args[2] : kw[1]};
+    PyObject *dtype = kw[2] == Py_None ? NULL : kw[2];
+    int count_form = bounds[1] == NULL || bounds[1] == Py_None; /* arange(n) */
+    if (count_form) {
+        bounds[1] = NULL;
+        if (bounds[2] != NULL) { /* a step given: only 1, as the Python function's default */
+            if (!PyLong_CheckExact(bounds[2])) {
+                return FALL_BACK;
+            }
+            int overflow;
+            long long one = PyLong_AsLongLongAndOverflow(bounds[2], &overflow);
+            if (one != 1) {
+                return PyErr_Occurred() ? NULL : FALL_BACK;
+            }
+            bounds[2] = NULL;
+        }
+    }
     double values[3] = {0.0, 0.0, 1.0}; /* start, stop, step (1 when not given) */
+    long long ints[3] = {0, 0, 1};
     int floating = 0;
-    for (Py_ssize_t i = 0; i < count; i++) {
+    for (int i = 0; i < 3; i++) {
+        if (bounds[i] == NULL) {
+            continue;
+        }
         if (PyFloat_CheckExact(bounds[i])) {
             values[i] = PyFloat_AS_DOUBLE(bounds[i]);
             floating = 1;
@@ -1445,38 +1702,69 @@ arange(PyObject *runtime, PyObject *const *bounds, Py_ssize_t count)
             return FALL_BACK;
         }
         values[i] = (double)v;
+        ints[i] = v;
+    }
+    if (count_form && (floating || ints[0] < 0 || ints[0] > PLAIN_LENGTH)) {
+        return FALL_BACK;
     }
     npy_intp length = -1; /* the standard's length where NumPy's may differ, -1: NumPy's */
-    if (count == 1) {
-        if (floating || values[0] < 0 || values[0] > PLAIN_LENGTH) {
+    long long n = ints[0], first = 0, last = 0; /* the values' count, and the first and last of an integer range */
+    if (!count_form && !floating) {
+        long long step = ints[2], a = ints[0] - ints[1]; /* n = -((start - stop) // step), Python's floor division */
+        if (step == 0) {
             return FALL_BACK;
         }
+        long long q = a / step;
+        if (a % step != 0 && ((a < 0) != (step < 0))) {
+            q -= 1;
+        }
+        n = -q;
+        if (n > PLAIN_LENGTH) {
+            return FALL_BACK;
+        }
+        first = ints[0];
+        last = n > 0 ? ints[0] + (n - 1) * step : ints[0]; /* (between start and stop: within 2**53) */
+    }
+    else if (!count_form) {
+        double step = values[2];
+        if (!isfinite(step) || step == 0) {
+            return FALL_BACK;
+        }
+        double count = (values[1] - values[0]) / step;
+        if (!isfinite(count) || count > PLAIN_LENGTH) {
+            return FALL_BACK;
+        }
+        length = count > 0 ? (npy_intp)ceil(count) : 0;
     }
     else {
-        double step = values[2];
-        if (!floating || !isfinite(step) || step == 0) {
-            return FALL_BACK;
-        }
-        double n = (values[1] - values[0]) / step;
-        if (!isfinite(n) || n > PLAIN_LENGTH) {
-            return FALL_BACK;
-        }
-        length = n > 0 ? (npy_intp)ceil(n) : 0;
+        last = n - 1;
     }
     PyObject *descr;
-    PyObject *dtype = default_dtype(runtime, count == 1 ? str_default_int : str_default_float, &descr);
+    dtype = creation_dtype(self, runtime, dtype, floating ? str_default_float : str_default_int, &descr);
+    if (dtype == NULL) {
+        return PyErr_Occurred() ? NULL : FALL_BACK;
+    }
+    long long lo, hi;
+    int plain = floating ? plain_float((PyArray_Descr *)descr)
+                : integer_bounds((PyArray_Descr *)descr, &lo, &hi)
+                    ? n <= 0 || (lo <= first && first <= hi && lo <= last && last <= hi)
+                    : plain_float((PyArray_Descr *)descr);
     PyObject *data = NULL;
-    if (descr != NULL && count == 1) { /* numpy.arange(n, dtype=descr) */
+    if (!plain) {
+        Py_DECREF(descr);
+        return FALL_BACK;
+    }
+    if (count_form) { /* numpy.arange(n, dtype=descr) */
         PyObject *call[] = {bounds[0], descr};
         data = PyObject_Vectorcall(numpy_arange, call, 1, dtype_keyword);
     }
-    else if (descr != NULL) { /* numpy.arange(start, stop, step, descr) */
-        PyObject *one = count == 2 ? PyLong_FromLong(1) : NULL; /* the Python function's default step */
-        PyObject *call[] = {bounds[0], bounds[1], count == 2 ? one : bounds[2], descr};
-        data = count == 2 && one == NULL ? NULL : PyObject_Vectorcall(numpy_arange, call, 4, NULL);
+    else { /* numpy.arange(start, stop, step, descr) */
+        PyObject *one = bounds[2] == NULL ? PyLong_FromLong(1) : NULL; /* the Python function's default step */
+        PyObject *call[] = {bounds[0], bounds[1], bounds[2] == NULL ? one : bounds[2], descr};
+        data = bounds[2] == NULL && one == NULL ? NULL : PyObject_Vectorcall(numpy_arange, call, 4, NULL);
         Py_XDECREF(one);
     }
-    Py_XDECREF(descr);
+    Py_DECREF(descr);
     PyObject *result = NULL;
     if (data != NULL && Py_TYPE(data) != NDArray) {
         result = FALL_BACK; /* (numpy.arange replaced by something else) */
@@ -1491,7 +1779,279 @@ arange(PyObject *runtime, PyObject *const *bounds, Py_ssize_t count)
         result = new_array(data, dtype, runtime, cpu_device);
     }
     Py_XDECREF(data);
-    Py_XDECREF(dtype);
+    return result;
+}
+
+/* reshape(x, shape) with copy= None or none, x an array of the runtime on NumPy storage, shape a
+ * tuple of Python ints each -1 or more: NumPy's reshape (ndarray.reshape's: a view where it can),
+ * which refuses what the Python function refuses (a ValueError: it words it). */
+static PyObject *
+reshape(PyObject *runtime, PyObject *x, PyObject *shape, PyObject *kwnames, PyObject *const *kwvalues)
+{
+    PyObject *kw[1];
+    if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(SLOT(x, DATA)) != NDArray || !PyTuple_CheckExact(shape) ||
+        PyTuple_GET_SIZE(shape) > NPY_MAXDIMS || keywords(kwnames, kwvalues, &str_copy, 1, kw) < 0 ||
+        (kw[0] != NULL && kw[0] != Py_None)) {
+        return FALL_BACK;
+    }
+    npy_intp dims[NPY_MAXDIMS];
+    PyArray_Dims newshape = {dims, (int)PyTuple_GET_SIZE(shape)};
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(shape); i++) {
+        PyObject *size = PyTuple_GET_ITEM(shape, i);
+        if (!PyLong_CheckExact(size)) {
+            return FALL_BACK;
+        }
+        int overflow;
+        long long n = PyLong_AsLongLongAndOverflow(size, &overflow);
+        if (n == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (overflow || n < -1 || n > NPY_MAX_INTP) {
+            return FALL_BACK;
+        }
+        dims[i] = (npy_intp)n;
+    }
+    PyObject *out = PyArray_Newshape((PyArrayObject *)SLOT(x, DATA), &newshape, NPY_CORDER);
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+            PyErr_Clear();
+            return FALL_BACK;
+        }
+        return NULL;
+    }
+    PyObject *array = new_array(out, SLOT(x, DTYPE), runtime, SLOT(x, DEVICE));
+    Py_DECREF(out);
+    return array;
+}
+
+/* flip(x) or flip(x, axis=i) (axis= None: every axis), x an array of the runtime on NumPy storage, i a
+ * Python int within x's dimensions: x's data indexed by the Python function's own key, slice(None,
+ * None, -1) on each axis flipped and slice(None) on the others, then Ellipsis: NumPy's view. */
+static PyObject *
+flip(PyObject *runtime, PyObject *x, PyObject *kwnames, PyObject *const *kwvalues)
+{
+    PyObject *kw[1];
+    if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(SLOT(x, DATA)) != NDArray || forward_slice == NULL ||
+        keywords(kwnames, kwvalues, &str_axis, 1, kw) < 0) {
+        return FALL_BACK;
+    }
+    PyObject *data = SLOT(x, DATA);
+    int ndim = PyArray_NDIM((PyArrayObject *)data);
+    long axis = -1; /* -1: every axis */
+    if (kw[0] != NULL && kw[0] != Py_None) {
+        if (!PyLong_CheckExact(kw[0])) {
+            return FALL_BACK;
+        }
+        int overflow;
+        long long a = PyLong_AsLongLongAndOverflow(kw[0], &overflow);
+        if (a == -1 && PyErr_Occurred()) {
+            return NULL;
+        }
+        if (overflow || a < -ndim || a >= ndim) {
+            return FALL_BACK;
+        }
+        axis = (long)(a < 0 ? a + ndim : a);
+    }
+    PyObject *key = PyTuple_New(ndim + 1);
+    if (key == NULL) {
+        return NULL;
+    }
+    for (int i = 0; i < ndim; i++) {
+        PyObject *part = axis < 0 || axis == i ? backward_slice : forward_slice;
+        PyTuple_SET_ITEM(key, i, Py_NewRef(part));
+    }
+    PyTuple_SET_ITEM(key, ndim, Py_NewRef(Py_Ellipsis));
+    PyObject *out = PyObject_GetItem(data, key);
+    Py_DECREF(key);
+    if (out == NULL) {
+        return NULL;
+    }
+    return wrap(out, SLOT(x, DTYPE), runtime, SLOT(x, DEVICE));
+}
+
+/* concat(arrays) or (arrays, axis=i or None), arrays a non-empty list or tuple of arrays of the
+ * runtime, of one dtype and one device, on NumPy storage: numpy.concatenate of their data, as the
+ * Python function's plain case (NumPy's ValueError, IndexError, TypeError or OverflowError goes to it: it
+ * words them). */
+static PyObject *
+concat(PyObject *runtime, PyObject *arrays, PyObject *kwnames, PyObject *const *kwvalues)
+{
+    PyObject *kw[1];
+    if (!(PyList_CheckExact(arrays) || PyTuple_CheckExact(arrays)) || keywords(kwnames, kwvalues, &str_axis, 1, kw) < 0) {
+        return FALL_BACK;
+    }
+    PyObject *axis = kw[0] == NULL ? NULL : kw[0];
+    if (axis != NULL && axis != Py_None && !PyLong_CheckExact(axis)) {
+        return FALL_BACK;
+    }
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(arrays);
+    if (n == 0) {
+        return FALL_BACK;
+    }
+    PyObject *first = PySequence_Fast_GET_ITEM(arrays, 0);
+    if (!is_array(first)) {
+        return FALL_BACK;
+    }
+    PyObject *dtype = SLOT(first, DTYPE), *device = SLOT(first, DEVICE);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *a = PySequence_Fast_GET_ITEM(arrays, i);
+        if (!is_array(a) || SLOT(a, RUNTIME) != runtime || SLOT(a, DTYPE) != dtype || SLOT(a, DEVICE) != device ||
+            Py_TYPE(SLOT(a, DATA)) != NDArray) {
+            return FALL_BACK;
+        }
+    }
+    PyObject *datas = PyList_New(n);
+    if (datas == NULL) {
+        return NULL;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyList_SET_ITEM(datas, i, Py_NewRef(SLOT(PySequence_Fast_GET_ITEM(arrays, i), DATA)));
+    }
+    PyObject *zero = axis == NULL ? PyLong_FromLong(0) : NULL; /* (the Python function's default) */
+    PyObject *call[] = {datas, axis == NULL ? zero : axis};
+    PyObject *out = axis == NULL && zero == NULL ? NULL : PyObject_Vectorcall(numpy_concatenate, call, 2, NULL);
+    Py_XDECREF(zero);
+    Py_DECREF(datas);
+    if (out == NULL) {
+        if (PyErr_ExceptionMatches(PyExc_ValueError) || PyErr_ExceptionMatches(PyExc_IndexError) ||
+            PyErr_ExceptionMatches(PyExc_TypeError) || PyErr_ExceptionMatches(PyExc_OverflowError)) {
+            PyErr_Clear();
+            return FALL_BACK;
+        }
+        return NULL;
+    }
+    return wrap(out, dtype, runtime, device);
+}
+
+/* Whether obj is a Python bool, int, float or complex (exactly: where's plans are by the scalar's type). */
+static inline int
+python_scalar(PyObject *obj)
+{
+    PyTypeObject *t = Py_TYPE(obj);
+    return t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type;
+}
+
+/* where(condition, x1, x2) on the CPU, on NumPy storage, condition an array of the runtime of the bool
+ * dtype, x1 and x2 two arrays of the runtime or one array and one Python scalar, of a signature the
+ * Python function has met: what it left in runtime._where_plans -- remembered as a plan is
+ * (LastPlan) --, for two arrays by (x1's dtype, x2's dtype, whether each is 0-d) the result dtype,
+ * for an array and a scalar by (the array's dtype, whether it is 0-d, the scalar's type, whether the
+ * array is x1) its (decision, convert, limit): the scalar is passed as it is within [-limit, limit]
+ * (a float), else converted by convert.  numpy.where of the data (a ValueError, shapes that do not
+ * broadcast, goes to the Python function), cast to the result dtype if NumPy's differs, as the
+ * Python function's own fast paths. */
+static PyObject *
+where(FastPath *self, PyObject *runtime, PyObject *condition, PyObject *x1, PyObject *x2)
+{
+    int arrays = is_array(x1) + is_array(x2);
+    if (!is_array(condition) || SLOT(condition, RUNTIME) != runtime || SLOT(condition, DTYPE) != bool_dtype ||
+        SLOT(condition, DEVICE) != cpu_device || Py_TYPE(SLOT(condition, DATA)) != NDArray ||
+        (arrays == 1 && !python_scalar(is_array(x1) ? x2 : x1)) || arrays == 0) {
+        return FALL_BACK;
+    }
+    int first = is_array(x1); /* with a scalar: whether the array is x1 */
+    PyObject *array = first ? x1 : x2, *scalar = arrays == 2 ? NULL : first ? x2 : x1;
+    if (SLOT(array, RUNTIME) != runtime || SLOT(array, DEVICE) != cpu_device || Py_TYPE(SLOT(array, DATA)) != NDArray ||
+        (scalar == NULL && (SLOT(x2, RUNTIME) != runtime || SLOT(x2, DEVICE) != cpu_device ||
+                            Py_TYPE(SLOT(x2, DATA)) != NDArray))) {
+        return FALL_BACK;
+    }
+    /* the plan's key: (dtype, dtype or the scalar's type, bits) */
+    PyObject *key_first = SLOT(array, DTYPE), *key_second = scalar == NULL ? SLOT(x2, DTYPE) : (PyObject *)Py_TYPE(scalar);
+    int zero_d1 = PyArray_NDIM((PyArrayObject *)SLOT(array, DATA)) == 0;
+    int bits = scalar == NULL ? zero_d1 | ((PyArray_NDIM((PyArrayObject *)SLOT(x2, DATA)) == 0) << 1) : zero_d1 | (first << 1);
+    LastPlan *last = &self->last;
+    PyObject *plan = NULL; /* (result dtype, its NumPy dtype[, convert, limit]) */
+    if (last->plan != NULL && last->first == key_first && last->second == key_second && last->zero_d_bits == bits &&
+        referent(last->runtime) == runtime) {
+        plan = Py_NewRef(last->plan);
+    }
+    else {
+        PyObject *table = PyObject_GetAttr(runtime, str_where_plans);
+        if (table == NULL) {
+            return NULL;
+        }
+        PyObject *found = NULL;
+        if (PyDict_CheckExact(table)) {
+            PyObject *key = scalar == NULL ? Py_BuildValue("(OOOO)", key_first, key_second, zero_d1 ? Py_True : Py_False,
+                                                           (bits & 2) ? Py_True : Py_False)
+                                           : Py_BuildValue("(OOOO)", key_first, zero_d1 ? Py_True : Py_False, key_second,
+                                                           first ? Py_True : Py_False);
+            found = key == NULL ? NULL : PyDict_GetItemWithError(table, key);
+            Py_XDECREF(key);
+            Py_XINCREF(found);
+        }
+        Py_DECREF(table);
+        if (found == NULL) {
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+        PyObject *result = found, *convert = NULL, *limit = NULL;
+        if (scalar != NULL) { /* (decision, convert, limit): the decision's result */
+            if (!PyTuple_CheckExact(found) || PyTuple_GET_SIZE(found) != 3) {
+                Py_DECREF(found);
+                return FALL_BACK;
+            }
+            convert = PyTuple_GET_ITEM(found, 1);
+            limit = PyTuple_GET_ITEM(found, 2);
+            result = PyObject_GetAttrString(PyTuple_GET_ITEM(found, 0), "result");
+            if (result == NULL) {
+                Py_DECREF(found);
+                return NULL;
+            }
+        }
+        else {
+            Py_INCREF(result);
+        }
+        PyObject *descr = Py_TYPE(result) == Py_TYPE(bool_dtype) ? PyObject_GetAttr(result, str_numpy) : NULL;
+        if (descr != NULL && PyArray_DescrCheck(descr)) {
+            plan = scalar == NULL ? PyTuple_Pack(2, result, descr) : PyTuple_Pack(4, result, descr, convert, limit);
+        }
+        Py_XDECREF(descr);
+        Py_DECREF(result);
+        Py_DECREF(found);
+        if (plan == NULL) {
+            return PyErr_Occurred() ? NULL : FALL_BACK;
+        }
+        remember(self, runtime, key_first, key_second, bits, plan);
+    }
+    PyObject *value = NULL; /* the scalar as NumPy is given it */
+    if (scalar != NULL) {
+        PyObject *limit = PyTuple_GET_ITEM(plan, 3);
+        if (PyFloat_CheckExact(limit) && PyFloat_CheckExact(scalar) &&
+            -PyFloat_AS_DOUBLE(limit) <= PyFloat_AS_DOUBLE(scalar) && PyFloat_AS_DOUBLE(scalar) <= PyFloat_AS_DOUBLE(limit)) {
+            value = Py_NewRef(scalar);
+        }
+        else if (limit == Py_None || PyFloat_CheckExact(limit)) {
+            value = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 2), scalar);
+        }
+        else {
+            Py_DECREF(plan);
+            return FALL_BACK;
+        }
+        if (value == NULL) {
+            Py_DECREF(plan);
+            return NULL;
+        }
+    }
+    PyObject *out = scalar == NULL  ? PyArray_Where(SLOT(condition, DATA), SLOT(x1, DATA), SLOT(x2, DATA))
+                    : first         ? PyArray_Where(SLOT(condition, DATA), SLOT(x1, DATA), value)
+                                    : PyArray_Where(SLOT(condition, DATA), value, SLOT(x2, DATA));
+    Py_XDECREF(value);
+    PyObject *descr = PyTuple_GET_ITEM(plan, 1);
+    if (out != NULL && !(Py_TYPE(out) == NDArray && (PyObject *)PyArray_DESCR((PyArrayObject *)out) == descr)) {
+        PyObject *call[] = {out, descr}; /* numpy.asarray(out, dtype=descr) */
+        PyObject *cast = PyObject_Vectorcall(asarray, call, 1, dtype_keyword);
+        Py_SETREF(out, cast);
+    }
+    PyObject *result = NULL;
+    if (out != NULL) {
+        result = wrap(out, PyTuple_GET_ITEM(plan, 0), runtime, cpu_device);
+    }
+    else if (PyErr_ExceptionMatches(PyExc_ValueError)) {
+        PyErr_Clear();
+        result = FALL_BACK;
+    }
+    Py_DECREF(plan);
     return result;
 }
 
@@ -1549,7 +2109,25 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
 {
     Py_ssize_t nargs = PyVectorcall_NARGS(nargsf);
     PyObject *result = FALL_BACK;
-    if (Array != NULL && kwnames != NULL && self->kind == ASARRAY && nargs == 2) {
+    if (Array != NULL && self->kind == CONSTANT) { /* (kinds that read keywords) */
+        result = nargs == 2 ? constant(self, args[0], args[1], kwnames, args + nargs) : FALL_BACK;
+    }
+    else if (Array != NULL && self->kind == ARANGE) {
+        result = nargs >= 2 ? arange(self, args[0], args + 1, nargs - 1, kwnames) : FALL_BACK;
+    }
+    else if (Array != NULL && self->kind == RESHAPE) {
+        result = nargs == 3 ? reshape(args[0], args[1], args[2], kwnames, args + nargs) : FALL_BACK;
+    }
+    else if (Array != NULL && self->kind == FLIP) {
+        result = nargs == 2 ? flip(args[0], args[1], kwnames, args + nargs) : FALL_BACK;
+    }
+    else if (Array != NULL && self->kind == FULL) {
+        result = nargs == 3 ? full(self, args[0], args[1], args[2], kwnames, args + nargs) : FALL_BACK;
+    }
+    else if (Array != NULL && self->kind == CONCAT) {
+        result = nargs == 2 ? concat(args[0], args[1], kwnames, args + nargs) : FALL_BACK;
+    }
+    else if (Array != NULL && kwnames != NULL && self->kind == ASARRAY && nargs == 2) {
         result = asarray_copy(args[0], args[1], kwnames, args[2]);
     }
     else if (Array != NULL && kwnames == NULL) {
@@ -1606,17 +2184,12 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
             break;
         case ASTYPE:
             if (nargs == 3) {
-                result = astype(args[0], args[1], args[2]);
+                result = astype(self, args[0], args[1], args[2]);
             }
             break;
         case ASARRAY:
             if (nargs == 2) {
                 result = asarray_plain(args[0], args[1]);
-            }
-            break;
-        case CONSTANT:
-            if (nargs == 2) {
-                result = constant(self, args[0], args[1]);
             }
             break;
         case MATRIX_VIEW:
@@ -1629,9 +2202,9 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
                 result = shape_of(args[0]);
             }
             break;
-        case ARANGE:
-            if (nargs >= 2 && nargs <= 4) {
-                result = arange(args[0], args + 1, nargs - 1);
+        case WHERE:
+            if (nargs == 4) {
+                result = where(self, args[0], args[1], args[2], args[3]);
             }
             break;
         }
@@ -1665,6 +2238,10 @@ fastpath_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     self->vectorcall = (vectorcallfunc)fastpath_vectorcall;
     self->kind = kind;
+    self->variant = PyUnicode_CompareWithASCIIString(name, "ones") == 0        ? ONES
+                    : PyUnicode_CompareWithASCIIString(name, "empty") == 0     ? EMPTY
+                    : PyUnicode_CompareWithASCIIString(name, "full_like") == 0 ? FULL_LIKE
+                                                                               : ZEROS;
     Py_INCREF(name);
     self->name = name;
     Py_INCREF(fallback);
@@ -2136,12 +2713,21 @@ PyInit__fastpath(void)
         {&str_dtype, "dtype"},
         {&str_casts, "_casts"},
         {&str_numpy, "numpy"},
-        {&str_astype, "astype"},
         {&str_boolean_indexing, "boolean_indexing"},
         {&str_setitem_converters, "_setitem_converters"},
         {&str_policy, "policy"},
         {&str_default_float, "default_float"},
         {&str_default_int, "default_int"},
+        {&str_dtype_set, "_dtype_set"},
+        {&str_device, "device"},
+        {&str_stop, "stop"},
+        {&str_step, "step"},
+        {&str_copy, "copy"},
+        {&str_axis, "axis"},
+        {&str_where_plans, "_where_plans"},
+        {&str_create_scalar, "create_scalar"},
+        {&str_full, "full"},
+        {&str_full_like, "full_like"},
         {&str_quiet_context, "array_api_promo._fastpath.quiet_context"},
     };
     for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
@@ -2154,10 +2740,18 @@ PyInit__fastpath(void)
     numpy_matmul = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "matmul");
     numpy_ufunc = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "ufunc");
     numpy_arange = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "arange");
+    numpy_concatenate = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "concatenate");
     Py_XDECREF(numpy);
     dtype_keyword = Py_BuildValue("(s)", "dtype");
+    forward_slice = PySlice_New(NULL, NULL, NULL);
+    PyObject *minus_one = PyLong_FromLong(-1);
+    backward_slice = minus_one == NULL ? NULL : PySlice_New(NULL, NULL, minus_one);
+    Py_XDECREF(minus_one);
+    if (forward_slice == NULL || backward_slice == NULL) {
+        return NULL;
+    }
     if (numpy_matmul == NULL || numpy_ufunc == NULL || !PyType_Check(numpy_ufunc) || numpy_arange == NULL ||
-        dtype_keyword == NULL) {
+        numpy_concatenate == NULL || dtype_keyword == NULL) {
         return NULL;
     }
     /* what temporary elision needs (without them it is off) */

@@ -15,8 +15,9 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._devices import CPU
 from ._errors import ArgumentError, DtypeArgumentError
-from ._runtime import RuntimeBase, check_fits, index_int, is_one_of, quietly
+from ._runtime import RuntimeBase, check_fits, index_int, is_one_of, quiet_context, quietly
 from .promotion import PromotionError
 
 if TYPE_CHECKING:
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 __all__ = ["FFTFunctions"]
 
 _NORMS = ("backward", "ortho", "forward")
+_new_object = object.__new__
 
 
 def _check_norm(norm, func, reading=False):
@@ -36,7 +38,14 @@ def _check_norm(norm, func, reading=False):
         raise ValueError(f"{func}: norm must be 'backward', 'ortho' or 'forward', got {norm!r}")
 
 
+# The plain cases' shortest last axis: 1, or 2 where the output has 2 * (m - 1) elements (irfft, hfft,
+# irfftn); the n-d transforms also want every other axis non-empty.
+_LONG_ENOUGH_1 = {"fft": 1, "ifft": 1, "rfft": 1, "irfft": 2, "hfft": 2, "ihfft": 1}
+_LONG_ENOUGH_N = {"fftn": 1, "ifftn": 1, "rfftn": 1, "irfftn": 2}
+_FUNC_NAMES = {op: f"fft.{op}" for op in (*_LONG_ENOUGH_1, *_LONG_ENOUGH_N)}
+
 _FUSED_FREQ_SIZE = 1 << 12  # below this, one ufunc call with out= costs more than the pass it saves
+_PLAIN_LENGTH = (1 << 26) // 16  # (the creation functions' plain length: below check_fits' threshold)
 
 
 def _exact_in(dtype, val, n):
@@ -65,10 +74,44 @@ class FFTFunctions(RuntimeBase):
         data = data if data.dtype == compute.numpy else data.astype(compute.numpy)
         return x, data, decision.result
 
+    def _plain_transform(self, op, kernel, x, shortest, every_axis):
+        """``kernel(x's data)`` quietly, as the general paths compute it with NumPy's defaults, for x of
+        this namespace on NumPy storage in the dtype the policy's remembered decision computes in, of
+        at least one dimension, its last axis of at least ``shortest`` elements (and, ``every_axis``, no
+        axis empty); else None (the general path's)."""
+        if type(x) is not Array or x._runtime is not self:
+            return None
+        decision = self._function_plans.get((_FUNC_NAMES[op], x._dtype))
+        data = x._data
+        if decision is None or type(data) is not np.ndarray or data.dtype is not decision.compute.numpy:
+            return None
+        shape = data.shape
+        if not shape or shape[-1] < shortest or (every_axis and 0 in shape):
+            return None
+        out = quiet_context().run(kernel, data)  # (quietly: inf and NaN give NaN, no warning)
+        result = decision.result
+        if out.dtype is not result.numpy:
+            out = np.asarray(out, dtype=result.numpy)
+        device = x._device
+        if device is not CPU:
+            return Array._new(out, result, self, device)
+        array = _new_object(Array)  # (the CPU holds every dtype: nothing to admit)
+        array._data = out
+        array._dtype = result
+        array._runtime = self
+        array._device = CPU
+        return array
+
     def _fft_result(self, out, result, device):
         return Array._new(np.asarray(out, dtype=result.numpy), result, self, device)
 
     def _fft1(self, op, kernel, x, n, axis, norm):
+        if n is None and type(axis) is int and axis == -1 and type(norm) is str and norm == "backward":
+            # x of this namespace in the dtype the policy computes it in, decided before, its last
+            # axis long enough: NumPy's transform with its defaults (the same n, axis and norm)
+            out = self._plain_transform(op, kernel, x, _LONG_ENOUGH_1[op], False)
+            if out is not None:
+                return out
         func = f"fft.{op}"
         x, data, result = self._fft_input(x, func, op)
         _check_norm(norm, func, self.policy.numpy_argument_reading)
@@ -92,6 +135,11 @@ class FFTFunctions(RuntimeBase):
         return self._fft_result(out, result, x._device)
 
     def _fftn(self, op, kernel, x, s, axes, norm):
+        if s is None and axes is None and type(norm) is str and norm == "backward":
+            # as _fft1's plain case: every axis, each long enough (the last as irfftn needs it)
+            out = self._plain_transform(op, kernel, x, _LONG_ENOUGH_N[op], True)
+            if out is not None:
+                return out
         func = f"fft.{op}"
         x, data, result = self._fft_input(x, func, op)
         _check_norm(norm, func, self.policy.numpy_argument_reading)
@@ -266,6 +314,12 @@ class FFTFunctions(RuntimeBase):
 
     # -- frequencies and shifts -------------------------------------------------------------------
     def _freq(self, op, n, d, dtype, device):
+        if type(n) is int and 1 <= n <= _PLAIN_LENGTH and (type(d) is float or type(d) is int) and d and device is None:
+            # few values, on the CPU, of the default float or a dtype of ours: the checks below pass
+            if dtype is None:
+                dtype = self.policy.default_float  # (the CPU has no defaults of its own)
+            if type(dtype) is D.DType and dtype in self._dtype_set:
+                return self._frequencies(op, n, d, self._function_result(op, dtype), CPU)
         func = f"fft.{op}"
         if type(n) is not int:
             try:
@@ -303,6 +357,10 @@ class FFTFunctions(RuntimeBase):
         ) as exc:  # (and the ValueError array-api-strict raises: "must be a real floating-point type")
             raise DtypeArgumentError(str(exc)) from None
         check_fits((n,), 8, func)
+        return self._frequencies(op, n, d, result, device)
+
+    def _frequencies(self, op, n, d, result, device):
+        """fftfreq's or rfftfreq's ``n`` values for a spacing ``d``, of the dtype ``result``."""
         # NumPy's formula (np.fft.fftfreq, rfftfreq): the integers 0, 1, ..., -2, -1 times
         # 1 / (n * d) in float64, in fewer passes (the integers made exactly in float64, in place).
         freq = np.arange(n if op == "fftfreq" else n // 2 + 1, dtype=np.float64)

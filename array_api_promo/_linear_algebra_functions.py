@@ -19,6 +19,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
+from ._devices import CPU
 from ._errors import ArgumentError, AxisError
 from ._runtime import RuntimeBase, index_int, is_one_of, quiet_context, quietly
 from .promotion import OPS, PromotionError
@@ -44,6 +45,10 @@ _sqrt = np.sqrt
 _FLOAT64 = np.dtype(np.float64)
 _ndarray = np.ndarray
 _asarray = np.asarray
+_solve = np.linalg.solve
+_inv = np.linalg.inv
+_new_object = object.__new__
+_working = D.working_numpy
 _INF = float("inf")
 
 
@@ -134,6 +139,17 @@ class LinearAlgebraFunctions(RuntimeBase):
     # -- helpers -------------------------------------------------------------------------
     def _wrap_result(self, out, dtype, device):
         return Array._new(np.asarray(out, dtype=dtype.numpy), dtype, self, device)
+
+    def _plain_result(self, out, dtype, device):
+        """``_wrap_result``'s array, without its calls where ``out`` is an ndarray of ``dtype`` on the CPU."""
+        if type(out) is not _ndarray or out.dtype is not dtype.numpy or device is not CPU:
+            return self._wrap_result(out, dtype, device)
+        array = _new_object(Array)  # (the CPU holds every dtype: nothing to admit)
+        array._data = out
+        array._dtype = dtype
+        array._runtime = self
+        array._device = CPU
+        return array
 
     def _linalg_input(self, x, func, *, min_ndim=2, square=False):
         """``x`` checked, the policy's decision for it, and its data in the compute dtype."""
@@ -383,6 +399,28 @@ class LinearAlgebraFunctions(RuntimeBase):
 
     def linalg_solve(self, x1: Array, x2: Array, /) -> Array:
         """Solution ``X`` of ``x1 @ X = x2`` (``x2`` of shape ``(M,)`` is one vector)."""
+        if type(x1) is Array and type(x2) is Array and x1._runtime is self and x2._runtime is self:
+            # Two stacks of matrices of one stack shape, of the dtype the general path decided for
+            # their dtypes before (no cast, no broadcast), in the dtype LAPACK computes in: its kernel
+            dtype = self._function_pair_dtypes.get(("linalg.solve", x1._dtype, x2._dtype))
+            a, b = x1._data, x2._data
+            if (
+                dtype is not None
+                and dtype is x1._dtype
+                and dtype is x2._dtype
+                and x2._device is x1._device
+                and type(a) is _ndarray
+                and type(b) is _ndarray
+                and a.dtype is _working(dtype)
+            ):
+                sa, sb = a.shape, b.shape
+                if len(sa) >= 2 and sa[-1] == sa[-2] and len(sb) == len(sa) and sb[-2] == sa[-1] and sb[:-2] == sa[:-2]:
+                    try:
+                        out = _silent_context().run(_solve, a, b)
+                    except _LinAlgError:
+                        pass  # (the general path says so in its words)
+                    else:
+                        return self._plain_result(out, dtype, x1._device)
         func = "linalg.solve"
         a, b, dtype, device = self._two_arrays(x1, x2, func, "solve")
         if a.ndim < 2 or a.shape[-1] != a.shape[-2]:
@@ -480,6 +518,20 @@ class LinearAlgebraFunctions(RuntimeBase):
 
     def linalg_inv(self, x: Array, /) -> Array:
         """Inverse of each square matrix."""
+        if type(x) is Array and x._runtime is self:
+            # a stack of square matrices, its dtype's decision made before, already in the dtype
+            # LAPACK computes in: its kernel, as below
+            plan = self._function_plans.get(("linalg.inv", x._dtype))
+            data = x._data
+            if plan is not None and type(data) is _ndarray and data.dtype is plan[1]:
+                shape = data.shape
+                if len(shape) >= 2 and shape[-1] == shape[-2]:
+                    try:
+                        out = _silent_context().run(_inv, data)
+                    except _LinAlgError:
+                        pass  # (the general path says so in its words)
+                    else:
+                        return self._plain_result(out, plan[0], x._device)
         func = "linalg.inv"
         x, dtype, data = self._linalg_input(x, func, square=True)
         return self._wrap_result(self._lapack(func, np.linalg.inv, data), dtype, x._device)

@@ -11,6 +11,7 @@ from the policy.
 from __future__ import annotations
 
 import operator
+import sys
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -30,6 +31,8 @@ __all__ = ["ManipulationFunctions"]
 
 _ndarray = np.ndarray
 _concatenate = np.concatenate
+_broadcast_to = np.broadcast_to
+_MAX_INDEX = sys.maxsize  # the most elements (their nonzero sizes' product) NumPy indexes: check_fits' bound
 
 _ARRAY = OperandKind.ARRAY
 _RESHAPE_TAKES_COPY = np.lib.NumpyVersion(np.__version__) >= "2.1.0"
@@ -49,6 +52,16 @@ def _reshape_without_copy(data, shape):
 
 _index = operator.index
 _new_object = object.__new__
+_FORWARD, _BACKWARD = slice(None), slice(None, None, -1)
+
+
+def _reversed_at(axis: int, ndim: int) -> tuple:
+    """flip's key for ``axis`` of ``ndim`` (both known valid): what its general path indexes with."""
+    return (_FORWARD,) * axis + (_BACKWARD,) + (_FORWARD,) * (ndim - axis - 1) + (Ellipsis,)
+
+
+# flip's key for every axis of an array of 0, 1, ... dimensions (_fastpath.c's flip makes the same)
+_REVERSED_KEYS = tuple((_BACKWARD,) * ndim + (Ellipsis,) for ndim in range(_MAX_DIMS + 1))
 _wrap_each = _core.wrap_each  # the compiled loop of _wrap, or None
 
 
@@ -188,6 +201,23 @@ class ManipulationFunctions(RuntimeBase):
 
     def broadcast_to(self, x: Array, /, shape: tuple[int, ...]) -> Array:
         """Broadcasts ``x`` to the given ``shape``."""
+        if type(x) is Array and x._runtime is self and type(shape) is tuple and type(x._data) is _ndarray:
+            elements = 1
+            for s in shape:
+                if type(s) is not int or s < 0:
+                    break
+                elements *= s or 1
+            else:  # sizes NumPy can index: NumPy's view, or x's own data for its own shape (as below)
+                data = x._data
+                if data.shape == shape:
+                    return _wrap(data, x._dtype, self, x._device)
+                if elements <= _MAX_INDEX:
+                    try:
+                        out = _broadcast_to(data, shape)
+                    except ValueError:  # shapes that do not broadcast: worded below
+                        pass
+                    else:
+                        return _wrap(out, x._dtype, self, x._device)
         func = "broadcast_to"
         x = self._check_array(x, func)
         if (
@@ -269,7 +299,7 @@ class ManipulationFunctions(RuntimeBase):
             # axis=None flattens each in C order, as the general path's reshape(-1))
             try:
                 out = _concatenate(datas, axis=axis)
-            except (ValueError, IndexError, TypeError):
+            except (ValueError, IndexError, TypeError, OverflowError):  # (an axis beyond a C long: OverflowError)
                 pass
             else:  # (the device holds the arrays' dtype)
                 return _wrap(out, arrays[0]._dtype, self, arrays[0]._device)
@@ -297,6 +327,8 @@ class ManipulationFunctions(RuntimeBase):
                     raise ValueError(f"{func}: array shapes {[d.shape for d in datas]} differ outside axis {axis}")
             out = np.concatenate(datas, axis=axis)
         return Array._new(out, dtype, self, device)
+
+    concat = _core.fast_path(_core.CONCAT, "concat", concat)  # one dtype, one device: in C
 
     def stack(self, arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
         """Joins a sequence of arrays of one shape along a new axis."""
@@ -400,6 +432,19 @@ class ManipulationFunctions(RuntimeBase):
 
     def reshape(self, x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
         """Gives ``x`` a new ``shape`` without changing its data."""
+        if type(x) is Array and x._runtime is self and type(shape) is tuple and copy is None:
+            data = x._data
+            if type(data) is _ndarray:
+                for s in shape:
+                    if type(s) is not int or s < -1:
+                        break
+                else:  # sizes and -1: NumPy's reshape refuses what the checks below refuse (worded there)
+                    try:
+                        out = data.reshape(shape)
+                    except ValueError:
+                        pass
+                    else:
+                        return _wrap(out, x._dtype, self, x._device)
         func = "reshape"
         if type(x) is not Array or x._runtime is not self:  # else _check_array's answer is x
             x = self._check_array(x, func)
@@ -461,6 +506,8 @@ class ManipulationFunctions(RuntimeBase):
         array._device = x._device
         return array
 
+    reshape = _core.fast_path(_core.RESHAPE, "reshape", reshape)  # a tuple of ints: in C
+
     def permute_dims(self, x: Array, /, axes: tuple[int, ...]) -> Array:
         """Permutes the axes of ``x`` into the order ``axes``."""
         if type(x) is Array and x._runtime is self and type(axes) is tuple and type(x._data) is _ndarray:
@@ -513,6 +560,15 @@ class ManipulationFunctions(RuntimeBase):
 
     def flip(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None) -> Array:
         """Reverses the order of the elements of ``x`` along ``axis`` (every axis by default)."""
+        if type(x) is Array and x._runtime is self and type(x._data) is _ndarray:
+            data = x._data
+            ndim = data.ndim
+            if axis is None:  # every axis: the key below, made once per number of axes
+                every = _REVERSED_KEYS[ndim] if ndim < len(_REVERSED_KEYS) else None
+                if every is not None:
+                    return _wrap(data[every], x._dtype, self, x._device)
+            elif type(axis) is int and -ndim <= axis < ndim:
+                return _wrap(data[_reversed_at(axis % ndim, ndim)], x._dtype, self, x._device)
         func = "flip"
         x = self._check_array(x, func)
         data = x._data
@@ -526,6 +582,8 @@ class ManipulationFunctions(RuntimeBase):
         for a in axes:
             key[a] = slice(None, None, -1)
         return Array._new(data[tuple(key) + (Ellipsis,)], x._dtype, self, x._device)
+
+    flip = _core.fast_path(_core.FLIP, "flip", flip)  # every axis, or one: in C
 
     # -- new data ----------------------------------------------------------------------
     def roll(self, x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> Array:

@@ -45,6 +45,7 @@ LIB_TITLES = {
     "numpy": "numpy",
     "floor": "floor",
     "strict": "array_api_strict",
+    "compat": "array_api_compat.numpy",
     "xp": "xp (array_api)",
     "tx": "tx (torch policy)",
     "torch": "torch",
@@ -69,6 +70,12 @@ def _load_namespaces():
         mods["strict"] = array_api_strict
     except Exception as e:  # not installed
         missing["strict"] = f"{type(e).__name__}: {e}"
+    try:  # the peer a user would pick over NumPy (its functions take and give NumPy's own arrays)
+        import array_api_compat.numpy
+
+        mods["compat"] = array_api_compat.numpy
+    except Exception as e:  # not installed
+        missing["compat"] = f"{type(e).__name__}: {e}"
     try:
         import array_api_promo
 
@@ -641,7 +648,7 @@ def main(argv=None):
     if not args.no_surface and not args.filter:
         from benchmarks import surface
 
-        surface.main(["--quick"] if args.quick else [], console=console)
+        surface.main((["--quick"] if args.quick else []) + ["--stat", args.stat], console=console)
     return 0
 
 

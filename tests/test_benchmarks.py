@@ -108,32 +108,54 @@ def test_the_surface_benchmark_has_a_case_for_every_function_of_the_standard():
     cases = surface.make_cases(quick=True)
     assert {c.n for c in cases} == {surface.SMALL, surface.QUICK_LARGE}
     for case in cases:
-        assert set(case.libs) == {"numpy", "strict", "xp", "tx"}
+        assert set(case.libs) == {"numpy", "strict", "compat", "xp", "tx"}
 
 
 def test_the_surface_targets_judge_paired_ratios_and_set_views_apart():
     from benchmarks import surface
 
-    def result(title, large, numpy_time, xp_ratio):
-        return {"title": title, "large": large, "times": {"numpy": numpy_time}, "paired": {"xp": xp_ratio, "tx": 1.0}}
+    def result(title, large, numpy_time, xp_ratio, xp_to_compat=1.0):
+        return {
+            "title": title,
+            "large": large,
+            "times": {"numpy": numpy_time},
+            "paired": {"xp": xp_ratio, "tx": 1.0},
+            "vs_compat": {"xp": xp_to_compat, "tx": 1.0},
+        }
 
     results = [
-        result("sum", True, 1e-3, 1.08),
+        result("sum", True, 1e-3, 1.08, 1.3),  # data-bound: its ratio to compat is not judged
         result("sort", True, 5e-2, 1.2),  # data-bound, over 1.10x
-        result("x.T", True, 1e-7, 2.0),  # a view at 10**6: judged per call
-        result("sum", False, 1e-6, 1.2),
-        result("where", False, 1e-6, 1.4),
+        result("x.T", True, 1e-7, 1.6, 1.2),  # a view at 10**6: judged per call
+        result("sum", False, 1e-6, 1.05),
+        result("where", False, 1e-6, 1.4, 1.1),
         result("zeros", False, 1e-7, 3.0),
     ]
     checks = {(c["lib"], c["target"].split(" ≤")[0]): c for c in surface.check_targets(results)}
     large = checks["xp", "every data-bound 10⁶-element case"]
     assert not large["met"] and large["missed_by"] == [("sort", 1.2)] and large["cases"] == 2
-    assert (
-        checks["xp", "10-element median"]["value"] == pytest.approx(1.4)
-        and not checks["xp", "10-element median"]["met"]
-    )
+    median = checks["xp", "10-element median"]
+    assert median["value"] == pytest.approx(1.4) and not median["met"]
     assert checks["xp", "every 10-element case"]["missed_by"] == [("zeros", 3.0)]
-    assert checks["xp", "10⁶-element cases NumPy answers without a pass over the data"]["met"]
+    views = checks["xp", "10⁶-element cases NumPy answers without a pass over the data"]
+    assert not views["met"] and views["missed_by"] == [("x.T", 1.6)]
+    compat = checks["xp", "every per-call case"]
+    assert compat["missed_by"] == [("x.T @10⁶", 1.2), ("where", 1.1)] and compat["cases"] == 4
+    assert all(c["met"] for c in surface.check_targets(results) if c["lib"] == "tx" and "data-bound" not in c["target"])
+
+
+def test_the_surface_ratios_are_paired_by_round_or_of_the_least_times():
+    from benchmarks import surface
+
+    samples = {"numpy": [1.0, 2.0, 4.0], "compat": [1.0, 4.0, 4.0], "xp": [2.0, 2.0, 5.0], "tx": [1.0, 3.0, 4.0]}
+    samples["numpy:tx"] = [0.5, 1.0, 2.0]
+    stmts = {"numpy:tx": "ns.zeros(n, dtype=f32)"}
+    libs = ("numpy", "compat", "xp", "tx")
+    to_numpy, to_compat = surface.ratios(stmts, libs, samples, "median")
+    assert to_numpy == {"compat": 1.0, "xp": 1.25, "tx": 2.0}  # tx against its own NumPy call
+    assert to_compat == {"xp": 1.25, "tx": 1.0}
+    to_numpy, to_compat = surface.ratios(stmts, libs, samples, "min")
+    assert to_numpy == {"compat": 1.0, "xp": 2.0, "tx": 2.0} and to_compat == {"xp": 2.0, "tx": 1.0}
 
 
 def test_the_sweep_times_its_cases_at_both_sizes_and_judges_the_targets(tmp_path):
@@ -221,3 +243,29 @@ def test_the_main_job_benchmark_rounds_the_wall_time_before_splitting_it(seconds
     from benchmarks import main_job
 
     assert main_job.minutes_and_seconds(seconds) == text
+
+
+def test_the_main_job_ratio_is_one_runs_time_over_a_plain_pytest_in_turn(monkeypatch):
+    from benchmarks import main_job
+
+    cmd = main_job.plain_pytest_command("/s/array_api_tests", "/s", 200, 0)
+    assert cmd[cmd.index("-n") + 1] == "2" and cmd[cmd.index("--max-examples") + 1] == "200"
+    assert cmd[cmd.index("--hypothesis-seed") + 1] == "0" and "--disable-deadline" in cmd
+    assert not [part for part in cmd if "array_api_promo.conformance" in part]  # none of the harness' plugins
+    order = []
+    runs = iter([30.0, 33.0, 29.0])
+    plains = iter([50.0, 40.0, 58.0])
+
+    def run(*args):
+        order.append("run")
+        return next(runs)
+
+    def plain(*args):
+        order.append("plain")
+        return next(plains), "9 passed"
+
+    monkeypatch.setattr(main_job, "harness_run", run)
+    monkeypatch.setattr(main_job, "plain_pytest_run", plain)
+    result = main_job.measure_ratio("array_api", "/s", 200, 0, 3)
+    assert order == ["run", "plain", "plain", "run", "run", "plain"]
+    assert [r["ratio"] for r in result["pairs"]] == [0.6, 33.0 / 40.0, 0.5] and result["ratio"] == 0.6

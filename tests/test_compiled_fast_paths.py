@@ -293,6 +293,45 @@ def test_arange_matches_its_python_function(ns):
     for keywords in ({"dtype": ns.float32}, {"step": 0.5}, {"device": ns.__array_namespace_info__().default_device()}):
         slow = _outcome(lambda k=keywords: path.fallback(runtime, 0.0, 3.0, **k))
         assert _outcome(lambda k=keywords: path(runtime, 0.0, 3.0, **k)) == slow, keywords
+    # with a dtype, in the call's own form and as CPython 3.11 forwards it (every parameter given)
+    dtypes = [None, bool, "int8", xp.float64 if ns is tx else xp.float32, *runtime.dtypes]
+    for bounds in _ARANGE_CALLS + [(128,), (129,), (-129, -120), (250, 260), (0, 10, 3), (2**31 - 2, 2**31 + 1)]:
+        for dtype in dtypes:
+            for forwarded in (False, True):
+                if forwarded:
+                    b = (bounds + (None, 1)[len(bounds) - 1 :]) if len(bounds) < 3 else bounds
+                    kwargs = {"dtype": dtype, "device": None}
+                else:
+                    b, kwargs = bounds, ({} if dtype is None else {"dtype": dtype})
+                slow = _outcome(lambda b=b, k=kwargs: path.fallback(runtime, *b, **k))
+                assert _outcome(lambda b=b, k=kwargs: path(runtime, *b, **k)) == slow, (bounds, dtype, forwarded)
+    for keywords in ({"stop": 3.0}, {"stop": 3, "step": 2}, {"step": 2}, {"stop": None, "step": 1}, {"start": 1}):
+        for start in (0, 0.0):
+            slow = _outcome(lambda k=keywords, s=start: path.fallback(runtime, s, **k, dtype=runtime.dtypes[-1]))
+            assert _outcome(lambda k=keywords, s=start: path(runtime, s, **k, dtype=runtime.dtypes[-1])) == slow
+    assert _outcome(lambda: path(runtime, 1, 2, stop=3))[0] == "error"
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_zeros_ones_and_empty_match_their_python_functions(ns):
+    runtime = ns._runtime
+    shapes = [0, 3, (2, 3), (), (0, 4), 1 << 22, (1 << 22) + 1, (2, -1), -1, [2, 3], True, (2.0,), np.int64(2)]
+    dtypes = [None, bool, "float32", xp.float64 if ns is tx else xp.float32, *runtime.dtypes]
+    for name in ("zeros", "ones", "empty"):
+        path = getattr(type(runtime), name)
+        assert isinstance(path, _core.FastPath)
+        for shape in shapes:
+            for dtype in dtypes if shape not in (1 << 22, (1 << 22) + 1) else [None, runtime.dtypes[0]]:
+                for kwargs in ({} if dtype is None else {"dtype": dtype}, {"dtype": dtype, "device": None}):
+                    slow = _outcome(lambda s=shape, k=kwargs: path.fallback(runtime, s, **k))
+                    fast = _outcome(lambda s=shape, k=kwargs: path(runtime, s, **k))
+                    if name == "empty" and fast[0] == "ok":  # (uninitialised values)
+                        slow, fast = slow[:5], fast[:5]
+                    assert fast == slow, (name, shape, dtype, kwargs)
+        assert _outcome(lambda path=path: path(runtime, 3, order="C"))[0] == "error"
+        assert _outcome(lambda path=path: path(runtime, 3, device=DEVICE1)) == _outcome(
+            lambda path=path: path.fallback(runtime, 3, device=DEVICE1)
+        )
     assert (
         _outcome(lambda: path(runtime))[0] == "error"
         and _outcome(lambda: path(runtime, 0.0, 1.0, 1.0, 1.0))[0] == "error"
@@ -548,3 +587,76 @@ def test_the_subscript_slot_follows_the_class():
     finally:
         Array.__getitem__ = original
     assert float(x[1]) == 2.0 and x[1:]._data.tolist() == [2.0, 3.0]
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_reshape_and_flip_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    runtime = ns._runtime
+    reshape, flip = type(runtime).reshape, type(runtime).flip
+    assert isinstance(reshape, _core.FastPath) and isinstance(flip, _core.FastPath)
+    grid = ns.reshape(ns.arange(12.0), (3, 4))
+    read_only = ns.asarray(np.arange(6.0))
+    read_only._data.flags.writeable = False
+    arrays = arrays + [grid, grid.mT, grid[:, ::2], read_only, ns.asarray(np.zeros((2, 0)))] + scalars[:3]
+    shapes = [(3,), (-1,), (3, 1), (1, -1), (), (-2, 3), (-1, -1), (0, -1), (2**63,), [3], (3.0,), (True,), 3, None]
+    shapes += [(2, 2), (4, 3), (2, 6), (2, -1, 2), (2, 0, 3), (1,) * 64, (1,) * 65]
+    for x in arrays:
+        for shape in shapes:
+            for kwargs in ({}, {"copy": None}, {"copy": True}, {"copy": False}, {"order": "C"}):
+                slow = _outcome(lambda: reshape.fallback(runtime, x, shape, **kwargs))
+                assert _outcome(lambda: reshape(runtime, x, shape, **kwargs)) == slow, (x, shape, kwargs)
+        for axis in (None, 0, 1, -1, -2, 2, 2**70, True, (0,), np.int64(0)):
+            for kwargs in ({} if axis is None else {"axis": axis}, {"axis": axis}, {"axes": axis}):
+                slow = _outcome(lambda: flip.fallback(runtime, x, **kwargs))
+                assert _outcome(lambda: flip(runtime, x, **kwargs)) == slow, (x, axis, kwargs)
+    assert _outcome(lambda: reshape(runtime, grid))[0] == "error" and _outcome(lambda: flip(runtime))[0] == "error"
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_concat_and_where_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    runtime = ns._runtime
+    concat, where = type(runtime).concat, type(runtime).where
+    assert isinstance(concat, _core.FastPath) and isinstance(where, _core.FastPath)
+    read_only = ns.asarray(np.arange(3.0))
+    read_only._data.flags.writeable = False
+    pool = arrays + [read_only]
+    for a, b in itertools.product(pool, repeat=2):
+        for sequence in ([a, b], (a, b), [a], [a, b, a]):
+            for kwargs in ({}, {"axis": 0}, {"axis": -1}, {"axis": 1}, {"axis": None}, {"axis": 2**70}, {"axis": 0.0}):
+                slow = _outcome(lambda: concat.fallback(runtime, sequence, **kwargs))
+                assert _outcome(lambda: concat(runtime, sequence, **kwargs)) == slow, (sequence, kwargs)
+    assert _outcome(lambda: concat(runtime, [])) == _outcome(lambda: concat.fallback(runtime, []))
+    assert _outcome(lambda: concat(runtime, [arrays[0]], axes=0))[0] == "error"
+    masks = [ns.asarray([True, False, True]), ns.asarray(True), ns.asarray([1, 0, 1]), read_only > 1.0]
+    masks += [xp.asarray([True, False, True]) if ns is tx else tx.asarray([True, False, True])]
+    for _ in range(2):  # the first round fills the plans the second one reads
+        for condition in masks:
+            for x1, x2 in itertools.product(pool + scalars[:6], repeat=2):
+                slow = _outcome(lambda: where.fallback(runtime, condition, x1, x2))
+                assert _outcome(lambda: where(runtime, condition, x1, x2)) == slow, (condition, x1, x2)
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_full_and_full_like_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    runtime = ns._runtime
+    full, full_like = type(runtime).full, type(runtime).full_like
+    assert isinstance(full, _core.FastPath) and isinstance(full_like, _core.FastPath)
+    values = scalars[:16] + [np.float64(1.0), ns.asarray(2.0)]
+    dtypes = [None, bool, "int8", xp.float64 if ns is tx else xp.float32, *runtime.dtypes]
+    for dtype in dtypes:
+        for forwarded in (False, True):
+            kwargs = {"dtype": dtype, "device": None} if forwarded else ({} if dtype is None else {"dtype": dtype})
+            for value in values:
+                for shape in (3, (2, 2), (), 0, -1, [2], (1 << 22) + 1):
+                    slow = _outcome(lambda: full.fallback(runtime, shape, value, **kwargs))
+                    assert _outcome(lambda: full(runtime, shape, value, **kwargs)) == slow, (shape, value, kwargs)
+                for x in arrays + [1.5]:
+                    slow = _outcome(lambda: full_like.fallback(runtime, x, value, **kwargs))
+                    assert _outcome(lambda: full_like(runtime, x, value, **kwargs)) == slow, (x, value, kwargs)
+    assert _outcome(lambda: full(runtime, 3, 1.0, order="C"))[0] == "error"
+    assert _outcome(lambda: full(runtime, 3, 1.0, device=DEVICE1)) == _outcome(
+        lambda: full.fallback(runtime, 3, 1.0, device=DEVICE1)
+    )

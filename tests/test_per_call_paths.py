@@ -90,12 +90,18 @@ def test_clip_with_python_bounds_answers_as_the_general_path(policy):
 
 
 # -- where -----------------------------------------------------------------------------------------
-@pytest.mark.parametrize("policy", ["array_api", "torch", "numpy", "jax"])
+@pytest.mark.parametrize("policy", POLICIES)
 def test_where_of_two_arrays_answers_as_the_general_path(policy):
     dtypes = _dtypes(_fresh(policy))
     for d1 in dtypes:
         for d2 in (d1, dtypes[-1], dtypes[1]):
-            for shapes in [((4,), (4,), (4,)), ((4,), (), (4,)), ((2, 1), (1, 4), (4,)), ((4,), (3,), (4,))]:
+            for shapes in [
+                ((4,), (4,), (4,)),
+                ((4,), (), (4,)),
+                ((2, 1), (1, 4), (4,)),
+                ((4,), (3,), (4,)),
+                ((), (), ()),
+            ]:
 
                 def call(ns, d1=d1, d2=d2, shapes=shapes):
                     c = ns.asarray(np.resize(np.array([True, False]), shapes[0]))

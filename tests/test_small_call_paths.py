@@ -15,7 +15,10 @@ import math
 
 import numpy as np
 import pytest
-from fast_path_helpers import outcome, special_values  # tests/ is on sys.path (rootdir-relative import mode)
+from fast_path_helpers import (
+    outcome,
+    special_values,
+)  # tests/ is on sys.path (rootdir-relative import mode)
 
 import array_api_promo as xp
 from array_api_promo import CPU, DEVICE1, promotion
@@ -223,3 +226,277 @@ def test_fft_of_special_values_is_numpys_without_a_warning(ns, errstate):
             assert got[0][3:5] == (expected.dtype, expected.shape), (name, dtype)
             # (the sign of a NaN NumPy's transform makes is not one of its results: NaNs compare equal)
             np.testing.assert_array_equal(np.frombuffer(got[0][5], expected.dtype).reshape(expected.shape), expected)
+
+
+# -- issue 51: creation with a dtype, manipulation, where, astype, fft, linalg ----------------------------
+_ARANGE_BOUNDS = [(10,), (0,), (1,), (128,), (129,), (256,), (257,), (65536,), (1 << 22,), ((1 << 22) + 1,), (-1,)]
+_ARANGE_BOUNDS += [(True,), (2.5,), (10, None), (10, None, 1), (10, None, 2), (0, 10), (0, 10, 3), (10, 0, -3)]
+_ARANGE_BOUNDS += [(-5, 5), (-129, -120), (120, 130), (250, 260), (0, 1 << 22), (0, (1 << 22) + 1), (3, 3), (5, 2)]
+_ARANGE_BOUNDS += [(2**53, 2**53 + 2), (2**53 + 1, 2**53 + 3), (-(2**53), -(2**53) + 2), (0, 10, 0), (0, 2**40, 2**38)]
+_ARANGE_BOUNDS += [(2**31 - 2, 2**31 + 1), (-(2**31) - 1, -(2**31) + 1), (2**32 - 1, 2**32 + 1), (0.0, 10, 1.0)]
+_ARANGE_BOUNDS += [(0.0, 1.0, 0.1), (1, 2.5, 0.25), (10.0, 0, -0.7), (0.0, 1.0, 0.0), (0.0, math.inf, 1.0)]
+_ARANGE_BOUNDS += [(math.nan, 1.0, 0.5), (0.0, 1e300, 1e-300), (0.0, float(1 << 22) + 1, 1.0), (0, 1, True)]
+_ARANGE_BOUNDS += [(np.int64(3),), (0, np.int64(3)), (0.0, np.float64(3.0)), (0.0, "3")]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_arange_with_a_dtype_answers_as_the_general_path(policy):
+    """arange of every argument form with and without a dtype, of every dtype, at the edges of the
+    dtypes' ranges, of the plain length and of 2**53; the general path is the call with device=CPU."""
+    ns, _ = _pair(policy)
+    for bounds in _ARANGE_BOUNDS:
+        big = any(type(b) is int and abs(b) >= 1 << 22 for b in bounds[:2]) and bounds != (2**32 - 1, 2**32 + 1)
+        dtypes = [None, bool, "float64", *_dtypes(ns)]
+        if big:  # (millions of values: a few dtypes)
+            dtypes = [d for d in dtypes if d is None or getattr(d, "name", "") in ("float32", "int32", "uint64")]
+        for dtype in dtypes:
+            kwargs = {} if dtype is None else {"dtype": dtype}
+            fast = _outcome(lambda b=bounds, k=kwargs: ns.arange(*b, **k))
+            general = _outcome(lambda b=bounds, k=kwargs: ns.arange(*b, **k, device=CPU))
+            assert fast == general, (policy, bounds, dtype)
+            again = _outcome(lambda b=bounds, k=kwargs: ns.arange(*b, **k, device=None))  # (None: the plain case)
+            assert again == general, (policy, bounds, dtype)
+        if len(bounds) >= 2:  # stop and step by keyword
+            fast = _outcome(lambda b=bounds: ns.arange(b[0], stop=b[1], dtype=ns.float64))
+            general = _outcome(lambda b=bounds: ns.arange(b[0], stop=b[1], dtype=ns.float64, device=CPU))
+            assert fast == general, (policy, bounds)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_zeros_ones_and_empty_with_a_dtype_answer_as_the_general_path(policy):
+    ns, _ = _pair(policy)
+    for name in ("zeros", "ones", "empty"):
+        func = getattr(ns, name)
+        for shape in (0, 1, 10, (2, 3), (), (0, 4), (1 << 22,), ((1 << 22) + 1,), (2, -1), -1, [2, 3], True, (2.0,)):
+            dtypes = [None, bool, "float32", *_dtypes(ns)]
+            if shape in ((1 << 22,), ((1 << 22) + 1,)):  # (millions of elements: a few dtypes)
+                dtypes = [d for d in dtypes if d is None or getattr(d, "name", "") in ("bool", "complex128")]
+            for dtype in dtypes:
+                kwargs = {} if dtype is None else {"dtype": dtype}
+                fast = _outcome(lambda s=shape, k=kwargs: func(s, **k))
+                general = _outcome(lambda s=shape, k=kwargs: func(s, **k, device=CPU))
+                if name == "empty" and fast[0][0] == "array":  # (uninitialised values)
+                    fast, general = (fast[0][:5], fast[1]), (general[0][:5], general[1])
+                assert fast == general, (policy, name, shape, dtype)
+
+
+def _views_of(ns, dtype):
+    """Arrays of ``dtype`` of several shapes and layouts: 0-d, 1-d, 2-d, a transposed and a strided view."""
+    values = special_values(dtype)
+    grid = np.resize(values, (2, 3))
+    return [values[0], values[:1], np.resize(values, 6), grid, grid.T, np.resize(values, (3, 4))[:, ::2], values[:0]]
+
+
+_RESHAPES = [(6,), (-1,), (2, 3), (3, -1), (-1, 2), (1, 6, 1), (6, 1), (), (1,), (0,), (0, -1), (-1, 0), (2, -2)]
+_RESHAPES += [(-1, -1), (4,), (2**70,), (-(2**70),), [2, 3], (2, True), (np.int64(2), 3), (2.0, 3), "6", 6, None]
+_RESHAPES += [(1,) * 64, (1,) * 65, (2, 3, 0), (0, 3)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_reshape_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        for data in _views_of(ns, dtype):
+            for shape in _RESHAPES:
+                for copy in ({}, {"copy": None}):
+                    fast = _outcome(lambda d=data, s=shape, c=copy: ns.reshape(ns.asarray(d), s, **c))
+                    general = _outcome(lambda d=data, s=shape, c=copy: ns.reshape(other.asarray(d), s, **c))
+                    assert fast == general, (policy, dtype, data.shape, shape, copy)
+    x = ns.asarray(np.arange(6.0))
+    view = ns.reshape(x, (2, 3))
+    assert view._data.base is x._data  # a view, as before
+    on_device = x.to_device(DEVICE1)
+    assert _outcome(lambda: ns.reshape(on_device, (3, 2))) == _outcome(
+        lambda: ns.reshape(other.asarray(x._data, device=DEVICE1), (3, 2))
+    )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_flip_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        for data in _views_of(ns, dtype):
+            for axis in (None, 0, 1, -1, -2, 2, -3, 5, 2**70, True, 1.0, (0,), (0, 1), [0], _Int(0), np.int64(0)):
+                kwargs = {} if axis is None else {"axis": axis}
+                for given in (kwargs, {"axis": axis}):
+                    fast = _outcome(lambda d=data, k=given: ns.flip(ns.asarray(d), **k))
+                    general = _outcome(lambda d=data, k=given: ns.flip(other.asarray(d), **k))
+                    assert fast == general, (policy, dtype, data.shape, axis)
+    x = ns.asarray(np.arange(6.0))
+    assert ns.flip(x)._data.base is x._data  # a view, as before
+    assert _outcome(lambda: ns.flip(x.to_device(DEVICE1))) == _outcome(
+        lambda: ns.flip(other.asarray(x._data, device=DEVICE1))
+    )
+
+
+_TARGETS = [(6,), (2, 6), (1, 6), (6, 1), (3, 2, 3), (2, 3), (3, 2), (2, 1, 3), (), (0,), (0, 3), (2, 0, 3)]
+_TARGETS += [(4, 1, 6), (-1,), (-1, 6), (2, -6), (2**40, 2**40, 0), (2**62, 0), (2**31, 2**31, 0), [2, 6], (2, True)]
+_TARGETS += [(np.int64(2), 6), (2.0, 6), 6, None, (1,) * 64 + (6,)]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_broadcast_to_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        for data in (values[0], values[:1], np.resize(values, 6), np.resize(values, (2, 3)), np.resize(values, (1, 3))):
+            for shape in _TARGETS + [data.shape, (2,) + data.shape]:
+                fast = _outcome(lambda d=data, s=shape: ns.broadcast_to(ns.asarray(d), s))
+                general = _outcome(lambda d=data, s=shape: ns.broadcast_to(other.asarray(d), s))
+                assert fast == general, (policy, dtype, data.shape, shape)
+    x = ns.asarray(np.arange(3.0))
+    assert ns.broadcast_to(x, (3,))._data is x._data  # its own shape: the data itself, as before
+    assert not ns.broadcast_to(x, (2, 3))._data.flags.writeable
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_concat_answers_as_the_general_path(policy):
+    """concat of arrays of one dtype and device (the plain case) and of others, every axis form; the
+    general path is the same call with the axis as an int subclass (None: a first array of the other
+    namespace)."""
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        values = special_values(dtype)
+        a, m = ns.asarray(values[:3]), ns.asarray(np.resize(values, (2, 3)))
+        cases = [[a, a], (a, a, a), [a], [m, m], [m, m.mT], [a, m], [m, ns.asarray(np.resize(values, (1, 3)))]]
+        cases += [[ns.asarray(values[0]), ns.asarray(values[1])], [a, ns.asarray(np.zeros(2, dtypes[-1].numpy))]]
+        cases += [[a, a.to_device(DEVICE1)], [a.to_device(DEVICE1)] * 2, [a, a._data], [], [a, None], [m[:, :0], m]]
+        for arrays in cases:
+            for axis in (0, 1, -1, -2, 2, -3, None, 2**70):
+                fast = _outcome(lambda arrays=arrays, axis=axis: ns.concat(arrays, axis=axis))
+                if axis is None:
+                    general = _outcome(
+                        lambda arrays=arrays: ns.concat([other.asarray(arrays[0])] + list(arrays[1:]), axis=None)
+                    )
+                    if not arrays or type(arrays[0]) is not type(a):
+                        continue
+                else:
+                    general = _outcome(lambda arrays=arrays, axis=axis: ns.concat(arrays, axis=_Int(axis)))
+                assert fast == general, (policy, dtype, [getattr(x, "shape", x) for x in arrays], axis)
+            assert _outcome(lambda arrays=arrays: ns.concat(arrays)) == _outcome(
+                lambda arrays=arrays: ns.concat(arrays, axis=_Int(0))
+            )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_full_with_and_without_a_dtype_answers_as_the_general_path(policy):
+    ns, _ = _pair(policy)
+    for shape in (3, 0, (2, 3), (), (0, 2), 1 << 22, (1 << 22) + 1, -1, [2], (2.0,), True):
+        for dtype in [None, bool, "float32", *_dtypes(ns)]:
+            if shape in (1 << 22, (1 << 22) + 1) and dtype not in (None, ns.int8):
+                continue  # (millions of elements: a few dtypes)
+            kwargs = {} if dtype is None else {"dtype": dtype}
+            for value in _FILLS + [np.float64(2.5), np.int8(3), ns.asarray(1.5), "1"]:
+                fast = _outcome(lambda s=shape, v=value, k=kwargs: ns.full(s, v, **k))
+                general = _outcome(lambda s=shape, v=value, k=kwargs: ns.full(s, v, **k, device=CPU))
+                assert fast == general, (policy, shape, dtype, value)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_full_like_with_a_dtype_answers_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        for shape in ((3,), (), (2, 0)):
+            x = ns.asarray(np.resize(special_values(dtype), shape))
+            for target in (dtypes[0], dtypes[-1], dtype, bool, "float64"):
+                for value in _FILLS[::2] + [np.float64(2.5)]:
+                    fast = _outcome(lambda x=x, v=value, d=target: ns.full_like(x, v, dtype=d))
+                    general = _outcome(lambda x=x, v=value, d=target: ns.full_like(x, v, dtype=d, device=x.device))
+                    assert fast == general, (policy, dtype, shape, target, value)
+    x = ns.asarray([1.0, 2.0])
+    for on_device in (x.to_device(DEVICE1), ns.broadcast_to(x, ((1 << 22) + 2, 2))):
+        for target in (None, dtypes[-1]):
+            fast = _outcome(lambda x=on_device, d=target: ns.full_like(x, 1, dtype=d))
+            general = _outcome(lambda x=on_device, d=target: ns.full_like(other.asarray(x), 1, dtype=d))
+            if fast[0][0] == "array":  # (a big one: its size and first bytes)
+                fast, general = (
+                    (fast[0][:5] + (fast[0][5][:64],), fast[1]),
+                    (general[0][:5] + (general[0][5][:64],), general[1]),
+                )
+            assert fast == general, (on_device.shape, target)
+
+
+_TRANSFORMS_1 = ("fft", "ifft", "rfft", "irfft", "hfft", "ihfft")
+_TRANSFORMS_N = ("fftn", "ifftn", "rfftn", "irfftn")
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_fft_transforms_with_their_defaults_answer_as_the_general_path(policy):
+    """Each transform with its defaults (the plain case, once the policy's decision for the dtype is
+    remembered) against the same call spelled out for the general path: an axis that is an int
+    subclass, the n-d transforms' every axis named."""
+    ns, _ = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        shapes = [values, values[:1], values[:2], values[:0], values[0], np.resize(values, (2, 4))]
+        for data in shapes + [np.resize(values, (3, 1)), np.resize(values, (1, 0)), np.resize(values, (0, 2))]:
+            x = ns.asarray(data)
+            for name in _TRANSFORMS_1 + _TRANSFORMS_N:
+                func = getattr(ns.fft, name)
+                first = _outcome(lambda func=func, x=x: func(x))  # (decides, where allowed)
+                fast = _outcome(lambda func=func, x=x: func(x))
+                if name in _TRANSFORMS_1:
+                    general = _outcome(lambda func=func, x=x: func(x, axis=_Int(-1)))
+                else:
+                    general = _outcome(lambda func=func, x=x: func(x, axes=tuple(range(x.ndim))))
+                assert fast == general == first, (policy, dtype, data.shape, name)
+    x = ns.asarray(np.ones(4), dtype=_dtypes(ns)[-1])  # (a complex dtype where the policy has one)
+    _outcome(lambda: ns.fft.fft(x))
+    assert _outcome(lambda: ns.fft.fft(x.to_device(DEVICE1))) == _outcome(
+        lambda: ns.fft.fft(x.to_device(DEVICE1), axis=_Int(-1))
+    )
+
+
+def _matrices(dtype):
+    """Stacks of square matrices of ``dtype``: regular, singular, of special values, empty."""
+    values = special_values(dtype)
+    regular = np.array([[4.0, 1.0, 0.5], [1.0, 3.0, 0.25], [0.5, 0.25, 2.0]])
+    with np.errstate(all="ignore"):
+        cast = [regular.astype(dtype.numpy), np.stack([regular, 2 * regular]).astype(dtype.numpy)]
+    return (
+        cast
+        + [np.zeros((3, 3), dtype.numpy), np.resize(values, (3, 3)), np.resize(values, (2, 2, 2))]
+        + [
+            np.zeros((0, 2, 2), dtype.numpy),
+            np.zeros((1, 1), dtype.numpy),
+            np.resize(values, (2, 3)),
+        ]
+    )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_linalg_solve_and_inv_answer_as_the_general_path(policy):
+    """inv and solve of stacks of one dtype's square matrices (the plain cases, once the general
+    path has decided for the dtypes) against the general path's call: the first argument an array
+    of the other namespace."""
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        mats = _matrices(dtype)
+        for a in mats:
+            for _ in range(2):  # the first call decides (where allowed), the second takes the plain case
+                fast = _outcome(lambda a=a: ns.linalg.inv(ns.asarray(a)))
+            assert fast == _outcome(lambda a=a: ns.linalg.inv(other.asarray(a))), (policy, dtype, a.shape)
+            for b in [m for m in mats if m.ndim >= 1] + [a[..., 0], np.ones(a.shape, dtypes[-1].numpy)]:
+                for _ in range(2):
+                    fast = _outcome(lambda a=a, b=b: ns.linalg.solve(ns.asarray(a), ns.asarray(b)))
+                general = _outcome(lambda a=a, b=b: ns.linalg.solve(other.asarray(a), ns.asarray(b)))
+                assert fast == general, (policy, dtype, a.shape, b.dtype, b.shape)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_fft_frequencies_answer_as_the_general_path(policy):
+    ns, _ = _pair(policy)
+    for name in ("fftfreq", "rfftfreq"):
+        func = getattr(ns.fft, name)
+        for n in (1, 2, 7, 10, 4096, 5000, 0, -1, 2**70, True, 3.0, np.int64(4), 1 << 22, (1 << 22) + 1):
+            for d in (1.0, 0.5, 2, 0, 0.0, -1.5, math.nan, math.inf, 1e-300, True, np.float64(1.0), "1"):
+                for dtype in [None, bool, "float32", *_dtypes(ns)]:
+                    if (n in (1 << 22, (1 << 22) + 1) or n == 5000) and (d != 1.0 or dtype not in (None, ns.float32)):
+                        continue  # (many values: a few cases)
+                    kwargs = {} if dtype is None else {"dtype": dtype}
+                    fast = _outcome(lambda n=n, d=d, k=kwargs: func(n, d=d, **k))
+                    general = _outcome(lambda n=n, d=d, k=kwargs: func(n, d=d, **k, device=CPU))
+                    assert fast == general, (policy, name, n, d, dtype)
