@@ -319,7 +319,7 @@ class FFTFunctions(RuntimeBase):
             if dtype is None:
                 dtype = self.policy.default_float  # (the CPU has no defaults of its own)
             if type(dtype) is D.DType and dtype in self._dtype_set:
-                return self._frequencies(op, n, d, self._function_result(op, dtype), CPU)
+                return self._frequencies(op, n, d, self._frequency_dtype(op, dtype), CPU)
         func = f"fft.{op}"
         if type(n) is not int:
             try:
@@ -350,14 +350,18 @@ class FFTFunctions(RuntimeBase):
             dtype = self._default("real floating", device)
         else:
             dtype = self._check_dtype(dtype, func)
+        result = self._frequency_dtype(op, dtype)
+        check_fits((n,), 8, func)
+        return self._frequencies(op, n, d, result, device)
+
+    def _frequency_dtype(self, op, dtype):
+        """fftfreq's or rfftfreq's result dtype for a ``dtype`` of ours (its plain case and the general path)."""
         try:
-            result = self._function_result(op, dtype)
+            return self._function_result(op, dtype)
         except (
             PromotionError
         ) as exc:  # (and the ValueError array-api-strict raises: "must be a real floating-point type")
             raise DtypeArgumentError(str(exc)) from None
-        check_fits((n,), 8, func)
-        return self._frequencies(op, n, d, result, device)
 
     def _frequencies(self, op, n, d, result, device):
         """fftfreq's or rfftfreq's ``n`` values for a spacing ``d``, of the dtype ``result``."""
