@@ -1013,7 +1013,7 @@ def _earlier_draws(args, merge_with, lib: dict, version: str, shrink) -> dict:
 
 def _check_mergeable(path, earlier: dict, draw: dict, lib: dict) -> None:
     """What only a run tells: the same module, suite, spec, NumPy and Python as the earlier draws."""
-    for key in ("module", "suite_commit", "spec_commit", "numpy", "python"):
+    for key in ("module", "suite_commit", "spec_commit", "numpy", "python", "tools"):
         if earlier.get(key) != draw.get(key):
             raise UsageError(
                 f"--merge-with {path}: its {key} is {earlier.get(key)!r}, this run's {draw.get(key)!r}; "

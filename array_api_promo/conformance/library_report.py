@@ -20,6 +20,7 @@ from .render import (
     _short,
     group_key,
     group_title,
+    tools_line,
 )
 
 MAX_SKIP_REASONS = 15
@@ -190,6 +191,7 @@ def _header(r: dict) -> list:
             or "unknown"
         ),
     ]
+    lines.append(f"- Tools: {tools_line([r])}")
     if r.get("per_test_timeout"):
         lines.append(f"- Per-test timeout: {r['per_test_timeout']:g} s (pytest-timeout)")
     pkg = r.get("package")

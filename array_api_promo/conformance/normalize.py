@@ -436,6 +436,25 @@ def major_minor(version: str) -> str:
     return ".".join(version.split(".")[:2])
 
 
+#: The distributions whose versions decide what a run draws and how its failures read (the speed
+#: plugin patches private parts of Hypothesis and pytest): recorded in every result.
+TOOLS = ("hypothesis", "pytest", "pytest-xdist")
+
+
+def tool_versions() -> dict:
+    """{distribution: version} of ``TOOLS`` in this environment (the one the suite runs in); a tool
+    that is not installed is left out."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for name in TOOLS:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return out
+
+
 def normalise_report(
     raw: dict,
     *,
@@ -448,11 +467,14 @@ def normalise_report(
     seed: int,
     roots=(),
     numpy_version: str | None = None,
+    tools: dict | None = None,
 ) -> dict:
     if numpy_version is None:
         import numpy
 
         numpy_version = numpy.__version__
+    if tools is None:
+        tools = tool_versions()
     roots = list(roots) + [raw.get("root", "")]
     tests = []
     for t in raw.get("tests", []):
@@ -520,6 +542,7 @@ def normalise_report(
         "numpy": major_minor(numpy_version),
         "python": ".".join(platform.python_version_tuple()[:2]),
         "hypothesis": {"max_examples": max_examples, "seed": seed},
+        "tools": dict(sorted(tools.items())),
         "summary": summary,
         "tests": tests,
     }

@@ -45,6 +45,32 @@ def _uniq(values) -> list:
     return sorted({v for v in values if v is not None}, key=str)
 
 
+TOOL_NAMES = {"hypothesis": "Hypothesis", "pytest": "pytest", "pytest-xdist": "pytest-xdist"}
+
+
+def tools_line(results: list) -> str:
+    """``Hypothesis 6.170.17, pytest 9.2.0, pytest-xdist 3.8.0`` (several sets, ``;``-separated), and
+    what made results that did not record them."""
+    sets = _uniq(
+        ", ".join(f"{TOOL_NAMES.get(k, k)} {v}" for k, v in sorted(r["tools"].items()))
+        for r in results
+        if r.get("tools")
+    )
+    unrecorded = [r for r in results if not r.get("tools")]
+    if unrecorded:
+        which = (
+            ""
+            if len(unrecorded) == len(results)
+            else " for " + ", ".join(f"`{r['policy']}` {r['api_version']}" for r in unrecorded)
+        )
+        sets.append(f"not recorded{which} (made before the harness recorded them)")
+    speed = [r for r in results if r.get("speed_plugin") is False]
+    text = "; ".join(sets)
+    if speed:
+        text += "; without the speed plugin (`--no-speed-plugin`)"
+    return text
+
+
 # ---------------------------------------------------------------------------
 # grouping
 # ---------------------------------------------------------------------------
@@ -329,6 +355,7 @@ def _header(results: list) -> list:
             f"- NumPy {', '.join(nps)}; Python {', '.join(pys)}",
             f"- Produced by array_api_promo {', '.join(sources) or 'unknown'}",
             f"- Hypothesis: {'; '.join(hyp)}",
+            f"- Tools: {tools_line(r)}",
         ]
         + [
             f"- Partial run of `{x['policy']}` {x['api_version']}: extra pytest arguments "

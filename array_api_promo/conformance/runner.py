@@ -275,8 +275,17 @@ def with_repo_on_path(environ: Mapping[str, str]) -> dict:
 
 
 def build_command(
-    suite: SuiteInfo, report_path: Path, *, max_examples: int, seed: int, workers: int, extra_args=()
+    suite: SuiteInfo,
+    report_path: Path,
+    *,
+    max_examples: int,
+    seed: int,
+    workers: int,
+    extra_args=(),
+    speed_plugin: bool = True,
 ) -> list:
+    """The pytest command of one run; ``speed_plugin`` False leaves the speed plugin out
+    (``--no-speed-plugin``: the same draws and text, slower)."""
     cmd = [
         sys.executable,
         "-m",
@@ -288,8 +297,7 @@ def build_command(
         "array_api_promo.conformance._pytest_progress",
         "-p",
         DRAWS_PLUGIN,  # single-value draws follow --hypothesis-seed
-        "-p",
-        SPEED_PLUGIN,  # the same draws and text, sooner
+        *(("-p", SPEED_PLUGIN) if speed_plugin else ()),  # the same draws and text, sooner
         "-p",
         "no:cacheprovider",
         "--max-examples",
@@ -361,6 +369,7 @@ class RunSpec:
     seed: int
     extra_args: tuple = ()
     shrink: bool = True
+    speed_plugin: bool = True
 
     @property
     def title(self) -> str:
@@ -396,6 +405,7 @@ class _Running:
             seed=spec.seed,
             workers=workers,
             extra_args=spec.extra_args,
+            speed_plugin=spec.speed_plugin,
         )
         # cwd: a scratch dir of its own, so Hypothesis' example database (.hypothesis/) starts
         # empty each run (determinism) and nothing is written into the suite checkout.
@@ -500,9 +510,10 @@ def run_suite(
     extra_args=(),
     timeout: float | None = None,
     shrink: bool = True,
+    speed_plugin: bool = True,
 ) -> RunOutcome:
     """One run of the suite in a subprocess with ``workers`` xdist workers, following its progress live."""
-    spec = RunSpec(target, version, max_examples, seed, tuple(extra_args), shrink)
+    spec = RunSpec(target, version, max_examples, seed, tuple(extra_args), shrink, speed_plugin)
     (outcome,) = run_many(
         suite, [spec], budget=workers, work_dir=work_dir, progress=progress, console=console, timeout=timeout
     )

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 import types
+from decimal import Decimal
 from pathlib import Path
 
 import hypothesis.control
@@ -317,6 +318,16 @@ def test_remembered_suite_helpers_draw_the_same_examples():
         (None, 0),
         ("1", 1),
         (((1,), 2), ((True,), 2)),
+        (np.float32(0.0), np.float32(-0.0)),
+        (np.float16(-0.0), np.float16(0.0)),
+        (0j, complex(-0.0, 0.0)),
+        (0j, complex(0.0, -0.0)),
+        (np.complex64(0j), np.complex64(complex(-0.0, 0.0))),
+        (np.complex128(complex(0.0, -0.0)), np.complex128(0j)),
+        (Decimal("0"), Decimal("-0")),
+        (Decimal("1.0"), Decimal("1.00")),
+        ((np.float32(0.0),), (np.float32(-0.0),)),
+        ({"x": 0j}, {"x": -0j}),
     ],
 )
 def test_keys_tell_apart_what_equality_does_not(a, b):
