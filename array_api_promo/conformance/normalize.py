@@ -551,11 +551,67 @@ def normalise_report(
     return out
 
 
+#: pytest's exit codes other than 0 (all passed) and 1 (some failed): the run did not finish.
+PYTEST_EXIT_CODES = {
+    2: "interrupted (a collection error or a keyboard interrupt)",
+    3: "internal error",
+    4: "usage error",
+    5: "no tests collected",
+}
+
+
+def _error_line(text: str) -> str:
+    """The exception line of a pytest longrepr or log (``ModuleNotFoundError: No module named 'x'``)."""
+    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        m = re.match(r"^(?:E\s+|INTERNALERROR>\s+)?((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b.*)", ln)
+        if m:
+            return m.group(1)
+    return lines[-1] if lines else ""
+
+
+def run_problems(raw: dict, log: str, returncode: int, collected: int, *, collection_errors_allowed=False) -> list:
+    """Why a run of the suite is not a complete result, one phrase each (empty when it is):
+    modules that could not be collected, pytest's internal error, a plugin's ``pytest.exit``, an
+    exit code other than 0 or 1, fewer tests reported than collected, no report at all."""
+    problems = []
+    if not raw:
+        problems.append("pytest wrote no report")
+    errors = [c for c in raw.get("collectors", []) if c.get("outcome") == "failed"]
+    if errors and not collection_errors_allowed:
+        first = errors[0]
+        problems.append(
+            f"{len(errors)} test module(s) could not be collected ({first.get('nodeid') or 'the session'}: "
+            f"{_error_line(first.get('longrepr') or '')})"
+        )
+    internal = [ln for ln in log.splitlines() if ln.startswith("INTERNALERROR>")]
+    if internal:
+        problems.append(f"pytest stopped with an internal error ({_error_line(chr(10).join(internal))})")
+    # pytest.exit(reason) from a plugin (the speed plugin's check): "! _pytest.outcomes.Exit: reason !"
+    stopped = [m.group(1) for m in re.finditer(r"^!+ _pytest\.outcomes\.Exit: (.*?) !+$", log, re.MULTILINE)]
+    if stopped:
+        problems.append(f"pytest was stopped: {stopped[0]}")
+    if (
+        returncode not in (0, 1)
+        and not ((internal or stopped) and returncode == 3)
+        and not (errors and returncode == 2)
+    ):
+        meaning = PYTEST_EXIT_CODES.get(returncode, "killed by a signal" if returncode < 0 else "unknown")
+        problems.append(f"pytest exited with code {returncode}: {meaning}")
+    reported = len(raw.get("tests", []))
+    if raw and collected > reported:
+        problems.append(f"{reported} of {collected} collected tests reported")
+    return problems
+
+
 def summarise(tests: list) -> dict:
     summary = {k: 0 for k in ("passed", "failed", "error", "skipped", "xfailed", "xpassed")}
     for e in tests:
         summary[e["outcome"]] = summary.get(e["outcome"], 0) + 1
     summary["total"] = len(tests)
+    na = sum(1 for e in tests if e.get("not_applicable"))
+    if na:  # tests that need a dtype the namespace lacks (counted in skipped)
+        summary["not_applicable"] = na
     return summary
 
 
@@ -624,3 +680,32 @@ def load_all(results_dir: Path) -> list:
         if isinstance(r, dict) and r.get("schema") == SCHEMA:
             out.append(r)
     return out
+
+
+#: How a failure names a dtype the namespace lacks: the optional-dtypes plugin's placeholder, or the
+#: suite's stand-in for a name the namespace does not define.
+_ABSENT_NAME = re.compile(r"<absent dtype '(\w+)'>|\b(\w+) is not defined in\b|undefined stub for '(\w+)'")
+NOT_APPLICABLE = "not applicable"
+
+
+def mark_not_applicable(results: dict, absent) -> None:
+    """Failing tests that reached a dtype the namespace lacks (optional in the draft standard: it
+    *should* support every dtype) did not test the namespace: each becomes *not applicable*, with
+    the reason (skipped in the counts; ``summary["not_applicable"]`` counts them)."""
+    absent = set(absent)
+    for e in results["tests"]:
+        if e["outcome"] not in FAILING:
+            continue
+        texts = [e.get("message") or "", *(e.get("other_failures") or ()), e.get("example") or ""]
+        names = {n for t in texts for m in _ABSENT_NAME.finditer(t) for n in m.groups() if n} & absent
+        if not names:
+            continue
+        for key in ("kind", "message", "other_failures", "example", "failing_code", "dtype", "draws", "attribution"):
+            e.pop(key, None)
+        e["outcome"] = "skipped"
+        e["not_applicable"] = True
+        e["reason"] = (
+            f"{NOT_APPLICABLE}: needs {', '.join(sorted(names))}, which the namespace does not have "
+            "(optional in the draft standard)"
+        )
+    results["summary"] = summarise(results["tests"])

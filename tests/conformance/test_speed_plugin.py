@@ -28,7 +28,7 @@ from hypothesis.strategies._internal import core as strategies_core, utils as st
 from hypothesis.strategies._internal.strategies import FilteredStrategy
 
 import array_api_promo as xp
-from array_api_promo.conformance import SPEED_PLUGIN, _pytest_speed, runner, suite
+from array_api_promo.conformance import SPEED_PLUGIN, _pytest_speed, normalize, runner, suite
 
 
 def test_every_run_loads_it():
@@ -622,7 +622,7 @@ def test_the_harness_reports_a_stopped_run_as_incomplete(tmp_path):
         capture_output=True,
         text=True,
     )
-    problems = runner.run_problems({"tests": []}, proc.stdout, proc.returncode, 1)
+    problems = normalize.run_problems({"tests": []}, proc.stdout, proc.returncode, 1)
     assert proc.returncode == 3 and problems[0].startswith("pytest was stopped: " + SPEED_PLUGIN), proc.stdout
     assert problems[1:] == ["0 of 1 collected tests reported"]
     plain = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"], cwd=tmp_path)
