@@ -91,6 +91,18 @@ def compare(a: dict, b: dict) -> dict:
     return out
 
 
+def _draws_note(a: dict, b: dict) -> list:
+    """A's and B's draws differ: say what that means for the tests failing on some draws only."""
+    ha, hb = a["hypothesis"], b["hypothesis"]
+    if (ha["max_examples"], ha.get("seeds") or [ha["seed"]]) == (hb["max_examples"], hb.get("seeds") or [hb["seed"]]):
+        return []
+    return [
+        "A and B were drawn with other examples or seeds: a test that fails on some draws only (marked *on N "
+        "of M draws*) may be listed for its draws alone, not for a change of the library.",
+        "",
+    ]
+
+
 def _first_line(e: dict | None) -> str:
     return ((e or {}).get("message") or "").strip().split("\n")[0] if e else ""
 
@@ -120,6 +132,7 @@ def render(a: dict, b: dict, *, names=("A", "B"), markdown: bool = False) -> str
             f"- **A**: {describe(a)}: {fa} failing of {len(a['tests'])}",
             f"- **B**: {describe(b)}: {fb} failing of {len(b['tests'])}",
             "",
+            *(_draws_note(a, b)),
             "| | tests |",
             "|---|---:|",
         ]
