@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import os
 import random
 import re
@@ -693,3 +694,44 @@ def test_the_suite_gets_the_listed_indices(monkeypatch):
     assert hasattr(once, "remembers")  # listing
     _pytest_speed.list_broadcast_indices_once()
     assert ndindex.iter_indices is once  # wrapped once
+
+
+@pytest.mark.skipif(not os.environ.get("ARRAY_API_TESTS_DIR"), reason="needs the pinned suite (ARRAY_API_TESTS_DIR)")
+def test_a_slice_of_the_real_suite_reads_the_same_with_and_without_the_plugin(tmp_path):
+    """Three modules of the real suite under the torch policy (30 tests, some failing by its rules),
+    once with the speed plugin and once without, under the same Hypothesis, pytest and pytest-xdist:
+    the same outcomes, failure kinds and failure texts, test for test."""
+    from array_api_promo.conformance import plan
+
+    info = suite.locate(os.environ["ARRAY_API_TESTS_DIR"], cloner=None)
+    target = plan.resolve_policy("torch")
+    modules = [
+        str(info.tests_dir / f"{m}.py")
+        for m in ("test_statistical_functions", "test_manipulation_functions", "test_searching_functions")
+    ]
+    outcomes = {}
+    for with_plugin in (True, False):
+        report = tmp_path / f"{with_plugin}.json"
+        env = runner.build_env(target, "2025.12", tmp_path / f"{with_plugin}.progress", shrink=False)
+        cmd = runner.build_command(info, report, max_examples=20, seed=3, workers=1, speed_plugin=with_plugin)
+        cmd = [a for a in cmd if a != str(info.tests_dir)] + modules
+        assert (SPEED_PLUGIN in cmd) == with_plugin
+        subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, timeout=1200, check=False)
+        raw = json.loads(report.read_text())
+        r = normalize.normalise_report(
+            raw,
+            policy="torch",
+            module=target.module,
+            api_version="2025.12",
+            suite_commit=info.suite_commit,
+            spec_commit=info.spec_commit,
+            max_examples=20,
+            seed=3,
+            roots=[info.path],
+        )
+        outcomes[with_plugin] = {
+            e["nodeid"]: (e["outcome"], e.get("kind"), e.get("message"), e.get("example")) for e in r["tests"]
+        }
+    assert len(outcomes[True]) >= 30
+    assert sum(o[0] == "failed" for o in outcomes[True].values()) >= 3
+    assert outcomes[True] == outcomes[False]
