@@ -7,7 +7,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 
-from . import DEFAULT_API_VERSION, INTENTIONAL_POLICIES, reproduce
+from . import DEFAULT_API_VERSION, INTENTIONAL_POLICIES, reproduce, rules
 from .normalize import FAILING, KINDS
 from .report import (
     Group,
@@ -16,6 +16,7 @@ from .report import (
     group_section,
     group_title,
     policy_explained,
+    policy_order,
     short,
     sorted_results,
     tools_line,
@@ -205,6 +206,8 @@ def render(results: list, *, execute: Callable = reproduce.execute, engine_part:
         c = group_reproducer(g)
         if c and c not in codes:
             codes.append(c)
+    by_rule = _derive_rules(results)
+    codes += [e.snippet for entries in by_rule.values() for e in entries if e.snippet not in codes]
     outputs = dict(zip(codes, execute(codes))) if codes else {}
 
     lines = _header(results) if results else [f"# {TITLE}", "", "_No results yet._", ""]
@@ -241,8 +244,65 @@ def render(results: list, *, execute: Callable = reproduce.execute, engine_part:
         lines += group_section(i, g, outputs)
     lines += ["## Part 3: Promotion rules compared with the standard", "", KERNELS_NOTE, ""]
     lines += engine_part()
+    lines += ["", *_by_rule(results, by_rule, outputs)]
     text = "\n".join(lines).rstrip() + "\n"
     return text
+
+
+def _derive_rules(results: list) -> dict:
+    """{policy: rules.derive(...)} for every intentional policy these results ran, over the suite's tests."""
+    nodeids = sorted({e["nodeid"] for r in results for e in r["tests"]})
+    names = [p for p in policy_order({r["policy"] for r in results}) if p in INTENTIONAL_POLICIES]
+    return {p: rules.derive(p, nodeids) for p in names} if nodeids else {}
+
+
+def _by_rule(results: list, by_rule: dict, outputs: dict) -> list:
+    """Part 4: every deviation each policy's rules can cause in a suite test, hit by a draw or not."""
+    lines = [
+        "## Part 4: Every deviation a policy's rules can cause in a suite test",
+        "",
+        "Derived from each policy, not from what the committed draws hit: every operation the suite checks "
+        "the dtype of, over every pair of dtypes the standard promotes and each form the suite draws (two "
+        "arrays, an array and a 0-d array, an array and a Python scalar), replayed through the policy's "
+        "`explain` and the standard's; where they differ, the policy's rule and every suite test that draws "
+        "that form of that operation (with the accumulation dtype of sums and products, and the `clip` "
+        "overloads of torch). Each rule is confirmed by its reproducer, run on the namespace under the "
+        "policy and under the standard when this report was generated. A test marked *failed* failed in "
+        "the committed draws (Part 1); the others are what other draws can make fail.",
+        "",
+    ]
+    if not by_rule:
+        return lines + ["_No intentional policy in these results._", ""]
+    for policy, entries in by_rule.items():
+        lines += [f"### `{policy}`", ""]
+        if not entries:
+            lines += ["_None: no rule of this policy changes what a suite test checks._", ""]
+        for i, e in enumerate(entries, 1):
+            output = outputs.get(e.snippet, "").rstrip()
+            hit = set(rules.hit(e, results))
+            lines += [
+                f"#### {policy} {i}. {e.heading}",
+                "",
+                f"- Operations: {', '.join(f'`{op}`' for op in e.ops)}; drawn as "
+                f"{', '.join(rules.FORMS[f] for f in e.forms)}",
+                f"- For example: `{e.example}`",
+                f"- Confirmed by its reproducer: {'yes' if rules.confirmed(e, output) else '**no**'}",
+                "",
+                "```python",
+                e.snippet,
+                "```",
+                "",
+                "```text",
+                output or "(no output)",
+                "```",
+                "",
+                f"<details><summary>Suite tests it can fail ({len(e.tests)}; {len(hit)} failed in the committed "
+                "draws)</summary>",
+                "",
+            ]
+            lines += [f"- `{t}`" + (" (failed)" if t in hit else "") for t in e.tests]
+            lines += ["", "</details>", ""]
+    return lines
 
 
 def write(results: list, path: Path, **kw) -> str:
