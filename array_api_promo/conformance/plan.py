@@ -14,7 +14,7 @@ import re
 import tempfile
 import time
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -75,9 +75,10 @@ class PolicyTarget:
     version_env: str | None = None  # value for $ARRAY_API_PROMO_API_VERSION, if any
     storage_env: str | None = None  # value for $ARRAY_API_PROMO_STORAGE, if any (not numpy)
     extra_env: tuple = ()  # other (name, value) pairs the namespace is run with
+    #: the environment variables the namespace is run with (made from the fields above)
+    env: dict = field(init=False, compare=False, repr=False)
 
-    @property
-    def env(self) -> dict:
+    def __post_init__(self):
         out = {}
         if self.policy_env:
             out[ENV_POLICY] = self.policy_env
@@ -86,7 +87,7 @@ class PolicyTarget:
         if self.storage_env:
             out[ENV_STORAGE] = self.storage_env
         out.update(self.extra_env)
-        return out
+        object.__setattr__(self, "env", out)
 
 
 def policy_label(name: str) -> str:

@@ -16,8 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .attribution import generic_rule
-from .normalize import FAILING, elementwise_name, spec_function, split_nodeid
+from .model import FAILING, elementwise_name, generic_rule, spec_function, split_nodeid
 from .report import RULE_HEADINGS, generic_refusal, group_title
 
 #: The binary functions whose result dtype the suite checks against the standard's promotion.

@@ -154,24 +154,29 @@ def main(args, console, cloner) -> int:
             raws[(target.label, version)] = (files, json.loads(files.meta.read_text()))
     committed = default_settings(args, [meta for _, meta in raws.values()])
     results_dir, xfails_dir, output = plan.destinations(args, committed=committed)
+    # where the job's results go if a run is incomplete: never the committed files
+    committed_files = {results_dir, xfails_dir, output} & set(plan.committed_destinations())
+    fallback = plan.destinations(args, committed=False) if committed_files else None
+    policies = [plan.engine_policy(t) for t, _ in targets]  # what explains each target's failures
+    shrink = [plan.shrinks(t.label, no_shrink=args.no_shrink, shrink_all=args.shrink_all) for t, _ in targets]
     info = None if args.from_raw else plan.locate_suite(args, cloner, console)
 
     # the runs
     if args.from_raw:
         runs = [(raws[(t.label, v)], t, v, 0.0) for t, v in targets]
     else:
-        runs = run_all(args, console, info, targets)
+        runs = run_all(args, console, info, targets, shrink)
 
     # their results
     made = []
-    for (files, meta), target, version, elapsed in runs:
+    for ((files, meta), target, version, elapsed), policy in zip(runs, policies):  # runs: in the targets' order
         raw, log = results.read_raw(files.report, files.log)
-        r = results.finish(results.of_run(raw, log, meta, target, version), target, plan.engine_policy(target))
+        r = results.finish(results.of_run(raw, log, meta, target, version), target, policy)
         made.append((r, elapsed, files.log))
     incomplete = [(r, str(log)) for r, _, log in made if r.get("incomplete")]
-    if incomplete and {results_dir, xfails_dir, output} & set(plan.committed_destinations()):
+    if incomplete and fallback is not None:
         # nothing committed from a job that did not finish: all its results go to a scratch folder
-        results_dir, xfails_dir, output = plan.destinations(args, committed=False)
+        results_dir, xfails_dir, output = fallback
 
     # written, and said
     notes = []
@@ -215,7 +220,7 @@ def main(args, console, cloner) -> int:
     return 0
 
 
-def run_all(args, console, info, targets: list) -> list:
+def run_all(args, console, info, targets: list, shrink: list) -> list:
     """Run the suite for every (target, version), side by side within ``--workers``:
     [((raw files, settings), target, version, seconds)]."""
     specs = [
@@ -225,10 +230,10 @@ def run_all(args, console, info, targets: list) -> list:
             args.max_examples,
             args.seed,
             tuple(args.pytest_arg),
-            plan.shrinks(target.label, no_shrink=args.no_shrink, shrink_all=args.shrink_all),
+            shrinks,
             not args.no_speed_plugin,
         )
-        for target, version in targets
+        for (target, version), shrinks in zip(targets, shrink)
     ]
     outcomes = runner.run_many(
         info,
