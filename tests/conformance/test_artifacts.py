@@ -349,3 +349,40 @@ def test_the_speed_plugin_can_be_left_out_and_the_results_say_so(tmp_path):
     assert "without the speed plugin (`--no-speed-plugin`)" in (tmp_path / "r" / "DEVIATIONS.md").read_text()
     log = json.loads(next((tmp_path / "w").glob("*.run.json")).read_text())
     assert log["speed_plugin"] is False
+
+
+# ---------------------------------------------------------------------------
+# any library, even one without complex or float64
+# ---------------------------------------------------------------------------
+@pytest.mark.skipif(not os.environ.get("ARRAY_API_TESTS_DIR"), reason="needs the pinned suite (ARRAY_API_TESTS_DIR)")
+def test_a_namespace_without_float64_runs_the_tests_that_apply(tmp_path):
+    """Our namespace under the MegEngine policy (no float64, no complex dtype) through the real suite,
+    a slice of two of its modules: the optional-dtypes plugin lets the suite import it, the tests run, and those
+    that need an absent dtype are not applicable, with the reason; nothing reads 0 / 0 / 0."""
+    from array_api_promo.conformance import results, suite
+
+    info = suite.locate(os.environ["ARRAY_API_TESTS_DIR"], cloner=None)
+    target = plan.resolve_policy("megengine")
+    absent = ("float64", "complex64", "complex128")
+    mods = [str(info.tests_dir / m) for m in ("test_creation_functions.py", "test_special_cases.py")]
+    spec = runner.RunSpec(target, "2025.12", 5, 0, ("--tb=native", "-k", "full or ones or exp"), False, True, absent)
+    monkey_tests = runner.build_command
+    try:
+        runner.build_command = lambda *a, **k: [x for x in monkey_tests(*a, **k) if x != str(info.tests_dir)] + mods
+        (outcome,) = runner.run_many(info, [spec], budget=1, work_dir=tmp_path, progress=False)
+    finally:
+        runner.build_command = monkey_tests
+    meta = runner.settings_of(spec, outcome, info)
+    raw, log = results.read_raw(outcome.report_path, outcome.log_path)
+    r = results.of_run(raw, log, meta, target, "2025.12", library=True)
+    assert not r.get("incomplete"), r.get("incomplete")
+    lib = {"module": target.module, "library": "array_api_promo", "version": "0", "dtypes": ["float32"]}
+    lib["dtypes"] += ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+    library.finish(r, lib, explain_with=None, timeout=None)
+    s = r["summary"]
+    assert s["passed"] > 10 and s["total"] > s["skipped"]
+    assert r["library"]["absent_dtypes"] == ["float64", "complex64", "complex128"]
+    na = [e for e in r["tests"] if e.get("not_applicable")]
+    assert all(e["reason"].startswith("not applicable: needs ") for e in na)
+    assert s.get("not_applicable", 0) == len(na)
+    assert na and s["failed"] + s["error"] < s["passed"], s
