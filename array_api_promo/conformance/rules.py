@@ -221,13 +221,15 @@ def derive(policy_name: str, nodeids: list) -> list:
             tests = sorted(
                 n
                 for n in nodeids
-                if spec_function(n) == op
+                if spec_function(n).removeprefix("linalg.") == op
                 and "test_has_names" not in n
                 and "test_signatures" not in n
                 and ("test_special_cases" not in n or ("real(x_i)" in n or "imag(x_i)" in n) == complex_input)
             )
             example = f"{op}({a} array): {got or type(trace.error).__name__}, the standard {want}"
-            snippet = _call_snippet(policy_name, f"ns.{op}(ns.ones((2,), dtype=ns.{a}))")
+            shape = "(2, 2)" if op in ("trace", "matrix_transpose", "det", "inv", "diagonal") else "(2,)"
+            where = "ns.linalg" if op in ("trace", "det", "inv", "diagonal") else "ns"
+            snippet = _call_snippet(policy_name, f"{where}.{op}(ns.ones({shape}, dtype=ns.{a}))")
             add(key, heading, example, snippet, op, "one", tests)
     for op in REDUCTIONS:
         tests = [n for n in nodeids if spec_function(n) == op and _checks_results(n)]
