@@ -52,15 +52,16 @@ def trim(text: str, limit: int = MESSAGE_LIMIT, cut_noise: bool = False) -> str:
 # Tests whose operands come from ``xp.empty``: their values are uninitialised memory, so
 # they differ from run to run and are masked for results to be byte-identical.
 UNINITIALISED_VALUE_TESTS = re.compile(r"test_data_type_functions\.py::TestResultType::|test_dlpack\.py::")
-_ARRAY_VALUES = re.compile(r"\bArray\((\[[^=]*?\]|[^\[\]=(),]+), dtype=")
+# ours and array-api-strict's ``Array(...)``, PyTorch's ``tensor(...)``, NumPy's ``array(...)``
+_ARRAY_VALUES = re.compile(r"\b(Array|tensor|array)\((\[[^=]*?\]|[^\[\]=(),]+), dtype=")
 
 
 def mask_uninitialised(nodeid: str, text: str) -> str:
-    """``Array([1], dtype=uint32...)`` -> ``Array([?], dtype=uint32...)`` for tests that
-    draw ``xp.empty`` operands (see ``UNINITIALISED_VALUE_TESTS``)."""
+    """``Array([1], dtype=uint32...)`` -> ``Array([?], dtype=uint32...)`` (``tensor(...)``, ``array(...)``
+    alike) for tests that draw ``xp.empty`` operands (see ``UNINITIALISED_VALUE_TESTS``)."""
     if not text or not UNINITIALISED_VALUE_TESTS.search(nodeid):
         return text
-    return _ARRAY_VALUES.sub(lambda m: "Array([?], dtype=" if m.group(1).startswith("[") else "Array(?, dtype=", text)
+    return _ARRAY_VALUES.sub(lambda m: f"{m.group(1)}({'[?]' if m.group(2).startswith('[') else '?'}, dtype=", text)
 
 
 # --------------------------------------------------------------------------

@@ -488,6 +488,11 @@ def test_uninitialised_values_are_masked_and_messages_cut_at_words():
     masked = normalize.mask_uninitialised(nodeid, text)
     assert masked == "result_type(*a) with a = [uint32, Array([?], dtype=uint32, policy=torch), Array(?, dtype=int8)]"
     assert normalize.mask_uninitialised(ADD, text) == text  # other tests keep their values
+    # a library's: PyTorch's empty tensors (the torch 2.13 report drew tensor([0]) and tensor([16]) there)
+    torch = "a_and_dt = [torch.uint8, tensor([16], dtype=torch.uint8), tensor(7520, dtype=torch.uint16)]"
+    assert normalize.mask_uninitialised(nodeid, torch) == (
+        "a_and_dt = [torch.uint8, tensor([?], dtype=torch.uint8), tensor(?, dtype=torch.uint16)]"
+    )
     long = "Array(1706, dtype=int64) " * 40
     cut = normalize.trim(long, 100)
     kept = cut.removesuffix(" …")
