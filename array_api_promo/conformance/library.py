@@ -29,6 +29,7 @@ from . import (
     normalize,
     provenance,
     runner,
+    xfails,
 )
 from .attribution import attribute
 from .plan import PolicyTarget, policy_label
@@ -47,6 +48,8 @@ def absent_dtypes(info: dict) -> tuple:
 
 REPORTS_DIR = DATA_DIR / "reports" if IN_CHECKOUT else Path.cwd() / "conformance-reports"
 RESULTS_NAME = "results.json"
+#: The report's failing tests as annotated xfails (``--write-xfails``'s format), for a maintainer to commit.
+ANNOTATED_XFAILS_NAME = "xfails-annotated.txt"
 REPORT_NAME = "README.md"
 
 #: Modules that wrap another library: the report is named after the wrapped one.
@@ -255,6 +258,8 @@ def render_dir(out_dir: Path) -> str:
     (out_dir / REPORT_NAME).write_text(text, encoding="utf-8")
     (out_dir / "xfails.txt").write_text(library_report.xfails_text(results), encoding="utf-8")
     (out_dir / "skips.txt").write_text(library_report.skips_text(results), encoding="utf-8")
+    annotated = xfails.render_annotated(results, made_by=library_report.regenerate_command(results))
+    (out_dir / ANNOTATED_XFAILS_NAME).write_text(annotated, encoding="utf-8")
     return text
 
 

@@ -412,6 +412,8 @@ def render(results: dict) -> str:
         "(`python -m conformance render reports` re-renders it).",
         "- `xfails.txt`: every failing test, for the suite's `--xfails-file`.",
         "- `skips.txt`: tests that hit the per-test timeout, for the suite's `--skips-file`.",
+        "- `xfails-annotated.txt`: the same as `xfails.txt` for the suite's `--xfails-file`, grouped by test "
+        "module and failure kind, each test with why it fails and a seed it failed under.",
         "",
     ]
     return "\n".join(lines).rstrip() + "\n"

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from . import library, normalize, render, report, xfails
+from . import library, library_report, normalize, render, report, xfails
 
 
 @dataclass
@@ -94,7 +94,8 @@ def publish(
             for m in made:
                 path = Path(annotated_xfails) if len(made) == 1 else Path(annotated_xfails) / f"{m.stem}.txt"
                 path.parent.mkdir(parents=True, exist_ok=True)
-                path.write_text(xfails.render_annotated(m.results, made_by=made_by), encoding="utf-8")
+                command = library_report.regenerate_command(m.results) if m.folder is not None else made_by
+                path.write_text(xfails.render_annotated(m.results, made_by=command), encoding="utf-8")
                 lines.append(f"wrote annotated xfails {path}")
         stored: list = []
         if deviations is not None:

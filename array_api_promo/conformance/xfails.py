@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .normalize import FAILING
+from .model import FAILING
 
 
 def render_xfails(results: dict) -> str:

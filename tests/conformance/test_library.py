@@ -70,7 +70,13 @@ def _results(report):
 
 
 def test_report_folder_and_metadata(report):
-    assert sorted(p.name for p in report.iterdir()) == ["README.md", "results.json", "skips.txt", "xfails.txt"]
+    assert sorted(p.name for p in report.iterdir()) == [
+        "README.md",
+        "results.json",
+        "skips.txt",
+        "xfails-annotated.txt",
+        "xfails.txt",
+    ]
     r = _results(report)
     assert r["library"] == {
         "module": "fake_namespace",
@@ -225,7 +231,7 @@ def test_committed_reports_rerender_identically(tmp_path):
         copy.mkdir()
         (copy / library.RESULTS_NAME).write_bytes((d / library.RESULTS_NAME).read_bytes())
         library.render_dir(copy)
-        for name in (library.REPORT_NAME, "xfails.txt", "skips.txt"):
+        for name in (library.REPORT_NAME, "xfails.txt", "skips.txt", library.ANNOTATED_XFAILS_NAME):
             assert (copy / name).read_text() == (d / name).read_text(), f"{d.name}/{name} is stale"
     index = library_report.render_index(
         [dict(normalize.load(d / library.RESULTS_NAME), _folder=d.name) for d in dirs], library.our_results()
