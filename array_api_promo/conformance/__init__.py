@@ -8,6 +8,7 @@ the repository root, not in the package.
 """
 
 import os
+from collections.abc import Mapping
 from pathlib import Path
 
 # The package's API versions and its built-in policy -> namespace module map (the
@@ -50,6 +51,15 @@ SPEED_PLUGIN = f"{__name__}._pytest_speed"
 #: Policies whose failures are *intentional* deviations (documented, not defects).
 #: Anything failing under another policy is a defect.
 INTENTIONAL_POLICIES = frozenset({"torch", "numpy", "numpy_legacy", "jax", "jax_x64", "megengine", "paddle", "mlx"})
+
+
+def with_repo_on_path(environ: Mapping[str, str]) -> dict:
+    """``environ`` with this checkout first on PYTHONPATH: the suite imports the namespace under test from it."""
+    env = dict(environ)
+    pp = [str(REPO_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
+    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(pp))
+    return env
+
 
 __all__ = [
     "SUITE_COMMIT",

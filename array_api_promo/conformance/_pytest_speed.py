@@ -64,6 +64,7 @@ import contextlib
 import gc
 import importlib
 import math
+import numbers
 import pickle
 import sys
 
@@ -145,8 +146,9 @@ _AS_THEY_ARE = {int, bool, str, type(None)}
 
 
 def argument_key(value):
-    """``value`` as a key that tells apart what ``==`` does not: 0.0 from -0.0, NaN from itself,
-    True from 1, a NumPy float from a Python one; TypeError for what cannot be a key. Strategies
+    """``value`` as a key that tells apart what ``==`` does not: every signed zero (0.0 from -0.0,
+    ``np.float32(-0.0)`` from ``np.float32(0.0)``, ``-0j`` from ``0j``, ``Decimal('-0')`` from
+    ``Decimal('0')``), NaN from itself, True from 1, a NumPy float from a Python one; TypeError for what cannot be a key. Strategies
     are keys by identity."""
     t = type(value)
     if t in _AS_THEY_ARE:
@@ -155,6 +157,12 @@ def argument_key(value):
         return (t, tuple(map(argument_key, value)))
     if isinstance(value, float):
         return (type(value), math.copysign(1.0, value), "nan" if value != value else value)
+    if isinstance(value, numbers.Number):
+        # NumPy's float32 and float16 (not float subclasses), complex numbers and Decimal: equal
+        # values that differ in sign (-0.0, 0j against -0j, Decimal('-0')) or in form
+        # (Decimal('1.0') and Decimal('1.00')) have reprs of their own; a NaN's is its sign too.
+        hash(value)
+        return (t, repr(value))
     if isinstance(value, (tuple, list)):
         return (type(value), tuple(argument_key(v) for v in value))
     if isinstance(value, dict):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from .model import generic_rule
 from .normalize import WRONG_DTYPE, elementwise_name, split_nodeid
 
 _PY = {"bool": True, "int": 1, "float": 1.0, "complex": 1j}
@@ -52,15 +53,6 @@ def _dtype_names(dtype_by_name) -> list:
         except ValueError:  # e.g. bfloat16 without ml_dtypes
             pass
     return names
-
-
-def generic_rule(text: str, dtype_names) -> str:
-    """A trace step with concrete dtypes replaced, for grouping."""
-    pat = r"\b(" + "|".join(sorted(map(re.escape, dtype_names), key=len, reverse=True)) + r")\b"
-    text = re.sub(pat, "T", text)
-    text = re.sub(r"\s*->\s*T\s*$", "", text)
-    text = re.sub(r"\(policy '[^']*'\)", "", text)
-    return re.sub(r"\s+", " ", text).strip()
 
 
 def attribute(policy_name, entry: dict) -> dict | None:

@@ -29,19 +29,27 @@ from . import (
     normalize,
     provenance,
     runner,
+    xfails,
 )
 from .attribution import attribute
+from .plan import PolicyTarget, policy_label
+
+#: The dtypes without which the pinned suite cannot import a namespace (its dtype_helpers.py reads them
+#: at import); the optional-dtypes plugin lets it, and the tests that need them are not applicable.
+OPTIONAL_DTYPES = ("float64", "complex64", "complex128")
+
+
+def absent_dtypes(info: dict) -> tuple:
+    """The optional dtypes a probed library lacks (none known when it did not import)."""
+    if info.get("error") or "dtypes" not in info:
+        return ()
+    return tuple(n for n in OPTIONAL_DTYPES if n not in info["dtypes"])
+
 
 REPORTS_DIR = DATA_DIR / "reports" if IN_CHECKOUT else Path.cwd() / "conformance-reports"
-DEFAULT_TEST_TIMEOUT = 300.0
-#: ``--storage dask``: every value the suite checks is a computed graph. array-api-compat's Dask
-#: namespace took up to 182 s for one test (``test_svd``, 20 examples, one worker, shrinking its
-#: failure); twice that on 2 busy workers must not count as a hang.
-DASK_TEST_TIMEOUT = 600.0
-#: Hypothesis examples per test of a report made with no ``--max-examples`` under ``--storage``:
-#: what the committed library reports use (array-api-strict, NumPy, JAX).
-REPORT_MAX_EXAMPLES = 20
 RESULTS_NAME = "results.json"
+#: The report's failing tests as annotated xfails (``--write-xfails``'s format), for a maintainer to commit.
+ANNOTATED_XFAILS_NAME = "xfails-annotated.txt"
 REPORT_NAME = "README.md"
 
 #: Modules that wrap another library: the report is named after the wrapped one.
@@ -50,6 +58,8 @@ WRAPPER_PREFIX = "array_api_compat."
 _PROBE = r"""
 import importlib, json, sys
 name = sys.argv[1]
+DTYPES = ("bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float32", "float64",
+          "complex64", "complex128")
 out = {"module": name}
 try:
     mod = importlib.import_module(name)
@@ -70,14 +80,15 @@ if wrapped != name:
     out["wrapper"] = {"module": name, "version": version("array_api_compat")}
 out["api_version"] = getattr(mod, "__array_api_version__", None)
 out["extensions"] = {ext: hasattr(mod, ext) for ext in ("linalg", "fft")}
+out["dtypes"] = [n for n in DTYPES if hasattr(mod, n)]
 print(json.dumps(out))
 """
 
 
-def probe(module: str, target: runner.PolicyTarget | None = None) -> dict:
+def probe(module: str, target: PolicyTarget | None = None) -> dict:
     """Import ``module`` in a fresh interpreter (with ``target``'s environment variables): its
     library, version, declared API version and extensions (or the import error)."""
-    env = runner.build_env(target or runner.PolicyTarget(module, module), "", Path("/dev/null"))
+    env = runner.build_env(target or PolicyTarget(module, module), "", Path("/dev/null"))
     for var in ("ARRAY_API_TESTS_VERSION", "ARRAY_API_STRICT_API_VERSION"):  # let it declare its own
         env.pop(var, None)
     proc = subprocess.run(
@@ -89,7 +100,7 @@ def probe(module: str, target: runner.PolicyTarget | None = None) -> dict:
         return {"module": module, "error": (proc.stderr.strip().splitlines() or ["no output"])[-1]}
 
 
-def probe_storage(target: runner.PolicyTarget, policy: str, storage: str) -> dict:
+def probe_storage(target: PolicyTarget, policy: str, storage: str) -> dict:
     """``probe`` of ``array_api_promo`` bound to ``policy`` over ``storage`` (``--storage``): the
     package and its version as the library, with the policy and the storage's own version."""
     info = probe(target.module, target)
@@ -114,7 +125,7 @@ def report_label(info: dict) -> str:
     """``torch-2.13``, ``array_api_strict-2.6``, ``jax.numpy-0.10``: the report folder name."""
     name = info.get("library") or info["module"]
     version = normalize.major_minor(re.sub(r"[+].*", "", str(info.get("version", "unknown"))))
-    return runner.policy_label(f"{name}-{version}")
+    return policy_label(f"{name}-{version}")
 
 
 def finish(
@@ -127,6 +138,10 @@ def finish(
         for k in ("module", "library", "version", "wrapper", "policy", "storage", "api_version", "extensions", "error")
         if info.get(k) is not None
     }
+    absent = absent_dtypes(info)
+    if absent:
+        results["library"]["absent_dtypes"] = list(absent)
+        normalize.mark_not_applicable(results, absent)
     if timeout:
         results["per_test_timeout"] = timeout
     if collection_log and not results["tests"]:
@@ -243,6 +258,8 @@ def render_dir(out_dir: Path) -> str:
     (out_dir / REPORT_NAME).write_text(text, encoding="utf-8")
     (out_dir / "xfails.txt").write_text(library_report.xfails_text(results), encoding="utf-8")
     (out_dir / "skips.txt").write_text(library_report.skips_text(results), encoding="utf-8")
+    annotated = xfails.render_annotated(results, made_by=library_report.regenerate_command(results))
+    (out_dir / ANNOTATED_XFAILS_NAME).write_text(annotated, encoding="utf-8")
     return text
 
 

@@ -13,13 +13,16 @@ from collections.abc import Callable
 
 from . import DEFAULT_API_VERSION, crosscheck, reproduce
 from .normalize import FAILING, KINDS, TIMEOUT, UNEXPECTED_EXCEPTION, WRONG_DTYPE
-from .render import (
+from .report import (
     Group,
-    _dtype_category,
-    _group_section,
-    _short,
+    dtype_category,
     group_key,
+    group_reproducer,
+    group_section,
     group_title,
+    seed_ranges,
+    short,
+    tools_line,
 )
 
 MAX_SKIP_REASONS = 15
@@ -55,8 +58,8 @@ def storage(results: dict) -> str | None:
 
 
 def made_by(results: dict) -> str:
-    """The option that makes this kind of report: ``--library`` or ``--storage dask``."""
-    return f"--storage {storage(results)}" if storage(results) else "--library"
+    """The subcommand that makes this kind of report: ``library`` or ``storage dask``."""
+    return f"storage {storage(results)}" if storage(results) else "library"
 
 
 def explain_policy(results: dict):
@@ -70,7 +73,7 @@ def library_group_key(entry: dict, policy) -> tuple:
         attr = entry.get("attribution") or {}
         if attr.get("explained"):
             return (WRONG_DTYPE, "predicted:" + attr["rule"])
-        return (WRONG_DTYPE, "unpredicted:" + _dtype_category(entry))
+        return (WRONG_DTYPE, "unpredicted:" + dtype_category(entry))
     attr = entry.get("attribution") or {}
     if attr.get("explained") and attr.get("heading"):  # a cause other than a policy rule (unknown sizes)
         return (entry.get("kind") or UNEXPECTED_EXCEPTION, "explained:" + attr["rule"])
@@ -106,20 +109,6 @@ def _count(tests, *outcomes) -> int:
     return sum(e["outcome"] in outcomes for e in tests)
 
 
-def seed_ranges(seeds) -> list:
-    """Seeds as written on a command line: a run of three or more consecutive ones as ``A-B``."""
-    out: list = []
-    for s in seeds:
-        if out and isinstance(out[-1], list) and s == out[-1][1] + 1:
-            out[-1][1] = s
-        else:
-            out.append([s, s])
-    words = []
-    for a, b in out:
-        words += [f"{a}-{b}"] if b - a >= 2 else [str(x) for x in range(a, b + 1)]
-    return words
-
-
 def _seeds(h: dict) -> str:
     seeds = h.get("seeds") or [h["seed"]]
     return f"seed={seeds[0]}" if len(seeds) == 1 else f"seeds {', '.join(seed_ranges(seeds))}"
@@ -130,13 +119,13 @@ def regenerate_command(r: dict) -> str:
     h = r["hypothesis"]
     lib = r.get("library") or {}
     if storage(r):
-        parts = ["python -m conformance", f"--storage {storage(r)}"]
+        parts = ["python -m conformance", f"storage {storage(r)}"]
         if lib.get("policy") != "array_api":
             parts.append(f"--policy {lib.get('policy')}")
         if r["api_version"] != DEFAULT_API_VERSION:
             parts.append(f"--api-version {r['api_version']}")
     else:
-        parts = ["python -m conformance", f"--library {r['module']}"]
+        parts = ["python -m conformance", f"library {r['module']}"]
         if r["api_version"] != lib.get("api_version"):
             parts.append(f"--api-version {r['api_version']}")
     parts.append(f"--max-examples {h['max_examples']}")
@@ -171,8 +160,8 @@ def _header(r: dict) -> list:
         f"- Namespace module: `{r['module']}` (`ARRAY_API_TESTS_MODULE`)"
         + (" with " + ", ".join(f"`{k}={env[k]}`" for k in sorted(env)) if env else ""),
         f"- API version tested: {r['api_version']} (the library declares {lib.get('api_version') or 'none'})",
-        f"- array-api-tests commit: `{_short(r.get('suite_commit', ''))}`; spec commit "
-        f"`{_short(r.get('spec_commit', ''))}`",
+        f"- array-api-tests commit: `{short(r.get('suite_commit', ''))}`; spec commit "
+        f"`{short(r.get('spec_commit', ''))}`",
         f"- NumPy {r.get('numpy')}; Python {r.get('python')}",
         f"- Hypothesis: max_examples={h['max_examples']}, {_seeds(h)}"
         + ("" if h.get("shrink", True) else ", no shrinking")
@@ -190,6 +179,13 @@ def _header(r: dict) -> list:
             or "unknown"
         ),
     ]
+    lines.append(f"- Tools: {tools_line([r])}")
+    if lib.get("absent_dtypes"):
+        lines.append(
+            f"- Dtypes the namespace lacks: {', '.join(lib['absent_dtypes'])} (optional in the draft standard; "
+            f"the suite skipped them, and the {r['summary'].get('not_applicable', 0)} tests that need them are "
+            "not applicable)"
+        )
     if r.get("per_test_timeout"):
         lines.append(f"- Per-test timeout: {r['per_test_timeout']:g} s (pytest-timeout)")
     pkg = r.get("package")
@@ -296,6 +292,18 @@ def _status(r: dict) -> list:
 def _summary(r: dict) -> list:
     s = r["summary"]
     tests = r["tests"]
+    if not tests:  # never a table of zeros: say why nothing ran
+        why = (
+            "the module could not be imported"
+            if (r.get("library") or {}).get("error")
+            else (
+                "no test module could be collected (see *Collection errors*)"
+                if r.get("collection_errors")
+                else "the suite reported no test"
+            )
+        )
+        return ["## Summary", "", f"**No test ran**: {why}.", ""]
+    na = s.get("not_applicable", 0)
     lines = [
         "## Summary",
         "",
@@ -304,6 +312,17 @@ def _summary(r: dict) -> list:
         f"| {s['passed']} | {s['failed']} | {s.get('error', 0)} | {s['skipped']} | {s.get('xfailed', 0)} "
         f"| {s['total']} |",
         "",
+    ]
+    if na:
+        absent = (r.get("library") or {}).get("absent_dtypes") or []
+        lines += [
+            f"Of the skipped, **{na} not applicable**: they need {', '.join(absent)}, which the namespace does "
+            "not have. The draft of the next standard makes supporting every dtype a *should*, so a library "
+            f"without them can conform: {s['total'] - na} tests applied, {s['passed']} passed, "
+            f"{s['failed'] + s.get('error', 0)} failed.",
+            "",
+        ]
+    lines += [
         "### Per test module",
         "",
         "| Test module | passed | failed | errors | skipped |",
@@ -358,11 +377,9 @@ def _skips(r: dict) -> list:
 
 def reproducer_codes(results: dict) -> list:
     """The reproducer snippet of every failure group, in report order."""
-    from .render import _reproducer
-
     codes = []
     for g in build_groups(results):
-        c = _reproducer(g)
+        c = group_reproducer(g)
         if c and c not in codes:
             codes.append(c)
     return codes
@@ -386,15 +403,17 @@ def render(results: dict) -> str:
     if not groups:
         lines += ["_None: every test that ran passed._", ""]
     for i, g in enumerate(groups, 1):
-        lines += _group_section(i, g, outputs)
+        lines += group_section(i, g, outputs)
     lines += _skips(results)
     lines += [
         "## Files",
         "",
         "- `results.json`: the normalised results this report is rendered from "
-        "(`python -m conformance --render-reports` re-renders it).",
+        "(`python -m conformance render reports` re-renders it).",
         "- `xfails.txt`: every failing test, for the suite's `--xfails-file`.",
         "- `skips.txt`: tests that hit the per-test timeout, for the suite's `--skips-file`.",
+        "- `xfails-annotated.txt`: the same as `xfails.txt` for the suite's `--xfails-file`, grouped by test "
+        "module and failure kind, each test with why it fails and a seed it failed under.",
         "",
     ]
     return "\n".join(lines).rstrip() + "\n"
@@ -444,10 +463,10 @@ def render_index(all_results: list, ours: tuple = ()) -> str:
     lines = [
         "# Array API conformance of array libraries, side by side",
         "",
-        "<!-- Generated by `python -m conformance --render-reports`; do not edit. -->",
+        "<!-- Generated by `python -m conformance render reports`; do not edit. -->",
         "",
-        "Each column is one report in this folder (`python -m conformance --library MODULE`, or "
-        "`--storage dask` for `array_api_promo` itself over Dask), after `array_api_promo` itself under "
+        "Each column is one report in this folder (`python -m conformance library MODULE`, or "
+        "`storage dask` for `array_api_promo` itself over Dask), after `array_api_promo` itself under "
         "each policy (`conformance/results/`, DEVIATIONS.md). "
         "Cells of the module table: passed / failed (incl. errors) / skipped.",
         "",

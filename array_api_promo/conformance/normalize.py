@@ -3,67 +3,31 @@ results stored under ``conformance/results/``; failure classification."""
 
 from __future__ import annotations
 
-import json
 import platform
 import re
 from pathlib import Path
 
-SCHEMA = 1
-
-# Failure kinds, in report order.
-MISSING_NAME = "missing name"
-WRONG_SIGNATURE = "wrong signature"
-WRONG_DTYPE = "wrong dtype"
-WRONG_SHAPE = "wrong shape"
-WRONG_VALUE = "wrong value"
-SPECIAL_CASE = "special case"
-UNEXPECTED_EXCEPTION = "unexpected exception"
-TIMEOUT = "timeout"  # killed by pytest-timeout (a hang or a very slow kernel)
-KINDS = (
+from .model import (  # noqa: F401 (the shared results model, re-exported for the callers of normalize)
+    FAILING,
+    KINDS,
+    MESSAGE_LIMIT,
     MISSING_NAME,
-    WRONG_SIGNATURE,
+    SCHEMA,
+    SPECIAL_CASE,
+    TIMEOUT,
+    UNEXPECTED_EXCEPTION,
     WRONG_DTYPE,
     WRONG_SHAPE,
+    WRONG_SIGNATURE,
     WRONG_VALUE,
-    SPECIAL_CASE,
-    UNEXPECTED_EXCEPTION,
-    TIMEOUT,
+    dump,
+    elementwise_name,
+    load,
+    load_all,
+    scrub,
+    spec_function,
+    split_nodeid,
 )
-
-FAILING = ("failed", "error")
-MESSAGE_LIMIT = 500
-
-# --------------------------------------------------------------------------
-# scrubbing
-# --------------------------------------------------------------------------
-_HEX = re.compile(r"\b0x[0-9a-fA-F]{6,}\b")
-_WORKER = re.compile(r"^\[gw\d+\] .*$", re.M)
-_TIMING = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:ms|s|seconds|milliseconds)\b(?!\w)")
-_ABS_PATH = re.compile(r"(?<![\w.])(?:/[^\s/:'\"()\[\],]+){2,}/?")
-_WS = re.compile(r"[ \t]+\n")
-
-
-def scrub(text: str, roots=()) -> str:
-    """Remove machine-specific details: worker banners, absolute paths (made
-    relative to ``roots`` when under them, else reduced to the file name), hex
-    addresses and timings."""
-    if not text:
-        return ""
-    text = _WORKER.sub("", text)
-    for root in sorted((str(r).rstrip("/") for r in roots if r), key=len, reverse=True):
-        text = text.replace(root + "/", "")
-        text = text.replace(root, ".")
-
-    def _path(m):
-        p = m.group(0)
-        return "<path>/" + p.rstrip("/").rsplit("/", 1)[-1]
-
-    text = _ABS_PATH.sub(_path, text)
-    text = _HEX.sub("0x…", text)
-    text = _TIMING.sub("<time>", text)
-    text = _WS.sub("\n", text)
-    return text.strip()
-
 
 _NOISE = re.compile(r"^(assert |\s*\+\s+where |Falsifying example|You can reproduce|Highest target)")
 
@@ -88,140 +52,16 @@ def trim(text: str, limit: int = MESSAGE_LIMIT, cut_noise: bool = False) -> str:
 # Tests whose operands come from ``xp.empty``: their values are uninitialised memory, so
 # they differ from run to run and are masked for results to be byte-identical.
 UNINITIALISED_VALUE_TESTS = re.compile(r"test_data_type_functions\.py::TestResultType::|test_dlpack\.py::")
-_ARRAY_VALUES = re.compile(r"\bArray\((\[[^=]*?\]|[^\[\]=(),]+), dtype=")
+# ours and array-api-strict's ``Array(...)``, PyTorch's ``tensor(...)``, NumPy's ``array(...)``
+_ARRAY_VALUES = re.compile(r"\b(Array|tensor|array)\((\[[^=]*?\]|[^\[\]=(),]+), dtype=")
 
 
 def mask_uninitialised(nodeid: str, text: str) -> str:
-    """``Array([1], dtype=uint32...)`` -> ``Array([?], dtype=uint32...)`` for tests that
-    draw ``xp.empty`` operands (see ``UNINITIALISED_VALUE_TESTS``)."""
+    """``Array([1], dtype=uint32...)`` -> ``Array([?], dtype=uint32...)`` (``tensor(...)``, ``array(...)``
+    alike) for tests that draw ``xp.empty`` operands (see ``UNINITIALISED_VALUE_TESTS``)."""
     if not text or not UNINITIALISED_VALUE_TESTS.search(nodeid):
         return text
-    return _ARRAY_VALUES.sub(lambda m: "Array([?], dtype=" if m.group(1).startswith("[") else "Array(?, dtype=", text)
-
-
-# --------------------------------------------------------------------------
-# spec function from the test id
-# --------------------------------------------------------------------------
-_OP_ALIASES = {
-    "__abs__": "abs",
-    "__add__": "add",
-    "__and__": "bitwise_and",
-    "__eq__": "equal",
-    "__floordiv__": "floor_divide",
-    "__ge__": "greater_equal",
-    "__gt__": "greater",
-    "__invert__": "bitwise_invert",
-    "__le__": "less_equal",
-    "__lshift__": "bitwise_left_shift",
-    "__lt__": "less",
-    "__matmul__": "matmul",
-    "__mod__": "remainder",
-    "__mul__": "multiply",
-    "__ne__": "not_equal",
-    "__neg__": "negative",
-    "__or__": "bitwise_or",
-    "__pos__": "positive",
-    "__pow__": "pow",
-    "__rshift__": "bitwise_right_shift",
-    "__sub__": "subtract",
-    "__truediv__": "divide",
-    "__xor__": "bitwise_xor",
-}
-_CLASS_FUNCS = {
-    "TestResultType": "result_type",
-    "TestBroadcastShapes": "broadcast_shapes",
-    "TestExpandDims": "expand_dims",
-    "TestIsin": "isin",
-    "TestInspection": "__array_namespace_info__",
-}
-_ARRAY_TESTS = {
-    "test_getitem": "array.__getitem__",
-    "test_setitem": "array.__setitem__",
-    "test_getitem_masking": "array.__getitem__",
-    "test_setitem_masking": "array.__setitem__",
-    "test_getitem_arrays_and_ints_1": "array.__getitem__",
-    "test_getitem_arrays_and_ints_2": "array.__getitem__",
-    "test_dunder_dlpack": "array.__dlpack__",
-    "test_dlpack_device": "array.__dlpack_device__",
-    "test_array_namespace_info_dtypes": "__array_namespace_info__().dtypes",
-    "test_broadcast_arrays": "broadcast_arrays",
-}
-
-
-def elementwise_name(name: str) -> str:
-    """``__iadd__``/``__radd__``/``__add__`` -> ``add``; other names unchanged."""
-    if name.startswith("__i") and name.endswith("__") and ("__" + name[3:]) in _OP_ALIASES:
-        return _OP_ALIASES["__" + name[3:]]
-    if name.startswith("__r") and name.endswith("__") and ("__" + name[3:]) in _OP_ALIASES:
-        return _OP_ALIASES["__" + name[3:]]
-    return _OP_ALIASES.get(name, name)
-
-
-def split_nodeid(nodeid: str):
-    """-> (module file, class or None, test function, param id or None)."""
-    path, _, rest = nodeid.partition("::")
-    parts = rest.split("::")
-    func = parts[-1]
-    cls = parts[0] if len(parts) > 1 else None
-    param = None
-    if "[" in func and func.endswith("]"):
-        func, param = func.split("[", 1)
-        param = param[:-1]
-    return path, cls, func, param
-
-
-def spec_function(nodeid: str) -> str:
-    """The array API function (or array method/attribute) a test id exercises."""
-    path, cls, func, param = split_nodeid(nodeid)
-    module = Path(path).stem
-    if cls in _CLASS_FUNCS:
-        base = _CLASS_FUNCS[cls]
-        if base == "__array_namespace_info__" and func.startswith("test_"):
-            return f"__array_namespace_info__().{func[5:]}"
-        return base
-    if module == "test_has_names" and param:
-        category, _, name = param.partition("-")
-        if category.startswith("array_"):
-            return f"array.{name}"
-        if category in ("linalg", "fft"):
-            return f"{category}.{name}"
-        return name
-    if module == "test_signatures" and param:
-        if func == "test_array_method_signature":
-            return f"array.{param}"
-        if func == "test_info_func_signature":
-            return f"__array_namespace_info__().{param}"
-        return param
-    if param:
-        m = re.match(r"([A-Za-z_][\w.]*)\s*\(", param)
-        if m:  # e.g. add(x1, x2), __iadd__(x, s), add(x1_i is NaN ...) -> NaN
-            name = m.group(1)
-            return f"array.{name}" if name.startswith("__") and module == "test_array_object" else name
-    if func in _ARRAY_TESTS:
-        return _ARRAY_TESTS[func]
-    if func == "test_scalar_casting" and param:
-        return "array." + param.split("(")[0]
-    if module == "test_constants" and func == "test_irrational_numbers" and param:
-        return param.split("-")[0]
-    if func.startswith("test_binary_with_scalars") and param:
-        return param
-    if func in ("test_empty_arrays", "test_nan_propagation", "test_shift_func") and param:
-        return param if module != "test_fft" else f"fft.{param}"
-    name = func[5:] if func.startswith("test_") else func
-    if module == "test_fft":
-        return f"fft.{name}"
-    if module == "test_linalg":
-        if name.startswith("linalg_"):
-            return "linalg." + name[len("linalg_") :]
-        if name in {"matmul", "matrix_transpose", "tensordot", "vecdot", "vecdot_conj"}:
-            return name.replace("_conj", "")
-        return "linalg." + name
-    for suffix in ("_with_scalars", "_zerodim_error", "_append_prepend", "_arrays", "_scalars", "_dtype", "_tuples"):
-        if name.endswith(suffix) and module != "test_dlpack":
-            name = name[: -len(suffix)]
-    if name in ("abs", "negative", "positive", "bitwise_invert") and param:
-        return name
-    return name
+    return _ARRAY_VALUES.sub(lambda m: f"{m.group(1)}({'[?]' if m.group(2).startswith('[') else '?'}, dtype=", text)
 
 
 # --------------------------------------------------------------------------
@@ -436,6 +276,25 @@ def major_minor(version: str) -> str:
     return ".".join(version.split(".")[:2])
 
 
+#: The distributions whose versions decide what a run draws and how its failures read (the speed
+#: plugin patches private parts of Hypothesis and pytest): recorded in every result.
+TOOLS = ("hypothesis", "pytest", "pytest-xdist")
+
+
+def tool_versions() -> dict:
+    """{distribution: version} of ``TOOLS`` in this environment (the one the suite runs in); a tool
+    that is not installed is left out."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = {}
+    for name in TOOLS:
+        try:
+            out[name] = version(name)
+        except PackageNotFoundError:
+            continue
+    return out
+
+
 def normalise_report(
     raw: dict,
     *,
@@ -448,11 +307,14 @@ def normalise_report(
     seed: int,
     roots=(),
     numpy_version: str | None = None,
+    tools: dict | None = None,
 ) -> dict:
     if numpy_version is None:
         import numpy
 
         numpy_version = numpy.__version__
+    if tools is None:
+        tools = tool_versions()
     roots = list(roots) + [raw.get("root", "")]
     tests = []
     for t in raw.get("tests", []):
@@ -520,6 +382,7 @@ def normalise_report(
         "numpy": major_minor(numpy_version),
         "python": ".".join(platform.python_version_tuple()[:2]),
         "hypothesis": {"max_examples": max_examples, "seed": seed},
+        "tools": dict(sorted(tools.items())),
         "summary": summary,
         "tests": tests,
     }
@@ -528,11 +391,67 @@ def normalise_report(
     return out
 
 
+#: pytest's exit codes other than 0 (all passed) and 1 (some failed): the run did not finish.
+PYTEST_EXIT_CODES = {
+    2: "interrupted (a collection error or a keyboard interrupt)",
+    3: "internal error",
+    4: "usage error",
+    5: "no tests collected",
+}
+
+
+def _error_line(text: str) -> str:
+    """The exception line of a pytest longrepr or log (``ModuleNotFoundError: No module named 'x'``)."""
+    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
+    for ln in reversed(lines):
+        m = re.match(r"^(?:E\s+|INTERNALERROR>\s+)?((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b.*)", ln)
+        if m:
+            return m.group(1)
+    return lines[-1] if lines else ""
+
+
+def run_problems(raw: dict, log: str, returncode: int, collected: int, *, collection_errors_allowed=False) -> list:
+    """Why a run of the suite is not a complete result, one phrase each (empty when it is):
+    modules that could not be collected, pytest's internal error, a plugin's ``pytest.exit``, an
+    exit code other than 0 or 1, fewer tests reported than collected, no report at all."""
+    problems = []
+    if not raw:
+        problems.append("pytest wrote no report")
+    errors = [c for c in raw.get("collectors", []) if c.get("outcome") == "failed"]
+    if errors and not collection_errors_allowed:
+        first = errors[0]
+        problems.append(
+            f"{len(errors)} test module(s) could not be collected ({first.get('nodeid') or 'the session'}: "
+            f"{_error_line(first.get('longrepr') or '')})"
+        )
+    internal = [ln for ln in log.splitlines() if ln.startswith("INTERNALERROR>")]
+    if internal:
+        problems.append(f"pytest stopped with an internal error ({_error_line(chr(10).join(internal))})")
+    # pytest.exit(reason) from a plugin (the speed plugin's check): "! _pytest.outcomes.Exit: reason !"
+    stopped = [m.group(1) for m in re.finditer(r"^!+ _pytest\.outcomes\.Exit: (.*?) !+$", log, re.MULTILINE)]
+    if stopped:
+        problems.append(f"pytest was stopped: {stopped[0]}")
+    if (
+        returncode not in (0, 1)
+        and not ((internal or stopped) and returncode == 3)
+        and not (errors and returncode == 2)
+    ):
+        meaning = PYTEST_EXIT_CODES.get(returncode, "killed by a signal" if returncode < 0 else "unknown")
+        problems.append(f"pytest exited with code {returncode}: {meaning}")
+    reported = len(raw.get("tests", []))
+    if raw and collected > reported:
+        problems.append(f"{reported} of {collected} collected tests reported")
+    return problems
+
+
 def summarise(tests: list) -> dict:
     summary = {k: 0 for k in ("passed", "failed", "error", "skipped", "xfailed", "xpassed")}
     for e in tests:
         summary[e["outcome"]] = summary.get(e["outcome"], 0) + 1
     summary["total"] = len(tests)
+    na = sum(1 for e in tests if e.get("not_applicable"))
+    if na:  # tests that need a dtype the namespace lacks (counted in skipped)
+        summary["not_applicable"] = na
     return summary
 
 
@@ -581,23 +500,30 @@ def merge_draws(runs: list) -> dict:
     return out
 
 
-def dump(results: dict, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    text = json.dumps(results, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    path.write_text(text, encoding="utf-8")
+#: How a failure names a dtype the namespace lacks: the optional-dtypes plugin's placeholder, or the
+#: suite's stand-in for a name the namespace does not define.
+_ABSENT_NAME = re.compile(r"<absent dtype '(\w+)'>|\b(\w+) is not defined in\b|undefined stub for '(\w+)'")
+NOT_APPLICABLE = "not applicable"
 
 
-def load(path: Path) -> dict:
-    return json.loads(Path(path).read_text(encoding="utf-8"))
-
-
-def load_all(results_dir: Path) -> list:
-    out = []
-    for p in sorted(Path(results_dir).glob("*.json")):
-        try:
-            r = load(p)
-        except (OSError, ValueError):
+def mark_not_applicable(results: dict, absent) -> None:
+    """Failing tests that reached a dtype the namespace lacks (optional in the draft standard: it
+    *should* support every dtype) did not test the namespace: each becomes *not applicable*, with
+    the reason (skipped in the counts; ``summary["not_applicable"]`` counts them)."""
+    absent = set(absent)
+    for e in results["tests"]:
+        if e["outcome"] not in FAILING:
             continue
-        if isinstance(r, dict) and r.get("schema") == SCHEMA:
-            out.append(r)
-    return out
+        texts = [e.get("message") or "", *(e.get("other_failures") or ()), e.get("example") or ""]
+        names = {n for t in texts for m in _ABSENT_NAME.finditer(t) for n in m.groups() if n} & absent
+        if not names:
+            continue
+        for key in ("kind", "message", "other_failures", "example", "failing_code", "dtype", "draws", "attribution"):
+            e.pop(key, None)
+        e["outcome"] = "skipped"
+        e["not_applicable"] = True
+        e["reason"] = (
+            f"{NOT_APPLICABLE}: needs {', '.join(sorted(names))}, which the namespace does not have "
+            "(optional in the draft standard)"
+        )
+    results["summary"] = summarise(results["tests"])

@@ -1,4 +1,8 @@
-"""Running the upstream suite as a pytest subprocess for one (policy, API version)."""
+"""Running the upstream suite: one pytest subprocess per run (a target at an API version under one
+Hypothesis seed), runs side by side within a budget of processes, their progress followed live.
+
+Called by the subcommands with the runs their plan made (``plan``); what it hands back, a
+``RunOutcome`` per run (its raw files and exit status), is read by ``results``."""
 
 from __future__ import annotations
 
@@ -14,115 +18,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
-from array_api_promo.promotion import available_policies
-
-from . import CACHE_DIR, DEFAULT_API_VERSION, DRAWS_PLUGIN, POLICY_MODULES, REPO_ROOT, SPEED_PLUGIN
+from . import CACHE_DIR, DRAWS_PLUGIN, SPEED_PLUGIN, with_repo_on_path
+from .plan import DEFAULT_DASK_SCHEDULER, ENV_API_VERSION, ENV_DASK_SCHEDULER, ENV_POLICY, ENV_STORAGE, PolicyTarget
 from .suite import SuiteInfo
 
-ENV_POLICY = "ARRAY_API_PROMO_POLICY"
-ENV_API_VERSION = "ARRAY_API_PROMO_API_VERSION"
-ENV_STORAGE = "ARRAY_API_PROMO_STORAGE"
-#: Dask's scheduler for every suite run, unless the caller's environment names one: the suite
-#: computes one small graph per value it checks, and the synchronous scheduler does that about
-#: twice as fast as the threaded one (no thread pool per pytest-xdist worker either).
-ENV_DASK_SCHEDULER = "DASK_SCHEDULER"
-DEFAULT_DASK_SCHEDULER = "synchronous"
-
-
-@dataclass(frozen=True)
-class PolicyTarget:
-    label: str  # used in file names and the report
-    module: str  # ARRAY_API_TESTS_MODULE
-    policy_env: str | None = None  # value for $ARRAY_API_PROMO_POLICY, if any
-    version_env: str | None = None  # value for $ARRAY_API_PROMO_API_VERSION, if any
-    storage_env: str | None = None  # value for $ARRAY_API_PROMO_STORAGE, if any (not numpy)
-    extra_env: tuple = ()  # other (name, value) pairs the namespace is run with
-
-    @property
-    def env(self) -> dict:
-        out = {}
-        if self.policy_env:
-            out[ENV_POLICY] = self.policy_env
-        if self.version_env:
-            out[ENV_API_VERSION] = self.version_env
-        if self.storage_env:
-            out[ENV_STORAGE] = self.storage_env
-        out.update(self.extra_env)
-        return out
-
-
-def policy_label(name: str) -> str:
-    return re.sub(r"[^A-Za-z0-9_.-]+", "_", name).strip("_") or "policy"
-
-
-FROM_ENV_MODULE = "array_api_promo.from_env"
-
-
-def resolve_policy(
-    name: str, module_map: Mapping[str, str] | None = None, api_version: str = DEFAULT_API_VERSION
-) -> PolicyTarget:
-    """Map a policy name to the namespace module the suite should import.
-
-    * ``--module-map NAME=MODULE`` entries win (useful for development, e.g.
-      ``strict=array_api_strict``);
-    * the built-ins at the default API version are the modules ``array_api_promo``
-      (``array_api``) and ``array_api_promo.torch`` (``torch``);
-    * other versions and custom policies (``pkg.mod:ATTR`` naming a Policy, or
-      ``pkg.mod`` defining ``POLICY``) use ``array_api_promo.from_env``, which reads
-      $ARRAY_API_PROMO_POLICY and $ARRAY_API_PROMO_API_VERSION.
-    """
-    module_map = dict(module_map or {})
-    if name in module_map:
-        return PolicyTarget(policy_label(name), module_map[name])
-    if name in POLICY_MODULES and api_version == DEFAULT_API_VERSION:
-        return PolicyTarget(name, POLICY_MODULES[name])
-    if name in available_policies():  # from_env takes a registered name as it is
-        return PolicyTarget(policy_label(name), FROM_ENV_MODULE, name, api_version)
-    m = re.fullmatch(r"([A-Za-z_][\w.]*)(?::([A-Za-z_][\w.]*))?", name)
-    if m:
-        spec = name if m.group(2) else f"{name}:POLICY"
-        return PolicyTarget(policy_label(name), FROM_ENV_MODULE, spec, api_version)
-    raise ValueError(f"unknown policy {name!r}: use array_api, torch, a module path or module:attr")
-
-
-#: The report folder (and run label) of ``array_api_promo`` over a storage other than NumPy's.
-STORAGE_REPORT_PREFIX = "array_api_promo"
-
-
-def storage_label(policy: str, storage: str) -> str:
-    """``array_api_promo-dask`` for the standard policy, ``array_api_promo-dask-torch`` for another."""
-    label = f"{STORAGE_REPORT_PREFIX}-{storage}"
-    return label if policy == "array_api" else f"{label}-{policy_label(policy)}"
-
-
-def resolve_storage(
-    name: str,
-    storage: str,
-    api_version: str = DEFAULT_API_VERSION,
-    environ: Mapping[str, str] | None = None,
-) -> PolicyTarget:
-    """The target of ``--storage STORAGE``: ``array_api_promo.from_env`` with the policy, version and
-    storage in its environment variables (whatever the policy and version: the package's modules are
-    NumPy-storage namespaces), and for dask the scheduler the run uses (the caller's
-    ``$DASK_SCHEDULER``, else synchronous), recorded with them."""
-    numpy_target = resolve_policy(name, None, api_version)
-    spec = numpy_target.policy_env or name
-    extra: tuple = ()
-    if storage == "dask":
-        scheduler = (os.environ if environ is None else environ).get(ENV_DASK_SCHEDULER) or DEFAULT_DASK_SCHEDULER
-        extra = ((ENV_DASK_SCHEDULER, scheduler),)
-    return PolicyTarget(storage_label(name, storage), FROM_ENV_MODULE, spec, api_version, storage, extra)
-
-
-def load_policy_object(spec: str):
-    """The Policy object named by ``pkg.mod:ATTR`` / ``pkg.mod`` (``POLICY``)."""
-    import importlib
-
-    mod, _, attr = spec.partition(":")
-    obj = importlib.import_module(mod)
-    for part in (attr or "POLICY").split("."):
-        obj = getattr(obj, part)
-    return obj
+#: The plugin that lets the suite import a namespace without some optional dtypes, and the variable
+#: that names them to it.
+OPTIONAL_DTYPES_PLUGIN = "array_api_promo.conformance._pytest_optional_dtypes"
+ENV_ABSENT_DTYPES = "CONFORMANCE_ABSENT_DTYPES"
 
 
 @dataclass(frozen=True)
@@ -183,59 +86,6 @@ class RunOutcome:
     workers: int = 1
 
 
-#: pytest's exit codes other than 0 (all passed) and 1 (some failed): the run did not finish.
-PYTEST_EXIT_CODES = {
-    2: "interrupted (a collection error or a keyboard interrupt)",
-    3: "internal error",
-    4: "usage error",
-    5: "no tests collected",
-}
-
-
-def _error_line(text: str) -> str:
-    """The exception line of a pytest longrepr or log (``ModuleNotFoundError: No module named 'x'``)."""
-    lines = [ln.strip() for ln in (text or "").splitlines() if ln.strip()]
-    for ln in reversed(lines):
-        m = re.match(r"^(?:E\s+|INTERNALERROR>\s+)?((?:[\w.]+\.)?[A-Z]\w*(?:Error|Exception|Exit|Interrupt)\b.*)", ln)
-        if m:
-            return m.group(1)
-    return lines[-1] if lines else ""
-
-
-def run_problems(raw: dict, log: str, returncode: int, collected: int, *, collection_errors_allowed=False) -> list:
-    """Why a run of the suite is not a complete result, one phrase each (empty when it is):
-    modules that could not be collected, pytest's internal error, a plugin's ``pytest.exit``, an
-    exit code other than 0 or 1, fewer tests reported than collected, no report at all."""
-    problems = []
-    if not raw:
-        problems.append("pytest wrote no report")
-    errors = [c for c in raw.get("collectors", []) if c.get("outcome") == "failed"]
-    if errors and not collection_errors_allowed:
-        first = errors[0]
-        problems.append(
-            f"{len(errors)} test module(s) could not be collected ({first.get('nodeid') or 'the session'}: "
-            f"{_error_line(first.get('longrepr') or '')})"
-        )
-    internal = [ln for ln in log.splitlines() if ln.startswith("INTERNALERROR>")]
-    if internal:
-        problems.append(f"pytest stopped with an internal error ({_error_line(chr(10).join(internal))})")
-    # pytest.exit(reason) from a plugin (the speed plugin's check): "! _pytest.outcomes.Exit: reason !"
-    stopped = [m.group(1) for m in re.finditer(r"^!+ _pytest\.outcomes\.Exit: (.*?) !+$", log, re.MULTILINE)]
-    if stopped:
-        problems.append(f"pytest was stopped: {stopped[0]}")
-    if (
-        returncode not in (0, 1)
-        and not ((internal or stopped) and returncode == 3)
-        and not (errors and returncode == 2)
-    ):
-        meaning = PYTEST_EXIT_CODES.get(returncode, "killed by a signal" if returncode < 0 else "unknown")
-        problems.append(f"pytest exited with code {returncode}: {meaning}")
-    reported = len(raw.get("tests", []))
-    if raw and collected > reported:
-        problems.append(f"{reported} of {collected} collected tests reported")
-    return problems
-
-
 def build_env(
     target: PolicyTarget,
     version: str,
@@ -266,17 +116,19 @@ def build_env(
     return with_repo_on_path(env)
 
 
-def with_repo_on_path(environ: Mapping[str, str]) -> dict:
-    """``environ`` with this checkout first on PYTHONPATH: the suite imports the namespace under test from it."""
-    env = dict(environ)
-    pp = [str(REPO_ROOT)] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(pp))
-    return env
-
-
 def build_command(
-    suite: SuiteInfo, report_path: Path, *, max_examples: int, seed: int, workers: int, extra_args=()
+    suite: SuiteInfo,
+    report_path: Path,
+    *,
+    max_examples: int,
+    seed: int,
+    workers: int,
+    extra_args=(),
+    speed_plugin: bool = True,
+    extra_plugins=(),
 ) -> list:
+    """The pytest command of one run; ``speed_plugin`` False leaves the speed plugin out
+    (``--no-speed-plugin``: the same draws and text, slower)."""
     cmd = [
         sys.executable,
         "-m",
@@ -288,8 +140,8 @@ def build_command(
         "array_api_promo.conformance._pytest_progress",
         "-p",
         DRAWS_PLUGIN,  # single-value draws follow --hypothesis-seed
-        "-p",
-        SPEED_PLUGIN,  # the same draws and text, sooner
+        *(("-p", SPEED_PLUGIN) if speed_plugin else ()),  # the same draws and text, sooner
+        *(a for plugin in extra_plugins for a in ("-p", plugin)),
         "-p",
         "no:cacheprovider",
         "--max-examples",
@@ -361,10 +213,34 @@ class RunSpec:
     seed: int
     extra_args: tuple = ()
     shrink: bool = True
+    speed_plugin: bool = True
+    absent_dtypes: tuple = ()  # dtypes the namespace lacks (optional in the draft standard)
 
     @property
     def title(self) -> str:
-        return f"{self.target.label} @ {self.version}"
+        return f"{self.target.label} @ {self.version}" + (f" seed {self.seed}" if self.seed else "")
+
+
+def settings_of(spec: RunSpec, outcome: RunOutcome, suite: SuiteInfo) -> dict:
+    """What a finished run ran with and how it ended: what ``results.of_run`` reads (and ``--from-raw``
+    reads back from the work folder)."""
+    meta = {
+        "max_examples": spec.max_examples,
+        "seed": spec.seed,
+        "shrink": spec.shrink,
+        "pytest_args": list(spec.extra_args),
+        "suite": str(suite.path),
+        "suite_commit": suite.suite_commit,
+        "spec_commit": suite.spec_commit,
+        "returncode": outcome.returncode,
+        "collected": outcome.total,
+        "workers": outcome.workers,
+    }
+    if not spec.speed_plugin:
+        meta["speed_plugin"] = False
+    if spec.absent_dtypes:
+        meta["absent_dtypes"] = list(spec.absent_dtypes)
+    return meta
 
 
 def plan_workers(n_runs: int, budget: int) -> tuple[int, int]:
@@ -389,6 +265,8 @@ class _Running:
         self.files = RunFiles.new(work_dir, f"{spec.target.label}-{spec.version}")
         self.follower = _Follower(self.files.progress)
         env = build_env(spec.target, spec.version, self.files.progress, shrink=spec.shrink)
+        if spec.absent_dtypes:  # the suite skips them, and the plugin lets it import without them
+            env[ENV_ABSENT_DTYPES] = env["ARRAY_API_TESTS_SKIP_DTYPES"] = ",".join(spec.absent_dtypes)
         cmd = build_command(
             suite,
             self.files.report,
@@ -396,6 +274,8 @@ class _Running:
             seed=spec.seed,
             workers=workers,
             extra_args=spec.extra_args,
+            speed_plugin=spec.speed_plugin,
+            extra_plugins=(OPTIONAL_DTYPES_PLUGIN,) if spec.absent_dtypes else (),
         )
         # cwd: a scratch dir of its own, so Hypothesis' example database (.hypothesis/) starts
         # empty each run (determinism) and nothing is written into the suite checkout.
@@ -500,9 +380,10 @@ def run_suite(
     extra_args=(),
     timeout: float | None = None,
     shrink: bool = True,
+    speed_plugin: bool = True,
 ) -> RunOutcome:
     """One run of the suite in a subprocess with ``workers`` xdist workers, following its progress live."""
-    spec = RunSpec(target, version, max_examples, seed, tuple(extra_args), shrink)
+    spec = RunSpec(target, version, max_examples, seed, tuple(extra_args), shrink, speed_plugin)
     (outcome,) = run_many(
         suite, [spec], budget=workers, work_dir=work_dir, progress=progress, console=console, timeout=timeout
     )

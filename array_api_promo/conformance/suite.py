@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import CACHE_DIR, IN_CHECKOUT, REPO_ROOT, SPEC_COMMIT, SPEC_REPO, SUITE_COMMIT, SUITE_REPO
+from .model import SUITE_DTYPE_NAMES, import_blockers, namespace_blockers  # noqa: F401 (the suite's, re-exported)
 
 ENV_SUITE_DIR = "ARRAY_API_TESTS_DIR"
 ENV_NO_CLONE = "CONFORMANCE_NO_CLONE"
@@ -31,14 +32,12 @@ class SuiteInfo:
     suite_commit: str  # full hash, or "unknown"
     spec_commit: str
     warnings: list = field(default_factory=list)
+    tests_dir: Path = field(init=False)  # array_api_tests/
+    spec_dir: Path = field(init=False)  # the spec submodule, array-api/
 
-    @property
-    def tests_dir(self) -> Path:
-        return self.path / "array_api_tests"
-
-    @property
-    def spec_dir(self) -> Path:
-        return self.path / "array-api"
+    def __post_init__(self):
+        self.tests_dir = Path(self.path) / "array_api_tests"
+        self.spec_dir = Path(self.path) / "array-api"
 
 
 def _display(path: Path) -> str:
@@ -152,35 +151,6 @@ def verify(path: Path, source: str = "--suite") -> SuiteInfo:
             f"{SPEC_COMMIT[:12]}; quoted spec text may differ"
         )
     return info
-
-
-#: The standard's dtype names, as the suite's dtype_helpers.py looks them up (``getattr``).
-SUITE_DTYPE_NAMES = (
-    "bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
-    "float32", "float64", "complex64", "complex128",
-)  # fmt: skip
-
-
-def import_blockers(dtype_names) -> list[str]:
-    """What a namespace with these dtype names lacks for the pinned suite to import at all.
-
-    Before any test runs, array_api_tests/dtype_helpers.py (at 55fcc60) reads ``xp.float32`` and
-    ``xp.float64`` (the components of the complex dtypes), takes the widest complex dtype with
-    ``max()`` (an error when there is none) and calls ``xp.asarray(complex())``. A namespace without
-    float64 or without any complex dtype ends the run at collection, for every test."""
-    names = set(dtype_names)
-    missing = [name for name in ("float32", "float64") if name not in names]
-    if not names & {"complex64", "complex128"}:
-        missing.append("complex dtype")
-    return missing
-
-
-def namespace_blockers(policy, api_version: str) -> list[str]:
-    """``import_blockers`` of array_api_promo's namespace for ``policy`` (a name or a Policy)."""
-    import array_api_promo
-
-    xp = array_api_promo.namespace(policy, api_version)
-    return import_blockers(name for name in SUITE_DTYPE_NAMES if hasattr(xp, name))
 
 
 #: Import names of the suite's requirements that differ from their distribution's name.

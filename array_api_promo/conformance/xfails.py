@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .normalize import FAILING
+from .model import FAILING
 
 
 def render_xfails(results: dict) -> str:
@@ -31,3 +31,72 @@ def write_xfails(results: dict, path: Path) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(render_xfails(results), encoding="utf-8")
+
+
+def _seed_text(seeds: list) -> str:
+    from .report import seed_ranges
+
+    return ("seed " if len(seeds) == 1 else "seeds ") + ", ".join(seed_ranges(seeds))
+
+
+def reason(entry: dict) -> str:
+    """One line on why a test fails: its kind, its function, and the rule (a wrong dtype a policy
+    explains), the special case or the message's first line."""
+    kind = entry.get("kind") or "unexpected exception"
+    attr = entry.get("attribution") or {}
+    message = ((entry.get("message") or "").strip().splitlines() or [""])[0]
+    if attr.get("explained") and attr.get("rule"):
+        why = attr["rule"]
+    elif entry.get("spec_case"):
+        why = entry["spec_case"]
+    elif kind == "missing name":
+        why = "not in the namespace"
+    else:
+        why = message
+    why = " ".join(why.split())
+    if len(why) > 160:
+        why = why[:159].rstrip() + "…"
+    return f"{kind}: {entry.get('spec_function', '?')}: {why}"
+
+
+def render_annotated(results: dict, *, made_by: str) -> str:
+    """An xfails file for the suite's ``--xfails-file`` (it skips ``#`` lines), annotated: grouped by
+    test module and failure kind, each test id after a comment line with why it fails and a seed it
+    failed under, the tests that failed on some draws only in groups of their own, marked. Timeouts are
+    left to the skips file (an xfail of a hang still hangs)."""
+    h = results["hypothesis"]
+    seeds = list(h.get("seeds") or [h["seed"]])
+    lib = results.get("library") or {}
+    what = (
+        f"{results['module']} ({lib.get('library', '')} {lib.get('version', '')})".rstrip()
+        if lib
+        else f"array_api_promo under policy {results['policy']!r} (module {results.get('module', '')})"
+    )
+    lines = [
+        f"# xfails for array-api-tests with {what}, API version {results['api_version']}",
+        f"# Made by `{made_by}`; use with: pytest --xfails-file <this file>",
+        f"# suite {results.get('suite_commit', 'unknown')[:7]}, spec {results.get('spec_commit', 'unknown')[:7]}, "
+        f"max-examples {h['max_examples']}, {_seed_text(seeds)}",
+        "# Each test id follows a line: its failure kind, spec function and why (the rule, the special case or",
+        "# the message), and a seed it failed under (--hypothesis-seed). Groups: test module and failure kind;",
+        "# tests that failed on some draws only are in groups of their own, marked so.",
+        "",
+    ]
+    groups: dict[tuple, list] = {}
+    for e in results["tests"]:
+        if e["outcome"] not in FAILING or e.get("kind") == "timeout":
+            continue
+        key = (bool(e.get("draws")), e.get("test_module", ""), e.get("kind") or "unexpected exception")
+        groups.setdefault(key, []).append(e)
+    for (some_draws, module, kind), entries in sorted(groups.items()):
+        mark = " (fails on some draws only)" if some_draws else ""
+        lines.append(f"# == {module}: {kind}{mark} ==")
+        for e in sorted(entries, key=lambda e: e["nodeid"]):
+            failed = (e.get("draws") or {}).get("seeds") or seeds
+            drawn = f"; fails on {e['draws']['failed']} of {e['draws']['of']} draws" if e.get("draws") else ""
+            lines.append(f"# {reason(e)} (seed {failed[0]}{drawn})")
+            lines.append(e["nodeid"])
+        lines.append("")
+    if not groups:
+        lines.append("# (no failing test)")
+    return "\n".join(lines).rstrip() + "\n"

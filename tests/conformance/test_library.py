@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from array_api_promo.conformance import cli, library, library_report, normalize
+from array_api_promo.conformance import cli, library, library_report, normalize, plan, report as report_model
 
 FAKE = Path(__file__).resolve().parents[1] / "fixtures" / "fake_suite"
 MOD = "array_api_tests/test_operators_and_elementwise_functions.py"
@@ -70,7 +70,13 @@ def _results(report):
 
 
 def test_report_folder_and_metadata(report):
-    assert sorted(p.name for p in report.iterdir()) == ["README.md", "results.json", "skips.txt", "xfails.txt"]
+    assert sorted(p.name for p in report.iterdir()) == [
+        "README.md",
+        "results.json",
+        "skips.txt",
+        "xfails-annotated.txt",
+        "xfails.txt",
+    ]
     r = _results(report)
     assert r["library"] == {
         "module": "fake_namespace",
@@ -78,7 +84,10 @@ def test_report_folder_and_metadata(report):
         "version": "1.2.3",
         "api_version": "2025.12",
         "extensions": {"fft": False, "linalg": False},
+        # the fake namespace has no complex dtype: the suite ran without them (optional in the draft standard)
+        "absent_dtypes": ["complex64", "complex128"],
     }
+    assert r["tools"] == normalize.tool_versions() and set(r["tools"]) == {"hypothesis", "pytest", "pytest-xdist"}
     assert r["per_test_timeout"] == 3
     assert r["explained_with"]["policy"] == "torch"
     assert len(r["explained_with"]["source_sha256"]) == 64
@@ -111,7 +120,7 @@ def test_timeout_is_reported_not_fatal(report):
 def test_a_collection_error_leaves_the_report_folder_alone(tmp_path, monkeypatch, capsys):
     """A test module that cannot be collected: exit 3 and one line that says why; the report (which
     names the module) goes to a scratch folder, not to --out nor the reports folder."""
-    monkeypatch.setattr(cli, "scratch_dir", lambda: tmp_path / "scratch")
+    monkeypatch.setattr(plan, "scratch_dir", lambda: tmp_path / "scratch")
     env = {
         "PYTHONPATH": os.pathsep.join([str(FAKE)] + [p for p in [os.environ.get("PYTHONPATH")] if p]),
         "FAKE_SUITE_BROKEN": "1",
@@ -222,7 +231,7 @@ def test_committed_reports_rerender_identically(tmp_path):
         copy.mkdir()
         (copy / library.RESULTS_NAME).write_bytes((d / library.RESULTS_NAME).read_bytes())
         library.render_dir(copy)
-        for name in (library.REPORT_NAME, "xfails.txt", "skips.txt"):
+        for name in (library.REPORT_NAME, "xfails.txt", "skips.txt", library.ANNOTATED_XFAILS_NAME):
             assert (copy / name).read_text() == (d / name).read_text(), f"{d.name}/{name} is stale"
     index = library_report.render_index(
         [dict(normalize.load(d / library.RESULTS_NAME), _folder=d.name) for d in dirs], library.our_results()
@@ -366,7 +375,7 @@ def test_several_seeds_run_the_library_once_per_seed(tmp_path):
     assert results["hypothesis"]["seeds"] == [3, 4]
     text = (tmp_path / "out" / library.REPORT_NAME).read_text()
     assert "max_examples=2, seeds 3, 4 (one run per seed" in text
-    assert "Made by: `python -m conformance --library fake_namespace --max-examples 2 --seed 3 --seed 4`" in text
+    assert "Made by: `python -m conformance library fake_namespace --max-examples 2 --seed 3 --seed 4`" in text
 
 
 def test_a_merged_result_takes_more_draws_as_if_all_had_run_together():
@@ -423,7 +432,7 @@ def test_merge_with_adds_new_draws_to_an_earlier_report_without_running_it_again
 def test_seeds_take_ranges_and_a_report_writes_them_back_as_ranges():
     args = cli.parse_args(["--library", "m", "--seed", "0-3", "--seed", "8", "--seed", "10-11"])
     assert args.seeds == [0, 1, 2, 3, 8, 10, 11]
-    assert library_report.seed_ranges(args.seeds) == ["0-3", "8", "10", "11"]
+    assert report_model.seed_ranges(args.seeds) == ["0-3", "8", "10", "11"]
     made = {"module": "m", "api_version": "2025.12", "library": {"api_version": "2025.12"}}
     made["hypothesis"] = {"max_examples": 20, "seed": 0, "seeds": list(range(48))}
     assert "--max-examples 20 --seed 0-47" in library_report.regenerate_command(made)

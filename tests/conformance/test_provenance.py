@@ -76,3 +76,33 @@ def test_committed_storage_reports_come_from_this_source():
             f"is now {current[:12]}: regenerate it with the command in {d.name}/README.md"
         )
         assert produced["package_version"] == provenance.package_version()
+
+
+def test_the_extras_agree_on_the_hypothesis_floor():
+    """Every extra that installs Hypothesis asks for the same floor: the results record the version
+    that drew them, and an extra allowing an older one would draw what the committed results do not hold."""
+    import re
+
+    # the extras' lines (tomllib is Python 3.11's; the oldest Python supported is 3.10)
+    text = (REPO_ROOT / "pyproject.toml").read_text()
+    extras_text = text[text.index("[project.optional-dependencies]") : text.index("[project.scripts]")]
+    floors = re.findall(r'"hypothesis\s*([^";]*)', extras_text)
+    assert len(floors) >= 2 and len(set(floors)) == 1, floors
+
+
+def test_results_name_the_tools_that_made_them():
+    """A run records Hypothesis, pytest and pytest-xdist as installed; the report headers show them."""
+    from array_api_promo.conformance import library_report, render
+
+    tools = normalize.tool_versions()
+    assert set(tools) == {"hypothesis", "pytest", "pytest-xdist"}
+    raw = {"tests": [{"nodeid": "t.py::test_x", "outcome": "passed"}]}
+    r = normalize.normalise_report(
+        raw, policy="p", module="m", api_version="2025.12", suite_commit="s", spec_commit="c", max_examples=1, seed=0
+    )
+    assert r["tools"] == tools
+    line = render.tools_line([r])
+    assert line == f"Hypothesis {tools['hypothesis']}, pytest {tools['pytest']}, pytest-xdist {tools['pytest-xdist']}"
+    assert f"- Tools: {line}" in library_report.render({**r, "library": {"library": "m", "version": "1"}})
+    old = {k: v for k, v in r.items() if k != "tools"}
+    assert render.tools_line([old]) == "not recorded (made before the harness recorded them)"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import inspect
+import json
 import os
 import random
 import re
@@ -12,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 import types
+from decimal import Decimal
 from pathlib import Path
 
 import hypothesis.control
@@ -27,7 +29,7 @@ from hypothesis.strategies._internal import core as strategies_core, utils as st
 from hypothesis.strategies._internal.strategies import FilteredStrategy
 
 import array_api_promo as xp
-from array_api_promo.conformance import SPEED_PLUGIN, _pytest_speed, runner, suite
+from array_api_promo.conformance import SPEED_PLUGIN, _pytest_speed, normalize, runner, suite
 
 
 def test_every_run_loads_it():
@@ -317,6 +319,16 @@ def test_remembered_suite_helpers_draw_the_same_examples():
         (None, 0),
         ("1", 1),
         (((1,), 2), ((True,), 2)),
+        (np.float32(0.0), np.float32(-0.0)),
+        (np.float16(-0.0), np.float16(0.0)),
+        (0j, complex(-0.0, 0.0)),
+        (0j, complex(0.0, -0.0)),
+        (np.complex64(0j), np.complex64(complex(-0.0, 0.0))),
+        (np.complex128(complex(0.0, -0.0)), np.complex128(0j)),
+        (Decimal("0"), Decimal("-0")),
+        (Decimal("1.0"), Decimal("1.00")),
+        ((np.float32(0.0),), (np.float32(-0.0),)),
+        ({"x": 0j}, {"x": -0j}),
     ],
 )
 def test_keys_tell_apart_what_equality_does_not(a, b):
@@ -611,7 +623,7 @@ def test_the_harness_reports_a_stopped_run_as_incomplete(tmp_path):
         capture_output=True,
         text=True,
     )
-    problems = runner.run_problems({"tests": []}, proc.stdout, proc.returncode, 1)
+    problems = normalize.run_problems({"tests": []}, proc.stdout, proc.returncode, 1)
     assert proc.returncode == 3 and problems[0].startswith("pytest was stopped: " + SPEED_PLUGIN), proc.stdout
     assert problems[1:] == ["0 of 1 collected tests reported"]
     plain = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q"], cwd=tmp_path)
@@ -682,3 +694,44 @@ def test_the_suite_gets_the_listed_indices(monkeypatch):
     assert hasattr(once, "remembers")  # listing
     _pytest_speed.list_broadcast_indices_once()
     assert ndindex.iter_indices is once  # wrapped once
+
+
+@pytest.mark.skipif(not os.environ.get("ARRAY_API_TESTS_DIR"), reason="needs the pinned suite (ARRAY_API_TESTS_DIR)")
+def test_a_slice_of_the_real_suite_reads_the_same_with_and_without_the_plugin(tmp_path):
+    """Three modules of the real suite under the torch policy (30 tests, some failing by its rules),
+    once with the speed plugin and once without, under the same Hypothesis, pytest and pytest-xdist:
+    the same outcomes, failure kinds and failure texts, test for test."""
+    from array_api_promo.conformance import plan
+
+    info = suite.locate(os.environ["ARRAY_API_TESTS_DIR"], cloner=None)
+    target = plan.resolve_policy("torch")
+    modules = [
+        str(info.tests_dir / f"{m}.py")
+        for m in ("test_statistical_functions", "test_manipulation_functions", "test_searching_functions")
+    ]
+    outcomes = {}
+    for with_plugin in (True, False):
+        report = tmp_path / f"{with_plugin}.json"
+        env = runner.build_env(target, "2025.12", tmp_path / f"{with_plugin}.progress", shrink=False)
+        cmd = runner.build_command(info, report, max_examples=20, seed=3, workers=1, speed_plugin=with_plugin)
+        cmd = [a for a in cmd if a != str(info.tests_dir)] + modules
+        assert (SPEED_PLUGIN in cmd) == with_plugin
+        subprocess.run(cmd, env=env, cwd=tmp_path, capture_output=True, timeout=1200, check=False)
+        raw = json.loads(report.read_text())
+        r = normalize.normalise_report(
+            raw,
+            policy="torch",
+            module=target.module,
+            api_version="2025.12",
+            suite_commit=info.suite_commit,
+            spec_commit=info.spec_commit,
+            max_examples=20,
+            seed=3,
+            roots=[info.path],
+        )
+        outcomes[with_plugin] = {
+            e["nodeid"]: (e["outcome"], e.get("kind"), e.get("message"), e.get("example")) for e in r["tests"]
+        }
+    assert len(outcomes[True]) >= 30
+    assert sum(o[0] == "failed" for o in outcomes[True].values()) >= 3
+    assert outcomes[True] == outcomes[False]

@@ -24,8 +24,10 @@ from array_api_promo.conformance import (
     library,
     library_report,
     normalize,
+    plan,
     runner,
 )
+from array_api_promo.conformance.commands import run as run_cmd, storage as storage_cmd
 
 FAKE = Path(__file__).resolve().parents[1] / "fixtures" / "fake_suite"
 ROOT = Path(__file__).resolve().parents[2]
@@ -55,10 +57,10 @@ def test_storage_defaults():
     args = cli.parse_args(["--storage", "dask"])
     assert args.policy == ["array_api"] and args.api_version == [DEFAULT_API_VERSION]
     # what the committed library reports use, and room for a computed graph per checked value
-    assert args.max_examples == library.REPORT_MAX_EXAMPLES == 20
-    assert args.per_test_timeout == library.DASK_TEST_TIMEOUT
+    assert args.max_examples == plan.REPORT_MAX_EXAMPLES == 20
+    assert args.per_test_timeout == plan.DASK_TEST_TIMEOUT
     assert args.seeds == [0]
-    assert not cli.default_settings(args)  # never the committed results
+    assert args.command == "storage"  # its own subcommand: never the committed results
     args = cli.parse_args(["--storage", "dask", "--max-examples", "5", "--per-test-timeout", "0", "--seed", "1"])
     assert (args.max_examples, args.per_test_timeout, args.seeds) == (5, 0, [1])
     args = cli.parse_args(["--storage", "dask", "--policy", "torch", "--seed", "0", "--seed", "1"])
@@ -67,11 +69,11 @@ def test_storage_defaults():
 
 def test_the_default_run_keeps_its_defaults():
     args = cli.parse_args([])
-    assert args.storage == "numpy" and args.policy == list(cli.DEFAULT_POLICIES)
-    assert args.max_examples == cli.DEFAULT_MAX_EXAMPLES and args.per_test_timeout == library.DEFAULT_TEST_TIMEOUT
-    assert cli.default_settings(args)
+    assert args.command == "run" and args.policy == list(plan.DEFAULT_POLICIES)
+    assert args.max_examples == plan.DEFAULT_MAX_EXAMPLES and not hasattr(args, "per_test_timeout")
+    assert run_cmd.default_settings(args)
     args = cli.parse_args(["--library", "array_api_strict"])
-    assert args.max_examples == cli.DEFAULT_MAX_EXAMPLES and args.per_test_timeout == library.DEFAULT_TEST_TIMEOUT
+    assert args.max_examples == plan.DEFAULT_MAX_EXAMPLES and args.per_test_timeout == plan.DEFAULT_TEST_TIMEOUT
 
 
 @pytest.mark.parametrize(
@@ -88,14 +90,23 @@ def test_the_default_run_keeps_its_defaults():
         ["--cross-check", "r.json"],
         ["--library", "array_api_strict"],
         ["--render-reports"],
-        ["--out", "O", "--policy", "array_api", "--policy", "torch"],
     ],
 )
 def test_options_that_do_not_apply_to_a_storage_run(extra, capsys):
-    with pytest.raises(SystemExit):
+    """Each subcommand has the options that apply to it: argparse refuses the rest, by name."""
+    with pytest.raises(SystemExit) as exc:
         cli.parse_args(["--storage", "dask", *extra])
     err = capsys.readouterr().err
-    assert "does not apply" in err or "--out takes one --policy with --storage dask" in err
+    assert exc.value.code == 2 and err.count("\n") == 1
+    assert "unrecognized arguments: " in err and ("--storage" in err or extra[0] in err), err
+
+
+def test_out_takes_one_policy(capsys):
+    with pytest.raises(SystemExit) as exc:
+        cli.parse_args(["storage", "--out", "o", "--policy", "array_api", "--policy", "torch"])
+    err = capsys.readouterr().err
+    assert exc.value.code == 2 and err.count("\n") == 1
+    assert "--out takes one --policy with storage dask (see python -m conformance storage --help)" in err
 
 
 def test_unknown_storage_is_refused(capsys):
@@ -110,7 +121,7 @@ def test_without_dask_a_storage_run_is_a_one_line_error(monkeypatch, tmp_path, c
     argv = ["--storage", "dask", "--suite", str(FAKE), "--no-clone", "--workers", "1"]
     rc = cli.main([*argv, "--reports-dir", str(tmp_path / "reports"), "--work-dir", str(tmp_path / "work")])
     err = capsys.readouterr().err
-    assert rc == 2 and err.count("\n") == 1 and "--storage dask: no module named 'dask' is installed" in err
+    assert rc == 2 and err.count("\n") == 1 and "storage dask: no module named 'dask' is installed" in err
     assert not any(tmp_path.iterdir())
 
 
@@ -118,7 +129,7 @@ def test_without_dask_a_storage_run_is_a_one_line_error(monkeypatch, tmp_path, c
 # what the suite is given
 # ---------------------------------------------------------------------------
 def test_the_suite_runs_from_env_with_the_storage_in_its_environment(tmp_path):
-    target = runner.resolve_storage("array_api", "dask", environ={})
+    target = plan.resolve_storage("array_api", "dask", environ={})
     assert (target.label, target.module) == ("array_api_promo-dask", "array_api_promo.from_env")
     assert target.env == STORAGE_ENV
     env = runner.build_env(target, DEFAULT_API_VERSION, tmp_path / "p", base={"ARRAY_API_PROMO_STORAGE": "numpy"})
@@ -126,7 +137,7 @@ def test_the_suite_runs_from_env_with_the_storage_in_its_environment(tmp_path):
     assert env["ARRAY_API_TESTS_MODULE"] == "array_api_promo.from_env"
     assert env["ARRAY_API_TESTS_VERSION"] == DEFAULT_API_VERSION
     # whatever the policy and version: even array_api at 2025.12 is not the (NumPy) package module
-    torch = runner.resolve_storage("torch", "dask", "2024.12", environ={"DASK_SCHEDULER": "threads"})
+    torch = plan.resolve_storage("torch", "dask", "2024.12", environ={"DASK_SCHEDULER": "threads"})
     assert torch.label == "array_api_promo-dask-torch" and torch.module == "array_api_promo.from_env"
     assert torch.env == {
         "ARRAY_API_PROMO_POLICY": "torch",
@@ -134,18 +145,18 @@ def test_the_suite_runs_from_env_with_the_storage_in_its_environment(tmp_path):
         "ARRAY_API_PROMO_STORAGE": "dask",
         "DASK_SCHEDULER": "threads",  # the caller's scheduler, recorded
     }
-    assert runner.resolve_storage("mypkg.policies", "dask").env["ARRAY_API_PROMO_POLICY"] == "mypkg.policies:POLICY"
+    assert plan.resolve_storage("mypkg.policies", "dask").env["ARRAY_API_PROMO_POLICY"] == "mypkg.policies:POLICY"
 
 
 def test_numpy_runs_never_inherit_a_storage_from_the_shell(tmp_path):
     """An exported ARRAY_API_PROMO_STORAGE must not turn the committed (NumPy) runs into Dask ones."""
     base = {"ARRAY_API_PROMO_STORAGE": "dask", "PATH": "/bin"}
     for policy in ("array_api", "paddle"):
-        env = runner.build_env(runner.resolve_policy(policy), DEFAULT_API_VERSION, tmp_path / "p", base=base)
+        env = runner.build_env(plan.resolve_policy(policy), DEFAULT_API_VERSION, tmp_path / "p", base=base)
         assert "ARRAY_API_PROMO_STORAGE" not in env
-    env = runner.build_env(runner.resolve_policy("array_api"), DEFAULT_API_VERSION, tmp_path / "p", base={})
+    env = runner.build_env(plan.resolve_policy("array_api"), DEFAULT_API_VERSION, tmp_path / "p", base={})
     assert env["DASK_SCHEDULER"] == "synchronous"  # every run, e.g. array-api-compat's dask namespace
-    env = runner.build_env(runner.resolve_policy("array_api"), DEFAULT_API_VERSION, tmp_path / "p", base=base | {
+    env = runner.build_env(plan.resolve_policy("array_api"), DEFAULT_API_VERSION, tmp_path / "p", base=base | {
         "DASK_SCHEDULER": "threads"
     })  # fmt: skip
     assert env["DASK_SCHEDULER"] == "threads"
@@ -173,19 +184,19 @@ def test_from_env_reads_the_storage():
 # ---------------------------------------------------------------------------
 def test_report_folders(tmp_path):
     args = cli.parse_args(["--storage", "dask", "--reports-dir", str(tmp_path)])
-    target = runner.resolve_storage("array_api", "dask")
-    assert cli.storage_out_dir(args, target, DEFAULT_API_VERSION) == tmp_path / "array_api_promo-dask"
-    assert cli.storage_out_dir(args, target, "2024.12") == tmp_path / "array_api_promo-dask-api2024.12"
-    torch = runner.resolve_storage("torch", "dask")
-    assert cli.storage_out_dir(args, torch, DEFAULT_API_VERSION) == tmp_path / "array_api_promo-dask-torch"
+    target = plan.resolve_storage("array_api", "dask")
+    assert storage_cmd.out_dir(args, target, DEFAULT_API_VERSION) == tmp_path / "array_api_promo-dask"
+    assert storage_cmd.out_dir(args, target, "2024.12") == tmp_path / "array_api_promo-dask-api2024.12"
+    torch = plan.resolve_storage("torch", "dask")
+    assert storage_cmd.out_dir(args, torch, DEFAULT_API_VERSION) == tmp_path / "array_api_promo-dask-torch"
     args = cli.parse_args(["--storage", "dask", "--out", str(tmp_path / "o")])
-    assert cli.storage_out_dir(args, target, DEFAULT_API_VERSION) == tmp_path / "o"
+    assert storage_cmd.out_dir(args, target, DEFAULT_API_VERSION) == tmp_path / "o"
     args = cli.parse_args(["--storage", "dask", "--out", str(tmp_path / "o"), "--api-version", "2024.12"])
-    assert cli.storage_out_dir(args, target, "2024.12") == tmp_path / "o"
+    assert storage_cmd.out_dir(args, target, "2024.12") == tmp_path / "o"
     args = cli.parse_args(
         ["--storage", "dask", "--out", str(tmp_path / "o"), "--api-version", "2024.12", "--api-version", "2025.12"]
     )
-    assert cli.storage_out_dir(args, target, "2024.12") == tmp_path / "o-api2024.12"
+    assert storage_cmd.out_dir(args, target, "2024.12") == tmp_path / "o-api2024.12"
 
 
 def test_regenerate_command_and_name_of_a_storage_report():
@@ -206,13 +217,13 @@ def test_regenerate_command_and_name_of_a_storage_report():
         "tests": [],
     }
     assert library_report.regenerate_command(r) == (
-        "python -m conformance --storage dask --policy torch --api-version 2024.12 --max-examples 20 "
+        "python -m conformance storage dask --policy torch --api-version 2024.12 --max-examples 20 "
         "--seed 0 --seed 1 --no-shrink --per-test-timeout 600"
     )
     assert library_report.library_name(r) == "`array_api_promo` 0.1.0 (policy `torch`, on `dask` 2026.8.0)"
     r["library"]["policy"], r["api_version"], r["hypothesis"]["shrink"] = "array_api", DEFAULT_API_VERSION, True
     assert library_report.regenerate_command(r) == (
-        "python -m conformance --storage dask --max-examples 20 --seed 0 --seed 1 --per-test-timeout 600"
+        "python -m conformance storage dask --max-examples 20 --seed 0 --seed 1 --per-test-timeout 600"
     )
 
 
@@ -241,7 +252,7 @@ def storage_run(tmp_path_factory):
     os.environ.update(env)
     os.environ.pop("DASK_SCHEDULER", None)
     mp = pytest.MonkeyPatch()
-    mp.setattr(runner, "FROM_ENV_MODULE", "storage_spy_namespace")
+    mp.setattr(plan, "FROM_ENV_MODULE", "storage_spy_namespace")
     try:
         rc = cli.main(
             [
@@ -293,21 +304,21 @@ def test_the_report_records_what_produced_it_and_explains_by_its_policy(storage_
     assert r["library"]["storage"]["name"] == "dask"
     assert r["package"] == provenance.package_provenance()
     assert r["hypothesis"] == {"max_examples": 3, "seed": 0, "shrink": True}
-    assert r["per_test_timeout"] == library.DASK_TEST_TIMEOUT or not library.timeout_args(1)
+    assert r["per_test_timeout"] == plan.DASK_TEST_TIMEOUT or not library.timeout_args(1)
     assert r["explained_with"]["policy"] == "array_api"
     add = {e["nodeid"]: e for e in r["tests"]}[
         "array_api_tests/test_operators_and_elementwise_functions.py::test_add[add(x1, x2)]"
     ]
     assert add["attribution"]["explained"] is False and add["attribution"]["engine_result"] == "int64"
     text = (report / "README.md").read_text()
-    assert "<!-- Generated by `python -m conformance --storage dask` from results.json" in text
+    assert "<!-- Generated by `python -m conformance storage dask` from results.json" in text
     assert "`ARRAY_API_PROMO_STORAGE=dask`" in text and f"source hash `{r['package']['source_sha256'][:12]}`" in text
-    assert "- Made by: `python -m conformance --storage dask --max-examples 3 --seed 0" in text
+    assert "- Made by: `python -m conformance storage dask --max-examples 3 --seed 0" in text
     assert "Type promotion not predicted by policy `array_api`" in text
     # the reproducers set the storage before importing the namespace, and ran
     assert "os.environ['ARRAY_API_PROMO_STORAGE'] = 'dask'" in text
     assert any("array([2, 2])" in out for out in r["reproducer_outputs"].values())
-    assert "# Generated by `python -m conformance --storage dask`" in (report / "xfails.txt").read_text()
+    assert "# Generated by `python -m conformance storage dask`" in (report / "xfails.txt").read_text()
 
 
 def test_the_storage_report_rerenders_from_results_alone(storage_run, tmp_path):
