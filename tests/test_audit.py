@@ -358,7 +358,7 @@ def test_runner_for_a_program_that_never_differs(tmp_path):
 
 def test_runner_refuses_bad_arguments(tmp_path):
     done, _, _ = _run(tmp_path, [sys.executable, "-c", "pass"], against="nope")
-    assert done.returncode == 2 and "unknown promotion policy 'nope'" in done.stderr
+    assert done.returncode == 2 and "unknown policy 'nope'" in done.stderr
     done, _, _ = _run(tmp_path, [sys.executable, "-c", "pass"], against="array_api")
     assert done.returncode == 2 and "cannot be audited against itself" in done.stderr
     done, _, _ = _run(tmp_path, ["no-such-program-anywhere"])
@@ -518,7 +518,7 @@ def test_copies_stay_in_the_audited_namespace():
 def test_value_classes_know_which_float_formats_hold_a_number():
     import ml_dtypes
 
-    from array_api_promo._audit import _float_formats
+    from array_api_promo.audit.signatures import float_formats as _float_formats
 
     def held(v):
         out = []

@@ -21,7 +21,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from array_api_promo._numpy_audit import rewrite
+from array_api_promo.audit.rewriter import rewrite
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOLDER = os.path.join(HERE, "data", "numpy_audit")
@@ -188,7 +188,7 @@ def test_bad_arguments_of_the_numpy_audit(tmp_path):
         return subprocess.run(runner, capture_output=True, text=True, cwd=tmp_path, timeout=300, env=ENV)
 
     done = run("--numpy", "--against", "nope")
-    assert done.returncode == 2 and "unknown promotion policy 'nope'" in done.stderr
+    assert done.returncode == 2 and "unknown policy 'nope'" in done.stderr
     done = run("--numpy", "--policy", "numpy", "--against", "numpy_legacy")
     assert done.returncode == 2 and "--policy and --api-version do not apply" in done.stderr
     done = run("--include", "x", "--against", "torch")

@@ -1,0 +1,180 @@
+"""``python -m array_api_promo.audit``: run a program under the audit and report what differs.
+
+Two modes over one runner (:func:`run_collecting`: the program in a subprocess, every Python
+process of it writing its records into a folder, merged at the end):
+
+* array-API code (default): the program runs with ``import array_api_strict`` giving an audited
+  stand-in (:func:`.namespace.make_standin_module`, through :mod:`array_api_promo.standin`'s hook);
+* ``--numpy``: plain NumPy code, rewritten at import (:mod:`.program` in each process) and
+  compared with the ``--against`` policies (:mod:`.numpy_compare`).
+
+Called by ``python -m array_api_promo.audit`` (:mod:`.__main__`); :mod:`array_api_promo.nep50`
+uses its runner.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from .._cli import UsageError, load_policy
+from .._namespace import API_VERSIONS
+from .records import ENV_RECORDS_DIR, merge, read_folder
+from .reports import unwritable, write_reports
+
+__all__ = ["PACKAGE_ROOT", "SITE_DIR", "default_include", "main", "run_collecting"]
+
+# The folder holding the array_api_promo package (the site hook puts it on a program's path)
+PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# The site hook's folder, put first on the program's PYTHONPATH: its sitecustomize starts the tools
+SITE_DIR = os.path.join(PACKAGE_ROOT, "array_api_promo", "_site")
+
+
+def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser = argparse.ArgumentParser(
+        prog="python -m array_api_promo.audit",
+        description="Run a program with `import array_api_strict` giving an audited namespace of --policy, and list "
+        "every line of it whose outcome (result dtype, refusal, a scalar's conversion) an --against policy changes.",
+    )
+    parser.add_argument(
+        "--numpy",
+        action="store_true",
+        help="audit a plain NumPy program: it runs on the installed NumPy, and each NumPy operation of its own "
+        "code is compared with the --against policies",
+    )
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        metavar="PATTERN",
+        help="with --numpy: the user's code, a directory, a file or a module name pattern such as 'sklearn.*' "
+        "(repeatable; default: the program's directory)",
+    )
+    parser.add_argument("--policy", default=None, help="the policy the program runs under (default array_api)")
+    parser.add_argument("--against", required=True, help="the policies to compare with, separated by commas")
+    parser.add_argument("--api-version", choices=API_VERSIONS, default=None, help="the standard's version")
+    parser.add_argument("--json", metavar="FILE", help="write the records as JSON")
+    parser.add_argument("--markdown", metavar="FILE", help="write a report grouped by rule")
+    parser.add_argument("--title", default="", help="the Markdown report's title")
+    parser.add_argument("--limit", type=int, default=50, help="sites shown in the table (default 50)")
+    parser.add_argument(
+        "--env",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="an environment variable for the program (repeatable; kept in the report's command, e.g. SCIPY_ARRAY_API=1)",
+    )
+    parser.add_argument("command", nargs=argparse.REMAINDER, help="the program and its arguments (after --)")
+    args = parser.parse_args(argv)
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error("no program given: python -m array_api_promo.audit --against Q [options] -- PROGRAM [ARGS...]")
+    against = [a for a in args.against.split(",") if a]
+    extra_env = {}
+    for item in args.env:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            parser.error(f"--env takes NAME=VALUE, got {item!r}")
+        extra_env[name] = value
+    for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
+        problem = unwritable(path) if path else None
+        if problem:  # before the program runs: a run whose report cannot be written is not started
+            print(f"{parser.prog}: error: {flag} {path}: {problem}", file=sys.stderr)
+            return 2
+    invocation = shlex.join(["python", "-m", "array_api_promo.audit", *argv])
+    if args.numpy:
+        if args.policy is not None or args.api_version is not None:
+            parser.error("--numpy runs the program on the installed NumPy: --policy and --api-version do not apply")
+        return _numpy_main(args, invocation, command, against, extra_env, parser)
+    if args.include:
+        parser.error("--include applies to --numpy")
+    from .namespace import check_policies
+
+    args.policy = args.policy or "array_api"
+    try:
+        main_policy = load_policy(args.policy)
+        others = [load_policy(a) for a in against]
+        check_policies(main_policy, others)
+    except (UsageError, ImportError, TypeError, ValueError) as exc:
+        parser.error(str(exc))
+    if shutil.which(command[0]) is None:
+        parser.error(f"program not found: {command[0]}")
+    env = dict(os.environ, **extra_env)
+    env["ARRAY_API_PROMO_STANDIN"] = "1"
+    env["ARRAY_API_PROMO_STANDIN_ROOT"] = PACKAGE_ROOT
+    env["ARRAY_API_PROMO_POLICY"] = args.policy
+    env["ARRAY_API_PROMO_AUDIT_AGAINST"] = ",".join(against)
+    if args.api_version:
+        env["ARRAY_API_STRICT_API_VERSION"] = args.api_version
+    returncode, reports = run_collecting(command, env)
+    write_reports(args, invocation, merge(reports), main_policy.name, [p.name for p in others])
+    return returncode
+
+
+def run_collecting(command: list[str], env: dict) -> tuple[int, list]:
+    """Run the program with ``env`` and a fresh records folder; its exit status and every process's reports."""
+    with tempfile.TemporaryDirectory(prefix="array-api-promo-audit-") as folder:
+        env = dict(env, **{ENV_RECORDS_DIR: folder})
+        env["PYTHONPATH"] = os.pathsep.join([SITE_DIR] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+        sys.stdout.flush()
+        try:
+            returncode = subprocess.call(command, env=env)
+        except KeyboardInterrupt:
+            returncode = 130
+        reports = read_folder(folder)
+    return returncode, reports
+
+
+def default_include(command: list[str]) -> str:
+    """The program's directory: the first ``.py`` file of the command's, else the working directory."""
+    for word in command[1:]:
+        if word.endswith(".py") and os.path.isfile(word):
+            return os.path.dirname(os.path.abspath(word))
+    return os.getcwd()
+
+
+def _numpy_main(args, invocation, command, against, extra_env, parser) -> int:
+    """``--numpy``: the program on the installed NumPy, its own NumPy operations compared."""
+    import numpy as np
+
+    from .numpy_compare import check_against
+    from .program import ENV_AGAINST, ENV_INCLUDE
+
+    try:
+        others = check_against([load_policy(a) for a in against])
+    except (UsageError, ImportError, TypeError, ValueError) as exc:
+        parser.error(str(exc))
+    if shutil.which(command[0]) is None:
+        parser.error(f"program not found: {command[0]}")
+    include = [os.path.abspath(p) if os.path.exists(p) else p for p in args.include] or [default_include(command)]
+    env = dict(os.environ, **extra_env)
+    env[ENV_AGAINST] = ",".join(against)
+    env[ENV_INCLUDE] = os.pathsep.join(include)
+    env["ARRAY_API_PROMO_STANDIN_ROOT"] = PACKAGE_ROOT
+    returncode, reports = run_collecting(command, env)
+    uncompared: dict = {}
+    for report in reports:
+        for why, count in report.get("uncompared", {}).items():
+            uncompared[why] = uncompared.get(why, 0) + count
+    # On stderr: the audited run's stdout is the program's, byte for byte.
+    write_reports(
+        args,
+        invocation,
+        merge(reports),
+        f"numpy {np.__version__}",
+        [p.name for p in others],
+        file=sys.stderr,
+        extra={"uncompared": uncompared},  # the calls the report does not cover, by operation and reason
+    )
+    if uncompared:  # said, not hidden: which calls the report could not cover, and why
+        worst = sorted(uncompared.items(), key=lambda item: -item[1])
+        listed = "; ".join(f"{why}: {count:,}" for why, count in worst[:5]) + ("; ..." if len(worst) > 5 else "")
+        total = sum(uncompared.values())
+        print(f"audit: {total:,} calls could not be compared ({listed})", file=sys.stderr)
+    return returncode
