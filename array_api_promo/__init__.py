@@ -14,6 +14,7 @@ from ._array import Array
 from ._devices import CPU, DEVICE1, DEVICE2, NO_FLOAT64, NO_X64
 from ._dtypes import DType
 from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, bind as _bind, namespace  # noqa: F401
+from .audit.warning import NEP50Warning
 from .promotion._policy import NoDtypeError, PromotionDifferenceWarning, PromotionError
 
 __version__ = "0.1.0"
@@ -35,4 +36,4 @@ def __dir__():
 # Package-level extras beyond the standard's names.
 __all__ = __all__ + ["Array", "DType", "namespace", "promotion", "CPU", "DEVICE1", "API_VERSIONS"]  # type: ignore[has-type]  # noqa: F821
 __all__ += ["DEVICE2", "NO_FLOAT64", "NO_X64"]  # array-api-strict's other devices
-__all__ += ["PromotionError", "NoDtypeError", "PromotionDifferenceWarning", "audit"]
+__all__ += ["PromotionError", "NoDtypeError", "PromotionDifferenceWarning", "NEP50Warning", "audit"]

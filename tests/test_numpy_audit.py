@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import functools
 import json
 import os
 import re
@@ -224,34 +225,41 @@ def test_the_rewriting_keeps_the_programs_meaning():
 
 
 class _Calls:
-    """The helpers' plain behaviour, counting calls (the rewritten code needs only ``run``)."""
+    """The helpers' plain behaviour, counting the operations they are told of (the site functions
+    perform the operations themselves)."""
 
     calls = 0
     slice = slice
-    plain = frozenset()  # no fast path: every operation goes through a helper
+    plain = frozenset()  # no fast path: every operation tells the helpers
     ndarray = dict  # (the program's d[...] = v)
+    partial = staticmethod(functools.partial)
 
-    def _go(self, run, *args):
+    def _count(self, result=None):
         self.calls += 1
-        return run(*args)
+        return result
 
-    def binary(self, run, name, a, b):
-        return self._go(run, a, b)
+    def binary(self, site, name, a, b, result):
+        return self._count(result)
 
-    def inplace(self, run, name, a, b):
-        return self._go(run, a, b)
+    def unary(self, site, name, a, result):
+        return self._count(result)
 
-    def unary(self, run, name, a):
-        return self._go(run, a)
+    def inplace_before(self, site, name, a, b):
+        return None
 
-    def setitem(self, run, value, obj, key):
-        return self._go(run, obj, key, value)
+    def inplace(self, context, result):
+        return self._count(result)
 
-    def item_inplace(self, run, name, obj, key, value):
-        obj[key] = self._go(run, obj[key], value)
+    def item_before(self, site, name, o, a, b):
+        return None
 
-    def attr_inplace(self, run, name, obj, attribute, value):
-        setattr(obj, attribute, self._go(run, getattr(obj, attribute), value))
+    def item(self, context, a):
+        self._count()
 
-    def w(self, f, run):
+    def setitem(self, site, o, value):
+        self._count()
+
+    def w(self, f, site):
         return f
+
+    binary_error = unary_error = inplace_error = item_error = setitem_error = None

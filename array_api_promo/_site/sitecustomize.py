@@ -9,8 +9,10 @@ in the program and in every Python subprocess it starts (pytest-xdist workers in
 * ``ARRAY_API_PROMO_STANDIN``: ``import array_api_strict`` gives the stand-in (an import hook;
   the namespace is built only when something imports ``array_api_strict``; under the audit,
   ``ARRAY_API_PROMO_AUDIT_AGAINST``, an audited one);
-* ``ARRAY_API_PROMO_NUMPY_AUDIT``: the NumPy audit (``array_api_promo.audit.program.start``: the
-  import hook that rewrites the user's modules).
+* ``ARRAY_API_PROMO_NEP50`` (the warning mode, ``python -m array_api_promo.nep50``) or
+  ``ARRAY_API_PROMO_NUMPY_AUDIT`` (``python -m array_api_promo.audit --numpy``): the NumPy tool
+  (``array_api_promo.audit.program.start``: the import hook that rewrites the user's modules, and
+  the run of a main script from its rewritten tree).
 
 Kept free of imports of array_api_promo (and NumPy) unless a tool needs them.
 """
@@ -72,9 +74,8 @@ def _run_next_sitecustomize():
         spec.loader.exec_module(module)
 
 
-def _start_numpy_audit():
-    """The import hook that rewrites the user's modules (this imports array_api_promo; NumPy when
-    the program does)."""
+def _start_numpy_tool(against: str, warns: bool):
+    """The import hook that rewrites the user's modules (this imports array_api_promo and NumPy)."""
     root = os.environ.get("ARRAY_API_PROMO_STANDIN_ROOT")
     if root:  # the runner's copy of the package, and nothing else of its folder on the path
         sys.path.insert(0, root)
@@ -84,7 +85,7 @@ def _start_numpy_audit():
         if root:
             sys.path.remove(root)
 
-    start()
+    start(against, warns)
 
 
 if os.environ.get("ARRAY_API_PROMO_STANDIN") and not any(
@@ -92,5 +93,7 @@ if os.environ.get("ARRAY_API_PROMO_STANDIN") and not any(
 ):
     sys.meta_path.insert(0, ArrayApiStrictStandin())
 _run_next_sitecustomize()
-if os.environ.get("ARRAY_API_PROMO_NUMPY_AUDIT"):
-    _start_numpy_audit()
+if os.environ.get("ARRAY_API_PROMO_NEP50") is not None:
+    _start_numpy_tool(os.environ["ARRAY_API_PROMO_NEP50"], True)
+elif os.environ.get("ARRAY_API_PROMO_NUMPY_AUDIT"):
+    _start_numpy_tool(os.environ["ARRAY_API_PROMO_NUMPY_AUDIT"], False)

@@ -25,9 +25,9 @@ import tempfile
 from .._cli import UsageError, load_policy
 from .._namespace import API_VERSIONS
 from .records import ENV_RECORDS_DIR, merge, read_folder
-from .reports import unwritable, write_reports
+from .reports import plural, print_table, unwritable, write_reports
 
-__all__ = ["PACKAGE_ROOT", "SITE_DIR", "default_include", "main", "run_collecting"]
+__all__ = ["PACKAGE_ROOT", "SITE_DIR", "default_include", "main", "run_collecting", "run_numpy_tool"]
 
 # The folder holding the array_api_promo package (the site hook puts it on a program's path)
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -75,23 +75,15 @@ def main(argv=None) -> int:
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
         parser.error("no program given: python -m array_api_promo.audit --against Q [options] -- PROGRAM [ARGS...]")
-    against = [a for a in args.against.split(",") if a]
-    extra_env = {}
-    for item in args.env:
-        name, sep, value = item.partition("=")
-        if not sep or not name:
-            parser.error(f"--env takes NAME=VALUE, got {item!r}")
-        extra_env[name] = value
-    for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
-        problem = unwritable(path) if path else None
-        if problem:  # before the program runs: a run whose report cannot be written is not started
-            print(f"{parser.prog}: error: {flag} {path}: {problem}", file=sys.stderr)
-            return 2
-    invocation = shlex.join(["python", "-m", "array_api_promo.audit", *argv])
     if args.numpy:
         if args.policy is not None or args.api_version is not None:
             parser.error("--numpy runs the program on the installed NumPy: --policy and --api-version do not apply")
-        return _numpy_main(args, invocation, command, against, extra_env, parser)
+        return run_numpy_tool(parser, args, argv, warns=False)
+    against = [a for a in args.against.split(",") if a]
+    extra_env = _extra_env(parser, args.env)
+    if _reports_unwritable(parser, args):  # before the program runs: a run whose report cannot be written
+        return 2
+    invocation = shlex.join(["python", "-m", "array_api_promo.audit", *argv])
     if args.include:
         parser.error("--include applies to --numpy")
     from .namespace import check_policies
@@ -113,7 +105,10 @@ def main(argv=None) -> int:
     if args.api_version:
         env["ARRAY_API_STRICT_API_VERSION"] = args.api_version
     returncode, reports = run_collecting(command, env)
-    write_reports(args, invocation, merge(reports), main_policy.name, [p.name for p in others])
+    records = merge(reports)
+    names = [p.name for p in others]
+    print_table(records, main_policy.name, names, args.limit, file=sys.stderr)  # stdout is the program's
+    write_reports(args, invocation, records, main_policy.name, names)
     return returncode
 
 
@@ -139,42 +134,90 @@ def default_include(command: list[str]) -> str:
     return os.getcwd()
 
 
-def _numpy_main(args, invocation, command, against, extra_env, parser) -> int:
-    """``--numpy``: the program on the installed NumPy, its own NumPy operations compared."""
+def run_numpy_tool(parser, args, argv: list[str], warns: bool) -> int:
+    """The program on the installed NumPy, its own NumPy operations compared with ``args.against``: the
+    audit (``--numpy``, records) or the warning mode (``warns``: python -m array_api_promo.nep50).
+    Returns the program's exit status, or a failure of the tool's own (2: bad arguments, nothing ran)."""
     import numpy as np
 
     from .numpy_compare import check_against
-    from .program import ENV_AGAINST, ENV_INCLUDE
+    from .program import ENV_AGAINST, ENV_INCLUDE, ENV_WARN, against_names
 
+    command = args.command[1:] if args.command[:1] == ["--"] else args.command
+    if not command:
+        parser.error(f"no program given: {parser.prog} [options] -- PROGRAM [ARGS...]")
+    extra_env = _extra_env(parser, args.env)
+    if _reports_unwritable(parser, args):
+        return 2
+    names = against_names(args.against)
     try:
-        others = check_against([load_policy(a) for a in against])
+        others = check_against([load_policy(a) for a in names])
     except (UsageError, ImportError, TypeError, ValueError) as exc:
         parser.error(str(exc))
     if shutil.which(command[0]) is None:
         parser.error(f"program not found: {command[0]}")
     include = [os.path.abspath(p) if os.path.exists(p) else p for p in args.include] or [default_include(command)]
     env = dict(os.environ, **extra_env)
-    env[ENV_AGAINST] = ",".join(against)
+    env.pop(ENV_WARN if not warns else ENV_AGAINST, None)
+    env[ENV_WARN if warns else ENV_AGAINST] = ",".join(names)
     env[ENV_INCLUDE] = os.pathsep.join(include)
     env["ARRAY_API_PROMO_STANDIN_ROOT"] = PACKAGE_ROOT
     returncode, reports = run_collecting(command, env)
+    tool = parser.prog.rpartition(" ")[2]
+    processes = [r for r in reports if "uncompared" in r]
+    missing = [r["missing"] for r in processes if "missing" in r]
     uncompared: dict = {}
-    for report in reports:
+    for report in processes:
         for why, count in report.get("uncompared", {}).items():
             uncompared[why] = uncompared.get(why, 0) + count
-    # On stderr: the audited run's stdout is the program's, byte for byte.
+    records = merge(processes)
+    invocation = shlex.join(["python", "-m", parser.prog.rpartition(" ")[2], *argv])
+    # On stderr: the run's stdout is the program's, byte for byte.
+    if not warns or getattr(args, "table", False):
+        print_table(records, f"numpy {np.__version__}", [p.name for p in others], args.limit, file=sys.stderr)
     write_reports(
         args,
         invocation,
-        merge(reports),
+        records,
         f"numpy {np.__version__}",
         [p.name for p in others],
-        file=sys.stderr,
         extra={"uncompared": uncompared},  # the calls the report does not cover, by operation and reason
     )
+    if missing:  # Python said it cannot open the file; so does the tool, and nothing was compared
+        print(f"{tool}: program not found: {missing[0]} (nothing was compared)", file=sys.stderr)
+        return returncode or 2
+    if not processes:
+        print(f"{tool}: no Python process of the program ran under the tool (nothing was compared)", file=sys.stderr)
+        return returncode or 1
     if uncompared:  # said, not hidden: which calls the report could not cover, and why
         worst = sorted(uncompared.items(), key=lambda item: -item[1])
         listed = "; ".join(f"{why}: {count:,}" for why, count in worst[:5]) + ("; ..." if len(worst) > 5 else "")
         total = sum(uncompared.values())
-        print(f"audit: {total:,} calls could not be compared ({listed})", file=sys.stderr)
+        print(f"{tool}: {total:,} calls could not be compared ({listed})", file=sys.stderr)
+    if warns:
+        calls = sum(r.count for r in records if r.kind is None)
+        sites = sum(1 for r in records if r.kind is None)
+        print(
+            f"{tool}: {plural(sites, 'line')}, {plural(calls, 'call')} differ from {', '.join(names)}", file=sys.stderr
+        )
     return returncode
+
+
+def _extra_env(parser, items) -> dict:
+    extra_env = {}
+    for item in items:
+        name, sep, value = item.partition("=")
+        if not sep or not name:
+            parser.error(f"--env takes NAME=VALUE, got {item!r}")
+        extra_env[name] = value
+    return extra_env
+
+
+def _reports_unwritable(parser, args) -> bool:
+    """Whether --json or --markdown cannot be written (said on one line): then the program is not started."""
+    for flag, path in (("--json", args.json), ("--markdown", args.markdown)):
+        problem = unwritable(path) if path else None
+        if problem:
+            print(f"{parser.prog}: error: {flag} {path}: {problem}", file=sys.stderr)
+            return True
+    return False

@@ -1,25 +1,31 @@
-"""The NumPy audit's import hook: the user's modules compiled from their rewritten trees.
+"""The import hook: the user's modules compiled from their rewritten trees, never from or into a cache.
 
 :class:`Include` says which modules are the user's; :class:`Finder` (first on ``sys.meta_path``)
-gives them a loader that compiles the rewritten tree (:mod:`.rewriter`), never from or into a
-bytecode cache.  Installed by :mod:`.program`.
+gives each a loader that compiles the rewritten tree (:mod:`.rewriter`): no bytecode is read or
+written for them, so nothing a later plain run reads holds the rewrite.  Under pytest, a test module
+pytest rewrites the asserts of (its own import hook says so, asked through the import protocol) is
+loaded here too, with pytest's assertion rewriting applied to the tree first and ours after it;
+pytest never sees the module, so no pytest cache of it is read or written.  Installed by
+:mod:`.program`.
 """
 
 from __future__ import annotations
 
+import ast
 import fnmatch
 import importlib.abc
 import importlib.machinery
 import os
+import sys
 
-from .rewriter import compile_rewritten, rewrite
+from .rewriter import compile_rewritten
 
 __all__ = ["Finder", "Include"]
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep
+_PYTEST_HOOK = "AssertionRewritingHook"  # the class name of pytest's import hook
 
 
-# -- which modules are the user's ------------------------------------------------------------------
 class Include:
     """``--include``: module names or patterns (``sklearn`` is the package and its modules,
     ``sklearn.*`` its modules) and directories or files."""
@@ -38,76 +44,86 @@ class Include:
         for n in self.names:  # a pattern ('sklearn.*'), or a package with its modules ('sklearn')
             if fnmatch.fnmatchcase(fullname, n) or fullname == n or fullname.startswith(n + "."):
                 return True
-        if "site-packages" in path.split(os.sep) or "dist-packages" in path.split(os.sep):
+        parts = path.split(os.sep)
+        if "site-packages" in parts or "dist-packages" in parts:
             return False
         path = os.path.abspath(path)
         return any(path == p or path.startswith(p.rstrip(os.sep) + os.sep) for p in self.paths)
 
 
 class _Loader(importlib.machinery.SourceFileLoader):
-    """A user module compiled from its rewritten tree (never from or into a bytecode cache)."""
+    """A user module compiled from its rewritten tree (``pytest``: pytest's hook, whose assertion
+    rewriting comes first)."""
+
+    def __init__(self, fullname, path, finder: Finder, pytest=None):
+        super().__init__(fullname, path)
+        self.finder = finder
+        self.pytest = pytest
 
     def get_code(self, fullname):
         path = self.get_filename(fullname)
-        return compile_rewritten(self.get_data(path), path)
+        source = self.get_data(path)
+        tree = ast.parse(source, filename=path)
+        if self.pytest is not None:
+            self.finder.rewrite_asserts(tree, source, path, self.pytest)
+        return compile_rewritten(source, path, tree)
 
 
 class Finder(importlib.abc.MetaPathFinder):
-    def __init__(self, include: Include):
+    """The user's modules, ahead of every other finder (pytest's too: it moves back to the front of
+    ``sys.meta_path`` when pytest's hook is put before it)."""
+
+    def __init__(self, include: Include, not_rewritten=None):
         self.include = include
+        self.not_rewritten = not_rewritten  # called with a module pytest's hook keeps (no assertion rewriting here)
+        self._pytest_rewrite = None
 
     def find_spec(self, fullname, path=None, target=None):
-        if fullname == "_pytest.assertion.rewrite":
-            return self._pytest_spec(fullname, path)
+        meta_path = sys.meta_path
+        if meta_path[0] is not self:
+            self._to_front(meta_path)
         spec = importlib.machinery.PathFinder.find_spec(fullname, path)
         if spec is None or not isinstance(spec.loader, importlib.machinery.SourceFileLoader):
             return None
         if not self.include(fullname, spec.origin):
             return None
-        spec.loader = _Loader(fullname, spec.origin)
+        pytest = self._pytest_hook(meta_path, fullname, path)
+        if pytest is not None and self.pytest_rewriter() is None:
+            if self.not_rewritten is not None:
+                self.not_rewritten(fullname)
+            return None  # pytest's own, unaudited: the tool says so
+        spec.loader = _Loader(fullname, spec.origin, self, pytest)
         return spec
 
-    def _pytest_spec(self, fullname, path):
-        spec = importlib.machinery.PathFinder.find_spec(fullname, path)
-        if spec is None or spec.loader is None:
-            return None
-        loader, include = spec.loader, self.include
+    def _to_front(self, meta_path) -> None:
+        """Back to the front when pytest's hook came before this finder (the elements after it keep their
+        places: an import iterating over ``sys.meta_path`` goes on with the next finder)."""
+        ahead = meta_path[: meta_path.index(self)] if self in meta_path else []
+        if any(type(f).__name__ == _PYTEST_HOOK for f in ahead):
+            meta_path.remove(self)
+            meta_path.insert(0, self)
 
-        class Patching(importlib.abc.Loader):
-            def create_module(self, spec):
-                return loader.create_module(spec)
+    @staticmethod
+    def _pytest_hook(meta_path, fullname, path):
+        """pytest's import hook, if it would rewrite the asserts of ``fullname`` (asked as any finder is)."""
+        for finder in meta_path:
+            if type(finder).__name__ == _PYTEST_HOOK:
+                try:
+                    return finder if finder.find_spec(fullname, path) is not None else None
+                except Exception:
+                    return None
+        return None
 
-            def exec_module(self, module):
-                loader.exec_module(module)
-                _patch_pytest(module, include)
+    def pytest_rewriter(self):
+        """pytest's function that rewrites a test module's asserts (None if this pytest has none by that name)."""
+        if self._pytest_rewrite is None:
+            try:
+                from _pytest.assertion.rewrite import rewrite_asserts
 
-        spec.loader = Patching()
-        return spec
+                self._pytest_rewrite = rewrite_asserts
+            except ImportError:
+                self._pytest_rewrite = False
+        return self._pytest_rewrite or None
 
-
-def _patch_pytest(module, include: Include) -> None:
-    """pytest's assertion rewriting of test modules, then ours; no cached pyc read or written (a
-    cached one would skip us, a written one would keep our rewriting for a plain run)."""
-    original = module.rewrite_asserts
-
-    def rewrite_asserts(mod, source, module_path=None, config=None):
-        original(mod, source, module_path, config)
-        name = os.path.splitext(os.path.basename(module_path or ""))[0]
-        if include(name, module_path) or include(_module_name(module_path), module_path):
-            rewrite(mod)
-
-    module.rewrite_asserts = rewrite_asserts
-    module._read_pyc = lambda *args, **kwargs: None
-    module._write_pyc = lambda *args, **kwargs: False
-
-
-def _module_name(path: str | None) -> str:
-    """A test file's dotted name by its packages (the directories with an ``__init__.py``)."""
-    if not path:
-        return ""
-    parts = [os.path.splitext(os.path.basename(path))[0]]
-    folder = os.path.dirname(path)
-    while os.path.exists(os.path.join(folder, "__init__.py")):
-        parts.insert(0, os.path.basename(folder))
-        folder = os.path.dirname(folder)
-    return ".".join(parts)
+    def rewrite_asserts(self, tree, source, path, pytest_hook) -> None:
+        self.pytest_rewriter()(tree, source, path, pytest_hook.config)  # type: ignore[misc]

@@ -1,148 +1,189 @@
-"""What the rewritten code calls: ``__array_api_promo_audit__``, a builtin in an audited process.
+"""What the rewritten code calls: ``__array_api_promo_audit__``, a builtin in a process under the tool.
 
-Each helper gets ``run``: a function of the user's module, compiled at the line of the operation
-(:mod:`.rewriter`), that performs it; the helper calls it and, when a NumPy operand takes part,
-hands the operands and the outcome to the comparison (:mod:`.numpy_compare`).  Installed by
-:mod:`.program`.
+The site functions (:mod:`.rewriter`) perform each operation themselves, in the user's module at
+the user's line, and call these helpers after it (or, when it raised, with the exception) with the
+operands: the helpers decide whether a NumPy operand took part and hand the call to the comparison
+(:mod:`.numpy_compare`).  The helpers never break the program: a failure of the comparison is
+counted as a call not compared, except the tool's own warning made an error by the program's
+filters (``-W error::array_api_promo.NEP50Warning``), which is raised where the call is.
+Installed by :mod:`.program`.
 """
 
 from __future__ import annotations
 
+import functools
 import sys
 import threading
 
 import numpy as np
 
-from .._dtypes import PY_SCALARS
-from .namespace import REFUSALS
-from .numpy_compare import NumPyAudit, function_table, is_numpy
+from .numpy_compare import Comparison, function_table
 
 __all__ = ["Helpers"]
 
-_COMPARED_NAMES = frozenset(("lt", "le", "gt", "ge", "eq", "ne"))
-_REFLECTED = {
-    name: f"__r{name}__"
-    for name in (
-        "add",
-        "sub",
-        "mul",
-        "truediv",
-        "floordiv",
-        "mod",
-        "pow",
-        "matmul",
-        "lshift",
-        "rshift",
-        "and",
-        "or",
-        "xor",
-    )
-}
+_REFLECTED = {n: f"__r{n}__" for n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul")}
+_REFLECTED.update({n: f"__r{n}__" for n in ("lshift", "rshift", "and", "or", "xor")})
 _REFLECTED.update({"lt": "__gt__", "le": "__ge__", "gt": "__lt__", "ge": "__le__", "eq": "__eq__", "ne": "__ne__"})
-# -- the helpers the rewritten code calls --------------------------------------------------------
+_COMPARED = frozenset(("lt", "le", "gt", "ge", "eq", "ne"))
+# Operands that are never NumPy's: the site functions compute them directly.
 _PLAIN_TYPES = frozenset({int, float, bool, str, complex, list, tuple, dict, set, bytes, type(None)})
+# NumPy's arrays and scalars (exact types; subclasses and other libraries' arrays are not compared)
+_NUMPY = frozenset({np.ndarray, *{type(np.zeros((), t)[()]) for t in np.typecodes["All"] if t not in "OSUVMm"}})
+
+
+def _is_numpy(x) -> bool:
+    return type(x) in _NUMPY
 
 
 class Helpers:
-    """What ``__array_api_promo_audit__`` is in the audited program (a builtin).
-
-    Each helper gets ``run``: a function of the user's module, compiled at the line of the call
-    (``def f(a, b): return a + b``), that performs the operation.  NumPy's warnings (stacklevel 1:
-    the calling Python frame) so keep the file, line, module and warning registry they have in a
-    plain run."""
+    """``__array_api_promo_audit__``: the functions and constants the site functions are bound to."""
 
     slice = slice  # a[1:2] += v: the key as an expression
-    plain = _PLAIN_TYPES  # operands that are never NumPy's (the fast functions compute them directly)
+    plain = _PLAIN_TYPES
     ndarray = np.ndarray
+    partial = functools.partial
 
-    def __init__(self, audit: NumPyAudit):
-        self.audit = audit
-        self.functions: dict = {}  # id(NumPy function) -> (kind, op, target)
+    def __init__(self, comparison: Comparison):
+        self.comparison = comparison
+        self.functions: dict = {}  # id(NumPy function) -> (function, kind, op, namespace function)
         self._filled = False
         self._lock = threading.Lock()
 
-    # Operators: computed exactly as written; compared when a NumPy operand takes part.
-    def binary(self, run, name, a, b):
-        if type(a) in _PLAIN_TYPES and type(b) in _PLAIN_TYPES:
-            return run(a, b)
-        if not (is_numpy(a) or is_numpy(b)) or not (_is_scalar_or_array(a) and _is_scalar_or_array(b)):
-            return run(a, b)
-        reflected = not is_numpy(a)
-        op = _REFLECTED[name] if reflected else f"__{name}__"
-        kind = "compare" if name in _COMPARED_NAMES else "binary"
-        return self._run(kind, op, name, run, (a, b), (a, b), {})
-
-    def inplace(self, run, name, a, b):
-        if not (is_numpy(a) or is_numpy(b)) or not (_is_scalar_or_array(a) and _is_scalar_or_array(b)):
-            return run(a, b)
-        return self._run("inplace", f"__i{name}__", name, run, (a, b), (a, b), {})
-
-    def unary(self, run, name, a):
-        if not is_numpy(a):
-            return run(a)
-        return self._run("unary", f"__{name}__", name, run, (a,), (a,), {})
-
-    def setitem(self, run, value, obj, key):
-        if type(obj) is not np.ndarray or not _is_scalar_or_array(value):
-            return run(obj, key, value)
-        self._run("setitem", "__setitem__", "setitem", run, (obj, key, value), (obj, key, value), {}, obj)
-
-    def item_inplace(self, run, name, obj, key, value):
-        """``obj[key] op= value``.  Into a NumPy array it is compared as an in-place operation on the
-        array: Python computes ``obj[key] op value`` on the item (a NumPy scalar, whose dtype may
-        widen) and writes it back in the array's dtype, so the outcome is the array's dtype or the
-        refusal (``hist[i] += 1`` agrees under NumPy 1.x and 2; ``u8[i] += 300`` does not)."""
-        if type(obj) is not np.ndarray or not _is_scalar_or_array(value):
-            obj[key] = self.inplace(run, name, obj[key], value)
-            return
-        op = f"__i{name}__"
+    # -- the comparison, guarded ------------------------------------------------------------------
+    def _compare(self, site, kind, op, name, args, kwargs, result, error, ufunc=None) -> None:
         try:
-            obj[key] = run(obj[key], value)
-        except REFUSALS as exc:
-            self._compare("inplace", op, name, (obj, value), {}, None, exc)
-            raise
-        self._compare("inplace", op, name, (obj, value), {}, obj, None)
+            self.comparison.compare(site, kind, op, name, args, kwargs, result, error, ufunc)
+        except Exception as exc:
+            if error is None and isinstance(exc, Warning):
+                raise  # the program's filters made the tool's warning an error: at the user's line
+            if not isinstance(exc, Warning):  # (a call that raised raises its own error, not the warning)
+                self.comparison.not_compared(op, f"audit: {type(exc).__name__}")
 
-    def attr_inplace(self, run, name, obj, attribute, value):
-        setattr(obj, attribute, self.inplace(run, name, getattr(obj, attribute), value))
-
-    def w(self, f, run):
-        """``f`` itself (called from the user's frame, as written), or for a NumPy ufunc or promoting
-        function a wrapper that calls it through ``run`` and compares."""
-        found = self.functions.get(id(f)) if self._filled or self._fill() else None
-        if found is None:
-            return f
-        kind, op, target = found
-
-        def compared(*args, **kwargs):
-            if kind == "ufunc" and kwargs:
-                operator_name = _WRITING_UFUNCS.get(target)
-                out = kwargs.get("out")
-                if operator_name and len(kwargs) == 1 and len(args) == 2 and _writes_first(out, args[0]):
-                    # np.add(a, b, out=a): a += b
-                    return self._run("inplace", op, operator_name, run, (f, *args), args, {}, args[0], kwargs)
-                return run(f, *args, **kwargs)  # another out=, dtype=, where=: not compared
-            return self._run(kind, op, target, run, (f, *args), args, kwargs)
-
-        return compared
-
-    def _run(self, kind, op, target, run, args, compared, kwargs, written=None, passed=None):
-        """``run(*args, **passed)`` (``passed``: the keywords the call gets, default ``kwargs``),
-        compared as ``kind``/``target`` on ``compared`` and ``kwargs``."""
-        try:
-            result = run(*args, **(kwargs if passed is None else passed))
-        except REFUSALS as exc:
-            self._compare(kind, op, target, compared, kwargs, None, exc)
-            raise
-        if result is not NotImplemented:
-            self._compare(kind, op, target, compared, kwargs, result if written is None else written, None)
+    # -- operators --------------------------------------------------------------------------------
+    def binary(self, site, name, a, b, result):
+        if type(a) in _NUMPY or type(b) in _NUMPY:
+            self._binary(site, name, a, b, result, None)
         return result
 
-    def _compare(self, kind, op, target, args, kwargs, result, error):
-        try:
-            self.audit.compare(kind, op, target, args, kwargs, result, error)
-        except Exception as exc:  # the audit never breaks the program
-            self.audit.not_compared(op, f"audit: {type(exc).__name__}")
+    def binary_error(self, site, name, a, b, error) -> None:
+        if type(a) in _NUMPY or type(b) in _NUMPY:
+            self._binary(site, name, a, b, None, error)
+
+    def _binary(self, site, name, a, b, result, error):
+        if not (_operand(a) and _operand(b)):
+            return
+        op = _REFLECTED[name] if type(a) not in _NUMPY else f"__{name}__"
+        self._compare(site, "compare" if name in _COMPARED else "binary", op, name, (a, b), {}, result, error)
+
+    def unary(self, site, name, a, result):
+        if type(a) in _NUMPY:
+            self._compare(site, "unary", f"__{name}__", name, (a,), {}, result, None)
+        return result
+
+    def unary_error(self, site, name, a, error) -> None:
+        if type(a) in _NUMPY:
+            self._compare(site, "unary", f"__{name}__", name, (a,), {}, None, error)
+
+    # a op= b: the target's values before, where they may be compared
+    def inplace_before(self, site, name, a, b):
+        if not ((type(a) in _NUMPY or type(b) in _NUMPY) and _operand(a) and _operand(b)):
+            return None
+        before = a
+        if type(a) is np.ndarray:
+            try:
+                if self.comparison.needs_before("inplace", name, (a, b), {}):
+                    before = a.copy()
+            except Exception:
+                pass
+        return (site, name, a, b, before)
+
+    def inplace(self, context, result):
+        if context is not None:
+            site, name, _, b, before = context
+            self._compare(site, "inplace", f"__i{name}__", name, (before, b), {}, result, None)
+        return result
+
+    def inplace_error(self, context, error) -> None:
+        if context is not None:
+            site, name, a, b, _ = context
+            self._compare(site, "inplace", f"__i{name}__", name, (a, b), {}, None, error)
+
+    # o[k] op= b, o a NumPy array: the item's operation, stored in o
+    def item_before(self, site, name, o, item, b):
+        if not _operand(b) or type(item) not in _NUMPY:
+            return None
+        before = item
+        if type(item) is np.ndarray:
+            try:
+                if self.comparison.needs_before("item", name, (o, item, b), {}):
+                    before = item.copy()
+            except Exception:
+                pass
+        return (site, name, o, b, before)
+
+    def item(self, context, _item) -> None:
+        if context is not None:
+            site, name, o, b, before = context
+            result = _item if type(before) is not np.ndarray else _item
+            self._compare(site, "item", f"__i{name}__", name, (o, before, b), {}, result, None)
+
+    def item_error(self, context, error) -> None:
+        if context is not None:
+            site, name, o, b, before = context
+            self._compare(site, "item", f"__i{name}__", name, (o, before, b), {}, None, error)
+
+    def setitem(self, site, o, value) -> None:
+        if _operand(value):
+            self._compare(site, "setitem", "__setitem__", "setitem", (o, None, value), {}, o, None)
+
+    def setitem_error(self, site, o, value, error) -> None:
+        if _operand(value):
+            self._compare(site, "setitem", "__setitem__", "setitem", (o, None, value), {}, None, error)
+
+    # -- calls --------------------------------------------------------------------------------------
+    def w(self, f, site_function):
+        """``f`` itself (called from the user's frame, as written), or for a NumPy ufunc or promoting
+        function the site's function bound to it, which calls it and compares."""
+        found = self.functions.get(id(f)) if self._filled or self._fill() else None
+        if found is None or found[0] is not f:
+            return f
+        return functools.partial(site_function, f)
+
+    def call_before(self, site, f, args, kwargs):
+        _, kind, op, target = self.functions[id(f)]
+        if kind == "ufunc":
+            inputs = args[: f.nin]
+            out = kwargs.get("out", args[f.nin] if len(args) > f.nin else None)
+            if len(args) > f.nin + 1 or (out is not None and "out" in kwargs and len(args) > f.nin):
+                return None  # several outputs given: not compared
+            options = {"out": out} if out is not None else {}
+            if set(kwargs) - {"out"}:
+                options["other"] = True  # dtype=, where=, casting=: not compared
+            if out is not None:
+                try:
+                    if self.comparison.needs_before("ufunc", target, inputs, options):
+                        inputs = tuple(
+                            x.copy() if type(x) is np.ndarray and np.shares_memory(x, out) else x for x in inputs
+                        )
+                except Exception:
+                    pass
+            return (site, kind, op, target, inputs, options, f)
+        return (site, kind, op, target, args, kwargs, f)
+
+    def call(self, context, result):
+        if context is not None:
+            site, kind, op, target, args, kwargs, f = context
+            if kwargs.get("other"):
+                return result
+            shown = kwargs.get("out", result) if kind == "ufunc" else result
+            self._compare(site, kind, op, target, args, kwargs, shown, None, f)
+        return result
+
+    def call_error(self, context, error) -> None:
+        if context is not None:
+            site, kind, op, target, args, kwargs, f = context
+            if not kwargs.get("other"):
+                self._compare(site, kind, op, target, args, kwargs, None, error, f)
 
     def _fill(self) -> bool:
         """NumPy's ufuncs and promoting functions, once NumPy is imported."""
@@ -157,29 +198,9 @@ class Helpers:
             return True
 
 
-# ufuncs that, written into their first input (out=a), are that operator in place
-_WRITING_UFUNCS = {
-    "add": "add",
-    "subtract": "sub",
-    "multiply": "mul",
-    "divide": "truediv",
-    "floor_divide": "floordiv",
-    "remainder": "mod",
-    "pow": "pow",
-    "bitwise_and": "and",
-    "bitwise_or": "or",
-    "bitwise_xor": "xor",
-    "bitwise_left_shift": "lshift",
-    "bitwise_right_shift": "rshift",
-}
+_SCALARS = frozenset({int, float, bool, complex})
 
 
-def _writes_first(out, first) -> bool:
-    """``out=`` naming the first input (``out=a`` or ``out=(a,)``), a NumPy array."""
-    if type(out) is tuple and len(out) == 1:
-        out = out[0]
-    return out is first and type(first) is np.ndarray
-
-
-def _is_scalar_or_array(x) -> bool:
-    return type(x) in PY_SCALARS or is_numpy(x)
+def _operand(x) -> bool:
+    """A Python scalar or a NumPy array or scalar: what promotion sees."""
+    return type(x) in _SCALARS or type(x) in _NUMPY

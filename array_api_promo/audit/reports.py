@@ -13,7 +13,7 @@ import sys
 
 from .records import Record
 
-__all__ = ["SITES_PER_RULE", "print_table", "render_markdown", "site_path", "unwritable", "write_reports"]
+__all__ = ["SITES_PER_RULE", "plural", "print_table", "render_markdown", "site_path", "unwritable", "write_reports"]
 
 
 def site_path(path: str) -> str:
@@ -27,6 +27,11 @@ def site_path(path: str) -> str:
     return path if relative.startswith("..") else relative
 
 
+def plural(count: int, word: str) -> str:
+    """``1 call``, ``2 calls``, ``1,549 calls``."""
+    return f"{count:,} {word}{'' if count == 1 else 's'}"
+
+
 SITES_PER_RULE = 20  # the Markdown report's sites under one rule, most frequent first
 
 
@@ -34,8 +39,10 @@ def render_markdown(records: list[Record], policy: str, against: list[str], comm
     """A report of ``records`` grouped by rule (operation, operands and outcomes), each rule's sites below it."""
     rules: dict = {}
     for r in records:
-        rules.setdefault((r.op, r.operands, r.policy_outcome, tuple(r.against.items())), []).append(r)
-    ordered = sorted(rules.items(), key=lambda item: (-item[1][0].severity, -sum(r.count for r in item[1])))
+        rules.setdefault((r.op, r.operands, r.policy_outcome, tuple(r.against.items()), r.kind), []).append(r)
+    ordered = sorted(
+        rules.items(), key=lambda item: (item[0][4] is not None, -item[1][0].severity, -sum(r.count for r in item[1]))
+    )
     heading = title or f"Audit: {policy} against {', '.join(against)}"
     lines = [f"# {heading}", ""]
     lines += [
@@ -46,21 +53,23 @@ def render_markdown(records: list[Record], policy: str, against: list[str], comm
         command,
         "```",
         "",
-        f"{len(records)} sites, {len(ordered)} rules, {sum(r.count for r in records):,} calls.",
+        f"{plural(len(records), 'site')}, {plural(len(ordered), 'rule')}, {plural(sum(r.count for r in records), 'call')}.",
         "",
     ]
     if not records:
         lines.append("No call differs.")
-    for (op, operands, mine, theirs), sites in ordered:
+    for (op, operands, mine, theirs, kind), sites in ordered:
         outcomes = "; ".join([f"`{policy}`: {mine.text()}"] + [f"`{n}`: {o.text()}" for n, o in theirs])
-        lines += [f"## `{op}({operands})`", "", outcomes, ""]
+        label = " (not promotion: the function itself changed)" if kind == "function" else ""
+        lines += [f"## `{op}({operands})`{label}", "", outcomes, ""]
         ranked = sorted(sites, key=lambda r: (-r.count, r.file, r.line))
         for r in ranked[:SITES_PER_RULE]:
             example = f", values {r.values}" if r.values else ""
-            lines.append(f"- `{site_path(r.file)}:{r.line}` ({r.function}), {r.count:,} calls{example}")
+            lines.append(f"- `{site_path(r.file)}:{r.line}` ({r.function}), {plural(r.count, 'call')}{example}")
         if len(ranked) > SITES_PER_RULE:
             rest = ranked[SITES_PER_RULE:]
-            lines.append(f"- ... and {len(rest)} more sites ({sum(r.count for r in rest):,} calls; all in the JSON)")
+            more = plural(sum(r.count for r in rest), "call")
+            lines.append(f"- ... and {len(rest)} more sites ({more}; all in the JSON)")
         lines.append("")
     return "\n".join(lines)
 
@@ -105,12 +114,9 @@ def unwritable(path: str) -> str | None:
     return None
 
 
-def write_reports(
-    args, invocation: str, records: list[Record], policy: str, names: list[str], file=None, extra=None
-) -> None:
-    """The table (on ``file``, default stdout), --json (with ``extra`` keys) and --markdown (``invocation``: the
-    command that regenerates it) of the merged records."""
-    print_table(records, policy, names, args.limit, file=file)
+def write_reports(args, invocation: str, records: list[Record], policy: str, names: list[str], extra=None) -> None:
+    """--json (with ``extra`` keys) and --markdown (``invocation``: the command that regenerates it) of the
+    merged records."""
     if args.json:
         with open(args.json, "w", encoding="utf-8") as f:
             # Sites as the table shows them (inside site-packages, or relative to the working directory):

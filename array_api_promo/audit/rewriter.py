@@ -1,11 +1,16 @@
-"""The NumPy audit's rewriter: a module's syntax tree with its operations going through the helpers.
+"""The rewriter: a module's syntax tree with each operation done in a function of the module, at its line.
 
-Operators (``a + b``, ``a += b``, ``-a``, ``a < b``, ``a[k] = v``) become calls of per-line
-functions compiled into the user's module (at the operation's line): one computes directly when no
-operand can be NumPy's, else hands over to the helpers (:mod:`.numpy_helpers`), which perform the
-operation through another (``def f(a, b): return a + b``) and compare.  Calls ``f(...)`` become
-``w(f, site)(...)``.  Pure: needs neither NumPy nor the namespaces; called by the import hook
-(:mod:`.hook`) and the main-script runner (:mod:`.program`).
+Operators (``a + b``, ``a += b``, ``-a``, ``a < b``, ``a[k] = v``, ``a[k] += v``, ``o.x += v``)
+become calls of *site functions* compiled into the user's module at the operation's line.  A site
+function performs the very operation (``return a + b``: the same dispatch, forward and reflected,
+in a frame of the user's file, line and module globals, so NumPy's warnings keep their place); when
+an operand may be NumPy's it also hands the operands and the outcome to the helpers
+(:mod:`.numpy_helpers`), which compare.  Calls ``f(...)`` become ``w(f, site)(...)``: ``f`` itself
+unless it is a NumPy function.  Python's order of evaluation is kept (``a[k] += f()`` reads
+``a[k]`` before calling ``f``).
+
+Pure: needs neither NumPy nor the namespaces.  Called by the import hook (:mod:`.hook`) and the
+main-script runner (:mod:`.program`).
 """
 
 from __future__ import annotations
@@ -36,177 +41,6 @@ _BINARY = {
 }
 _COMPARE = {ast.Lt: "lt", ast.LtE: "le", ast.Gt: "gt", ast.GtE: "ge", ast.Eq: "eq", ast.NotEq: "ne"}
 _UNARY = {ast.USub: "neg", ast.UAdd: "pos", ast.Invert: "invert"}
-# -- the rewriting ---------------------------------------------------------------------------------
-
-
-def _helper(attribute: str, node: ast.AST) -> ast.Attribute:
-    return ast.Attribute(ast.Name(HELPER, ast.Load()), attribute, ast.Load())
-
-
-def _name(identifier: str) -> ast.Name:
-    return ast.Name(identifier, ast.Load())
-
-
-def _index(node: ast.expr) -> ast.expr:
-    """A subscript's index as an expression (``a[1:2]``'s slice: ``slice(1, 2, None)``)."""
-    if isinstance(node, ast.Slice):
-        parts = [p if p is not None else ast.Constant(None) for p in (node.lower, node.upper, node.step)]
-        return ast.Call(_helper("slice", node), parts, [])
-    if isinstance(node, ast.Tuple) and any(isinstance(e, ast.Slice) for e in node.elts):
-        return ast.Tuple([_index(e) for e in node.elts], ast.Load())
-    return node
-
-
-def _parameters(*names: str, star: bool = False) -> ast.arguments:
-    return ast.arguments(
-        posonlyargs=[ast.arg(n) for n in names],
-        args=[],
-        vararg=ast.arg("args") if star else None,
-        kwonlyargs=[],
-        kw_defaults=[],
-        kwarg=ast.arg("kwargs") if star else None,
-        defaults=[],
-    )
-
-
-class _Rewriter(ast.NodeTransformer):
-    """Operators, calls and item assignments of the user's code as calls of the helpers, each
-    performing the operation in a function of the module compiled at the call's line."""
-
-    def __init__(self):
-        self.sites: dict[str, ast.FunctionDef] = {}
-
-    def _site(self, kind: str, name: str, node: ast.AST) -> ast.Name:
-        identifier = f"{SITE_PREFIX}{kind}_{name}_{node.lineno}"
-        if identifier not in self.sites:
-            a, b, c = _name("a"), _name("b"), _name("c")
-            star = False
-            if kind == "binary":
-                body: list = [ast.Return(ast.BinOp(a, _OPS[name](), b))]
-            elif kind == "compare":
-                body = [ast.Return(ast.Compare(a, [_OPS[name]()], [b]))]
-            elif kind == "unary":
-                body = [ast.Return(ast.UnaryOp(_OPS[name](), a))]
-            elif kind == "inplace":
-                store = ast.Name("a", ast.Store())
-                body = [ast.AugAssign(store, _OPS[name](), b), ast.Return(a)]
-            elif kind == "setitem":
-                body = [ast.Assign([ast.Subscript(a, b, ast.Store())], c)]
-            else:  # call
-                star = True
-                body = [
-                    ast.Return(
-                        ast.Call(a, [ast.Starred(_name("args"), ast.Load())], [ast.keyword(None, _name("kwargs"))])
-                    )
-                ]
-            parameters = {"unary": ("a",), "setitem": ("a", "b", "c"), "call": ("a",)}.get(kind, ("a", "b"))
-            function = ast.FunctionDef(identifier, _parameters(*parameters, star=star), body, [], None)
-            for part in ast.walk(function):
-                if "lineno" in part._attributes:
-                    part.lineno = part.end_lineno = node.lineno
-                    part.col_offset = part.end_col_offset = 0
-            self.sites[identifier] = function
-        return _name(identifier)
-
-    def _call(self, attribute: str, kind: str, name: str, args: list, node: ast.AST) -> ast.Call:
-        site = self._site(kind, name, node)
-        return ast.copy_location(ast.Call(_helper(attribute, node), [site, *args], []), node)
-
-    def _fast(self, kind: str, name: str, args: list, node: ast.AST) -> ast.Call:
-        """A call of the site's fast function: the operation itself when no operand can be NumPy's
-        (two ints), the helper otherwise; one call per operation in plain Python code."""
-        raw = self._site(kind, name, node).id
-        identifier = f"{raw}_fast"
-        if identifier not in self.sites:
-            template = _FAST[kind].format(name=identifier, raw=raw, op=_SYMBOLS[name], helper=HELPER, kind=name)
-            function = ast.parse(template).body[0]
-            assert isinstance(function, ast.FunctionDef)
-            for part in ast.walk(function):
-                if "lineno" in part._attributes:
-                    part.lineno = part.end_lineno = node.lineno
-                    part.col_offset = part.end_col_offset = 0
-            self.sites[identifier] = function
-        return ast.copy_location(ast.Call(_name(identifier), args, []), node)
-
-    # Annotations and match patterns are not operations: kept as written (a pattern's ``1+2j`` must
-    # stay a literal; an annotation's ``int | None`` is read back by typing and dataclasses).
-    def visit_arg(self, node):
-        return node
-
-    def visit_FunctionDef(self, node):
-        returns, node.returns = node.returns, None
-        self.generic_visit(node)
-        node.returns = returns
-        return node
-
-    visit_AsyncFunctionDef = visit_FunctionDef
-
-    def visit_AnnAssign(self, node):
-        annotation = node.annotation
-        self.generic_visit(node)
-        node.annotation = annotation
-        return node
-
-    def visit_match_case(self, node):
-        pattern, node.pattern = node.pattern, ast.MatchAs()
-        self.generic_visit(node)
-        node.pattern = pattern
-        return node
-
-    def visit_BinOp(self, node):
-        self.generic_visit(node)
-        return self._fast("binary", _BINARY[type(node.op)], [node.left, node.right], node)
-
-    def visit_UnaryOp(self, node):
-        self.generic_visit(node)
-        name = _UNARY.get(type(node.op))
-        if name is None:
-            return node
-        return self._fast("unary", name, [node.operand], node)
-
-    def visit_Compare(self, node):
-        self.generic_visit(node)
-        if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
-            return node  # a chain, is, in: unchanged
-        return self._fast("compare", _COMPARE[type(node.ops[0])], [node.left, node.comparators[0]], node)
-
-    def visit_Call(self, node):
-        self.generic_visit(node)
-        if isinstance(node.func, ast.Name) and node.func.id in _FRAME_READERS:
-            return node  # reads its caller's frame: called as written
-        # w(f, site)(...): the call is made from the user's frame unless f is NumPy's
-        site = self._site("call", "call", node)
-        node.func = ast.copy_location(ast.Call(_helper("w", node), [node.func, site], []), node.func)
-        return node
-
-    def visit_AugAssign(self, node):
-        self.generic_visit(node)
-        name = _BINARY[type(node.op)]
-        target = node.target
-        if isinstance(target, ast.Name):
-            load = ast.copy_location(ast.Name(target.id, ast.Load()), target)
-            value = self._fast("inplace", name, [load, node.value], node)
-            return ast.copy_location(ast.Assign([target], value), node)
-        if isinstance(target, ast.Subscript):
-            args = [ast.Constant(name), target.value, _index(target.slice), node.value]
-            call = self._call("item_inplace", "inplace", name, args, node)
-        elif isinstance(target, ast.Attribute):
-            args = [ast.Constant(name), target.value, ast.Constant(target.attr), node.value]
-            call = self._call("attr_inplace", "inplace", name, args, node)
-        else:
-            return node
-        return ast.copy_location(ast.Expr(call), node)
-
-    def visit_Assign(self, node):
-        self.generic_visit(node)
-        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Subscript):
-            return node
-        target = node.targets[0]
-        # the value first, then the object and the key: Python's order for a[k] = v
-        call = self._fast("setitem", "item", [node.value, target.value, _index(target.slice)], node)
-        return ast.copy_location(ast.Expr(call), node)
-
-
 _SYMBOLS = {
     "add": "+",
     "sub": "-",
@@ -230,48 +64,261 @@ _SYMBOLS = {
     "neg": "-",
     "pos": "+",
     "invert": "~",
-    "item": "",
 }
-# The fast functions (defaults bound when the module is defined: no lookups per call, and a
-# module's own global named ``type`` cannot interfere).
-_FAST = {
-    "binary": """
-def {name}(a, b, /, _type=type, _plain={helper}.plain, _slow={helper}.binary):
-    if _type(a) in _plain and _type(b) in _plain:
-        return a {op} b
-    return _slow({raw}, "{kind}", a, b)
-""",
-    "unary": """
-def {name}(a, /, _type=type, _plain={helper}.plain, _slow={helper}.unary):
-    if _type(a) in _plain:
-        return {op}a
-    return _slow({raw}, "{kind}", a)
-""",
-    "inplace": """
-def {name}(a, b, /, _type=type, _plain={helper}.plain, _slow={helper}.inplace):
-    if _type(a) in _plain and _type(b) in _plain:
-        a {op}= b
-        return a
-    return _slow({raw}, "{kind}", a, b)
-""",
-    "setitem": """
-def {name}(v, o, k, /, _type=type, _array={helper}.ndarray, _slow={helper}.setitem):
-    if _type(o) is not _array:
-        o[k] = v
-    else:
-        _slow({raw}, v, o, k)
-""",
-}
-_FAST["compare"] = _FAST["binary"]
-_OPS: dict[str, type] = {name: op for op, name in [*_BINARY.items(), *_COMPARE.items(), *_UNARY.items()]}
 # Calls that read their caller's frame (a helper in between would change what they see).
 _FRAME_READERS = frozenset({"super", "locals", "globals", "vars", "dir", "eval", "exec", "breakpoint", "__import__"})
 
+# The site functions.  Defaults are bound when the module is defined (no lookups per call; a module's
+# own global named ``type`` cannot interfere); ``__tracebackhide__`` hides them in pytest's reports.
+# ``{h}`` is the helpers' builtin name, ``{s}`` the site (file and line), ``{k}`` the operation's name.
+_TEMPLATES = {
+    "binary": """
+def {name}(a, b, /, __tracebackhide__=True, _t=type, _p={h}.plain, _c={h}.binary, _e={h}.binary_error, _s={s}):
+    if _t(a) in _p and _t(b) in _p:
+        return a {op} b
+    try:
+        r = a {op} b
+    except Exception as e:
+        _e(_s, "{k}", a, b, e)
+        raise
+    return _c(_s, "{k}", a, b, r)
+""",
+    "unary": """
+def {name}(a, /, __tracebackhide__=True, _t=type, _p={h}.plain, _c={h}.unary, _e={h}.unary_error, _s={s}):
+    if _t(a) in _p:
+        return {op}a
+    try:
+        r = {op}a
+    except Exception as e:
+        _e(_s, "{k}", a, e)
+        raise
+    return _c(_s, "{k}", a, r)
+""",
+    "inplace": """
+def {name}(a, b, /, __tracebackhide__=True, _t=type, _p={h}.plain, _b={h}.inplace_before, _c={h}.inplace,
+           _e={h}.inplace_error, _s={s}):
+    if _t(a) in _p and _t(b) in _p:
+        a {op}= b
+        return a
+    c = _b(_s, "{k}", a, b)
+    try:
+        a {op}= b
+    except Exception as e:
+        _e(c, e)
+        raise
+    return _c(c, a)
+""",
+    # o[k] op= v: o[k] is read before v is evaluated (item(o, k) returns a function of v)
+    "item": """
+def {name}(o, k, /, __tracebackhide__=True, _partial={h}.partial, _f={of}):
+    return _partial(_f, o, k, o[k])
+""",
+    "item_of": """
+def {name}(o, k, a, b, /, __tracebackhide__=True, _t=type, _nd={h}.ndarray, _b={h}.item_before, _c={h}.item,
+           _e={h}.item_error, _s={s}):
+    if _t(o) is not _nd:
+        a {op}= b
+        o[k] = a
+        return
+    c = _b(_s, "{k}", o, a, b)
+    try:
+        a {op}= b
+        o[k] = a
+    except Exception as e:
+        _e(c, e)
+        raise
+    _c(c, a)
+""",
+    # o.x op= v: o.x is read before v is evaluated; the operation is the site's in-place function
+    "attr": """
+def {name}(o, n, /, __tracebackhide__=True, _partial={h}.partial, _getattr=getattr, _f={of}):
+    return _partial(_f, o, n, _getattr(o, n))
+""",
+    "attr_of": """
+def {name}(o, n, a, b, /, __tracebackhide__=True, _setattr=setattr, _i={inplace}):
+    _setattr(o, n, _i(a, b))
+""",
+    "setitem": """
+def {name}(v, o, k, /, __tracebackhide__=True, _t=type, _nd={h}.ndarray, _c={h}.setitem, _e={h}.setitem_error,
+           _s={s}):
+    if _t(o) is not _nd:
+        o[k] = v
+        return
+    try:
+        o[k] = v
+    except Exception as e:
+        _e(_s, o, v, e)
+        raise
+    _c(_s, o, v)
+""",
+    # f(...) for a NumPy function f: w(f, site) gives partial(site, f)
+    "call": """
+def {name}(f, /, *args, **kwargs):
+    __tracebackhide__ = True
+    c = {h}.call_before({s}, f, args, kwargs)
+    try:
+        r = f(*args, **kwargs)
+    except Exception as e:
+        {h}.call_error(c, e)
+        raise
+    return {h}.call(c, r)
+""",
+}
+_TEMPLATES["compare"] = _TEMPLATES["binary"]
 
-def rewrite(tree: ast.Module) -> ast.Module:
-    """``tree`` with its operators, calls and item assignments going through the audit's helpers, and
-    the per-line functions that perform them defined first (after the docstring and future imports)."""
-    rewriter = _Rewriter()
+
+def _helper(attribute: str) -> ast.Attribute:
+    return ast.Attribute(ast.Name(HELPER, ast.Load()), attribute, ast.Load())
+
+
+def _name(identifier: str) -> ast.Name:
+    return ast.Name(identifier, ast.Load())
+
+
+def _index(node: ast.expr) -> ast.expr:
+    """A subscript's index as an expression (``a[1:2]``'s slice: ``slice(1, 2, None)``)."""
+    if isinstance(node, ast.Slice):
+        parts = [p if p is not None else ast.Constant(None) for p in (node.lower, node.upper, node.step)]
+        return ast.Call(_helper("slice"), parts, [])
+    if isinstance(node, ast.Tuple) and any(isinstance(e, ast.Slice) for e in node.elts):
+        return ast.Tuple([_index(e) for e in node.elts], ast.Load())
+    return node
+
+
+def _mangle(name: str, classes: list[str]) -> str:
+    """``name`` as Python stores it inside the innermost class of ``classes`` (``__n`` -> ``_C__n``)."""
+    if not classes or not name.startswith("__") or name.endswith("__") or "." in name:
+        return name
+    owner = classes[-1].lstrip("_")
+    return f"_{owner}{name}" if owner else name
+
+
+class _Rewriter(ast.NodeTransformer):
+    """Operators, calls and item assignments of the user's code as calls of the site functions."""
+
+    def __init__(self, filename: str):
+        self.filename = filename
+        self.sites: dict[str, ast.FunctionDef] = {}
+        self.classes: list[str] = []  # the enclosing classes (attribute names are mangled in them)
+
+    def _site(self, kind: str, name: str, node: ast.AST, **extra) -> str:
+        line = node.lineno  # type: ignore[attr-defined]
+        identifier = f"{SITE_PREFIX}{kind}_{name}_{line}"
+        if identifier not in self.sites:
+            source = _TEMPLATES[kind].format(
+                name=identifier, op=_SYMBOLS.get(name, ""), k=name, h=HELPER, s=repr((self.filename, line)), **extra
+            )
+            function = ast.parse(source).body[0]
+            assert isinstance(function, ast.FunctionDef)
+            for part in ast.walk(function):
+                if "lineno" in part._attributes:
+                    part.lineno = part.end_lineno = line
+                    part.col_offset = part.end_col_offset = 0
+            self.sites[identifier] = function
+        return identifier
+
+    def _call_site(self, kind: str, name: str, args: list, node: ast.AST) -> ast.Call:
+        return ast.copy_location(ast.Call(_name(self._site(kind, name, node)), args, []), node)
+
+    # Annotations and match patterns are not operations: kept as written (a pattern's ``1+2j`` must
+    # stay a literal; an annotation's ``int | None`` is read back by typing and dataclasses).
+    def visit_arg(self, node):
+        return node
+
+    def visit_FunctionDef(self, node):
+        returns, node.returns = node.returns, None
+        self.generic_visit(node)
+        node.returns = returns
+        return node
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def visit_ClassDef(self, node):
+        for part in (*node.bases, *node.keywords, *node.decorator_list):
+            self.visit(part)
+        self.classes.append(node.name)
+        node.body = [self.visit(statement) for statement in node.body]
+        self.classes.pop()
+        return node
+
+    def visit_Lambda(self, node):
+        self.generic_visit(node)
+        return node
+
+    def visit_AnnAssign(self, node):
+        annotation = node.annotation
+        self.generic_visit(node)
+        node.annotation = annotation
+        return node
+
+    def visit_match_case(self, node):
+        pattern, node.pattern = node.pattern, ast.MatchAs()
+        self.generic_visit(node)
+        node.pattern = pattern
+        return node
+
+    def visit_BinOp(self, node):
+        self.generic_visit(node)
+        return self._call_site("binary", _BINARY[type(node.op)], [node.left, node.right], node)
+
+    def visit_UnaryOp(self, node):
+        self.generic_visit(node)
+        name = _UNARY.get(type(node.op))
+        if name is None:
+            return node
+        return self._call_site("unary", name, [node.operand], node)
+
+    def visit_Compare(self, node):
+        self.generic_visit(node)
+        if len(node.ops) != 1 or type(node.ops[0]) not in _COMPARE:
+            return node  # a chain, is, in: unchanged
+        return self._call_site("compare", _COMPARE[type(node.ops[0])], [node.left, node.comparators[0]], node)
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        if isinstance(node.func, ast.Name) and node.func.id in _FRAME_READERS:
+            return node  # reads its caller's frame: called as written
+        # w(f, site)(...): f itself, called from the user's frame, unless f is NumPy's
+        site = _name(self._site("call", "call", node))
+        node.func = ast.copy_location(ast.Call(_helper("w"), [node.func, site], []), node.func)
+        return node
+
+    def visit_AugAssign(self, node):
+        self.generic_visit(node)
+        name = _BINARY[type(node.op)]
+        target = node.target
+        if isinstance(target, ast.Name):
+            load = ast.copy_location(ast.Name(target.id, ast.Load()), target)
+            value = self._call_site("inplace", name, [load, node.value], node)
+            return ast.copy_location(ast.Assign([target], value), node)
+        if isinstance(target, ast.Subscript):
+            of = self._site("item_of", name, node)
+            reader = _name(self._site("item", name, node, of=of))
+            args = [target.value, _index(target.slice)]
+        elif isinstance(target, ast.Attribute):
+            of = self._site("attr_of", name, node, inplace=self._site("inplace", name, node))
+            reader = _name(self._site("attr", name, node, of=of))
+            args = [target.value, ast.Constant(_mangle(target.attr, self.classes))]
+        else:
+            return node
+        read = ast.copy_location(ast.Call(reader, args, []), node)
+        call = ast.copy_location(ast.Call(read, [node.value], []), node)
+        return ast.copy_location(ast.Expr(call), node)
+
+    def visit_Assign(self, node):
+        self.generic_visit(node)
+        if len(node.targets) != 1 or not isinstance(node.targets[0], ast.Subscript):
+            return node
+        target = node.targets[0]
+        # the value first, then the object and the key: Python's order for a[k] = v
+        call = self._call_site("setitem", "item", [node.value, target.value, _index(target.slice)], node)
+        return ast.copy_location(ast.Expr(call), node)
+
+
+def rewrite(tree: ast.Module, filename: str = "<unknown>") -> ast.Module:
+    """``tree`` with its operators, calls and item assignments going through the site functions,
+    defined first (after the docstring and the ``__future__`` imports)."""
+    rewriter = _Rewriter(filename)
     tree = rewriter.visit(tree)
     body = tree.body
     start = 0
@@ -284,7 +331,12 @@ def rewrite(tree: ast.Module) -> ast.Module:
         start = 1
     while start < len(body) and isinstance(body[start], ast.ImportFrom) and body[start].module == "__future__":
         start += 1
-    tree.body = body[:start] + list(rewriter.sites.values()) + body[start:]
+    # the site functions others refer to come first: in-place ones (attr_of), then item_of and attr_of
+    rank = {f"{SITE_PREFIX}inplace_": 0, f"{SITE_PREFIX}item_of_": 1, f"{SITE_PREFIX}attr_of_": 1}
+    order = sorted(
+        rewriter.sites.items(), key=lambda item: min([2] + [r for p, r in rank.items() if item[0].startswith(p)])
+    )
+    tree.body = body[:start] + [function for _, function in order] + body[start:]
     ast.fix_missing_locations(tree)
     for node in ast.walk(tree):  # nodes another rewriter (pytest's) placed without an end
         if "end_lineno" in node._attributes and (node.end_lineno or 0) < node.lineno:
@@ -292,5 +344,8 @@ def rewrite(tree: ast.Module) -> ast.Module:
     return tree
 
 
-def compile_rewritten(source: bytes, path: str):
-    return compile(rewrite(ast.parse(source, filename=path)), path, "exec", dont_inherit=True)
+def compile_rewritten(source: bytes, path: str, tree: ast.Module | None = None):
+    """The code object of ``source`` (or of its already parsed ``tree``), rewritten."""
+    if tree is None:
+        tree = ast.parse(source, filename=path)
+    return compile(rewrite(tree, path), path, "exec", dont_inherit=True)
