@@ -11,8 +11,10 @@ plain run does.  Three ways in:
   (or ``-- python -m pytest ...``): this module's :func:`main`, over the audit's runner;
 * the pytest plugin: ``pytest -p array_api_promo.nep50`` (or ``pytest --nep50`` with the package
   installed: its entry point registers this module);
-* ``ARRAY_API_PROMO_NEP50=numpy1`` in the environment (inherited by subprocesses), with the site hook on
-  the path: ``PYTHONPATH=$(python -m array_api_promo.nep50 --site)``.
+* ``ARRAY_API_PROMO_NEP50=numpy1`` in the environment, inherited by subprocesses: with the package
+  installed (not editable), a ``.pth`` line it installs starts the mode in every Python process
+  (:func:`start_from_environment`); otherwise the site hook does, with
+  ``PYTHONPATH=$(python -m array_api_promo.nep50 --site)`` too.
 
 The machinery is the NumPy audit's (:mod:`array_api_promo.audit.program`); this module is its front
 door.  Imports nothing heavy until a tool starts.
@@ -25,7 +27,7 @@ import sys
 
 from .audit.warning import NEP50Warning
 
-__all__ = ["NEP50Warning", "main"]
+__all__ = ["NEP50Warning", "main", "start_from_environment"]
 
 _PROG = "python -m array_api_promo.nep50"
 
@@ -77,6 +79,13 @@ def main(argv=None) -> int:
         print(SITE_DIR)
         return 0
     return run_numpy_tool(parser, args, argv, warns=True)
+
+
+def start_from_environment():
+    """The warning mode in this process, against ``$ARRAY_API_PROMO_NEP50`` (the ``.pth`` line's call)."""
+    from .audit.program import ENV_WARN, start
+
+    return start(os.environ.get(ENV_WARN, ""), True)
 
 
 # -- the pytest plugin ---------------------------------------------------------------------------------

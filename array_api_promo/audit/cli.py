@@ -173,7 +173,7 @@ def run_numpy_tool(parser, args, argv: list[str], warns: bool) -> int:
     records = merge(processes)
     invocation = shlex.join(["python", "-m", parser.prog.rpartition(" ")[2], *argv])
     # On stderr: the run's stdout is the program's, byte for byte.
-    if not warns or getattr(args, "table", False):
+    if (not warns or getattr(args, "table", False)) and processes and not missing:
         print_table(records, f"numpy {np.__version__}", [p.name for p in others], args.limit, file=sys.stderr)
     write_reports(
         args,

@@ -32,6 +32,9 @@ from .namespace import REFUSALS
 from .records import Outcome, Record, RecordSet, differ, error_name, user_frame, warn_at
 from .signatures import call_key, describe_call
 
+# pytest leaves this module's frames out of its tracebacks (a warning made an error passes through them)
+__tracebackhide__ = True
+
 __all__ = [
     "FORWARD",
     "INPLACE",

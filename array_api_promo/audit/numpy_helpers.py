@@ -19,6 +19,9 @@ import numpy as np
 
 from .numpy_compare import Comparison, function_table
 
+# pytest leaves this module's frames out of its tracebacks (a warning made an error passes through them)
+__tracebackhide__ = True
+
 __all__ = ["Helpers"]
 
 _REFLECTED = {n: f"__r{n}__" for n in ("add", "sub", "mul", "truediv", "floordiv", "mod", "pow", "matmul")}

@@ -18,6 +18,9 @@ import types
 import warnings
 from typing import NamedTuple
 
+# pytest leaves this module's frames out of its tracebacks (a warning made an error passes through them)
+__tracebackhide__ = True
+
 __all__ = [
     "ENV_RECORDS_DIR",
     "SITE_PREFIX",
