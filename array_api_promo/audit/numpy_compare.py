@@ -41,6 +41,7 @@ __all__ = [
     "Comparison",
     "Skip",
     "against_outcome",
+    "against_values",
     "check_against",
     "function_table",
     "numpy_outcome",
@@ -555,28 +556,36 @@ def _computed(kind: str, name: str, runtime, args: tuple, kwargs: dict, ufunc=No
             return None, None
 
 
-def _values_differ(policy, kind: str, name: str, args: tuple, kwargs: dict, result) -> bool:
-    """Whether ``policy`` stores (or, comparing, gives) other values than NumPy's ``result``, on the real data
-    (``args``: the operands before the call; an in-place target copied)."""
+def against_values(policy, kind: str, name: str, args: tuple, kwargs: dict, result=None) -> np.ndarray:
+    """The values ``policy`` stores (in place, into an item or into ``out=``) or gives (a comparison) for the
+    NumPy call ``kind``/``name`` on the real data (``args``: the operands before the call; ``result``:
+    NumPy's, for an item's stored dtype)."""
     runtime = namespace(policy, DEFAULT_API_VERSION)._runtime
     legacy = runtime.policy.value_dependent and runtime.policy.numpy_scalars == "array"
     move = _Move(runtime, real=True, copy=True, long_as_float64=legacy and _long_beside_floating(args, kwargs))
     with np.errstate(all="ignore"), quiet_conversions():
         if kind == "compare":
-            theirs, mine = np.asarray(FORWARD[name](move(args[0]), move(args[1]))), np.asarray(result)
-        elif kind == "inplace" or (kind == "item" and type(args[1]) is np.ndarray):
+            return np.asarray(FORWARD[name](move(args[0]), move(args[1])))
+        if kind == "inplace" or (kind == "item" and type(args[1]) is np.ndarray):
             a, b = args if kind == "inplace" else args[1:]
             target = move(a)
             INPLACE[name](target, move(b))
-            theirs, mine = np.asarray(target), np.asarray(result)
-        elif kind == "item":  # an item op value, stored in the array's dtype
-            stored = args[0].dtype
-            theirs = np.asarray(FORWARD[name](move(args[1]), move(args[2]))).astype(stored)
-            mine = np.asarray(result).astype(stored)
-        else:  # a ufunc into out=
-            out = kwargs["out"][0] if type(kwargs["out"]) is tuple else kwargs["out"]
-            theirs = np.asarray(getattr(runtime, name)(*[move(x) for x in args])).astype(out.dtype)
-            mine = out
+            return np.asarray(target)
+        if kind == "item":  # an item op value, stored in the array's dtype
+            return np.asarray(FORWARD[name](move(args[1]), move(args[2]))).astype(args[0].dtype)
+        out = kwargs["out"][0] if type(kwargs["out"]) is tuple else kwargs["out"]  # a ufunc into out=
+        return np.asarray(getattr(runtime, name)(*[move(x) for x in args])).astype(out.dtype)
+
+
+def _values_differ(policy, kind: str, name: str, args: tuple, kwargs: dict, result) -> bool:
+    """Whether ``policy``'s values (:func:`against_values`) differ from NumPy's ``result``."""
+    theirs = against_values(policy, kind, name, args, kwargs)
+    if kind == "item":
+        mine = np.asarray(result).astype(args[0].dtype)
+    elif kind == "ufunc":
+        mine = kwargs["out"][0] if type(kwargs["out"]) is tuple else kwargs["out"]
+    else:
+        mine = np.asarray(result)
     nan = mine.dtype.kind in "fc" and theirs.dtype.kind in "fc"
     return theirs.shape != mine.shape or not np.array_equal(theirs, mine, equal_nan=nan)
 

@@ -378,6 +378,12 @@ class NumPyLegacyPolicy(NumPyPolicy):
         step = 1 if step is None else step
         if step == 0:
             raise ZeroDivisionError("arange: division by zero (NumPy 1.26)")
+        length = (stop - start) / step
+        if not math.isfinite(length):
+            raise ValueError("arange: cannot compute length (NumPy 1.26)")
+        length = math.ceil(length)
+        if not -(2**63) <= length <= 2**63 - 1:  # the length, of either sign, as an intp
+            raise ValueError("arange: Maximum allowed size exceeded (NumPy 1.26)")
         if dtype is None:
             found = [f8 if type(v) is float else _numpy_int(v) for v in (start, stop, step)]
             if None in found:
@@ -388,20 +394,16 @@ class NumPyLegacyPolicy(NumPyPolicy):
             dtype = found[0]
             for other in found[1:]:
                 dtype = NUMPY_TABLE.join(dtype, other)  # type: ignore[arg-type]
-        length = (stop - start) / step
-        if not math.isfinite(length):
-            raise ValueError("arange: cannot compute length (NumPy 1.26)")
-        length = math.ceil(length)
-        if length > 2**63 - 1:
-            raise ValueError("arange: Maximum allowed size exceeded (NumPy 1.26)")
         if dtype.category == D.CATEGORY_BOOL and length > 2:
             raise TypeError("arange: only supported for booleans when the result has at most length 2 (NumPy 1.26)")
         if length > 0 and dtype.category == D.CATEGORY_INTEGER:
+            # each of the first two values becomes a C long (an unsigned long long for uint32, uint64)
+            high = 2**64 if dtype in (u4, u8) else 2**63
             for value in (start, start + step)[: min(length, 2)]:
                 if type(value) is float and not math.isfinite(value):
                     raise ValueError(f"arange: cannot convert float {value} to integer (NumPy 1.26)")
-                if not -(2**63) <= value < 2**64:
-                    raise OverflowError(f"arange: Python int {value} too large to convert to C long (NumPy 1.26)")
+                if not -(2**63) <= int(value) < high:
+                    raise OverflowError(f"arange: Python int {int(value)} too large to convert to C long (NumPy 1.26)")
         return dtype
 
 
