@@ -4,6 +4,9 @@
 ``array_api``, version 2025.12); ``array_api_promo.torch`` follows PyTorch
 2.13's promotion; ``array_api_promo.namespace(policy, api_version)`` makes
 any other combination, for built-in and user-written policies alike.
+
+PYTEST_DONT_REWRITE: pytest leaves this package's asserts alone (a pytest plugin's package is
+marked for assertion rewriting; the NEP 50 tools import it before pytest starts).
 """
 
 import importlib as _importlib

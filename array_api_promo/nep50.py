@@ -10,7 +10,7 @@ plain run does.  Three ways in:
 * ``python -m array_api_promo.nep50 [--against numpy1] [--json F] [--markdown F] -- python prog.py``
   (or ``-- python -m pytest ...``): this module's :func:`main`, over the audit's runner;
 * the pytest plugin: ``pytest -p array_api_promo.nep50`` (or ``pytest --nep50`` with the package
-  installed: its entry point registers this module);
+  installed: its entry point registers the small ``array_api_promo_pytest`` under this module's name);
 * ``ARRAY_API_PROMO_NEP50=numpy1`` in the environment, inherited by subprocesses: with the package
   installed (not editable), a ``.pth`` line it installs starts the mode in every Python process
   (:func:`start_from_environment`); otherwise the site hook does, with
@@ -27,7 +27,7 @@ import sys
 
 from .audit.warning import NEP50Warning
 
-__all__ = ["NEP50Warning", "main", "start_from_environment"]
+__all__ = ["NEP50Warning", "main", "pytest_addoption", "pytest_load_initial_conftests", "start_from_environment"]
 
 _PROG = "python -m array_api_promo.nep50"
 
@@ -88,49 +88,8 @@ def start_from_environment():
     return start(os.environ.get(ENV_WARN, ""), True)
 
 
-# -- the pytest plugin ---------------------------------------------------------------------------------
-_PLUGIN = __name__
-
-
-def pytest_addoption(parser):
-    group = parser.getgroup("nep50", "NEP 50 warnings (array_api_promo)")
-    group.addoption(
-        "--nep50",
-        nargs="?",
-        const="numpy1",
-        default=None,
-        metavar="AGAINST",
-        help="a NEP50Warning at each line of the tests' and the project's code whose NumPy result differs under "
-        "other promotion rules (default numpy1: NumPy 1.x; or torch, jax, any policy)",
-    )
-    group.addoption(
-        "--nep50-include",
-        action="append",
-        default=[],
-        metavar="PATTERN",
-        help="the code compared: a directory, a file or a module name pattern (repeatable; default: the rootdir)",
-    )
-
-
-def _requested(early_config) -> bool:
-    """Whether this plugin was asked for by name (``-p array_api_promo.nep50``, ``PYTEST_PLUGINS``), which
-    turns it on; loaded by its entry point alone, ``--nep50`` does."""
-    named = list(getattr(early_config.known_args_namespace, "plugins", None) or [])
-    named += [p.strip() for p in os.environ.get("PYTEST_PLUGINS", "").split(",")]
-    return _PLUGIN in named
-
-
-def pytest_load_initial_conftests(early_config, parser, args):
-    """Before the conftest files are imported (pytest imports them in its own implementation, last)."""
-    options = early_config.known_args_namespace
-    against = getattr(options, "nep50", None)
-    if against is None and not _requested(early_config):
-        return
-    from .audit.program import start
-
-    include = list(getattr(options, "nep50_include", None) or []) or [str(early_config.rootpath)]
-    start(against or os.environ.get("ARRAY_API_PROMO_NEP50") or "numpy1", True, include)
-
+# -- the pytest plugin: registered as this module by -p array_api_promo.nep50 (on by itself) -------------------
+from array_api_promo_pytest import pytest_addoption, pytest_load_initial_conftests  # noqa: E402
 
 if __name__ == "__main__":
     sys.exit(main())

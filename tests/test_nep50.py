@@ -309,12 +309,12 @@ def test_the_nep50_option_of_the_installed_plugin(tmp_path):
 
 
 def _entry_point_env(tmp_path) -> dict:
-    """A plugin that registers array_api_promo.nep50 as pytest registers an entry point (by the module's name,
-    without asking for it by name), for a checkout that is not installed."""
+    """A plugin that registers the entry point's module as pytest does (array_api_promo_pytest, under the
+    name array_api_promo.nep50), for a checkout that is not installed."""
     stand_in = tmp_path / "entry"
     stand_in.mkdir(exist_ok=True)
     (stand_in / "tests_entry_point_stand_in.py").write_text(
-        "import array_api_promo.nep50 as plugin\n\n"
+        "import array_api_promo_pytest as plugin\n\n"
         "def pytest_addhooks(pluginmanager):\n"
         "    pluginmanager.register(plugin, 'array_api_promo.nep50')\n"
     )
@@ -345,3 +345,42 @@ def test_no_bytecode_cache_holds_the_rewrite(tmp_path):
 
 def _timeless(text: str) -> str:
     return re.sub(r" in \d+\.\d+s", "", text)
+
+
+def test_the_readme_lines(tmp_path):
+    """The README's three lines, run in a project whose tests have two lines NEP 50 changed."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = text.split("<!-- nep50-lines: run by tests/test_nep50.py -->\n```bash\n", 1)[1].split("```", 1)[0]
+    lines = [line.split("  #", 1)[0].strip() for line in block.splitlines()]
+    assert len(lines) == 3
+    folder = _pytest_folder(tmp_path)
+    site = str(ROOT / "array_api_promo" / "_site")
+    results = []
+    for line in lines:
+        env = dict(ENV)
+        words = line.split()
+        while "=" in words[0]:  # NAME=value before the command
+            name, _, value = words.pop(0).partition("=")
+            env[name] = value
+            # the package is a checkout here, not installed: the site hook stands for the installed .pth line
+            env["PYTHONPATH"] = os.pathsep.join([site, ENV["PYTHONPATH"]])
+        command = [sys.executable if w == "python" else w for w in words]
+        results.append(subprocess.run(command, cwd=folder, capture_output=True, text=True, timeout=600, env=env))
+    runner, strict, environment = results
+    assert runner.returncode == 0 and "3 passed, 2 warnings" in runner.stdout
+    assert set(_warnings(runner.stdout)) == {("test_things.py", 7), ("helpers.py", 2)}
+    assert strict.returncode == 1 and "2 failed, 1 passed" in strict.stdout
+    assert environment.returncode == 0 and set(_warnings(environment.stdout)) == set(_warnings(runner.stdout))
+
+
+def test_the_entry_point_is_the_small_module_and_loads_nothing_else():
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:
+        import tomli as tomllib
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    assert project["project"]["entry-points"]["pytest11"] == {"array_api_promo.nep50": "array_api_promo_pytest"}
+    assert project["tool"]["setuptools"]["py-modules"] == ["array_api_promo_pytest"]
+    code = "import sys, array_api_promo_pytest; print(sorted(m for m in sys.modules if m.startswith(('numpy', 'array_api'))))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=True)
+    assert done.stdout == "['array_api_promo_pytest']\n"
