@@ -115,16 +115,15 @@ _ARANGE_LIMIT = 10_000  # arange is compared on its own arguments, up to this ma
 
 
 def function_table(numpy) -> dict:
-    """``id(f) -> (f, kind, op, namespace function)`` for NumPy's ufuncs and promoting functions
-    (``f`` kept: an id is only looked up with the object it was taken of)."""
+    """``f -> (f, kind, op, namespace function)`` for NumPy's ufuncs and promoting functions."""
     table = {}
     for attribute in dir(numpy):
         value = getattr(numpy, attribute, None)
         if isinstance(value, np.ufunc) and value.nout == 1:
             target = _UFUNC_NAMES.get(value.__name__, value.__name__)
-            table[id(value)] = (value, "ufunc", f"numpy.{value.__name__}", target)
+            table[value] = (value, "ufunc", f"numpy.{value.__name__}", target)
         elif attribute in _FUNCTIONS and callable(value):
-            table[id(value)] = (value, "function", f"numpy.{attribute}", _FUNCTIONS[attribute])
+            table[value] = (value, "function", f"numpy.{attribute}", _FUNCTIONS[attribute])
     return table
 
 
@@ -624,6 +623,8 @@ class Comparison(RecordSet):
         super().__init__(f"numpy {np.__version__}", [p.name for p in self.against])
         self._verdicts: dict = {}
         self._messages: dict = {}  # record key -> its warning's text
+        self._value_dependent = any(p.value_dependent for p in self.against)
+        self._converting = any(isinstance(p.numpy_scalars, dict) for p in self.against)  # NumPy scalars as numbers
         # calls a policy's run (or the audit) failed on other than by refusing: "op (why)" -> count
         self.uncompared: collections.Counter = collections.Counter()
         self.missing: str | None = None  # the main script Python could not open
@@ -641,13 +642,14 @@ class Comparison(RecordSet):
         self.uncompared[f"{op} ({why})"] += 1
 
     # -- one call -----------------------------------------------------------------------------
-    def compare(self, site, kind, op, name, args, kwargs, result, error, ufunc=None) -> None:
+    def compare(self, site, kind, op, name, args, kwargs, result, error, ufunc=None) -> bool:
         """Record the call (``kind``/``name``, shown as ``op``, at ``site``) if a policy's outcome differs
         from NumPy's ``result`` or ``error`` (``ufunc``: NumPy's, for a ufunc call); where the dtypes agree
         but the computing dtypes differ, if the values differ.  ``args`` are the operands before the call
-        (an in-place target's copy, where the values are compared)."""
+        (an in-place target's copy, where the values are compared).  True: the outcomes agree, as they do
+        for every call of the same signature (the helpers may skip those)."""
         if error is None and not _held(args[0] if kind == "item" else result):
-            return  # an object, string or datetime result: no policy's namespace holds it
+            return False  # an object, string or datetime result: no policy's namespace holds it
         keyed = (args[0], args[2]) if kind == "setitem" else args
         key = call_key(DEFAULT_API_VERSION, f"{kind}.{name}", keyed, kwargs) if error is None else None
         verdict = self._verdicts.get(key, False) if key is not None else False
@@ -658,16 +660,16 @@ class Comparison(RecordSet):
                 verdict = _AGREE
             except _NotCompared as exc:
                 self.not_compared(op, str(exc))
-                return
+                return False
             if key is not None:
                 self._verdicts[key] = verdict
         if verdict is _AGREE:
-            return
+            return key is not None
         if verdict.differs:
             self._report(site, op, kind, name, args, kwargs, verdict.mine, verdict.theirs, verdict.label)
-            return
+            return False
         if verdict.values is None:
-            return
+            return False
         numpy_computed, computed = verdict.values
         try:
             changed = [
@@ -676,13 +678,28 @@ class Comparison(RecordSet):
             ]
         except Exception as exc:  # (a policy refusing on the real data what it computed on stand-ins)
             self.not_compared(op, f"values: {type(exc).__name__}")
-            return
-        if not any(changed):
-            return
-        dtype = verdict.mine.dtype
-        mine = Outcome(dtype, None, computed=numpy_computed)
-        theirs = tuple(Outcome(dtype, None, computed=c) if d else verdict.mine for c, d in zip(computed, changed))
-        self._report(site, op, kind, name, args, kwargs, mine, theirs, None)
+            return False
+        if any(changed):
+            dtype = verdict.mine.dtype
+            mine = Outcome(dtype, None, computed=numpy_computed)
+            theirs = tuple(Outcome(dtype, None, computed=c) if d else verdict.mine for c, d in zip(computed, changed))
+            self._report(site, op, kind, name, args, kwargs, mine, theirs, None)
+        return False
+
+    def values_matter(self, args) -> bool:
+        """Whether the outcomes of a call on these operands may depend on their values, not only on their types
+        and dtypes: a Python int (NumPy 2 refuses one out of range), a NumPy integer scalar a policy makes a
+        Python int of, or, under a value-dependent policy (numpy_legacy), a scalar or 0-d operand beside an
+        n-d array.  The helpers key the signatures of the others by types and dtypes alone."""
+        if any(type(a) is int for a in args):
+            return True
+        scalars = [a for a in args if isinstance(a, np.generic) or (type(a) is np.ndarray and a.ndim == 0)]
+        scalars += [a for a in args if type(a) in PY_SCALARS]
+        if not scalars:
+            return False
+        if self._converting and any(isinstance(a, np.integer) for a in scalars):
+            return True
+        return self._value_dependent and any(type(a) is np.ndarray and a.ndim for a in args)
 
     def needs_before(self, kind, name, args, kwargs) -> bool:
         """Whether a call that writes (in place, or into ``out=``) needs its operands copied first: its

@@ -71,9 +71,10 @@ def start(against: str, warns: bool, include=None):
     chosen = Include(patterns or [os.getcwd()])
     finder = Finder(chosen, not_rewritten=lambda name: comparison.not_compared(name, "pytest's assertion rewriting"))
     sys.meta_path.insert(0, finder)
-    script = _MainScript(chosen, comparison)
-    sys.addaudithook(script)
-    atexit.register(script.after)  # registered first: run last
+    if sys.argv and sys.argv[0] not in ("", "-c", "-m", "-"):  # python script.py (an audit hook costs every event)
+        script = _MainScript(chosen, comparison)
+        sys.addaudithook(script)
+        atexit.register(script.after)  # registered first: run last
     return comparison
 
 

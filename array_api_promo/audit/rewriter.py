@@ -72,15 +72,28 @@ _FRAME_READERS = frozenset({"super", "locals", "globals", "vars", "dir", "eval",
 # own global named ``type`` cannot interfere); ``__tracebackhide__`` hides them in pytest's reports.
 # ``{h}`` is the helpers' builtin name, ``{s}`` the site (file and line), ``{k}`` the operation's name.
 _TEMPLATES = {
+    # (a signature that agreed before is looked up here, as the helpers key it: no call of theirs)
     "binary": """
-def {name}(a, b, /, __tracebackhide__=True, _t=type, _p={h}.plain, _c={h}.binary, _e={h}.binary_error, _s={s}):
-    if _t(a) in _p and _t(b) in _p:
+def {name}(a, b, /, __tracebackhide__=True, _t=type, _p={h}.plain, _nd={h}.ndarray, _g={h}.agreed.get,
+           _c={h}.binary, _e={h}.binary_error, _s={s}):
+    ta = _t(a)
+    tb = _t(b)
+    if ta in _p and tb in _p:
         return a {op} b
     try:
         r = a {op} b
     except Exception as e:
         _e(_s, "{k}", a, b, e)
         raise
+    f = _g(("{k}", (ta, a.dtype, a.ndim == 0) if ta is _nd else ta, (tb, b.dtype, b.ndim == 0) if tb is _nd else tb))
+    if f is True:
+        return r
+    if f is not None:
+        try:
+            if ((a.item() if a.ndim == 0 else None) if ta is _nd else a, (b.item() if b.ndim == 0 else None) if tb is _nd else b) in f:
+                return r
+        except TypeError:
+            pass
     return _c(_s, "{k}", a, b, r)
 """,
     "unary": """
@@ -95,18 +108,25 @@ def {name}(a, /, __tracebackhide__=True, _t=type, _p={h}.plain, _c={h}.unary, _e
     return _c(_s, "{k}", a, r)
 """,
     "inplace": """
-def {name}(a, b, /, __tracebackhide__=True, _t=type, _p={h}.plain, _b={h}.inplace_before, _c={h}.inplace,
-           _e={h}.inplace_error, _s={s}):
-    if _t(a) in _p and _t(b) in _p:
+def {name}(a, b, /, __tracebackhide__=True, _t=type, _p={h}.plain, _nd={h}.ndarray, _g={h}.agreed.get,
+           _b={h}.inplace_before, _c={h}.inplace, _e={h}.inplace_error, _s={s}):
+    ta = _t(a)
+    tb = _t(b)
+    if ta in _p and tb in _p:
+        a {op}= b
+        return a
+    f = _g(("i{k}", (ta, a.dtype, a.ndim == 0) if ta is _nd else ta, (tb, b.dtype, b.ndim == 0) if tb is _nd else tb))
+    if f is True:
         a {op}= b
         return a
     c = _b(_s, "{k}", a, b)
     try:
         a {op}= b
     except Exception as e:
-        _e(c, e)
+        if c is not None:
+            _e(c, e)
         raise
-    return _c(c, a)
+    return a if c is None else _c(c, a)
 """,
     # o[k] op= v: o[k] is read before v is evaluated (item(o, k) returns a function of v)
     "item": """
@@ -125,9 +145,11 @@ def {name}(o, k, a, b, /, __tracebackhide__=True, _t=type, _nd={h}.ndarray, _b={
         a {op}= b
         o[k] = a
     except Exception as e:
-        _e(c, e)
+        if c is not None:
+            _e(c, e)
         raise
-    _c(c, a)
+    if c is not None:
+        _c(c, a)
 """,
     # o.x op= v: o.x is read before v is evaluated; the operation is the site's in-place function
     "attr": """
@@ -139,8 +161,8 @@ def {name}(o, n, a, b, /, __tracebackhide__=True, _setattr=setattr, _i={inplace}
     _setattr(o, n, _i(a, b))
 """,
     "setitem": """
-def {name}(v, o, k, /, __tracebackhide__=True, _t=type, _nd={h}.ndarray, _c={h}.setitem, _e={h}.setitem_error,
-           _s={s}):
+def {name}(v, o, k, /, __tracebackhide__=True, _t=type, _nd={h}.ndarray, _g={h}.agreed.get, _c={h}.setitem,
+           _e={h}.setitem_error, _s={s}):
     if _t(o) is not _nd:
         o[k] = v
         return
@@ -149,7 +171,9 @@ def {name}(v, o, k, /, __tracebackhide__=True, _t=type, _nd={h}.ndarray, _c={h}.
     except Exception as e:
         _e(_s, o, v, e)
         raise
-    _c(_s, o, v)
+    tv = _t(v)
+    if _g(("setitem", (_nd, o.dtype, o.ndim == 0), (tv, v.dtype, v.ndim == 0) if tv is _nd else tv)) is not True:
+        _c(_s, o, v)
 """,
     # f(...) for a NumPy function f: w(f, site) gives partial(site, f)
     "call": """
@@ -159,9 +183,10 @@ def {name}(f, /, *args, **kwargs):
     try:
         r = f(*args, **kwargs)
     except Exception as e:
-        {h}.call_error(c, e)
+        if c is not None:
+            {h}.call_error(c, e)
         raise
-    return {h}.call(c, r)
+    return r if c is None else {h}.call(c, r)
 """,
 }
 _TEMPLATES["compare"] = _TEMPLATES["binary"]
