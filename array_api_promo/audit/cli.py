@@ -22,17 +22,31 @@ import subprocess
 import sys
 import tempfile
 
-from .._cli import UsageError, load_policy
 from .._namespace import API_VERSIONS
+from ..promotion import get_policy
 from .records import ENV_RECORDS_DIR, merge, read_folder
 from .reports import plural, print_table, unwritable, write_reports
 
-__all__ = ["PACKAGE_ROOT", "SITE_DIR", "default_include", "main", "run_collecting", "run_numpy_tool"]
+__all__ = ["PACKAGE_ROOT", "SITE_DIR", "default_include", "load_policy", "main", "run_collecting", "run_numpy_tool"]
 
 # The folder holding the array_api_promo package (the site hook puts it on a program's path)
 PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The site hook's folder, put first on the program's PYTHONPATH: its sitecustomize starts the tools
 SITE_DIR = os.path.join(PACKAGE_ROOT, "array_api_promo", "_site")
+
+
+def load_policy(spec: str):
+    """A policy by name, or ``module:attribute`` (the command line's loader, imported only for those)."""
+    if ":" not in spec:
+        return get_policy(spec)
+    from .._cli import load_policy as load
+
+    return load(spec)
+
+
+def _refusal(exc: Exception) -> str:
+    text = str(exc)
+    return text.replace("unknown promotion policy", "unknown policy") if isinstance(exc, ValueError) else text
 
 
 def main(argv=None) -> int:
@@ -93,8 +107,8 @@ def main(argv=None) -> int:
         main_policy = load_policy(args.policy)
         others = [load_policy(a) for a in against]
         check_policies(main_policy, others)
-    except (UsageError, ImportError, TypeError, ValueError) as exc:
-        parser.error(str(exc))
+    except Exception as exc:  # (the command line's UsageError too)
+        parser.error(_refusal(exc))
     if shutil.which(command[0]) is None:
         parser.error(f"program not found: {command[0]}")
     env = dict(os.environ, **extra_env)
@@ -138,10 +152,9 @@ def run_numpy_tool(parser, args, argv: list[str], warns: bool) -> int:
     """The program on the installed NumPy, its own NumPy operations compared with ``args.against``: the
     audit (``--numpy``, records) or the warning mode (``warns``: python -m array_api_promo.nep50).
     Returns the program's exit status, or a failure of the tool's own (2: bad arguments, nothing ran)."""
-    import numpy as np
+    from .program import ENV_AGAINST, ENV_INCLUDE, ENV_WARN, against_names, check_against
 
-    from .numpy_compare import check_against
-    from .program import ENV_AGAINST, ENV_INCLUDE, ENV_WARN, against_names
+    numpy_version = sys.modules["numpy"].__version__  # (the package imported it)
 
     command = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not command:
@@ -152,8 +165,8 @@ def run_numpy_tool(parser, args, argv: list[str], warns: bool) -> int:
     names = against_names(args.against)
     try:
         others = check_against([load_policy(a) for a in names])
-    except (UsageError, ImportError, TypeError, ValueError) as exc:
-        parser.error(str(exc))
+    except Exception as exc:  # (the command line's UsageError too)
+        parser.error(_refusal(exc))
     if shutil.which(command[0]) is None:
         parser.error(f"program not found: {command[0]}")
     include = [os.path.abspath(p) if os.path.exists(p) else p for p in args.include] or [default_include(command)]
@@ -174,12 +187,12 @@ def run_numpy_tool(parser, args, argv: list[str], warns: bool) -> int:
     invocation = shlex.join(["python", "-m", parser.prog.rpartition(" ")[2], *argv])
     # On stderr: the run's stdout is the program's, byte for byte.
     if (not warns or getattr(args, "table", False)) and processes and not missing:
-        print_table(records, f"numpy {np.__version__}", [p.name for p in others], args.limit, file=sys.stderr)
+        print_table(records, f"numpy {numpy_version}", [p.name for p in others], args.limit, file=sys.stderr)
     write_reports(
         args,
         invocation,
         records,
-        f"numpy {np.__version__}",
+        f"numpy {numpy_version}",
         [p.name for p in others],
         extra={"uncompared": uncompared},  # the calls the report does not cover, by operation and reason
     )

@@ -25,10 +25,10 @@ import numpy as np
 from .. import _dtypes as D
 from .._dtypes import PY_SCALARS, DType
 from .._namespace import DEFAULT_API_VERSION, namespace
-from ..promotion import get_policy
 from ..promotion._policy import int_text
 from ..promotion.numpy_legacy import quiet_conversions
 from .namespace import REFUSALS
+from .program import check_against
 from .records import Outcome, Record, RecordSet, differ, error_name, user_frame, warn_at
 from .signatures import call_key, describe_call
 
@@ -42,7 +42,6 @@ __all__ = [
     "Skip",
     "against_outcome",
     "against_values",
-    "check_against",
     "function_table",
     "numpy_outcome",
     "policy_label",
@@ -117,8 +116,7 @@ _ARANGE_LIMIT = 10_000  # arange is compared on its own arguments, up to this ma
 def function_table(numpy) -> dict:
     """``f -> (f, kind, op, namespace function)`` for NumPy's ufuncs and promoting functions."""
     table = {}
-    for attribute in dir(numpy):
-        value = getattr(numpy, attribute, None)
+    for attribute, value in list(vars(numpy).items()):  # (not dir(): that loads numpy.testing, f2py, ...)
         if isinstance(value, np.ufunc) and value.nout == 1:
             target = _UFUNC_NAMES.get(value.__name__, value.__name__)
             table[value] = (value, "ufunc", f"numpy.{value.__name__}", target)
@@ -130,16 +128,6 @@ def function_table(numpy) -> dict:
 def policy_label(policy) -> str:
     """A policy as the warnings name it: ``NumPy 1.x`` for numpy_legacy, else its name."""
     return "NumPy 1.x" if policy.name == "numpy_legacy" else policy.name
-
-
-def check_against(against) -> tuple:
-    """The policies named, each once (ValueError otherwise)."""
-    others = tuple(get_policy(p) for p in against)
-    if not others:
-        raise ValueError("audit: --against must name at least one policy to compare with")
-    if len({p.name for p in others}) != len(others):
-        raise ValueError(f"audit: --against names a policy twice ({', '.join(p.name for p in others)})")
-    return others
 
 
 class Skip(Exception):
