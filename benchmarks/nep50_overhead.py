@@ -120,7 +120,7 @@ def main(argv=None) -> int:
             times["variable"].append(_wall([python, empty], folder, mode_env))
             times["runner"].append(_wall([*runner, python, empty], folder, plain_env))
         plain = statistics.median(times["plain"])
-        print("start-up of an empty NumPy program (wall time, median of %d):" % args.rounds)
+        print(f"start-up of an empty NumPy program (wall time, median of {args.rounds}):")
         print(f"  plain                          {plain:6.3f} s")
         for label, key in (("ARRAY_API_PROMO_NEP50=numpy1", "variable"), ("python -m array_api_promo.nep50", "runner")):
             value = statistics.median(times[key])

@@ -85,6 +85,7 @@ def _plain_and_tool(tmp_path, program: str, tool=RUNNER, args=()) -> tuple[Run, 
 
 # -- never changes the program ---------------------------------------------------------------------
 ORDERED = ["mangled.py", "unclosed.py", "raises.py", "raises_in_operation.py", "exits.py", "language.py", "differs.py"]
+ORDERED += ["edges.py"]
 
 
 @pytest.mark.parametrize("tool", [RUNNER, AUDIT], ids=["nep50", "audit"])
@@ -158,6 +159,14 @@ def test_each_warning_arrives_at_its_line_once(tmp_path):
     assert _warnings(tooled.stderr) == {("differs.py", line): text for line, text in DIFFERS.items()}
     assert tooled.stderr.count("NEP50Warning") == 3  # line 12 runs three times: once by the default filter
     assert tooled.stderr.splitlines()[-1] == "array_api_promo.nep50: 3 lines, 5 calls differ from numpy_legacy"
+
+
+def test_edges_of_a_real_library(tmp_path):
+    """Big-endian operands are compared; a read-only target refused by both, and a warning the program's
+    filters made an error, are no difference; a finalizer at shutdown runs as plainly."""
+    plain, tooled = _plain_and_tool(tmp_path, "edges.py")
+    assert plain.stdout.endswith(b"finalized 6\n") and tooled.stdout == plain.stdout
+    assert set(_warnings(tooled.stderr)) == {("edges.py", 10), ("edges.py", 11)}
 
 
 def test_error_filter_fails_the_run_at_the_first_line(tmp_path):

@@ -141,7 +141,7 @@ class _NotCompared(Exception):
 # -- NumPy's side ------------------------------------------------------------------------------
 def _numpy_dtype_text(result) -> str | None:
     if isinstance(result, (np.ndarray, np.generic)):
-        dtype = result.dtype
+        dtype = _native(result.dtype)
         return _NAMES.get(dtype) or dtype.name
     if isinstance(result, np.dtype):
         return _NAMES.get(result) or result.name
@@ -151,11 +151,18 @@ def _numpy_dtype_text(result) -> str | None:
     return None
 
 
+def _native(dtype: np.dtype) -> np.dtype:
+    """A dtype in the machine's byte order (a big-endian float32 read from a file is a float32)."""
+    return dtype if dtype.isnative else dtype.newbyteorder("=")
+
+
 def _held(result) -> bool:
     """Whether NumPy's result is of dtypes the namespaces hold (or NumPy's longdouble)."""
     if isinstance(result, (np.ndarray, np.generic)):
-        return result.dtype in _DTYPES or result.dtype in _LONG
+        dtype = _native(result.dtype)
+        return dtype in _DTYPES or dtype in _LONG
     if isinstance(result, np.dtype):
+        result = _native(result)
         return result in _DTYPES or result in _LONG
     if isinstance(result, tuple):
         return all(_held(r) for r in result)
@@ -214,13 +221,14 @@ class _Move:
             x = self._long(x)
             t = type(x)
         if t is np.ndarray:
-            if x.dtype not in _DTYPES:
+            dtype = _native(x.dtype)
+            if dtype not in _DTYPES:
                 raise Skip
             self.arrays += 1
             if self.real or x.ndim == 0:
-                data = x.copy() if self.copy or x.ndim == 0 else x
+                data = x.astype(dtype) if dtype is not x.dtype else x.copy() if self.copy or x.ndim == 0 else x
             else:
-                data = np.zeros((1,) * x.ndim, x.dtype)
+                data = np.zeros((1,) * x.ndim, dtype)
             return self.runtime.asarray(data)
         if isinstance(x, np.generic):
             if x.dtype not in _DTYPES:
@@ -321,9 +329,12 @@ def _against_run(kind: str, name: str, runtime, args: tuple, kwargs: dict, real:
         # A scalar of the target's kind or a lower one (NEP 50's change: an int out of an integer
         # dtype's range); NumPy casts an array, or a value of a higher kind, unsafely under both.
         value_kind = _kind(value)
-        if a.dtype not in _DTYPES or value_kind is None or value_kind > _KINDS[a.dtype.kind]:
+        dtype = _native(a.dtype)
+        if dtype not in _DTYPES or value_kind is None or value_kind > _KINDS[a.dtype.kind]:
             raise Skip
-        stand_in = runtime.asarray(np.zeros((1,) * a.ndim, a.dtype) if a.ndim else a.copy())
+        if real and not a.flags.writeable:
+            raise ValueError("assignment destination is read-only")  # as NumPy refuses it, under every policy
+        stand_in = runtime.asarray(np.zeros((1,) * a.ndim, dtype) if a.ndim else a.astype(dtype))
         stand_in[...] = move(value)
         return stand_in
     if kind == "ufunc":

@@ -251,6 +251,8 @@ class _Rewriter(ast.NodeTransformer):
         return node
 
     def visit_FunctionDef(self, node):
+        if node.name == "__del__":
+            return node  # a finalizer may run after the interpreter cleared the builtins: kept as written
         returns, node.returns = node.returns, None
         self.generic_visit(node)
         node.returns = returns
@@ -361,7 +363,10 @@ def rewrite(tree: ast.Module, filename: str = "<unknown>") -> ast.Module:
     order = sorted(
         rewriter.sites.items(), key=lambda item: min([2] + [r for p, r in rank.items() if item[0].startswith(p)])
     )
-    tree.body = body[:start] + [function for _, function in order] + body[start:]
+    # the helpers as a global of the module too: found when the interpreter, shutting down, has put back the
+    # builtins it started with (a finalizer calling the module's functions then)
+    bind = ast.parse(f"{HELPER} = {HELPER}").body
+    tree.body = body[:start] + bind + [function for _, function in order] + body[start:]
     ast.fix_missing_locations(tree)
     for node in ast.walk(tree):  # nodes another rewriter (pytest's) placed without an end
         if "end_lineno" in node._attributes and (node.end_lineno or 0) < node.lineno:
