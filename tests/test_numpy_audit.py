@@ -22,7 +22,7 @@ import textwrap
 import numpy as np
 import pytest
 
-from array_api_promo.audit.rewriter import rewrite
+from array_api_promo.audit.rewriter import rewrite, site_function
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FOLDER = os.path.join(HERE, "data", "numpy_audit")
@@ -270,5 +270,8 @@ class _Calls:
 
     def w(self, f, site):
         return f
+
+    def site(self, kind, name, line, filename, ref=None):
+        return site_function(kind, name, line, filename, sys._getframe(1).f_globals, self, ref)
 
     binary_error = unary_error = inplace_error = item_error = setitem_error = None

@@ -110,6 +110,7 @@ _FUNCTIONS = {
     "var": "var",
 }
 _REDUCTIONS = frozenset({"sum", "prod", "mean", "max", "min", "std", "var"})
+_SHAPED = frozenset({"numpy.zeros", "numpy.ones", "numpy.empty"})  # their ints are a shape
 _ARANGE_LIMIT = 10_000  # arange is compared on its own arguments, up to this many elements
 
 
@@ -685,11 +686,14 @@ class Comparison(RecordSet):
             self._report(site, op, kind, name, args, kwargs, mine, theirs, None)
         return False
 
-    def values_matter(self, args) -> bool:
+    def values_matter(self, args, name: str | None = None) -> bool:
         """Whether the outcomes of a call on these operands may depend on their values, not only on their types
         and dtypes: a Python int (NumPy 2 refuses one out of range), a NumPy integer scalar a policy makes a
         Python int of, or, under a value-dependent policy (numpy_legacy), a scalar or 0-d operand beside an
-        n-d array.  The helpers key the signatures of the others by types and dtypes alone."""
+        n-d array.  The helpers key the signatures of the others by types and dtypes alone.  (A shape's ints,
+        ``np.zeros(n, dtype)``, decide nothing.)"""
+        if name in _SHAPED:
+            return False
         if any(type(a) is int for a in args):
             return True
         scalars = [a for a in args if isinstance(a, np.generic) or (type(a) is np.ndarray and a.ndim == 0)]

@@ -19,6 +19,7 @@ import numpy as np
 
 from .namespace import REFUSALS
 from .numpy_compare import Comparison, function_table
+from .rewriter import site_function
 
 # pytest leaves this module's frames out of its tracebacks (a warning made an error passes through them)
 __tracebackhide__ = True
@@ -77,6 +78,10 @@ class Helpers:
         # functions look their operations up here first (rewriter.py keys them alike)
         self.agreed: dict = {}
 
+    def site(self, kind, name, line, filename, ref=None):
+        """A site function of the calling module (its definition in the rewritten code)."""
+        return site_function(kind, name, line, filename, sys._getframe(1).f_globals, self, ref)
+
     # -- the comparison, guarded ------------------------------------------------------------------
     def _compare(self, site, kind, op, name, args, kwargs, result, error, ufunc=None) -> bool:
         if error is not None and not isinstance(error, REFUSALS):
@@ -103,7 +108,7 @@ class Helpers:
         """A call of this signature agreed: remember it (with its values, where they may decide)."""
         found = self.agreed.get(key)
         if found is None:
-            if not self.comparison.values_matter(operands):
+            if not self.comparison.values_matter(operands, key[0]):
                 self.agreed[key] = True
                 return
             found = self.agreed[key] = {}

@@ -16,10 +16,11 @@ main-script runner (:mod:`.program`).
 from __future__ import annotations
 
 import ast
+import types
 
 from .records import SITE_PREFIX
 
-__all__ = ["HELPER", "compile_rewritten", "rewrite"]
+__all__ = ["HELPER", "compile_rewritten", "rewrite", "site_function"]
 
 HELPER = "__array_api_promo_audit__"  # the builtin name the rewritten code calls
 
@@ -192,6 +193,21 @@ def {name}(f, /, *args, **kwargs):
 _TEMPLATES["compare"] = _TEMPLATES["binary"]
 
 
+def _placed(node, like):
+    """``node`` and its new parts (the ones with no place yet) at ``like``'s place: the rewriter's own
+    nodes, placed as they are made rather than by a walk of the whole tree."""
+    stack = [node]
+    while stack:
+        part = stack.pop()
+        if getattr(part, "lineno", None) is not None and part is not node:
+            continue  # a node of the user's, placed already
+        part.lineno, part.col_offset = like.lineno, like.col_offset
+        part.end_lineno = getattr(like, "end_lineno", like.lineno)
+        part.end_col_offset = getattr(like, "end_col_offset", like.col_offset)
+        stack.extend(c for c in ast.iter_child_nodes(part) if "lineno" in c._attributes)
+    return node
+
+
 def _helper(attribute: str) -> ast.Attribute:
     return ast.Attribute(ast.Name(HELPER, ast.Load()), attribute, ast.Load())
 
@@ -223,27 +239,29 @@ class _Rewriter(ast.NodeTransformer):
 
     def __init__(self, filename: str):
         self.filename = filename
-        self.sites: dict[str, ast.FunctionDef] = {}
+        self.sites: dict[str, ast.stmt] = {}
         self.classes: list[str] = []  # the enclosing classes (attribute names are mangled in them)
 
-    def _site(self, kind: str, name: str, node: ast.AST, **extra) -> str:
+    def _site(self, kind: str, name: str, node: ast.AST, ref: str | None = None) -> str:
+        """The site function's name; its definition: ``NAME = helpers.site(kind, name, line, file[, ref])``
+        (made from a template compiled once: :func:`site_function`)."""
         line = node.lineno  # type: ignore[attr-defined]
         identifier = f"{SITE_PREFIX}{kind}_{name}_{line}"
         if identifier not in self.sites:
-            source = _TEMPLATES[kind].format(
-                name=identifier, op=_SYMBOLS.get(name, ""), k=name, h=HELPER, s=repr((self.filename, line)), **extra
-            )
-            function = ast.parse(source).body[0]
-            assert isinstance(function, ast.FunctionDef)
-            for part in ast.walk(function):
+            args = [ast.Constant(kind), ast.Constant(name), ast.Constant(line), ast.Constant(self.filename)]
+            if ref is not None:
+                args.append(_name(ref))
+            call = ast.Call(_helper("site"), args, [])
+            statement = ast.Assign([ast.Name(identifier, ast.Store())], call)
+            for part in ast.walk(statement):
                 if "lineno" in part._attributes:
                     part.lineno = part.end_lineno = line
                     part.col_offset = part.end_col_offset = 0
-            self.sites[identifier] = function
+            self.sites[identifier] = statement  # type: ignore[assignment]
         return identifier
 
     def _call_site(self, kind: str, name: str, args: list, node: ast.AST) -> ast.Call:
-        return ast.copy_location(ast.Call(_name(self._site(kind, name, node)), args, []), node)
+        return _placed(ast.Call(_name(self._site(kind, name, node)), args, []), node)
 
     # Annotations and match patterns are not operations: kept as written (a pattern's ``1+2j`` must
     # stay a literal; an annotation's ``int | None`` is read back by typing and dataclasses).
@@ -307,7 +325,7 @@ class _Rewriter(ast.NodeTransformer):
             return node  # reads its caller's frame: called as written
         # w(f, site)(...): f itself, called from the user's frame, unless f is NumPy's
         site = _name(self._site("call", "call", node))
-        node.func = ast.copy_location(ast.Call(_helper("w"), [node.func, site], []), node.func)
+        node.func = _placed(ast.Call(_helper("w"), [node.func, site], []), node.func)
         return node
 
     def visit_AugAssign(self, node):
@@ -315,22 +333,22 @@ class _Rewriter(ast.NodeTransformer):
         name = _BINARY[type(node.op)]
         target = node.target
         if isinstance(target, ast.Name):
-            load = ast.copy_location(ast.Name(target.id, ast.Load()), target)
+            load = _placed(ast.Name(target.id, ast.Load()), target)
             value = self._call_site("inplace", name, [load, node.value], node)
-            return ast.copy_location(ast.Assign([target], value), node)
+            return _placed(ast.Assign([target], value), node)
         if isinstance(target, ast.Subscript):
             of = self._site("item_of", name, node)
-            reader = _name(self._site("item", name, node, of=of))
+            reader = _name(self._site("item", name, node, ref=of))
             args = [target.value, _index(target.slice)]
         elif isinstance(target, ast.Attribute):
-            of = self._site("attr_of", name, node, inplace=self._site("inplace", name, node))
-            reader = _name(self._site("attr", name, node, of=of))
+            of = self._site("attr_of", name, node, ref=self._site("inplace", name, node))
+            reader = _name(self._site("attr", name, node, ref=of))
             args = [target.value, ast.Constant(_mangle(target.attr, self.classes))]
         else:
             return node
-        read = ast.copy_location(ast.Call(reader, args, []), node)
-        call = ast.copy_location(ast.Call(read, [node.value], []), node)
-        return ast.copy_location(ast.Expr(call), node)
+        read = _placed(ast.Call(reader, args, []), node)
+        call = _placed(ast.Call(read, [node.value], []), node)
+        return _placed(ast.Expr(call), node)
 
     def visit_Assign(self, node):
         self.generic_visit(node)
@@ -339,10 +357,10 @@ class _Rewriter(ast.NodeTransformer):
         target = node.targets[0]
         # the value first, then the object and the key: Python's order for a[k] = v
         call = self._call_site("setitem", "item", [node.value, target.value, _index(target.slice)], node)
-        return ast.copy_location(ast.Expr(call), node)
+        return _placed(ast.Expr(call), node)
 
 
-def rewrite(tree: ast.Module, filename: str = "<unknown>") -> ast.Module:
+def rewrite(tree: ast.Module, filename: str = "<unknown>", others: bool = False) -> ast.Module:
     """``tree`` with its operators, calls and item assignments going through the site functions,
     defined first (after the docstring and the ``__future__`` imports)."""
     rewriter = _Rewriter(filename)
@@ -367,15 +385,58 @@ def rewrite(tree: ast.Module, filename: str = "<unknown>") -> ast.Module:
     # builtins it started with (a finalizer calling the module's functions then)
     bind = ast.parse(f"{HELPER} = {HELPER}").body
     tree.body = body[:start] + bind + [function for _, function in order] + body[start:]
-    ast.fix_missing_locations(tree)
-    for node in ast.walk(tree):  # nodes another rewriter (pytest's) placed without an end
-        if "end_lineno" in node._attributes and (node.end_lineno or 0) < node.lineno:
-            node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
+    for part in ast.walk(bind[0]):
+        if "lineno" in part._attributes:
+            part.lineno = part.end_lineno = 1
+            part.col_offset = part.end_col_offset = 0
+    if others:  # another rewriter's nodes (pytest's): placed by a walk, and given an end where they have none
+        ast.fix_missing_locations(tree)
+        for node in ast.walk(tree):
+            if "end_lineno" in node._attributes and (node.end_lineno or 0) < node.lineno:
+                node.end_lineno, node.end_col_offset = node.lineno, node.col_offset
     return tree
 
 
+_MAKERS: dict = {}
+
+
+def _maker(kind: str, name: str):
+    """The template of ``kind``/``name`` as a function making site functions, compiled once: every line of
+    it numbered 1, so that a site's code is the template's with its first line set."""
+    found = _MAKERS.get((kind, name))
+    if found is None:
+        text = _TEMPLATES[kind].format(
+            name="SITE", op=_SYMBOLS.get(name, ""), k=name, h="_H_", s="_S_", of="_REF_", inplace="_REF_"
+        )
+        body = "\n".join("    " + line for line in text.strip().splitlines())
+        tree = ast.parse(f"def _make(_H_, _S_, _REF_):\n{body}\n    return SITE\n")
+        for part in ast.walk(tree):
+            if "lineno" in part._attributes:
+                part.lineno = part.end_lineno = 1
+                part.col_offset = part.end_col_offset = 0
+        scope: dict = {}
+        exec(compile(tree, f"<array_api_promo site {kind}>", "exec"), scope)
+        found = _MAKERS[(kind, name)] = scope["_make"]
+    return found
+
+
+def site_function(kind: str, name: str, line: int, filename: str, module_globals: dict, helpers, ref=None):
+    """The site function of ``kind``/``name`` at ``line`` of ``filename``: a function of the module
+    (``module_globals``: its warnings' module and registry) whose every instruction is at that line."""
+    made = _maker(kind, name)(helpers, (filename, line), ref)
+    identifier = f"{SITE_PREFIX}{kind}_{name}_{line}"
+    code = made.__code__.replace(co_firstlineno=line, co_filename=filename, co_name=identifier)
+    if hasattr(code, "co_qualname"):
+        code = code.replace(co_qualname=identifier)
+    function = types.FunctionType(code, module_globals, identifier, made.__defaults__, made.__closure__)
+    function.__kwdefaults__ = made.__kwdefaults__
+    return function
+
+
 def compile_rewritten(source: bytes, path: str, tree: ast.Module | None = None):
-    """The code object of ``source`` (or of its already parsed ``tree``), rewritten."""
+    """The code object of ``source`` (or of its already parsed ``tree``, which another rewriter, pytest's,
+    may have changed), rewritten."""
+    others = tree is not None
     if tree is None:
         tree = ast.parse(source, filename=path)
-    return compile(rewrite(tree, path), path, "exec", dont_inherit=True)
+    return compile(rewrite(tree, path, others), path, "exec", dont_inherit=True)

@@ -166,6 +166,10 @@ def _key(x):
         return ("ndarray", x.dtype.str, x.ndim, value_class(x[()].item()) if x.ndim == 0 else None)
     if isinstance(x, np.generic):
         return ("numpy", x.dtype.str, value_class(x.item()))
+    if isinstance(x, np.dtype):  # a dtype argument: np.dtype('f4'), np.float32, float
+        return ("dtype", x.str)
+    if isinstance(x, type) and (issubclass(x, np.generic) or x in PY_SCALARS):
+        return ("dtype", x.__name__)
     return None
 
 
