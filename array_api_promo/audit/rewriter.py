@@ -248,7 +248,12 @@ class _Rewriter(ast.NodeTransformer):
         line = node.lineno  # type: ignore[attr-defined]
         identifier = f"{SITE_PREFIX}{kind}_{name}_{line}"
         if identifier not in self.sites:
-            args = [ast.Constant(kind), ast.Constant(name), ast.Constant(line), ast.Constant(self.filename)]
+            args: list[ast.expr] = [
+                ast.Constant(kind),
+                ast.Constant(name),
+                ast.Constant(line),
+                ast.Constant(self.filename),
+            ]
             if ref is not None:
                 args.append(_name(ref))
             call = ast.Call(_helper("site"), args, [])
