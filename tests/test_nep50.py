@@ -393,3 +393,22 @@ def test_the_entry_point_is_the_small_module_and_loads_nothing_else():
     code = "import sys, array_api_promo_pytest; print(sorted(m for m in sys.modules if m.startswith(('numpy', 'array_api'))))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=ENV, check=True)
     assert done.stdout == "['array_api_promo_pytest']\n"
+
+
+def test_the_nibabel_measurement_as_committed():
+    """docs/audits/nep50-nibabel.md: the warning mode against NumPy 1.26.4's weak_and_warn on nibabel's tests,
+    each disagreement judged with both real NumPys (the committed records and judgements)."""
+    folder = ROOT / "docs" / "audits" / "nep50-nibabel"
+    command = [sys.executable, str(ROOT / "tools" / "nep50_measure.py"), "--package", "nibabel"]
+    command += ["--weak-and-warn", str(folder / "weak-and-warn-1.26.4.json")]
+    command += ["--warning-mode", str(folder / "warning-mode-2.4.6.json")]
+    command += ["--judged", str(folder / "judged-1.26.4.json"), str(folder / "judged-2.4.6.json")]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=ENV)
+    lines = done.stdout.splitlines()
+    assert "both: 70; weak_and_warn only: 4; the warning mode only: 4" in lines
+    assert "the warning mode: precision 100.0%, recall 100.0%" in lines
+    assert "weak_and_warn: precision 94.6%, recall 94.6%" in lines
+    judged = [json.loads((folder / f"judged-{v}.json").read_text())["numpy"] for v in ("1.26.4", "2.4.6")]
+    assert judged == ["1.26.4", "2.4.6"]
+    report = (ROOT / "docs" / "audits" / "nep50-nibabel.md").read_text()
+    assert "| the warning mode (NumPy 2.4.6) | 74 | 74 | **100.0%** | **100.0%** |" in report

@@ -209,7 +209,7 @@ def run_numpy_tool(parser, args, argv: list[str], warns: bool) -> int:
         print(f"{tool}: {total:,} calls could not be compared ({listed})", file=sys.stderr)
     if warns:
         calls = sum(r.count for r in records if r.kind is None)
-        sites = sum(1 for r in records if r.kind is None)
+        sites = len({(r.file, r.line) for r in records if r.kind is None})
         print(
             f"{tool}: {plural(sites, 'line')}, {plural(calls, 'call')} differ from {', '.join(names)}", file=sys.stderr
         )
