@@ -4,6 +4,9 @@
 ``array_api``, version 2025.12); ``array_api_promo.torch`` follows PyTorch
 2.13's promotion; ``array_api_promo.namespace(policy, api_version)`` makes
 any other combination, for built-in and user-written policies alike.
+
+PYTEST_DONT_REWRITE: pytest leaves this package's asserts alone (a pytest plugin's package is
+marked for assertion rewriting; the NEP 50 tools import it before pytest starts).
 """
 
 import importlib as _importlib
@@ -14,6 +17,7 @@ from ._array import Array
 from ._devices import CPU, DEVICE1, DEVICE2, NO_FLOAT64, NO_X64
 from ._dtypes import DType
 from ._namespace import API_VERSIONS, DEFAULT_API_VERSION, bind as _bind, namespace  # noqa: F401
+from .audit.warning import NEP50Warning
 from .promotion._policy import NoDtypeError, PromotionDifferenceWarning, PromotionError
 
 __version__ = "0.1.0"
@@ -35,4 +39,4 @@ def __dir__():
 # Package-level extras beyond the standard's names.
 __all__ = __all__ + ["Array", "DType", "namespace", "promotion", "CPU", "DEVICE1", "API_VERSIONS"]  # type: ignore[has-type]  # noqa: F821
 __all__ += ["DEVICE2", "NO_FLOAT64", "NO_X64"]  # array-api-strict's other devices
-__all__ += ["PromotionError", "NoDtypeError", "PromotionDifferenceWarning", "audit"]
+__all__ += ["PromotionError", "NoDtypeError", "PromotionDifferenceWarning", "NEP50Warning", "audit"]

@@ -8,7 +8,7 @@ promotion policy: the program (and every Python subprocess it starts, e.g.
 pytest-xdist workers) imports a module named ``array_api_strict`` that is a
 namespace of the chosen policy and API version.
 
-How: the runner puts ``array_api_promo/_standin_site`` first on
+How: the runner puts ``array_api_promo/_site`` (the site hook) first on
 ``PYTHONPATH``; its ``sitecustomize`` (chaining to any other
 ``sitecustomize``) installs an import hook at the front of ``sys.meta_path``
 when ``ARRAY_API_PROMO_STANDIN`` is set, so ``array_api_strict`` resolves to
@@ -101,7 +101,7 @@ from .promotion._policy import ScalarConverter
 __all__ = ["MIRRORED_VERSION", "SHAPE", "SITE_DIR", "StandinRuntime", "install", "main", "make_module"]
 
 MODULE_NAME = "array_api_strict"
-SITE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_standin_site")
+SITE_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "_site")  # the site hook (its sitecustomize)
 _PACKAGE_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 _EXTENSIONS = {"linalg": "2021.12", "fft": "2022.12"}
 _DATA_DEPENDENT = ("unique_all", "unique_counts", "unique_inverse", "unique_values", "nonzero", "repeat")

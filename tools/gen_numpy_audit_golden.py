@@ -32,6 +32,7 @@ OUT = os.path.join(ROOT, "tests", "data", "numpy_audit_golden.json")
 PROGRAMS = {
     "numpy1_era.py": ["python", "numpy1_era.py"],
     "kinds.py": ["python", "kinds.py"],
+    "exactness.py": ["python", "exactness.py"],
     "probe_pytest.py": ["python", "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", "probe_pytest.py"],
 }
 _PROBE = re.compile(r"probe (\d+): (.+)$")

@@ -40,7 +40,9 @@ The tests compare this module with golden tables generated from real NumPy 1.26.
 
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 import warnings
 
 import numpy as np
@@ -62,7 +64,7 @@ from ._policy import (
 # np.promote_types, the ufunc loop lists and the boolean refusals are unchanged since 1.x
 from .numpy import LOOP_SPECS, NUMPY_TABLE, REFUSE_ALL_BOOL, NumPyPolicy, parse_loops
 
-__all__ = ["NumPyLegacyPolicy", "ValueClass", "min_scalar_type"]
+__all__ = ["NumPyLegacyPolicy", "ValueClass", "min_scalar_type", "quiet_conversions"]
 
 b1, i1, i2, i4, i8 = D.bool_, D.int8, D.int16, D.int32, D.int64
 u1, u2, u4, u8 = D.uint8, D.uint16, D.uint32, D.uint64
@@ -355,18 +357,85 @@ class NumPyLegacyPolicy(NumPyPolicy):
     def convert_scalar(self, value, dtype, op="asarray"):
         """As ``np.asarray(value, dtype)`` in NumPy 1.26: an out-of-range int wraps, with a warning."""
         if type(value) is int and dtype.category == D.CATEGORY_INTEGER and not self.int_fits(value, dtype):
-            warnings.warn(
-                f"{op}: Python int {value} is out of bounds for {dtype.name} and wraps around, "
-                f"as NumPy 1.26 does (policy {self.name!r}); NumPy 2 raises here",
-                DeprecationWarning,
-                stacklevel=3,
-            )
+            if not _QUIET.on:
+                warnings.warn(
+                    f"{op}: Python int {value} is out of bounds for {dtype.name} and wraps around, "
+                    f"as NumPy 1.26 does (policy {self.name!r}); NumPy 2 raises here",
+                    DeprecationWarning,
+                    stacklevel=3,
+                )
             value = self.wrap_int(value, dtype)
         with np.errstate(over="ignore"):
             try:
                 return np.asarray(value, dtype=dtype.numpy)
             except OverflowError:  # a huge int into a float: inf
                 return np.asarray(math.copysign(math.inf, value), dtype=dtype.numpy)
+
+    # -- NumPy's own functions the standard's do not model ---------------------------------------
+    def numpy_arange(self, start, stop=None, step=None, *, dtype: DType | None = None) -> DType:
+        """The dtype of ``np.arange(start, stop, step, dtype=dtype)`` under NumPy 1.26 (Python int and
+        float arguments), or its refusal.  The length is ``ceil((stop - start) / step)`` in double;
+        only the first two values are converted to ``dtype`` (an out-of-range int wraps: NumPy 2
+        raises there), so ``arange(625, dtype=uint8)`` is a uint8 array (its values wrap).  Without a
+        dtype: the promotion of each argument as ``np.asarray`` makes it (int64; uint64 in
+        [2**63, 2**64), so int64 with uint64 is float64; float64)."""
+        if stop is None:
+            start, stop = 0, start
+        step = 1 if step is None else step
+        if step == 0:
+            raise ZeroDivisionError("arange: division by zero (NumPy 1.26)")
+        length = (stop - start) / step
+        if not math.isfinite(length):
+            raise ValueError("arange: cannot compute length (NumPy 1.26)")
+        length = math.ceil(length)
+        if not -(2**63) <= length <= 2**63 - 1:  # the length, of either sign, as an intp
+            raise ValueError("arange: Maximum allowed size exceeded (NumPy 1.26)")
+        if dtype is None:
+            found = [f8 if type(v) is float else _numpy_int(v) for v in (start, stop, step)]
+            if None in found:
+                raise OverflowError(
+                    f"arange: NumPy 1.26 makes an object array of {start}, {stop}, {step}, which this namespace "
+                    f"does not have (policy {self.name!r})"
+                )
+            dtype = found[0]
+            for other in found[1:]:
+                dtype = NUMPY_TABLE.join(dtype, other)  # type: ignore[arg-type]
+        if dtype.category == D.CATEGORY_BOOL and length > 2:
+            raise TypeError("arange: only supported for booleans when the result has at most length 2 (NumPy 1.26)")
+        if length > 0 and dtype.category == D.CATEGORY_INTEGER:
+            # each of the first two values becomes a C long (an unsigned long long for uint32, uint64)
+            high = 2**64 if dtype in (u4, u8) else 2**63
+            for value in (start, start + step)[: min(length, 2)]:
+                if type(value) is float and not math.isfinite(value):
+                    raise ValueError(f"arange: cannot convert float {value} to integer (NumPy 1.26)")
+                if not -(2**63) <= int(value) < high:
+                    raise OverflowError(f"arange: Python int {int(value)} too large to convert to C long (NumPy 1.26)")
+        return dtype
+
+
+class _Quiet(threading.local):
+    on = False
+
+
+_QUIET = _Quiet()
+
+
+@contextlib.contextmanager
+def quiet_conversions():
+    """In this thread, no ``DeprecationWarning`` for a wrapped Python int (the NumPy audit runs this
+    policy beside a program whose warnings are its own; the warning filters are not touched)."""
+    before, _QUIET.on = _QUIET.on, True
+    try:
+        yield
+    finally:
+        _QUIET.on = before
+
+
+def _numpy_int(value: int) -> DType | None:
+    """The dtype ``np.asarray(value)`` gives a Python int in NumPy 1.26 (None: object)."""
+    if -(2**63) <= value <= _INT64_MAX:
+        return i8
+    return u8 if value < 2**64 else None
 
 
 def _promote(a: DType, b: DType, a_small: bool, b_small: bool) -> DType:

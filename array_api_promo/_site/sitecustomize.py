@@ -1,8 +1,20 @@
-"""Started by ``python -m array_api_promo.standin`` (and ``.audit``): make ``import array_api_strict`` give the stand-in.
+"""The site hook: in every Python process of a program run under one of the package's tools, start
+the tool the environment asks for.
 
-Kept free of imports of array_api_promo (and NumPy): every Python process the
-program starts runs this file; the namespace is built only when something
-imports ``array_api_strict``.  Any other ``sitecustomize`` on the path runs too.
+The runners (``python -m array_api_promo.standin``, ``python -m array_api_promo.audit``) put this
+folder first on the program's ``PYTHONPATH``, so that Python runs this ``sitecustomize`` at start-up
+in the program and in every Python subprocess it starts (pytest-xdist workers included); any other
+``sitecustomize`` on the path runs too.  What it starts:
+
+* ``ARRAY_API_PROMO_STANDIN``: ``import array_api_strict`` gives the stand-in (an import hook;
+  the namespace is built only when something imports ``array_api_strict``; under the audit,
+  ``ARRAY_API_PROMO_AUDIT_AGAINST``, an audited one);
+* ``ARRAY_API_PROMO_NEP50`` (the warning mode, ``python -m array_api_promo.nep50``) or
+  ``ARRAY_API_PROMO_NUMPY_AUDIT`` (``python -m array_api_promo.audit --numpy``): the NumPy tool
+  (``array_api_promo.audit.program.start``: the import hook that rewrites the user's modules, and
+  the run of a main script from its rewritten tree).
+
+Kept free of imports of array_api_promo (and NumPy) unless a tool needs them.
 """
 
 import importlib.abc
@@ -42,7 +54,7 @@ class ArrayApiStrictStandin(importlib.abc.MetaPathFinder, importlib.abc.Loader):
                 raise
             sys.path.append(root)  # after everything: never shadows the program's own modules
         if os.environ.get("ARRAY_API_PROMO_AUDIT_AGAINST"):  # under python -m array_api_promo.audit
-            from array_api_promo._audit import make_standin_module as make_module
+            from array_api_promo.audit.namespace import make_standin_module as make_module
         else:
             from array_api_promo.standin import make_module
         return make_module()
@@ -62,19 +74,18 @@ def _run_next_sitecustomize():
         spec.loader.exec_module(module)
 
 
-def _start_numpy_audit():
-    """Under ``python -m array_api_promo.audit --numpy``: the hook that rewrites the user's modules
-    (this imports NumPy and array_api_promo; a main script of the user's runs from here and exits)."""
+def _start_numpy_tool(against: str, warns: bool):
+    """The import hook that rewrites the user's modules (this imports array_api_promo and NumPy)."""
     root = os.environ.get("ARRAY_API_PROMO_STANDIN_ROOT")
     if root:  # the runner's copy of the package, and nothing else of its folder on the path
         sys.path.insert(0, root)
     try:
-        from array_api_promo._numpy_audit import start
+        from array_api_promo.audit.program import start
     finally:
         if root:
             sys.path.remove(root)
 
-    start()
+    start(against, warns)
 
 
 if os.environ.get("ARRAY_API_PROMO_STANDIN") and not any(
@@ -82,5 +93,7 @@ if os.environ.get("ARRAY_API_PROMO_STANDIN") and not any(
 ):
     sys.meta_path.insert(0, ArrayApiStrictStandin())
 _run_next_sitecustomize()
-if os.environ.get("ARRAY_API_PROMO_NUMPY_AUDIT"):
-    _start_numpy_audit()
+if os.environ.get("ARRAY_API_PROMO_NEP50") is not None:
+    _start_numpy_tool(os.environ["ARRAY_API_PROMO_NEP50"], True)
+elif os.environ.get("ARRAY_API_PROMO_NUMPY_AUDIT"):
+    _start_numpy_tool(os.environ["ARRAY_API_PROMO_NUMPY_AUDIT"], False)
