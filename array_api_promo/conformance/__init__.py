@@ -50,7 +50,9 @@ SPEED_PLUGIN = f"{__name__}._pytest_speed"
 
 #: Policies whose failures are *intentional* deviations (documented, not defects).
 #: Anything failing under another policy is a defect.
-INTENTIONAL_POLICIES = frozenset({"torch", "numpy", "numpy_legacy", "jax", "jax_x64", "megengine", "paddle", "mlx"})
+INTENTIONAL_POLICIES = frozenset(
+    {"torch", "numpy", "numpy_legacy", "jax", "jax_x64", "jax_explicit_x64", "megengine", "paddle", "mlx"}
+)
 
 
 def with_repo_on_path(environ: Mapping[str, str]) -> dict:
