@@ -296,3 +296,34 @@ def test_dtype_decisions_are_policy_hooks():
     assert xp.sum(xp.ones(3, dtype=xp.float32)).dtype is xp.float32
     old = xp.namespace("array_api", "2022.12")
     assert old.sum(old.ones(3, dtype=old.float32)).dtype is old.float64
+
+
+def test_no_module_imports_another_modules_underscore_name():
+    """Modules talk through interfaces: a name one module takes from another is public (modules of the
+    package may be private, ``from . import _dtypes``; a name inside one may not)."""
+    import ast
+    import importlib.util
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parent.parent / "array_api_promo"
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        parts = path.relative_to(root.parent).with_suffix("").parts
+        package = parts[:-1] if path.name != "__init__.py" else parts[:-1]
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.ImportFrom):
+                continue
+            if node.level:
+                base = list(package[: len(package) - node.level + 1])
+                module = ".".join(base + ([node.module] if node.module else []))
+            else:
+                module = node.module or ""
+            if not module.startswith("array_api_promo"):
+                continue
+            for alias in node.names:
+                name = alias.name
+                if not name.startswith("_") or (name.startswith("__") and name.endswith("__")):
+                    continue
+                if importlib.util.find_spec(f"{module}.{name}") is None:  # a module of the package is fine
+                    found.append(f"{path.relative_to(root.parent)}: {name} from {module}")
+    assert not found, "\n".join(found)

@@ -152,7 +152,8 @@ def run_numpy_tool(parser, args, argv: list[str], warns: bool) -> int:
     """The program on the installed NumPy, its own NumPy operations compared with ``args.against``: the
     audit (``--numpy``, records) or the warning mode (``warns``: python -m array_api_promo.nep50).
     Returns the program's exit status, or a failure of the tool's own (2: bad arguments, nothing ran)."""
-    from .program import ENV_AGAINST, ENV_INCLUDE, ENV_WARN, against_names, check_against
+    from .numpy_compare import check_against
+    from .program import ENV_AGAINST, ENV_INCLUDE, ENV_WARN, against_names
 
     numpy_version = sys.modules["numpy"].__version__  # (the package imported it)
 

@@ -32,7 +32,7 @@ from .hook import Finder, Include
 from .records import SITE_PREFIX
 from .rewriter import HELPER, rewrite
 
-__all__ = ["ENV_AGAINST", "ENV_INCLUDE", "ENV_WARN", "against_names", "check_against", "start", "started"]
+__all__ = ["ENV_AGAINST", "ENV_INCLUDE", "ENV_WARN", "against_names", "start", "started"]
 
 ENV_AGAINST = "ARRAY_API_PROMO_NUMPY_AUDIT"  # the audit (--numpy): records, no warnings
 ENV_WARN = "ARRAY_API_PROMO_NEP50"  # the warning mode: a NEP50Warning per differing call (and records)
@@ -46,18 +46,6 @@ def against_names(text: str) -> list[str]:
     """``--against``'s policies: comma-separated names (``numpy1`` or ``1``: NumPy 1.x, the default)."""
     names = [_ALIASES.get(part.strip().lower(), part.strip()) for part in text.split(",")]
     return [n for n in names if n] or ["numpy_legacy"]
-
-
-def check_against(against) -> tuple:
-    """The policies named, each once (ValueError otherwise)."""
-    from ..promotion import get_policy
-
-    others = tuple(get_policy(p) for p in against)
-    if not others:
-        raise ValueError("audit: --against must name at least one policy to compare with")
-    if len({p.name for p in others}) != len(others):
-        raise ValueError(f"audit: --against names a policy twice ({', '.join(p.name for p in others)})")
-    return others
 
 
 def started():
