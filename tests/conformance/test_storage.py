@@ -285,7 +285,13 @@ def test_the_report_has_its_own_folder_and_the_committed_results_are_untouched(s
     assert _committed() == before
     assert sorted(p.name for p in (tmp / "reports").iterdir()) == ["README.md", "array_api_promo-dask"]
     report = tmp / "reports" / "array_api_promo-dask"
-    assert sorted(p.name for p in report.iterdir()) == ["README.md", "results.json", "skips.txt", "xfails.txt"]
+    assert sorted(p.name for p in report.iterdir()) == [
+        "README.md",
+        "results.json",
+        "skips.txt",
+        "xfails-annotated.txt",
+        "xfails.txt",
+    ]
     (raw,) = [p.name for p in (tmp / "work").iterdir() if p.name.endswith(".report.json")]
     assert raw.startswith("array_api_promo-dask-2025.12.")  # not the NumPy runs' array_api-2025.12.*
     index = (tmp / "reports" / "README.md").read_text()
