@@ -86,7 +86,12 @@ def test_the_extras_agree_on_the_hypothesis_floor():
     # the extras' lines (tomllib is Python 3.11's; the oldest Python supported is 3.10)
     text = (REPO_ROOT / "pyproject.toml").read_text()
     extras_text = text[text.index("[project.optional-dependencies]") : text.index("[project.scripts]")]
-    floors = re.findall(r'"hypothesis\s*([^";]*)', extras_text)
+    # (the floor on Python 3.10, where Hypothesis 6.170 does not install, is the core tests' own)
+    floors = [
+        floor
+        for floor, marker in re.findall(r'"hypothesis\s*([^";]*)(?:;\s*([^"]*))?"', extras_text)
+        if "< '3.11'" not in marker
+    ]
     assert len(floors) >= 2 and len(set(floors)) == 1, floors
 
 
