@@ -45,7 +45,11 @@ def pytest_load_initial_conftests(early_config, parser, args):
     against = getattr(options, "nep50", None)
     # -p array_api_promo.nep50 (or PYTEST_PLUGINS) registers that module by this name: on by itself
     named = early_config.pluginmanager.get_plugin(_NAME)
-    if against is None and (named is None or named is not sys.modules.get(_NAME)):
+    # (with the package installed, its entry point holds the name, and -p names this module: asked all the same)
+    asked = _NAME in (getattr(options, "plugins", None) or []) or _NAME in [
+        name.strip() for name in os.environ.get("PYTEST_PLUGINS", "").split(",")
+    ]
+    if against is None and not asked and (named is None or named is not sys.modules.get(_NAME)):
         return
     from array_api_promo.audit.program import start
 
