@@ -231,10 +231,11 @@ def _pow_complex(x1, x2):
         return out
     # NumPy's complex power with an integral exponent multiplies out z ** |n| and
     # inverts: z ** -58 overflows to inf and the quotient is NaN although the result
-    # is tiny.  Where finite, nonzero inputs gave a non-finite value, recompute as
-    # exp(x2 * log(x1)), which under/overflows the way the result does.
+    # is tiny.  Where finite, nonzero inputs gave a NaN, recompute as exp(x2 * log(x1)),
+    # which under/overflows the way the result does.  An infinite part without a NaN
+    # is a real overflow: NumPy's value is kept (array-api-strict gives it too).
     with _errstate(invalid="ignore", over="ignore", divide="ignore", under="ignore"):
-        redo = ~_isfinite(out) & _isfinite(x1) & _isfinite(x2) & (x1 != 0)
+        redo = _isnan(out) & _isfinite(x1) & _isfinite(x2) & (x1 != 0)
         if redo.any():
             out = _where(redo, _exp(x2 * np.log(x1)), out).astype(out.dtype, copy=False)
     return out

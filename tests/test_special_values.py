@@ -538,6 +538,20 @@ def test_complex_pow_large_integral_exponent(policy):
 
 
 @pytest.mark.parametrize("policy", NAMESPACES)
+def test_complex_pow_real_overflow_keeps_numpys_value(policy):
+    """An infinite part with no NaN is a real overflow: NumPy's value, bit for bit (marray's test compares them)."""
+    ns = NAMESPACES[policy]
+    base = np.asarray([-16.081879 - 12.298004j], dtype=np.complex64)
+    exponent = np.asarray([23.774471 + 7.608423j], dtype=np.complex64)
+    with np.errstate(all="ignore"), warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = base**exponent
+        got = ns.pow(ns.asarray(base), ns.asarray(exponent))
+    assert np.isinf(expected.imag[0]) and np.isfinite(expected.real[0])
+    assert np.asarray(got).tobytes() == expected.tobytes()
+
+
+@pytest.mark.parametrize("policy", NAMESPACES)
 def test_integer_kernels_match_numpy(policy):
     """Integer inputs take the raw ufunc: same values as NumPy, negative operands included."""
     ns = NAMESPACES[policy]
