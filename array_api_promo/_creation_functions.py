@@ -341,17 +341,23 @@ class CreationFunctions(RuntimeBase):
             return _like_array(np.zeros(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.zeros, "zeros_like")
 
+    zeros_like = fast_path(_core.CONSTANT, "zeros_like", zeros_like)  # x of this namespace alone: in C
+
     def ones_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
         """Returns a new array of ones with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.ones(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.ones, "ones_like")
 
+    ones_like = fast_path(_core.CONSTANT, "ones_like", ones_like)  # x of this namespace alone: in C
+
     def empty_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
         """Returns a new, uninitialized array with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.empty(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.empty, "empty_like")
+
+    empty_like = fast_path(_core.CONSTANT, "empty_like", empty_like)  # x of this namespace alone: in C
 
     def full_like(
         self, x: Array, /, fill_value: complex, *, dtype: DType | None = None, device: Device | None = None

@@ -47,7 +47,7 @@ enum {
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
     ASARRAY,            /* runtime.asarray(obj): one of ours, an ndarray of our dtypes, a list of Python floats; or (x, copy=True) */
     CONSTANT,           /* runtime.zeros(shape), ones(shape) or empty(shape): the policy's default float or
-                         * dtype= one of the runtime's */
+                         * dtype= one of the runtime's; zeros_like(x), ones_like(x), empty_like(x) */
     SETITEM,            /* x[key] = value, key basic or a boolean mask of x's shape, value an array of x's
                          * dtype or a Python scalar whose store the Python function allowed before */
     FLOAT,              /* float(x), x a 0-d float64 array */
@@ -1380,14 +1380,13 @@ asarray_plain(PyObject *runtime, PyObject *obj)
     return result;
 }
 
-/* asarray(x, copy=True), x an array of this namespace on NumPy storage: a new array of a copy of
- * its data (ndarray.copy(): C order), its dtype and its device (which holds that dtype), as the
- * Python function's own fast path. */
+/* asarray(x, copy=True) (dtype= and device= None or none), x an array of this namespace on NumPy
+ * storage: a new array of a copy of its data (ndarray.copy(): C order), its dtype and its device
+ * (which holds that dtype), as the Python function's own fast path. */
 static PyObject *
-asarray_copy(PyObject *runtime, PyObject *obj, PyObject *kwnames, PyObject *value)
+asarray_copy(PyObject *runtime, PyObject *obj)
 {
-    if (PyTuple_GET_SIZE(kwnames) != 1 || value != Py_True || !is_array(obj) || SLOT(obj, RUNTIME) != runtime ||
-        Py_TYPE(SLOT(obj, DATA)) != NDArray || PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "copy")) {
+    if (!is_array(obj) || SLOT(obj, RUNTIME) != runtime || Py_TYPE(SLOT(obj, DATA)) != NDArray) {
         return FALL_BACK;
     }
     PyObject *data = PyArray_NewCopy((PyArrayObject *)SLOT(obj, DATA), NPY_CORDER);
@@ -1488,45 +1487,61 @@ creation_dtype(FastPath *self, PyObject *runtime, PyObject *dtype, PyObject *kin
     return PyTuple_GET_ITEM(plan, 0);
 }
 
-/* The variants of CONSTANT (ZEROS, ONES, EMPTY) and FULL (FULL_SHAPE, FULL_LIKE), by name */
-enum { ZEROS, ONES, EMPTY, FULL_SHAPE = 0, FULL_LIKE = 3 };
+/* The variants of CONSTANT (ZEROS, ONES, EMPTY, each | LIKE for zeros_like ...) and FULL (FULL_SHAPE,
+ * FULL_LIKE), by name */
+enum { ZEROS, ONES, EMPTY, FULL_SHAPE = 0, FULL_LIKE = 3, LIKE = 4 };
 
 /* zeros(shape), ones(shape) or empty(shape) (self->variant) of a plain shape, with dtype= one of the
  * runtime's or none, and device= None or none: as the Python functions' plain case, elements of that
- * dtype or runtime.policy.default_float on the CPU. */
+ * dtype or runtime.policy.default_float on the CPU.  zeros_like(x), ones_like(x) or empty_like(x)
+ * (LIKE), x an array of the runtime on NumPy storage, with dtype= and device= None or none: as theirs,
+ * a new array of x's shape (in C order), dtype and device. */
 static PyObject *
 constant(FastPath *self, PyObject *runtime, PyObject *shape, PyObject *kwnames, PyObject *const *kwvalues)
 {
     PyObject *name_objs[2] = {str_dtype, str_device}, *kw[2];
-    npy_intp dims[NPY_MAXDIMS];
+    npy_intp shape_dims[NPY_MAXDIMS], *dims = shape_dims;
     if (cpu_device == NULL || keywords(kwnames, kwvalues, name_objs, 2, kw) < 0 || (kw[1] != NULL && kw[1] != Py_None)) {
         return FALL_BACK;
     }
-    int nd = plain_shape(shape, dims);
-    if (nd <= 0) {
-        return nd < 0 ? NULL : FALL_BACK;
+    PyObject *descr, *dtype, *device = cpu_device;
+    int nd, like = self->variant & LIKE, variant = self->variant & ~LIKE;
+    if (like) {
+        PyObject *x = shape;
+        if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(SLOT(x, DATA)) != NDArray ||
+            (kw[0] != NULL && kw[0] != Py_None)) {
+            return FALL_BACK;
+        }
+        nd = PyArray_NDIM((PyArrayObject *)SLOT(x, DATA));
+        dims = PyArray_DIMS((PyArrayObject *)SLOT(x, DATA));
+        device = SLOT(x, DEVICE); /* (which holds x's dtype) */
+        dtype = creation_dtype(self, runtime, SLOT(x, DTYPE), NULL, &descr);
     }
-    PyObject *descr;
-    PyObject *dtype = creation_dtype(self, runtime, kw[0] == Py_None ? NULL : kw[0], str_default_float, &descr);
+    else {
+        nd = plain_shape(shape, shape_dims);
+        if (nd <= 0) {
+            return nd < 0 ? NULL : FALL_BACK;
+        }
+        dtype = creation_dtype(self, runtime, kw[0] == Py_None ? NULL : kw[0], str_default_float, &descr);
+    }
     if (dtype == NULL) {
         return PyErr_Occurred() ? NULL : FALL_BACK;
     }
-    Py_INCREF(descr); /* stolen */
-    PyObject *data = self->variant == ZEROS ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
-                                            : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
+    /* (descr stolen) */
+    PyObject *data = variant == ZEROS ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
+                                      : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
     /* np.ones: empty, then the Python int 1 copied in (np.copyto(a, 1, casting="unsafe")) */
-    if (data != NULL && self->variant == ONES) {
+    if (data != NULL && variant == ONES) {
         PyObject *one = PyLong_FromLong(1); /* (a cached small int) */
         if (one == NULL || PyArray_FillWithScalar((PyArrayObject *)data, one) < 0) {
             Py_CLEAR(data);
         }
         Py_XDECREF(one);
     }
-    Py_DECREF(descr);
     if (data == NULL) {
         return NULL;
     }
-    PyObject *result = new_array(data, dtype, runtime, cpu_device);
+    PyObject *result = new_array(data, dtype, runtime, device);
     Py_DECREF(data);
     return result;
 }
@@ -2128,7 +2143,14 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         result = nargs == 2 ? concat(args[0], args[1], kwnames, args + nargs) : FALL_BACK;
     }
     else if (Array != NULL && kwnames != NULL && self->kind == ASARRAY && nargs == 2) {
-        result = asarray_copy(args[0], args[1], kwnames, args[2]);
+        /* dtype= and device= None or none (as CPython 3.11's forwarding function passes them), copy= */
+        PyObject *name_objs[3] = {str_dtype, str_device, str_copy}, *kw[3];
+        if (keywords(kwnames, args + nargs, name_objs, 3, kw) == 0 && (kw[0] == NULL || kw[0] == Py_None) &&
+            (kw[1] == NULL || kw[1] == Py_None)) {
+            result = kw[2] == NULL || kw[2] == Py_None ? asarray_plain(args[0], args[1])
+                     : kw[2] == Py_True                ? asarray_copy(args[0], args[1])
+                                                       : FALL_BACK;
+        }
     }
     else if (Array != NULL && kwnames == NULL) {
         switch (self->kind) {
@@ -2238,10 +2260,13 @@ fastpath_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     self->vectorcall = (vectorcallfunc)fastpath_vectorcall;
     self->kind = kind;
-    self->variant = PyUnicode_CompareWithASCIIString(name, "ones") == 0        ? ONES
-                    : PyUnicode_CompareWithASCIIString(name, "empty") == 0     ? EMPTY
-                    : PyUnicode_CompareWithASCIIString(name, "full_like") == 0 ? FULL_LIKE
-                                                                               : ZEROS;
+    self->variant = PyUnicode_CompareWithASCIIString(name, "ones") == 0             ? ONES
+                    : PyUnicode_CompareWithASCIIString(name, "empty") == 0          ? EMPTY
+                    : PyUnicode_CompareWithASCIIString(name, "full_like") == 0      ? FULL_LIKE
+                    : PyUnicode_CompareWithASCIIString(name, "zeros_like") == 0     ? ZEROS | LIKE
+                    : PyUnicode_CompareWithASCIIString(name, "ones_like") == 0      ? ONES | LIKE
+                    : PyUnicode_CompareWithASCIIString(name, "empty_like") == 0     ? EMPTY | LIKE
+                                                                                    : ZEROS;
     Py_INCREF(name);
     self->name = name;
     Py_INCREF(fallback);

@@ -500,3 +500,26 @@ def test_fft_frequencies_answer_as_the_general_path(policy):
                     fast = _outcome(lambda n=n, d=d, k=kwargs: func(n, d=d, **k))
                     general = _outcome(lambda n=n, d=d, k=kwargs: func(n, d=d, **k, device=CPU))
                     assert fast == general, (policy, name, n, d, dtype)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_zeros_ones_and_empty_like_answer_as_the_general_path(policy):
+    """x of this namespace alone (the plain case) against the call naming x's device (the general path)."""
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        for data in (values, values[0], values[:0], np.resize(values, (2, 3)).T, np.resize(values, (3, 4))[:, ::2]):
+            x = ns.asarray(data)
+            for name in ("zeros_like", "ones_like", "empty_like"):
+                func = getattr(ns, name)
+                for kwargs in ({}, {"dtype": None, "device": None}, {"dtype": dtype}):
+                    fast = _outcome(lambda f=func, x=x, k=kwargs: f(x, **k))
+                    general = _outcome(lambda f=func, x=x, k=kwargs: f(other.asarray(x), **k))
+                    if name == "empty_like" and fast[0][0] == "array":  # (uninitialised values)
+                        fast, general = (fast[0][:5], fast[1]), (general[0][:5], general[1])
+                    assert fast == general, (policy, dtype, data.shape, name, kwargs)
+                    assert _outcome(lambda f=func, x=x: f(x))[0][3:5] == (x._data.dtype, x._data.shape)
+    x = ns.asarray([1.0, 2.0]).to_device(DEVICE1)
+    for name in ("zeros_like", "ones_like", "empty_like"):
+        assert getattr(ns, name)(x).device is DEVICE1
+        assert _outcome(lambda n=name: getattr(ns, n)(np.ones(2)))[0][0] == "error"
