@@ -568,6 +568,19 @@ class CreationFunctions(RuntimeBase):
         device: Device | None = None,
     ) -> Array:
         """Returns a two-dimensional array with ones on the ``k``-th diagonal and zeros elsewhere."""
+        if (
+            type(n_rows) is int
+            and (n_cols is None or type(n_cols) is int)
+            and type(k) is int
+            and device is None
+            and (dtype is None or (type(dtype) is D.DType and dtype in self._dtype_set))
+            and 0 <= n_rows <= _PLAIN_LENGTH
+            and (n_cols is None or 0 <= n_cols <= _PLAIN_LENGTH)
+            and n_rows * (n_rows if n_cols is None else n_cols) <= _PLAIN_LENGTH
+        ):  # few elements, on the CPU: the checks below pass
+            if dtype is None:
+                dtype = self.policy.default_float  # (the CPU has no defaults of its own)
+            return _on_cpu(np.eye(n_rows, n_cols, k=k, dtype=dtype.numpy), dtype, self)
         func = "eye"
         for value, arg in ((n_rows, "n_rows"), (n_cols, "n_cols"), (k, "k")):
             if value is not None and type(value) is not int:

@@ -756,7 +756,9 @@ of_two_arrays(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2, int
             return result;
         }
     }
-    PyObject *out = call_kernel2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA));
+    /* (numpy.dot for a gemm: the operator's alone, whose warnings may name "dot"; the function's name "matmul") */
+    PyObject *out = elide ? call_kernel2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA))
+                          : call2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA));
     if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
         PyErr_Clear();
         Py_DECREF(plan);

@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from . import _dtypes as D
+from . import _core, _dtypes as D
 from ._array import Array
+from ._core import fast_path
 from ._devices import CPU
 from ._runtime import RuntimeBase, index_int, is_one_of, quiet_context, quietly
 
@@ -214,6 +215,8 @@ class LinearAlgebraFunctions(RuntimeBase):
         x2 = self._check_array(x2, "matmul", "x2")
         self._matmul_shapes(x1._data.shape, x2._data.shape)
         return self._apply2("matmul", x1, x2, False)
+
+    matmul = fast_path(_core.BINARY_FUNCTION, "matmul", matmul)  # two arrays: in C, as the @ operator
 
     @staticmethod
     def _matmul_shapes(s1, s2):

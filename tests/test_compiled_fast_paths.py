@@ -121,7 +121,7 @@ def test_inplace_operators_match_their_python_functions(ns):
 def test_functions_match_their_python_functions(ns):
     arrays, scalars = _operands(ns)
     runtime = ns._runtime
-    for name in ["add", "multiply", "greater", "atan2", "logaddexp", "bitwise_and", "divide", "pow"]:
+    for name in ["add", "multiply", "greater", "atan2", "logaddexp", "bitwise_and", "divide", "pow", "matmul"]:
         path = vars(type(runtime))[name] if name in vars(type(runtime)) else getattr(type(runtime), name)
         assert isinstance(path, _core.FastPath)
         for x1, x2 in itertools.product(arrays + scalars[:5], repeat=2):

@@ -523,3 +523,35 @@ def test_zeros_ones_and_empty_like_answer_as_the_general_path(policy):
     for name in ("zeros_like", "ones_like", "empty_like"):
         assert getattr(ns, name)(x).device is DEVICE1
         assert _outcome(lambda n=name: getattr(ns, n)(np.ones(2)))[0][0] == "error"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_repeat_eye_and_the_matmul_function_answer_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        values = special_values(dtype)
+        for data in (values, values[0], values[:0], np.resize(values, (2, 3))):
+            edges = ((1 << 22), (1 << 22) + 1) if data.size == 1 and dtype is dtypes[0] else ()  # the plain length's
+            for repeats in (0, 1, 3, -1, True, 2**70, np.int64(2), *edges):
+                for axis in (None, 0, 1, -1, -2, 2, True, _Int(0)):
+                    kwargs = {} if axis is None else {"axis": axis}
+                    fast = _outcome(lambda d=data, r=repeats, k=kwargs: ns.repeat(ns.asarray(d), r, **k))
+                    general = _outcome(lambda d=data, r=repeats, k=kwargs: ns.repeat(other.asarray(d), r, **k))
+                    assert fast == general, (policy, dtype, data.shape, repeats, axis)
+        square = ns.asarray(np.resize(values, (3, 3)))
+        for x2 in (square, ns.asarray(np.resize(values, (3, 2))), ns.asarray(values[:3]), ns.asarray(values[0])):
+            for x1 in (square, x2, ns.asarray(np.ones((3, 3), dtypes[-1].numpy))):
+                fast = _outcome(lambda a=x1, b=x2: ns.matmul(a, b))
+                general = _outcome(lambda a=x1, b=x2: ns.matmul(other.asarray(a), b))
+                assert fast == general, (policy, dtype, x1.shape, x2.shape)
+    for n_rows in (0, 1, 3, -1, 2**70, True, 3.0, 2048, 4096):
+        for n_cols in (None, 0, 2, 4096, -2, 2.0):
+            for k in (0, 1, -2, 5, True):
+                for dtype in (None, dtypes[0], dtypes[-1], "float32"):
+                    if (n_rows == 4096 or n_cols == 4096) and (k or dtype is not None):
+                        continue  # (millions of elements: a few cases)
+                    kwargs = {} if dtype is None else {"dtype": dtype}
+                    fast = _outcome(lambda n=n_rows, m=n_cols, k=k, kw=kwargs: ns.eye(n, m, k=k, **kw))
+                    general = _outcome(lambda n=n_rows, m=n_cols, k=k, kw=kwargs: ns.eye(n, m, k=k, **kw, device=CPU))
+                    assert fast == general, (policy, n_rows, n_cols, k, dtype)
