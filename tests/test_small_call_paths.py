@@ -468,7 +468,7 @@ def _matrices(dtype):
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_linalg_solve_and_inv_answer_as_the_general_path(policy):
-    """inv and solve of stacks of one dtype's square matrices (the plain cases, once the general
+    """inv, det, slogdet, cholesky, trace and solve of stacks of one dtype's square matrices (the plain cases, once the general
     path has decided for the dtypes) against the general path's call: the first argument an array
     of the other namespace."""
     ns, other = _pair(policy)
@@ -476,9 +476,18 @@ def test_linalg_solve_and_inv_answer_as_the_general_path(policy):
     for dtype in dtypes:
         mats = _matrices(dtype)
         for a in mats:
-            for _ in range(2):  # the first call decides (where allowed), the second takes the plain case
-                fast = _outcome(lambda a=a: ns.linalg.inv(ns.asarray(a)))
-            assert fast == _outcome(lambda a=a: ns.linalg.inv(other.asarray(a))), (policy, dtype, a.shape)
+            for name in ("inv", "det", "slogdet", "cholesky", "trace"):
+                func = getattr(ns.linalg, name)
+                for _ in range(2):  # the first call decides (where allowed), the second takes the plain case
+                    fast = _outcome(lambda a=a, f=func: f(ns.asarray(a)))
+                general = _outcome(lambda a=a, f=func: f(other.asarray(a)))
+                assert fast == general, (policy, dtype, a.shape, name)
+            for kwargs in ({"upper": True}, {"upper": False}):
+                fast = _outcome(lambda a=a, k=kwargs: ns.linalg.cholesky(ns.asarray(a), **k))
+                assert fast == _outcome(lambda a=a, k=kwargs: ns.linalg.cholesky(other.asarray(a), **k))
+            for kwargs in ({"offset": 0}, {"offset": 1}, {"dtype": dtypes[-1]}, {"offset": _Int(0)}):
+                fast = _outcome(lambda a=a, k=kwargs: ns.linalg.trace(ns.asarray(a), **k))
+                assert fast == _outcome(lambda a=a, k=kwargs: ns.linalg.trace(other.asarray(a), **k))
             for b in [m for m in mats if m.ndim >= 1] + [a[..., 0], np.ones(a.shape, dtypes[-1].numpy)]:
                 for _ in range(2):
                     fast = _outcome(lambda a=a, b=b: ns.linalg.solve(ns.asarray(a), ns.asarray(b)))
