@@ -378,17 +378,23 @@ class CreationFunctions(RuntimeBase):
             return _like_array(np.zeros(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.zeros, "zeros_like")
 
+    zeros_like = fast_path(_core.CONSTANT, "zeros_like", zeros_like)  # x of this namespace alone: in C
+
     def ones_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
         """Returns a new array of ones with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.ones(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.ones, "ones_like")
 
+    ones_like = fast_path(_core.CONSTANT, "ones_like", ones_like)  # x of this namespace alone: in C
+
     def empty_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
         """Returns a new, uninitialized array with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
             return _like_array(np.empty(x._data.shape, x._dtype.numpy), x, self)
         return self._made_like(x, dtype, device, np.empty, "empty_like")
+
+    empty_like = fast_path(_core.CONSTANT, "empty_like", empty_like)  # x of this namespace alone: in C
 
     def full_like(
         self, x: Array, /, fill_value: complex, *, dtype: DType | None = None, device: Device | None = None
@@ -443,7 +449,7 @@ class CreationFunctions(RuntimeBase):
                         dtype = self.policy.default_int
                     bounds = _RANGE_BOUNDS[dtype]
                     if bounds is None or start <= bounds[1] + 1:
-                        return _on_cpu(_arange(start, dtype=dtype.numpy), dtype, self)
+                        return _on_cpu(_arange(0, start, 1, dtype.numpy), dtype, self)  # (as below)
             elif t0 is int and t1 is int and t2 is int:
                 # integer bounds: NumPy's exact values, each within the dtype's range
                 if (
@@ -652,6 +658,19 @@ class CreationFunctions(RuntimeBase):
         device: Device | None = None,
     ) -> Array:
         """Returns a two-dimensional array with ones on the ``k``-th diagonal and zeros elsewhere."""
+        if (
+            type(n_rows) is int
+            and (n_cols is None or type(n_cols) is int)
+            and type(k) is int
+            and device is None
+            and (dtype is None or (type(dtype) is D.DType and dtype in self._dtype_set))
+            and 0 <= n_rows <= _PLAIN_LENGTH
+            and (n_cols is None or 0 <= n_cols <= _PLAIN_LENGTH)
+            and n_rows * (n_rows if n_cols is None else n_cols) <= _PLAIN_LENGTH
+        ):  # few elements, on the CPU: the checks below pass
+            if dtype is None:
+                dtype = self.policy.default_float  # (the CPU has no defaults of its own)
+            return _on_cpu(np.eye(n_rows, n_cols, k=k, dtype=dtype.numpy), dtype, self)
         func = "eye"
         # (np.int64 sizes by __index__; a bool size stays refused, as NumPy's eye refuses it)
         if type(n_rows) is not int:

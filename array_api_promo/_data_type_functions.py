@@ -41,6 +41,7 @@ class iinfo_object(NamedTuple):
 
 
 _FINFOS: dict[DType, finfo_object] = {}  # finfo by dtype, once a namespace has given it (the same in every one)
+_IINFOS: dict[DType, iinfo_object] = {}  # iinfo alike
 _TWO_DTYPES = "dtypes"  # the mark of result_type's keys for two dtypes in a runtime's _result_types
 
 
@@ -152,11 +153,16 @@ class DataTypeFunctions(RuntimeBase):
 
     def iinfo(self, type: DType | Array, /) -> iinfo_object:
         """Returns the machine limits of an integer data type (or of an array's data type)."""
+        if type.__class__ is DType and type in self._dtype_set:  # (``type`` is the standard's name for it)
+            known = _IINFOS.get(type)  # a dtype met before: its iinfo does not change
+            if known is not None:
+                return known
         dtype = type._dtype if isinstance(type, Array) else self._check_dtype(type, "iinfo", "type")
         if dtype.category != D.CATEGORY_INTEGER:
             raise ArgumentError(f"iinfo: {dtype.name} is not an integer dtype; use finfo()")  # (NumPy's ValueError too)
         info = np.iinfo(dtype.numpy)
-        return iinfo_object(info.bits, int(info.max), int(info.min), dtype)
+        _IINFOS[dtype] = out = iinfo_object(info.bits, int(info.max), int(info.min), dtype)
+        return out
 
     def isdtype(self, dtype: DType, kind: DType | str | tuple[DType | str, ...]) -> bool:
         """Tells whether ``dtype`` is of the data type kind (or one of the kinds) ``kind``."""

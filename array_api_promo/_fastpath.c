@@ -47,7 +47,7 @@ enum {
     ASTYPE,             /* runtime.astype(x, dtype), a cast the Python function has allowed before */
     ASARRAY,            /* runtime.asarray(obj): one of ours, an ndarray of our dtypes, a list of Python floats; or (x, copy=True) */
     CONSTANT,           /* runtime.zeros(shape), ones(shape) or empty(shape): the policy's default float or
-                         * dtype= one of the runtime's */
+                         * dtype= one of the runtime's; zeros_like(x), ones_like(x), empty_like(x) */
     SETITEM,            /* x[key] = value, key basic or a boolean mask of x's shape, value an array of x's
                          * dtype or a Python scalar whose store the Python function allowed before */
     FLOAT,              /* float(x), x a 0-d float64 array */
@@ -77,7 +77,7 @@ static PyObject *array_func = NULL; /* numpy.array */
 static PyObject *numpy_matmul = NULL; /* numpy.matmul */
 static PyObject *numpy_arange = NULL; /* numpy.arange */
 static PyObject *numpy_concatenate = NULL; /* numpy.concatenate */
-static PyObject *dtype_keyword = NULL; /* ("dtype",): the keyword of numpy.arange(n, dtype=...) */
+static PyObject *dtype_keyword = NULL; /* ("dtype",): the keyword of numpy.asarray(x, dtype=...) */
 static PyObject *numpy_ufunc = NULL; /* numpy.ufunc */
 static PyObject *getweakrefcount = NULL; /* weakref.getweakrefcount */
 static int binary_op_code = -1; /* the interpreter's BINARY_OP instruction (opcode.opmap), -1: no elision */
@@ -756,7 +756,9 @@ of_two_arrays(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2, int
             return result;
         }
     }
-    PyObject *out = call_kernel2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA));
+    /* (numpy.dot for a gemm: the operator's alone, whose warnings may name "dot"; the function's name "matmul") */
+    PyObject *out = elide ? call_kernel2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA))
+                          : call2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA));
     if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
         PyErr_Clear();
         Py_DECREF(plan);
@@ -1380,14 +1382,13 @@ asarray_plain(PyObject *runtime, PyObject *obj)
     return result;
 }
 
-/* asarray(x, copy=True), x an array of this namespace on NumPy storage: a new array of a copy of
- * its data (ndarray.copy(): C order), its dtype and its device (which holds that dtype), as the
- * Python function's own fast path. */
+/* asarray(x, copy=True) (dtype= and device= None or none), x an array of this namespace on NumPy
+ * storage: a new array of a copy of its data (ndarray.copy(): C order), its dtype and its device
+ * (which holds that dtype), as the Python function's own fast path. */
 static PyObject *
-asarray_copy(PyObject *runtime, PyObject *obj, PyObject *kwnames, PyObject *value)
+asarray_copy(PyObject *runtime, PyObject *obj)
 {
-    if (PyTuple_GET_SIZE(kwnames) != 1 || value != Py_True || !is_array(obj) || SLOT(obj, RUNTIME) != runtime ||
-        Py_TYPE(SLOT(obj, DATA)) != NDArray || PyUnicode_CompareWithASCIIString(PyTuple_GET_ITEM(kwnames, 0), "copy")) {
+    if (!is_array(obj) || SLOT(obj, RUNTIME) != runtime || Py_TYPE(SLOT(obj, DATA)) != NDArray) {
         return FALL_BACK;
     }
     PyObject *data = PyArray_NewCopy((PyArrayObject *)SLOT(obj, DATA), NPY_CORDER);
@@ -1488,45 +1489,61 @@ creation_dtype(FastPath *self, PyObject *runtime, PyObject *dtype, PyObject *kin
     return PyTuple_GET_ITEM(plan, 0);
 }
 
-/* The variants of CONSTANT (ZEROS, ONES, EMPTY) and FULL (FULL_SHAPE, FULL_LIKE), by name */
-enum { ZEROS, ONES, EMPTY, FULL_SHAPE = 0, FULL_LIKE = 3 };
+/* The variants of CONSTANT (ZEROS, ONES, EMPTY, each | LIKE for zeros_like ...) and FULL (FULL_SHAPE,
+ * FULL_LIKE), by name */
+enum { ZEROS, ONES, EMPTY, FULL_SHAPE = 0, FULL_LIKE = 3, LIKE = 4 };
 
 /* zeros(shape), ones(shape) or empty(shape) (self->variant) of a plain shape, with dtype= one of the
  * runtime's or none, and device= None or none: as the Python functions' plain case, elements of that
- * dtype or runtime.policy.default_float on the CPU. */
+ * dtype or runtime.policy.default_float on the CPU.  zeros_like(x), ones_like(x) or empty_like(x)
+ * (LIKE), x an array of the runtime on NumPy storage, with dtype= and device= None or none: as theirs,
+ * a new array of x's shape (in C order), dtype and device. */
 static PyObject *
 constant(FastPath *self, PyObject *runtime, PyObject *shape, PyObject *kwnames, PyObject *const *kwvalues)
 {
     PyObject *name_objs[2] = {str_dtype, str_device}, *kw[2];
-    npy_intp dims[NPY_MAXDIMS];
+    npy_intp shape_dims[NPY_MAXDIMS], *dims = shape_dims;
     if (cpu_device == NULL || keywords(kwnames, kwvalues, name_objs, 2, kw) < 0 || (kw[1] != NULL && kw[1] != Py_None)) {
         return FALL_BACK;
     }
-    int nd = plain_shape(shape, dims);
-    if (nd <= 0) {
-        return nd < 0 ? NULL : FALL_BACK;
+    PyObject *descr, *dtype, *device = cpu_device;
+    int nd, like = self->variant & LIKE, variant = self->variant & ~LIKE;
+    if (like) {
+        PyObject *x = shape;
+        if (!is_array(x) || SLOT(x, RUNTIME) != runtime || Py_TYPE(SLOT(x, DATA)) != NDArray ||
+            (kw[0] != NULL && kw[0] != Py_None)) {
+            return FALL_BACK;
+        }
+        nd = PyArray_NDIM((PyArrayObject *)SLOT(x, DATA));
+        dims = PyArray_DIMS((PyArrayObject *)SLOT(x, DATA));
+        device = SLOT(x, DEVICE); /* (which holds x's dtype) */
+        dtype = creation_dtype(self, runtime, SLOT(x, DTYPE), NULL, &descr);
     }
-    PyObject *descr;
-    PyObject *dtype = creation_dtype(self, runtime, kw[0] == Py_None ? NULL : kw[0], str_default_float, &descr);
+    else {
+        nd = plain_shape(shape, shape_dims);
+        if (nd <= 0) {
+            return nd < 0 ? NULL : FALL_BACK;
+        }
+        dtype = creation_dtype(self, runtime, kw[0] == Py_None ? NULL : kw[0], str_default_float, &descr);
+    }
     if (dtype == NULL) {
         return PyErr_Occurred() ? NULL : FALL_BACK;
     }
-    Py_INCREF(descr); /* stolen */
-    PyObject *data = self->variant == ZEROS ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
-                                            : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
+    /* (descr stolen) */
+    PyObject *data = variant == ZEROS ? PyArray_Zeros(nd, dims, (PyArray_Descr *)descr, 0)
+                                      : PyArray_Empty(nd, dims, (PyArray_Descr *)descr, 0);
     /* np.ones: empty, then the Python int 1 copied in (np.copyto(a, 1, casting="unsafe")) */
-    if (data != NULL && self->variant == ONES) {
+    if (data != NULL && variant == ONES) {
         PyObject *one = PyLong_FromLong(1); /* (a cached small int) */
         if (one == NULL || PyArray_FillWithScalar((PyArrayObject *)data, one) < 0) {
             Py_CLEAR(data);
         }
         Py_XDECREF(one);
     }
-    Py_DECREF(descr);
     if (data == NULL) {
         return NULL;
     }
-    PyObject *result = new_array(data, dtype, runtime, cpu_device);
+    PyObject *result = new_array(data, dtype, runtime, device);
     Py_DECREF(data);
     return result;
 }
@@ -1754,16 +1771,16 @@ arange(FastPath *self, PyObject *runtime, PyObject *const *args, Py_ssize_t narg
         Py_DECREF(descr);
         return FALL_BACK;
     }
-    if (count_form) { /* numpy.arange(n, dtype=descr) */
-        PyObject *call[] = {bounds[0], descr};
-        data = PyObject_Vectorcall(numpy_arange, call, 1, dtype_keyword);
+    /* numpy.arange(start, stop, step, descr), positional (its keywords cost a third of a small arange);
+     * arange(n) as the general path calls it, numpy.arange(0, n, 1, descr) */
+    PyObject *zero = PyLong_FromLong(0), *one = PyLong_FromLong(1); /* (cached small ints) */
+    if (zero != NULL && one != NULL) {
+        PyObject *call[] = {count_form ? zero : bounds[0], count_form ? bounds[0] : bounds[1],
+                            bounds[2] == NULL ? one : bounds[2], descr};
+        data = PyObject_Vectorcall(numpy_arange, call, 4, NULL);
     }
-    else { /* numpy.arange(start, stop, step, descr) */
-        PyObject *one = bounds[2] == NULL ? PyLong_FromLong(1) : NULL; /* the Python function's default step */
-        PyObject *call[] = {bounds[0], bounds[1], bounds[2] == NULL ? one : bounds[2], descr};
-        data = bounds[2] == NULL && one == NULL ? NULL : PyObject_Vectorcall(numpy_arange, call, 4, NULL);
-        Py_XDECREF(one);
-    }
+    Py_XDECREF(zero);
+    Py_XDECREF(one);
     Py_DECREF(descr);
     PyObject *result = NULL;
     if (data != NULL && Py_TYPE(data) != NDArray) {
@@ -2128,7 +2145,14 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
         result = nargs == 2 ? concat(args[0], args[1], kwnames, args + nargs) : FALL_BACK;
     }
     else if (Array != NULL && kwnames != NULL && self->kind == ASARRAY && nargs == 2) {
-        result = asarray_copy(args[0], args[1], kwnames, args[2]);
+        /* dtype= and device= None or none (as CPython 3.11's forwarding function passes them), copy= */
+        PyObject *name_objs[3] = {str_dtype, str_device, str_copy}, *kw[3];
+        if (keywords(kwnames, args + nargs, name_objs, 3, kw) == 0 && (kw[0] == NULL || kw[0] == Py_None) &&
+            (kw[1] == NULL || kw[1] == Py_None)) {
+            result = kw[2] == NULL || kw[2] == Py_None ? asarray_plain(args[0], args[1])
+                     : kw[2] == Py_True                ? asarray_copy(args[0], args[1])
+                                                       : FALL_BACK;
+        }
     }
     else if (Array != NULL && kwnames == NULL) {
         switch (self->kind) {
@@ -2238,10 +2262,13 @@ fastpath_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     }
     self->vectorcall = (vectorcallfunc)fastpath_vectorcall;
     self->kind = kind;
-    self->variant = PyUnicode_CompareWithASCIIString(name, "ones") == 0        ? ONES
-                    : PyUnicode_CompareWithASCIIString(name, "empty") == 0     ? EMPTY
-                    : PyUnicode_CompareWithASCIIString(name, "full_like") == 0 ? FULL_LIKE
-                                                                               : ZEROS;
+    self->variant = PyUnicode_CompareWithASCIIString(name, "ones") == 0             ? ONES
+                    : PyUnicode_CompareWithASCIIString(name, "empty") == 0          ? EMPTY
+                    : PyUnicode_CompareWithASCIIString(name, "full_like") == 0      ? FULL_LIKE
+                    : PyUnicode_CompareWithASCIIString(name, "zeros_like") == 0     ? ZEROS | LIKE
+                    : PyUnicode_CompareWithASCIIString(name, "ones_like") == 0      ? ONES | LIKE
+                    : PyUnicode_CompareWithASCIIString(name, "empty_like") == 0     ? EMPTY | LIKE
+                                                                                    : ZEROS;
     Py_INCREF(name);
     self->name = name;
     Py_INCREF(fallback);
@@ -2742,7 +2769,7 @@ PyInit__fastpath(void)
     numpy_arange = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "arange");
     numpy_concatenate = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "concatenate");
     Py_XDECREF(numpy);
-    dtype_keyword = Py_BuildValue("(s)", "dtype");
+    dtype_keyword = PyTuple_Pack(1, str_dtype); /* (interned: NumPy's parser finds it by identity) */
     forward_slice = PySlice_New(NULL, NULL, NULL);
     PyObject *minus_one = PyLong_FromLong(-1);
     backward_slice = minus_one == NULL ? NULL : PySlice_New(NULL, NULL, minus_one);

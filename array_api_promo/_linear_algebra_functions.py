@@ -17,8 +17,9 @@ from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 
-from . import _dtypes as D
+from . import _core, _dtypes as D
 from ._array import Array
+from ._core import fast_path
 from ._devices import CPU
 from ._errors import ArgumentError, AxisError
 from ._runtime import RuntimeBase, index_int, is_one_of, quiet_context, quietly
@@ -47,6 +48,9 @@ _ndarray = np.ndarray
 _asarray = np.asarray
 _solve = np.linalg.solve
 _inv = np.linalg.inv
+_det = np.linalg.det
+_slogdet = np.linalg.slogdet
+_cholesky = np.linalg.cholesky
 _new_object = object.__new__
 _working = D.working_numpy
 _INF = float("inf")
@@ -151,6 +155,19 @@ class LinearAlgebraFunctions(RuntimeBase):
         array._device = CPU
         return array
 
+    def _plain_matrices(self, x, func):
+        """(x's data, the compute dtype) where x is a stack of square matrices of this namespace on NumPy
+        storage whose dtype's decision for ``func`` was made before and which is already in the dtype LAPACK
+        computes in (nothing for _linalg_input to check or cast), else None."""
+        if type(x) is Array and x._runtime is self:
+            plan = self._function_plans.get((func, x._dtype))
+            data = x._data
+            if plan is not None and type(data) is _ndarray and data.dtype is plan[1]:
+                shape = data.shape
+                if len(shape) >= 2 and shape[-1] == shape[-2]:
+                    return data, plan[0]
+        return None
+
     def _linalg_input(self, x, func, *, min_ndim=2, square=False):
         """``x`` checked, the policy's decision for it, and its data in the compute dtype."""
         if type(x) is not Array or x._runtime is not self:
@@ -231,6 +248,8 @@ class LinearAlgebraFunctions(RuntimeBase):
         x2 = self._check_array(x2, "matmul", "x2")
         self._matmul_shapes(x1._data.shape, x2._data.shape)
         return self._apply2("matmul", x1, x2, False)
+
+    matmul = fast_path(_core.BINARY_FUNCTION, "matmul", matmul)  # two arrays: in C, as the @ operator
 
     @staticmethod
     def _matmul_shapes(s1, s2):
@@ -462,6 +481,13 @@ class LinearAlgebraFunctions(RuntimeBase):
     # -- linalg: one-matrix functions -----------------------------------------------------
     def linalg_cholesky(self, x: Array, /, *, upper: bool = False) -> Array:
         """Cholesky factor of each Hermitian positive-definite matrix."""
+        if upper is False and (plain := self._plain_matrices(x, "linalg.cholesky")) is not None:
+            try:
+                out = _silent_context().run(_cholesky, plain[0])
+            except _LinAlgError:
+                pass  # (the general path says so in its words)
+            else:
+                return self._plain_result(out, plain[1], x._device)
         func = "linalg.cholesky"
         if type(upper) is not bool:
             upper = self._flag(upper, func, "upper")
@@ -471,6 +497,13 @@ class LinearAlgebraFunctions(RuntimeBase):
 
     def linalg_det(self, x: Array, /) -> Array:
         """Determinant of each square matrix."""
+        if (plain := self._plain_matrices(x, "linalg.det")) is not None:
+            try:
+                out = _silent_context().run(_det, plain[0])
+            except _LinAlgError:
+                pass  # (the general path says so in its words)
+            else:
+                return self._plain_result(out, plain[1], x._device)
         func = "linalg.det"
         x, dtype, data = self._linalg_input(x, func, square=True)
         return self._wrap_result(self._lapack(func, np.linalg.det, data), dtype, x._device)
@@ -518,20 +551,13 @@ class LinearAlgebraFunctions(RuntimeBase):
 
     def linalg_inv(self, x: Array, /) -> Array:
         """Inverse of each square matrix."""
-        if type(x) is Array and x._runtime is self:
-            # a stack of square matrices, its dtype's decision made before, already in the dtype
-            # LAPACK computes in: its kernel, as below
-            plan = self._function_plans.get(("linalg.inv", x._dtype))
-            data = x._data
-            if plan is not None and type(data) is _ndarray and data.dtype is plan[1]:
-                shape = data.shape
-                if len(shape) >= 2 and shape[-1] == shape[-2]:
-                    try:
-                        out = _silent_context().run(_inv, data)
-                    except _LinAlgError:
-                        pass  # (the general path says so in its words)
-                    else:
-                        return self._plain_result(out, plan[0], x._device)
+        if (plain := self._plain_matrices(x, "linalg.inv")) is not None:
+            try:
+                out = _silent_context().run(_inv, plain[0])
+            except _LinAlgError:
+                pass  # (the general path says so in its words)
+            else:
+                return self._plain_result(out, plain[1], x._device)
         func = "linalg.inv"
         x, dtype, data = self._linalg_input(x, func, square=True)
         return self._wrap_result(self._lapack(func, np.linalg.inv, data), dtype, x._device)
@@ -637,6 +663,17 @@ class LinearAlgebraFunctions(RuntimeBase):
 
     def linalg_slogdet(self, x: Array, /) -> SlogdetResult:
         """Sign and natural log of the absolute determinant of each square matrix."""
+        if (plain := self._plain_matrices(x, "linalg.slogdet")) is not None:
+            try:
+                sign, logabs = _silent_context().run(_slogdet, plain[0])
+            except _LinAlgError:
+                pass  # (the general path says so in its words)
+            else:
+                dtype = plain[1]
+                return SlogdetResult(
+                    self._plain_result(sign, dtype, x._device),
+                    self._plain_result(logabs, self._function_result("slogdet", dtype), x._device),
+                )
         func = "linalg.slogdet"
         x, dtype, data = self._linalg_input(x, func, square=True)
         sign, logabs = self._lapack(func, np.linalg.slogdet, data)
@@ -668,6 +705,13 @@ class LinearAlgebraFunctions(RuntimeBase):
 
     def linalg_trace(self, x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
         """Sum of the ``offset`` diagonal of each matrix (accumulating as ``sum``)."""
+        if type(x) is Array and x._runtime is self and dtype is None and type(offset) is int and offset == 0:
+            # a stack of matrices whose result dtype was decided before: np.trace's own call, as below
+            result = self._function_results.get(("linalg.trace", x._dtype))
+            data = x._data
+            if result is not None and x._dtype is result and type(data) is _ndarray and data.ndim >= 2:
+                out = _silent_context().run(data.trace, 0, -2, -1, result.numpy)
+                return self._plain_result(out, result, x._device)
         func = "linalg.trace"
         x = self._check_array(x, func)
         if type(offset) is not int:

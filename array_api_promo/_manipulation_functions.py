@@ -33,6 +33,7 @@ _ndarray = np.ndarray
 _concatenate = np.concatenate
 _broadcast_to = np.broadcast_to
 _MAX_INDEX = sys.maxsize  # the most elements (their nonzero sizes' product) NumPy indexes: check_fits' bound
+_PLAIN_LENGTH = (1 << 26) // 16  # (the creation functions' plain length: below check_fits' threshold)
 
 _ARRAY = OperandKind.ARRAY
 _RESHAPE_TAKES_COPY = np.lib.NumpyVersion(np.__version__) >= "2.1.0"
@@ -620,6 +621,15 @@ class ManipulationFunctions(RuntimeBase):
 
     def repeat(self, x: Array, repeats: int | Array, /, *, axis: int | None = None) -> Array:
         """Repeats each element of ``x`` ``repeats`` times (per element, for an array) along ``axis``."""
+        if type(x) is Array and x._runtime is self and type(repeats) is int and repeats >= 0:
+            data = x._data
+            if type(data) is _ndarray and data.size * repeats <= _PLAIN_LENGTH:
+                # a count of few elements: NumPy's repeat (np.repeat's own method) of the data as below
+                if axis is None:
+                    return _wrap(data.reshape(-1).repeat(repeats, 0), x._dtype, self, x._device)
+                ndim = data.ndim
+                if type(axis) is int and -ndim <= axis < ndim:
+                    return _wrap(data.repeat(repeats, axis % ndim), x._dtype, self, x._device)
         func = "repeat"
         x = self._check_array(x, func)
         data = x._data

@@ -31,6 +31,8 @@ M = np.linspace(0, 1, 32 * 32).reshape(32, 32); XM = xp.asarray(M)
 a2, b2 = a.reshape(2, 5), b.reshape(2, 5); X2, Y2 = xp.asarray(a2), xp.asarray(b2)
 k = np.array([3, 41, 7, 3, 19, 0, 41, 25, 7, 12]); XK = xp.asarray(k)
 TMASK = tx.asarray(mask); idx = np.arange(10)[::-1].copy(); XIDX, TIDX = xp.asarray(idx), tx.asarray(idx)
+c = a + 1j * b; XC = xp.asarray(c); S = np.linspace(0, 1, 9).reshape(3, 3); SPD = S @ S.T + 4 * np.eye(3)
+XS, XSPD = xp.asarray(S), xp.asarray(SPD)
 """
 
 # name: (ours, NumPy's own)
@@ -76,6 +78,19 @@ CASES = {
     "take": ("xp.take(X, XIDX)", "np.take(a, idx)"),
     "tx take": ("tx.take(T, TIDX)", "np.take(a, idx)"),
     "rfft": ("xp.fft.rfft(X)", "np.fft.rfft(a)"),
+    # issue 51's calls
+    "arange dtype": ("xp.arange(10, dtype=xp.float64)", "np.arange(10, dtype=np.float64)"),
+    "arange start dtype": ("xp.arange(0, 10, dtype=xp.int64)", "np.arange(0, 10, dtype=np.int64)"),
+    "arange float dtype": ("xp.arange(0.0, 10, 1.0, dtype=xp.float32)", "np.arange(0.0, 10, 1.0, dtype=np.float32)"),
+    "reshape": ("xp.reshape(X, (2, 5))", "a.reshape((2, 5))"),
+    "flip": ("xp.flip(X)", "np.flip(a)"),
+    "broadcast_to": ("xp.broadcast_to(X, (2, 10))", "np.broadcast_to(a, (2, 10))"),
+    "full": ("xp.full(10, 1.5)", "np.full(10, 1.5)"),
+    "zeros dtype": ("xp.zeros(10, dtype=xp.float32)", "np.zeros(10, dtype=np.float32)"),
+    "where scalar": ("xp.where(XMASK, X, 0.0)", "np.where(mask, a, 0.0)"),
+    "fft": ("xp.fft.fft(XC)", "np.fft.fft(c)"),
+    "solve": ("xp.linalg.solve(XSPD, XS)", "np.linalg.solve(SPD, S)"),
+    "inv": ("xp.linalg.inv(XSPD)", "np.linalg.inv(SPD)"),
 }
 
 

@@ -549,6 +549,8 @@ def main(argv=None):
         help="per-call statistic over the rounds (default median; min is steadier on a loaded machine)",
     )
     p.add_argument("-k", "--filter", default=None, help="only cases whose key contains this substring")
+    p.add_argument("--surface-json", metavar="PATH", help="write the whole-surface results as JSON")
+    p.add_argument("--surface-markdown", metavar="PATH", help="write the whole-surface table and targets as Markdown")
     p.add_argument(
         "--no-surface",
         action="store_true",
@@ -648,7 +650,10 @@ def main(argv=None):
     if not args.no_surface and not args.filter:
         from benchmarks import surface
 
-        surface.main((["--quick"] if args.quick else []) + ["--stat", args.stat], console=console)
+        surface_args = (["--quick"] if args.quick else []) + ["--stat", args.stat]
+        surface_args += ["--json", args.surface_json] if args.surface_json else []
+        surface_args += ["--markdown", args.surface_markdown] if args.surface_markdown else []
+        surface.main(surface_args, console=console)
     return 0
 
 

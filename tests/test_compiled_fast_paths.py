@@ -121,7 +121,7 @@ def test_inplace_operators_match_their_python_functions(ns):
 def test_functions_match_their_python_functions(ns):
     arrays, scalars = _operands(ns)
     runtime = ns._runtime
-    for name in ["add", "multiply", "greater", "atan2", "logaddexp", "bitwise_and", "divide", "pow"]:
+    for name in ["add", "multiply", "greater", "atan2", "logaddexp", "bitwise_and", "divide", "pow", "matmul"]:
         path = vars(type(runtime))[name] if name in vars(type(runtime)) else getattr(type(runtime), name)
         assert isinstance(path, _core.FastPath)
         for x1, x2 in itertools.product(arrays + scalars[:5], repeat=2):
@@ -264,6 +264,14 @@ def test_astype_and_asarray_match_their_python_functions(ns):
         for kwargs in ({"dtype": ns.float32}, {"copy": True}, {"copy": False}, {"copy": 1}, {"device": None}):
             slow = _outcome(lambda: asarray.fallback(runtime, obj, **kwargs))
             assert _outcome(lambda: asarray(runtime, obj, **kwargs)) == slow
+        for copy in (None, True, False):  # as CPython 3.11's forwarding function passes keywords
+            kwargs = {"dtype": None, "device": None, "copy": copy}
+            slow = _outcome(lambda: asarray.fallback(runtime, obj, **kwargs))
+            assert _outcome(lambda: asarray(runtime, obj, **kwargs)) == slow
+    for x in arrays:
+        for kwargs in ({"copy": True}, {"dtype": None, "device": None, "copy": True}, {"copy": None}):
+            slow = _outcome(lambda: asarray.fallback(runtime, x, **kwargs))
+            assert _outcome(lambda: asarray(runtime, x, **kwargs)) == slow
 
 
 _ARANGE_CALLS = [(10,), (0,), (1 << 22,), ((1 << 22) + 1,), (-1,), (True,), (2**70,), (2.5,), (10, None)]
@@ -310,6 +318,22 @@ def test_arange_matches_its_python_function(ns):
             slow = _outcome(lambda k=keywords, s=start: path.fallback(runtime, s, **k, dtype=runtime.dtypes[-1]))
             assert _outcome(lambda k=keywords, s=start: path(runtime, s, **k, dtype=runtime.dtypes[-1])) == slow
     assert _outcome(lambda: path(runtime, 1, 2, stop=3))[0] == "error"
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_zeros_ones_and_empty_like_match_their_python_functions(ns):
+    arrays, scalars = _operands(ns)
+    runtime = ns._runtime
+    for name in ("zeros_like", "ones_like", "empty_like"):
+        path = getattr(type(runtime), name)
+        assert isinstance(path, _core.FastPath)
+        for x in arrays + scalars[:4] + [np.ones(3)]:
+            for kwargs in ({}, {"dtype": None, "device": None}, {"dtype": runtime.dtypes[0]}, {"device": DEVICE1}):
+                slow = _outcome(lambda: path.fallback(runtime, x, **kwargs))
+                fast = _outcome(lambda: path(runtime, x, **kwargs))
+                if name == "empty_like" and fast[0] == "ok":  # (uninitialised values)
+                    slow, fast = slow[:5], fast[:5]
+                assert fast == slow, (name, x, kwargs)
 
 
 @pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])

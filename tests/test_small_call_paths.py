@@ -468,7 +468,7 @@ def _matrices(dtype):
 
 @pytest.mark.parametrize("policy", POLICIES)
 def test_linalg_solve_and_inv_answer_as_the_general_path(policy):
-    """inv and solve of stacks of one dtype's square matrices (the plain cases, once the general
+    """inv, det, slogdet, cholesky, trace and solve of stacks of one dtype's square matrices (the plain cases, once the general
     path has decided for the dtypes) against the general path's call: the first argument an array
     of the other namespace."""
     ns, other = _pair(policy)
@@ -476,9 +476,18 @@ def test_linalg_solve_and_inv_answer_as_the_general_path(policy):
     for dtype in dtypes:
         mats = _matrices(dtype)
         for a in mats:
-            for _ in range(2):  # the first call decides (where allowed), the second takes the plain case
-                fast = _outcome(lambda a=a: ns.linalg.inv(ns.asarray(a)))
-            assert fast == _outcome(lambda a=a: ns.linalg.inv(other.asarray(a))), (policy, dtype, a.shape)
+            for name in ("inv", "det", "slogdet", "cholesky", "trace"):
+                func = getattr(ns.linalg, name)
+                for _ in range(2):  # the first call decides (where allowed), the second takes the plain case
+                    fast = _outcome(lambda a=a, f=func: f(ns.asarray(a)))
+                general = _outcome(lambda a=a, f=func: f(other.asarray(a)))
+                assert fast == general, (policy, dtype, a.shape, name)
+            for kwargs in ({"upper": True}, {"upper": False}):
+                fast = _outcome(lambda a=a, k=kwargs: ns.linalg.cholesky(ns.asarray(a), **k))
+                assert fast == _outcome(lambda a=a, k=kwargs: ns.linalg.cholesky(other.asarray(a), **k))
+            for kwargs in ({"offset": 0}, {"offset": 1}, {"dtype": dtypes[-1]}, {"offset": _Int(0)}):
+                fast = _outcome(lambda a=a, k=kwargs: ns.linalg.trace(ns.asarray(a), **k))
+                assert fast == _outcome(lambda a=a, k=kwargs: ns.linalg.trace(other.asarray(a), **k))
             for b in [m for m in mats if m.ndim >= 1] + [a[..., 0], np.ones(a.shape, dtypes[-1].numpy)]:
                 for _ in range(2):
                     fast = _outcome(lambda a=a, b=b: ns.linalg.solve(ns.asarray(a), ns.asarray(b)))
@@ -500,3 +509,58 @@ def test_fft_frequencies_answer_as_the_general_path(policy):
                     fast = _outcome(lambda n=n, d=d, k=kwargs: func(n, d=d, **k))
                     general = _outcome(lambda n=n, d=d, k=kwargs: func(n, d=d, **k, device=CPU))
                     assert fast == general, (policy, name, n, d, dtype)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_zeros_ones_and_empty_like_answer_as_the_general_path(policy):
+    """x of this namespace alone (the plain case) against the call naming x's device (the general path)."""
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        for data in (values, values[0], values[:0], np.resize(values, (2, 3)).T, np.resize(values, (3, 4))[:, ::2]):
+            x = ns.asarray(data)
+            for name in ("zeros_like", "ones_like", "empty_like"):
+                func = getattr(ns, name)
+                for kwargs in ({}, {"dtype": None, "device": None}, {"dtype": dtype}):
+                    fast = _outcome(lambda f=func, x=x, k=kwargs: f(x, **k))
+                    general = _outcome(lambda f=func, x=x, k=kwargs: f(other.asarray(x), **k))
+                    if name == "empty_like" and fast[0][0] == "array":  # (uninitialised values)
+                        fast, general = (fast[0][:5], fast[1]), (general[0][:5], general[1])
+                    assert fast == general, (policy, dtype, data.shape, name, kwargs)
+                    assert _outcome(lambda f=func, x=x: f(x))[0][3:5] == (x._data.dtype, x._data.shape)
+    x = ns.asarray([1.0, 2.0]).to_device(DEVICE1)
+    for name in ("zeros_like", "ones_like", "empty_like"):
+        assert getattr(ns, name)(x).device is DEVICE1
+        assert _outcome(lambda n=name: getattr(ns, n)(np.ones(2)))[0][0] == "error"
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_repeat_eye_and_the_matmul_function_answer_as_the_general_path(policy):
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        values = special_values(dtype)
+        for data in (values, values[0], values[:0], np.resize(values, (2, 3))):
+            edges = ((1 << 22), (1 << 22) + 1) if data.size == 1 and dtype is dtypes[0] else ()  # the plain length's
+            for repeats in (0, 1, 3, -1, True, 2**70, np.int64(2), *edges):
+                for axis in (None, 0, 1, -1, -2, 2, True, _Int(0)):
+                    kwargs = {} if axis is None else {"axis": axis}
+                    fast = _outcome(lambda d=data, r=repeats, k=kwargs: ns.repeat(ns.asarray(d), r, **k))
+                    general = _outcome(lambda d=data, r=repeats, k=kwargs: ns.repeat(other.asarray(d), r, **k))
+                    assert fast == general, (policy, dtype, data.shape, repeats, axis)
+        square = ns.asarray(np.resize(values, (3, 3)))
+        for x2 in (square, ns.asarray(np.resize(values, (3, 2))), ns.asarray(values[:3]), ns.asarray(values[0])):
+            for x1 in (square, x2, ns.asarray(np.ones((3, 3), dtypes[-1].numpy))):
+                fast = _outcome(lambda a=x1, b=x2: ns.matmul(a, b))
+                general = _outcome(lambda a=x1, b=x2: ns.matmul(other.asarray(a), b))
+                assert fast == general, (policy, dtype, x1.shape, x2.shape)
+    for n_rows in (0, 1, 3, -1, 2**70, True, 3.0, 2048, 4096):
+        for n_cols in (None, 0, 2, 4096, -2, 2.0):
+            for k in (0, 1, -2, 5, True):
+                for dtype in (None, dtypes[0], dtypes[-1], "float32"):
+                    if (n_rows == 4096 or n_cols == 4096) and (k or dtype is not None):
+                        continue  # (millions of elements: a few cases)
+                    kwargs = {} if dtype is None else {"dtype": dtype}
+                    fast = _outcome(lambda n=n_rows, m=n_cols, k=k, kw=kwargs: ns.eye(n, m, k=k, **kw))
+                    general = _outcome(lambda n=n_rows, m=n_cols, k=k, kw=kwargs: ns.eye(n, m, k=k, **kw, device=CPU))
+                    assert fast == general, (policy, n_rows, n_cols, k, dtype)
