@@ -13,9 +13,9 @@ printed with their ratios or differences; nothing is asserted:
 * **8-element loops**: NumPy operations on 8-element arrays and NumPy scalars in a Python loop
   (300,000 operations, each one compared), and large arrays (10**6 elements); the CPU time of the
   loop itself, which the program measures (``time.process_time``), so start-up is not in it;
-* **a whole test suite**: ``--suite`` (default: nibabel's own tests, if nibabel is installed), the
-  CPU time of every process of it (``resource.getrusage`` of the children), plainly and under
-  ``python -m array_api_promo.nep50``.
+* **a whole test suite**: ``--suite`` (default: nibabel's own tests, if nibabel is installed, its
+  package the code compared: ``--include nibabel``), the CPU time of every process of it
+  (``resource.getrusage`` of the children), plainly and under ``python -m array_api_promo.nep50``.
 """
 
 from __future__ import annotations
@@ -105,6 +105,12 @@ def main(argv=None) -> int:
     parser.add_argument("--rounds", type=int, default=7, help="rounds of the start-up and the loops (default 7)")
     parser.add_argument("--suite-rounds", type=int, default=1, help="rounds of the test suite (default 1)")
     parser.add_argument("--suite", default=None, help="a test suite's command (default: nibabel's tests)")
+    parser.add_argument(
+        "--include",
+        action="append",
+        default=[],
+        help="the suite's own code, for the mode (default with nibabel's: nibabel)",
+    )
     args = parser.parse_args(argv)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     plain_env, mode_env = _env(root, False), _env(root, True)
@@ -144,7 +150,9 @@ def main(argv=None) -> int:
                 print("\nsuite: nibabel is not installed; give one with --suite")
                 return 0
             suite = f"{shlex.quote(python)} -m pytest -q -p no:cacheprovider --pyargs nibabel"
+            args.include = args.include or ["nibabel"]
         command = shlex.split(suite)
+        runner = [python, "-m", "array_api_promo.nep50", *[f"--include={i}" for i in args.include], "--"]
         plain_cpu, mode_cpu = [], []
         for _ in range(args.suite_rounds):
             plain_cpu.append(_children_cpu(command, folder, plain_env))
