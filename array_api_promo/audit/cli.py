@@ -24,7 +24,7 @@ import tempfile
 
 from .._namespace import API_VERSIONS
 from ..promotion import get_policy
-from .records import ENV_RECORDS_DIR, merge, read_folder
+from .records import ENV_RECORDS_DIR, check_against, merge, read_folder
 from .reports import plural, print_table, unwritable, write_reports
 
 __all__ = ["PACKAGE_ROOT", "SITE_DIR", "default_include", "load_policy", "main", "run_collecting", "run_numpy_tool"]
@@ -152,7 +152,6 @@ def run_numpy_tool(parser, args, argv: list[str], warns: bool) -> int:
     """The program on the installed NumPy, its own NumPy operations compared with ``args.against``: the
     audit (``--numpy``, records) or the warning mode (``warns``: python -m array_api_promo.nep50).
     Returns the program's exit status, or a failure of the tool's own (2: bad arguments, nothing ran)."""
-    from .numpy_compare import check_against
     from .program import ENV_AGAINST, ENV_INCLUDE, ENV_WARN, against_names
 
     numpy_version = sys.modules["numpy"].__version__  # (the package imported it)

@@ -28,7 +28,7 @@ from .._namespace import DEFAULT_API_VERSION, namespace
 from ..promotion._policy import int_text
 from ..promotion.numpy_legacy import quiet_conversions
 from .namespace import REFUSALS
-from .records import Outcome, Record, RecordSet, differ, error_name, user_frame, warn_at
+from .records import Outcome, Record, RecordSet, check_against, differ, error_name, user_frame, warn_at
 from .signatures import call_key, describe_call
 
 # pytest leaves this module's frames out of its tracebacks (a warning made an error passes through them)
@@ -111,18 +111,6 @@ _FUNCTIONS = {
 _REDUCTIONS = frozenset({"sum", "prod", "mean", "max", "min", "std", "var"})
 _SHAPED = frozenset({"numpy.zeros", "numpy.ones", "numpy.empty"})  # their ints are a shape
 _ARANGE_LIMIT = 10_000  # arange is compared on its own arguments, up to this many elements
-
-
-def check_against(against) -> tuple:
-    """The policies named, each once (ValueError otherwise)."""
-    from ..promotion import get_policy
-
-    others = tuple(get_policy(p) for p in against)
-    if not others:
-        raise ValueError("audit: --against must name at least one policy to compare with")
-    if len({p.name for p in others}) != len(others):
-        raise ValueError(f"audit: --against names a policy twice ({', '.join(p.name for p in others)})")
-    return others
 
 
 def function_table(numpy) -> dict:

@@ -27,6 +27,7 @@ __all__ = [
     "Outcome",
     "Record",
     "RecordSet",
+    "check_against",
     "differ",
     "error_name",
     "merge",
@@ -62,6 +63,18 @@ def warn_at(frame: types.FrameType, message: str, category: type[Warning]) -> No
     while caller is not None and caller is not frame:
         caller, level = caller.f_back, level + 1
     warnings.warn(message, category, stacklevel=level)
+
+
+def check_against(against) -> tuple:
+    """The policies named, each once (ValueError otherwise)."""
+    from ..promotion import get_policy
+
+    others = tuple(get_policy(p) for p in against)
+    if not others:
+        raise ValueError("audit: --against must name at least one policy to compare with")
+    if len({p.name for p in others}) != len(others):
+        raise ValueError(f"audit: --against names a policy twice ({', '.join(p.name for p in others)})")
+    return others
 
 
 class Outcome(NamedTuple):
