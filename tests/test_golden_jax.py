@@ -21,6 +21,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from golden_helpers import SCALAR_CALLS, decide  # tests/ is on sys.path (rootdir-relative import mode)
 
 from array_api_promo import promotion
 from array_api_promo._dtypes import dtype_by_name
@@ -105,14 +106,6 @@ def _add_dtype(pol, ops):
     return result
 
 
-def _op_result(pol, name, ops):
-    sig, scalars = pol.signature(ops)
-    d = pol.decide(promotion.op_spec(name), sig)
-    for v in scalars:
-        pol.check_scalar(v, d.compute, name)
-    return d.result
-
-
 _OPS = defaultdict(list)
 for _mode in MODES:
     for _case in TABLES[_mode]["modes"][_mode]["ops"]:
@@ -128,7 +121,7 @@ def test_ops(mode, op):
     bad = []
     for case in _OPS[(mode, op)]:
         ops = [operand(s) for s in case["operands"]]
-        got, want = outcome(lambda: _op_result(pol, op, ops)), expected(case["result"])
+        got, want = outcome(lambda: decide(pol, op, ops).result), expected(case["result"])
         if got != want:
             bad.append(f"{op}{tuple(case['operands'])}: JAX {want}, policy {got}")
     assert not bad, "\n".join(bad[:40])
@@ -159,16 +152,6 @@ def test_live_jax_if_importable():
 
 
 # -- NumPy scalars at every entry point -------------------------------------------------------
-_SCALAR_CALLS = {
-    "operator": lambda ns, x, s: x + s,
-    "reflected": lambda ns, x, s: s + x,
-    "function": lambda ns, x, s: ns.add(x, s),
-    "result_type": lambda ns, x, s: ns.result_type(x, s),
-    "where": lambda ns, x, s: ns.where(ns.asarray([True, False]), x, s),
-    "clip_min": lambda ns, x, s: ns.clip(x, s, None),
-    "asarray": lambda ns, x, s: ns.asarray(s),
-    "full": lambda ns, x, s: ns.full(2, s),
-}
 
 
 def _numpy_scalar(name):
@@ -194,13 +177,13 @@ def test_numpy_scalars_at_every_entry_point(mode):
     ns, table = xp.namespace(MODES[mode]), TABLES[mode]
     ours = {d.name for d in promotion.get_policy(MODES[mode]).dtypes}
     records = table["modes"][mode]["numpy_scalars"]
-    assert {r["entry"] for r in records} == set(_SCALAR_CALLS) == set(table["numpy_scalar_calls"])
+    assert {r["entry"] for r in records} == set(SCALAR_CALLS) == set(table["numpy_scalar_calls"])
     assert {r["scalar"] for r in records} >= {"bfloat16", "float8_e4m3fn", "float8_e5m2"}
     bad = []
     for rec in records:
         x, s = ns.ones(2, dtype=dtype_by_name(rec["dtype"])), _numpy_scalar(rec["scalar"])
         try:
-            out = _SCALAR_CALLS[rec["entry"]](ns, x, s)
+            out = SCALAR_CALLS[rec["entry"]](ns, x, s)
             got = out.name if rec["entry"] == "result_type" else out.dtype.name
         except OverflowError:
             got = "OverflowError"
