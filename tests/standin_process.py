@@ -1,0 +1,32 @@
+"""A process run by the stand-in (``python -m array_api_promo.standin``), as a consumer's suite meets it."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+TESTS = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(TESTS)
+
+
+def through_standin(code: str, *options: str, path: tuple = ()):
+    """What ``code`` (Python that prints one JSON document) prints in a process run by the stand-in
+    with ``options``, the checkout and ``path`` first on its PYTHONPATH and no flag of ours or
+    array-api-strict's in its environment."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([ROOT, *path] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
+    for var in list(env):
+        if var.startswith(("ARRAY_API_STRICT_", "ARRAY_API_PROMO_")):
+            del env[var]
+    proc = subprocess.run(
+        [sys.executable, "-m", "array_api_promo.standin", *options, "--", sys.executable, "-c", code],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.splitlines()[-1])
