@@ -11,15 +11,21 @@ TESTS = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(TESTS)
 
 
-def through_standin(code: str, *options: str, path: tuple = ()):
-    """What ``code`` (Python that prints one JSON document) prints in a process run by the stand-in
-    with ``options``, the checkout and ``path`` first on its PYTHONPATH and no flag of ours or
-    array-api-strict's in its environment."""
+def standin_env(path: tuple = ()) -> dict:
+    """The environment of a run: this checkout and ``path`` first on ``PYTHONPATH``, no flag or
+    policy of ours or array-api-strict's."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([ROOT, *path] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     for var in list(env):
         if var.startswith(("ARRAY_API_STRICT_", "ARRAY_API_PROMO_")):
             del env[var]
+    return env
+
+
+def through_standin(code: str, *options: str, path: tuple = ()):
+    """What ``code`` (Python that prints one JSON document) prints in a process run by the stand-in
+    with ``options``, in ``standin_env(path)``."""
+    env = standin_env(path)
     proc = subprocess.run(
         [sys.executable, "-m", "array_api_promo.standin", *options, "--", sys.executable, "-c", code],
         check=False,

@@ -16,6 +16,7 @@ import sys
 import textwrap
 
 import pytest
+from standin_process import standin_env  # tests/ is on sys.path (rootdir-relative import mode)
 
 import array_api_promo as xp
 from array_api_promo.standin import MIRRORED_VERSION, main, make_module
@@ -116,15 +117,6 @@ COMMON = {
 }
 
 
-def _env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    for var in list(env):
-        if var.startswith(("ARRAY_API_STRICT_", "ARRAY_API_PROMO_")):
-            del env[var]
-    return env
-
-
 def _report(stdout: str) -> dict:
     lines = [line for line in stdout.splitlines() if line.startswith("REPORT ")]
     assert lines, stdout
@@ -138,7 +130,7 @@ def test_consumer_script_under_policy(tmp_path, policy):
         [sys.executable, "-m", "array_api_promo.standin", "--policy", policy, "--", sys.executable, "consumer.py"],
         check=False,
         cwd=tmp_path,
-        env=_env(),
+        env=standin_env(),
         capture_output=True,
         text=True,
         timeout=120,
@@ -172,7 +164,7 @@ def test_consumer_pytest_suite_import_modes(tmp_path, import_mode):
         ],
         check=False,
         cwd=tmp_path,
-        env={**_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
+        env={**standin_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
         capture_output=True,
         text=True,
         timeout=120,
