@@ -27,3 +27,9 @@ SCALAR_CALLS = {
     "asarray": lambda ns, x, s: ns.asarray(s),
     "full": lambda ns, x, s: ns.full(2, s),
 }
+
+
+def note(bad: list, label: str, why: str | None) -> None:
+    """``label: why`` added to ``bad`` where a comparison says ``why`` it differs."""
+    if why:
+        bad.append(f"{label}: {why}")

@@ -63,6 +63,19 @@ def expected(rec):
     return "OverflowError" if rec["error"] == "OverflowError" else "TypeError"
 
 
+def check(mode, cases, compare):
+    """No differences: ``compare(policy, case, operands)`` lists them for each case under ``mode``'s policy."""
+    pol = promotion.get_policy(MODES[mode])
+    bad = [why for case in cases for why in compare(pol, case, [operand(s) for s in case["operands"]])]
+    assert not bad, "\n".join(bad[:40])
+
+
+def differs(call, operands, fn, rec) -> list[str]:
+    """``[call(operands): JAX ..., policy ...]`` where the policy's ``fn()`` is not JAX's ``rec``, else ``[]``."""
+    got, want = outcome(fn), expected(rec)
+    return [] if got == want else [f"{call}{tuple(operands)}: JAX {want}, policy {got}"]
+
+
 def test_metadata():
     assert GOLDEN["generator"] == EXPLICIT["generator"] == "tools/gen_jax_golden.py"
     assert GOLDEN["jax_version"] == EXPLICIT["jax_version"] == "0.12.0.1"
@@ -83,18 +96,14 @@ for _mode in MODES:
 
 @pytest.mark.parametrize("mode,first", sorted(_PAIRS), ids=str)
 def test_pairs(mode, first):
-    pol = promotion.get_policy(MODES[mode])
-    bad = []
-    for case in _PAIRS[(mode, first)]:
-        ops = [operand(s) for s in case["operands"]]
+    def compare(pol, case, ops):
         sig = tuple(type_only(o) for o in ops)
-        got, want = outcome(lambda: pol.resolve(sig)), expected(case["result_type"])
-        if got != want:
-            bad.append(f"jnp.result_type{tuple(case['operands'])}: JAX {want}, policy {got}")
-        got, want = outcome(lambda: _add_dtype(pol, ops)), expected(case["add"])
-        if got != want:
-            bad.append(f"jnp.add{tuple(case['operands'])}: JAX {want}, policy {got}")
-    assert not bad, "\n".join(bad[:40])
+        return [
+            *differs("jnp.result_type", case["operands"], lambda: pol.resolve(sig), case["result_type"]),
+            *differs("jnp.add", case["operands"], lambda: _add_dtype(pol, ops), case["add"]),
+        ]
+
+    check(mode, _PAIRS[(mode, first)], compare)
 
 
 def _add_dtype(pol, ops):
@@ -117,14 +126,10 @@ for _mode in MODES:
 
 @pytest.mark.parametrize("mode,op", sorted(_OPS), ids=str)
 def test_ops(mode, op):
-    pol = promotion.get_policy(MODES[mode])
-    bad = []
-    for case in _OPS[(mode, op)]:
-        ops = [operand(s) for s in case["operands"]]
-        got, want = outcome(lambda: decide(pol, op, ops).result), expected(case["result"])
-        if got != want:
-            bad.append(f"{op}{tuple(case['operands'])}: JAX {want}, policy {got}")
-    assert not bad, "\n".join(bad[:40])
+    def compare(pol, case, ops):
+        return differs(op, case["operands"], lambda: decide(pol, op, ops).result, case["result"])
+
+    check(mode, _OPS[(mode, op)], compare)
 
 
 def test_live_jax_if_importable():

@@ -20,7 +20,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-from golden_helpers import SCALAR_CALLS, decide  # tests/ is on sys.path (rootdir-relative import mode)
+from golden_helpers import SCALAR_CALLS, decide, note  # tests/ is on sys.path (rootdir-relative import mode)
 
 from array_api_promo import promotion
 from array_api_promo._dtypes import dtype_by_name
@@ -159,12 +159,8 @@ def test_pairs(name, first):
     for case in cases:
         ops = [operand(s) for s in case["operands"]]
         label = f"({', '.join(case['operands'])})"
-        why = mismatch(case["result_type"], outcome(policy.result_type, *ops))
-        if why:
-            bad.append(f"np.result_type{label}: {why}")
-        why = mismatch(case["add"], outcome(lambda *a: add_dtype(policy, *a), *ops))
-        if why:
-            bad.append(f"np.add{label}: {why}")
+        note(bad, f"np.result_type{label}", mismatch(case["result_type"], outcome(policy.result_type, *ops)))
+        note(bad, f"np.add{label}", mismatch(case["add"], outcome(lambda *a: add_dtype(policy, *a), *ops)))
     report(bad, 2 * len(cases), "cases", RELEASES[name])
 
 
@@ -207,9 +203,7 @@ def test_ops(name, section, op):
     for case in cases:
         ops = [operand(s) for s in case["operands"]]
         got = outcome(lambda *a: policy_op(op, a, section == "inplace", policy), *ops)
-        why = mismatch(case["result"], got)
-        if why:
-            bad.append(f"{section} {op}({', '.join(case['operands'])}): {why}")
+        note(bad, f"{section} {op}({', '.join(case['operands'])})", mismatch(case["result"], got))
     report(bad, len(cases), f"{section} {op} cases", RELEASES[name])
 
 
@@ -308,9 +302,7 @@ def test_live_random_triples():
                 specs.append(("nd:" if r == 0 else "0d:") + name)
         ops = [operand(s) for s in specs]
         rec = _np_outcome(lambda: np.result_type(*np_ops))
-        why = mismatch(rec, outcome(policy.result_type, *ops))
-        if why:
-            bad.append(f"np.result_type({', '.join(specs)}): {why}")
+        note(bad, f"np.result_type({', '.join(specs)})", mismatch(rec, outcome(policy.result_type, *ops)))
     report(sorted(set(bad)), 4000, "random triples")
 
 
