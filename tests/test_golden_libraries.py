@@ -39,7 +39,6 @@ BINARY = {"add": operator.add, "multiply": operator.mul, "divide": operator.true
 @dataclass(frozen=True)
 class Library:
     policy: str
-    table: str
     version: str
     # creation calls the table names by their source: the name -> the namespace's call
     calls: dict = field(default_factory=dict)
@@ -48,7 +47,7 @@ class Library:
     refusals: tuple = (TypeError,)
 
     def golden(self) -> dict:
-        return json.loads((DATA / self.table).read_text())
+        return json.loads((DATA / f"{self.policy}_{self.version}_promotion.json").read_text())
 
     def not_compared(self, record) -> str | None:
         """Why ``record`` is not compared (None: it is)."""
@@ -89,7 +88,6 @@ class Library:
 LIBRARIES = {
     "megengine": Library(
         "megengine",
-        "megengine_1.13.0_promotion.json",
         "1.13.0",
         # megengine.functional.arange's default is float32; the standard's arange of ints gives
         # the default integer, and a policy decides promotion, not one function's defaults
@@ -105,7 +103,6 @@ LIBRARIES = {
     ),
     "paddle": Library(
         "paddle",
-        "paddle_3.3.1_promotion.json",
         "3.3.1",
         calls={"ones([2])": lambda xp: xp.ones(2), "arange(3)": lambda xp: xp.arange(3)},
         # to_tensor of a NumPy uint16 array reads its bits as bfloat16 (1 becomes 9.18e-41)
@@ -113,7 +110,6 @@ LIBRARIES = {
     ),
     "mlx": Library(
         "mlx",
-        "mlx_0.32.4_promotion.json",
         "0.32.4",
         calls={"ones((2,))": lambda xp: xp.ones(2), "arange(3)": lambda xp: xp.arange(3)},
         # mx.array(2**31) is int64; the namespace's default integer is int32 and an int beyond it
