@@ -22,17 +22,24 @@ def standin_env(path: tuple = ()) -> dict:
     return env
 
 
-def through_standin(code: str, *options: str, path: tuple = ()):
-    """What ``code`` (Python that prints one JSON document) prints in a process run by the stand-in
-    with ``options``, in ``standin_env(path)``."""
-    env = standin_env(path)
+def run_standin(command: list, *options: str, cwd=None, env=None, timeout: float = 300):
+    """``command`` run by the stand-in with ``options`` (in ``standin_env()`` unless ``env`` is given),
+    its output captured as text: it exits 0, else its output is the failure."""
     proc = subprocess.run(
-        [sys.executable, "-m", "array_api_promo.standin", *options, "--", sys.executable, "-c", code],
+        [sys.executable, "-m", "array_api_promo.standin", *options, "--", *command],
         check=False,
         capture_output=True,
         text=True,
-        env=env,
-        timeout=300,
+        cwd=cwd,
+        env=standin_env() if env is None else env,
+        timeout=timeout,
     )
-    assert proc.returncode == 0, proc.stderr
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    return proc
+
+
+def through_standin(code: str, *options: str, path: tuple = ()):
+    """What ``code`` (Python that prints one JSON document) prints in a process run by the stand-in
+    with ``options``, in ``standin_env(path)``."""
+    proc = run_standin([sys.executable, "-c", code], *options, env=standin_env(path))
     return json.loads(proc.stdout.splitlines()[-1])
