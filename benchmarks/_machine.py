@@ -30,3 +30,23 @@ def reference_loop() -> float:
     for i in range(3_000_000):
         store[i % 1000] = str(i)
     return time.perf_counter() - start
+
+
+def load_average():
+    """The machine's 1, 5 and 15-minute load averages, or None where the system does not say."""
+    return list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+
+
+def run_meta(start: float, repeats: int, min_time: float, args, **extra) -> dict:
+    """What a run's figures are of: its time since ``start``, its repeats, sample time and statistic,
+    whether it was quick, the machine's CPUs and load, then ``extra``."""
+    return {
+        "elapsed_s": time.perf_counter() - start,
+        "repeats": repeats,
+        "min_time_s": min_time,
+        "stat": args.stat,
+        "quick": args.quick,
+        "cpus": os.cpu_count(),
+        "loadavg": load_average(),
+        **extra,
+    }

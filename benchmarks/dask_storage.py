@@ -63,7 +63,7 @@ import traceback
 if __package__ in (None, ""):  # `python benchmarks/dask_storage.py`: make the repository importable
     sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-from benchmarks._machine import cpu_seconds  # noqa: E402
+from benchmarks._machine import cpu_seconds, load_average  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 LIBS = ("dask", "xp", "tx")
@@ -488,7 +488,7 @@ def _versions():
 
 
 def _machine():
-    info = {"cpus": os.cpu_count(), "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None}
+    info = {"cpus": os.cpu_count(), "loadavg": load_average()}
     try:
         info["memory_bytes"] = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError, AttributeError):
@@ -591,7 +591,7 @@ def main(argv=None):
             traceback.print_exc()
             console.print(f"elementwise part failed: {_short(e)}", highlight=False)
     meta["elapsed_s"] = time.perf_counter() - start
-    meta["loadavg_end"] = list(os.getloadavg()) if hasattr(os, "getloadavg") else None
+    meta["loadavg_end"] = load_average()
     cpu_end = cpu_seconds()
     if cpu_start and cpu_end:  # the machine's busy CPU time that was not ours nor our children's
         meta["other_cpu_s"] = max(0.0, (cpu_end[0] - cpu_start[0]) - (cpu_end[1] - cpu_start[1]))

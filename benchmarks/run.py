@@ -40,6 +40,8 @@ if __package__ in (None, ""):  # `python benchmarks/run.py`: make the repository
 
 import numpy as np
 
+from benchmarks._machine import run_meta
+
 LIBS = ("numpy", "floor", "strict", "xp", "tx", "torch")
 LIB_TITLES = {
     "numpy": "numpy",
@@ -165,6 +167,12 @@ def _large_setup(n):
     return setup
 
 
+def _result_type_case(key, title, stmt):
+    """A result_type case: the floor has no result_type, so every library but it."""
+    libs = ("numpy", "strict", "xp", "tx", "torch")
+    return Case(key, title, "result_type", dict.fromkeys(libs, stmt), _small_setup, libs=libs)
+
+
 def make_cases(quick):
     cases = [
         Case("add", "a + b  (float64, n=10)", "array⊕array", "a + b", _small_setup),
@@ -180,22 +188,8 @@ def make_cases(quick):
         Case("exp", "exp(a)  (n=10)", "unary", "ns.exp(a)", _small_setup),
         Case("neg", "-a  (n=10)", "unary", "-a", _small_setup),
         Case("sum", "sum(a)  (n=10)", "reduction", "ns.sum(a)", _small_setup),
-        Case(
-            "result_type",
-            "result_type(a, b)  (f64, f64)",
-            "result_type",
-            {lib: "ns.result_type(a, b)" for lib in ("numpy", "strict", "xp", "tx", "torch")},
-            _small_setup,
-            libs=("numpy", "strict", "xp", "tx", "torch"),
-        ),
-        Case(
-            "result_type_mixed",
-            "result_type(c, a)  (f32, f64)",
-            "result_type",
-            {lib: "ns.result_type(c, a)" for lib in ("numpy", "strict", "xp", "tx", "torch")},
-            _small_setup,
-            libs=("numpy", "strict", "xp", "tx", "torch"),
-        ),
+        _result_type_case("result_type", "result_type(a, b)  (f64, f64)", "ns.result_type(a, b)"),
+        _result_type_case("result_type_mixed", "result_type(c, a)  (f32, f64)", "ns.result_type(c, a)"),
         Case("asarray_list", "asarray(list of 10 floats)", "asarray", "ns.asarray(L)", _small_setup),
         Case("asarray_ndarray", "asarray(ndarray, n=10)", "asarray", "ns.asarray(nd)", _small_setup),
         Case("slice", "a[2:5]", "indexing", "a[2:5]", _small_setup),
@@ -606,17 +600,9 @@ def main(argv=None):
                 },
             }
         )
-    meta = {
-        "elapsed_s": time.perf_counter() - start,
-        "repeats": repeats,
-        "min_time_s": min_time,
-        "stat": args.stat,
-        "quick": args.quick,
-        "versions": _versions(mods),
-        "cpus": os.cpu_count(),
-        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else None,
-        "compiled_fast_paths": _compiled_fast_paths(),
-    }
+    meta = run_meta(
+        start, repeats, min_time, args, versions=_versions(mods), compiled_fast_paths=_compiled_fast_paths()
+    )
     if not meta["compiled_fast_paths"]:
         console.print(
             "note: array_api_promo runs without its compiled fast paths (not built, or "

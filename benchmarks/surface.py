@@ -39,7 +39,7 @@ if __package__ in (None, ""):
 
 import numpy as np
 
-from benchmarks._machine import cpu_seconds
+from benchmarks._machine import cpu_seconds, run_meta
 from benchmarks.run import Case, _compiled_fast_paths as _compiled, _load_namespaces, _short, fmt_time, measure_case
 
 LIBS = ("numpy", "strict", "compat", "xp", "tx")
@@ -721,20 +721,17 @@ def main(argv=None, console=None):
     machine_before = cpu_seconds()
     results = run_cases(cases, mods, missing, repeats, min_time, stat=args.stat)
     machine_after = cpu_seconds()
-    meta = {
-        "elapsed_s": time.perf_counter() - start,
-        "repeats": repeats,
-        "min_time_s": min_time,
-        "stat": args.stat,
-        "quick": args.quick,
-        "cpus": os.cpu_count(),
-        "loadavg": list(os.getloadavg()) if hasattr(os, "getloadavg") else [float("nan")],
+    meta = run_meta(
+        start,
+        repeats,
+        min_time,
+        args,
         # the CPU time other processes took while the cases ran (a busy machine moves small ratios)
-        "other_cpu_s": None
+        other_cpu_s=None
         if machine_before is None or machine_after is None
         else (machine_after[0] - machine_before[0]) - (machine_after[1] - machine_before[1]),
-        "compiled_fast_paths": _compiled(),
-    }
+        compiled_fast_paths=_compiled(),
+    )
     checks = check_targets(results)
     print_report(results, checks, meta, console)
     if args.markdown:

@@ -14,9 +14,9 @@ where they differ.
 from __future__ import annotations
 
 import math
-import warnings
 
 import numpy as np
+import standin_probe  # next to this file: on sys.path as tests/ is
 
 # Values a consumer may write, by label; each is tried into every dtype below.
 VALUES = {
@@ -45,15 +45,14 @@ VALUES = {
 DTYPES = ("bool", "int8", "uint8", "int64", "uint64", "float32", "float64", "complex64")
 
 
-def _outcome(call) -> str:
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            value = call()
-    except Exception as exc:  # the exception's built-in class is the observation
-        return "raises " + next(c.__name__ for c in type(exc).__mro__ if c.__module__ == "builtins")
+def _dtype_and_values(value) -> str:
     dtype = str(value.dtype).rsplit(".", 1)[-1]
     return f"{dtype} {np.asarray(value).tolist()!r}"
+
+
+def _outcome(call) -> str:
+    """The result's dtype and values, or the built-in class of what it raises."""
+    return standin_probe._outcome(call, _dtype_and_values)
 
 
 def conversions(xp) -> dict[str, str]:
@@ -92,10 +91,4 @@ def conversions(xp) -> dict[str, str]:
 
 
 if __name__ == "__main__":  # python tests/standin_conversions.py: where the stand-in differs
-    import os
-    import sys
-
-    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from standin_probe import side_by_side
-
-    side_by_side(conversions, __file__, every_row=False)
+    standin_probe.side_by_side(conversions, __file__, every_row=False)

@@ -26,14 +26,15 @@ def _device_name(device) -> str:
     return repr(device)
 
 
-def _outcome(call) -> str:
+def _outcome(call, show=None) -> str:
+    """What ``call()`` gives, shown by ``show`` (``_show`` if not given), or the built-in class it raises."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             value = call()
     except Exception as exc:  # the exception's built-in class is the observation
         return f"raises {_builtin_class(exc)}"
-    return _show(value)
+    return (show or _show)(value)
 
 
 def _builtin_class(exc: BaseException) -> str:

@@ -76,6 +76,22 @@ def _operands(ns):
     return arrays, scalars
 
 
+def _fast_paths(ns, *names):
+    """``ns``'s operands and runtime, and the runtime's compiled paths ``names`` (each checked to be one)."""
+    runtime = ns._runtime
+    paths = [getattr(type(runtime), name) for name in names]
+    assert all(isinstance(path, _core.FastPath) for path in paths), names
+    return (*_operands(ns), runtime, *paths)
+
+
+def _same_as_python(path, *args, **kwargs):
+    """The compiled ``path`` gives what its Python function gives (returned); that one is called
+    first, as it fills the tables the C path reads."""
+    slow = _outcome(lambda: path.fallback(*args, **kwargs))
+    assert _outcome(lambda: path(*args, **kwargs)) == slow, (path, args, kwargs)
+    return slow
+
+
 def _fresh(x):
     """A copy for an in-place call (the C and the Python call each mutate their own)."""
     if type(x) is not Array:
@@ -93,8 +109,7 @@ def test_operators_match_their_python_functions(ns):
         for x in arrays:
             others = [()] if dunder in UNARY else [(o,) for o in arrays + scalars]
             for rest in others:
-                slow = _outcome(lambda: path.fallback(x, *rest))  # first: it fills the tables the C path reads
-                assert _outcome(lambda: path(x, *rest)) == slow, (dunder, x, rest)
+                _same_as_python(path, x, *rest)  # first: it fills the tables the C path reads
                 checked += 1
     assert checked > 1000
 
@@ -125,16 +140,14 @@ def test_functions_match_their_python_functions(ns):
         path = vars(type(runtime))[name] if name in vars(type(runtime)) else getattr(type(runtime), name)
         assert isinstance(path, _core.FastPath)
         for x1, x2 in itertools.product(arrays + scalars[:5], repeat=2):
-            slow = _outcome(lambda: path.fallback(runtime, x1, x2))
-            assert _outcome(lambda: path(runtime, x1, x2)) == slow
+            _same_as_python(path, runtime, x1, x2)
         # keywords and a wrong number of arguments go to the Python function's own error
         assert _outcome(lambda: path(runtime, arrays[0])) == _outcome(lambda: path.fallback(runtime, arrays[0]))
         assert _outcome(lambda: path(runtime, x1=arrays[0], x2=arrays[0]))[0] == "error"
     for name in ["sin", "negative", "abs", "isnan", "sqrt", "bitwise_invert", "real"]:
         path = getattr(type(runtime), name)
         for x in arrays + scalars[:5]:
-            slow = _outcome(lambda: path.fallback(runtime, x))
-            assert _outcome(lambda: path(runtime, x)) == slow
+            _same_as_python(path, runtime, x)
 
 
 @pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
@@ -149,14 +162,12 @@ def test_getitem_and_result_type_match_their_python_functions(ns):
     getitem = vars(Array)["__getitem__"]
     for a in [x, ns.asarray(2.0), ns.reshape(ns.arange(6), (2, 3))]:
         for key in keys:
-            slow = _outcome(lambda: getitem.fallback(a, key))
-            assert _outcome(lambda: getitem(a, key)) == slow, (a, key)
+            slow = _same_as_python(getitem, a, key)
             assert _outcome(lambda: a[key]) == slow, (a, key)  # the class's subscript slot
     runtime = ns._runtime
     path = vars(type(runtime)).get("result_type") or type(runtime).result_type
     for x1, x2 in itertools.product(arrays + [xp.float32, 1.5], repeat=2):
-        slow = _outcome(lambda: path.fallback(runtime, x1, x2))  # first: it fills the table the C path reads
-        assert _outcome(lambda: path(runtime, x1, x2)) == slow
+        _same_as_python(path, runtime, x1, x2)  # first: it fills the table the C path reads
 
 
 @pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
@@ -241,11 +252,9 @@ def test_astype_and_asarray_match_their_python_functions(ns):
     for x in arrays + [big, 1.5]:
         for dtype in targets:
             for _ in range(2):  # the first call fills the table of allowed casts, the second reads it
-                slow = _outcome(lambda: astype.fallback(runtime, x, dtype))
-                assert _outcome(lambda: astype(runtime, x, dtype)) == slow, (x, dtype)
+                _same_as_python(astype, runtime, x, dtype)
         for kwargs in ({"copy": False}, {"copy": 1}, {"device": None}):
-            slow = _outcome(lambda: astype.fallback(runtime, x, ns.float64, **kwargs))
-            assert _outcome(lambda: astype(runtime, x, ns.float64, **kwargs)) == slow
+            _same_as_python(astype, runtime, x, ns.float64, **kwargs)
     with np.errstate(over="raise", invalid="raise"):  # the caller's error state does not reach a quiet cast
         assert _outcome(lambda: astype(runtime, big, ns.float32)) == _outcome(
             lambda: astype.fallback(runtime, big, ns.float32)
@@ -262,16 +271,13 @@ def test_astype_and_asarray_match_their_python_functions(ns):
     for obj in lists:
         assert _outcome(lambda: asarray(runtime, obj)) == _outcome(lambda: asarray.fallback(runtime, obj))
         for kwargs in ({"dtype": ns.float32}, {"copy": True}, {"copy": False}, {"copy": 1}, {"device": None}):
-            slow = _outcome(lambda: asarray.fallback(runtime, obj, **kwargs))
-            assert _outcome(lambda: asarray(runtime, obj, **kwargs)) == slow
+            _same_as_python(asarray, runtime, obj, **kwargs)
         for copy in (None, True, False):  # as CPython 3.11's forwarding function passes keywords
             kwargs = {"dtype": None, "device": None, "copy": copy}
-            slow = _outcome(lambda: asarray.fallback(runtime, obj, **kwargs))
-            assert _outcome(lambda: asarray(runtime, obj, **kwargs)) == slow
+            _same_as_python(asarray, runtime, obj, **kwargs)
     for x in arrays:
         for kwargs in ({"copy": True}, {"dtype": None, "device": None, "copy": True}, {"copy": None}):
-            slow = _outcome(lambda: asarray.fallback(runtime, x, **kwargs))
-            assert _outcome(lambda: asarray(runtime, x, **kwargs)) == slow
+            _same_as_python(asarray, runtime, x, **kwargs)
 
 
 _ARANGE_CALLS = [(10,), (0,), (1 << 22,), ((1 << 22) + 1,), (-1,), (True,), (2**70,), (2.5,), (10, None)]
@@ -452,8 +458,7 @@ def test_a_python_float_with_a_float64_array_gives_the_bytes_of_its_numpy_float6
         path = vars(Array)[dunder]
         for x in arrays:
             for value in floats:
-                slow = _outcome(lambda: path.fallback(x, value))
-                assert _outcome(lambda: path(x, value)) == slow, (dunder, x, value)
+                slow = _same_as_python(path, x, value)
                 assert _outcome(lambda: path(x, value)) == slow, (dunder, x, value)  # the plan remembered
                 checked += 1
     for dunder in INPLACE:
@@ -479,8 +484,7 @@ def test_the_last_plan_a_path_found_is_for_its_runtime_only():
             for ns in spaces:  # the same key, one runtime after another
                 x = ns.asarray([1, 2], dtype=getattr(ns, dtype))
                 y = x if other == "itself" else ns.asarray([3, 4], dtype=ns.int8) if other == "int8" else other
-                slow = _outcome(lambda: add.fallback(x, y))
-                assert _outcome(lambda: add(x, y)) == slow, (ns, dtype, other)
+                slow = _same_as_python(add, x, y)
                 assert _outcome(lambda: x + y) == slow, (ns, dtype, other)
             for ns in spaces:
                 x = ns.asarray([1, 2], dtype=getattr(ns, dtype))
@@ -492,8 +496,7 @@ def test_the_last_plan_a_path_found_is_for_its_runtime_only():
     )
     for x1, x2 in [(f32, f64_0d), (f32, f64), (f32, f64_0d), (f64_0d, f32), (f64, f32), (f32, f64_0d)] * 2:
         for runtime in (tx._runtime, xp._runtime, tx._runtime):
-            slow = _outcome(lambda: result_type.fallback(runtime, x1, x2))
-            assert _outcome(lambda: result_type(runtime, x1, x2)) == slow, (x1, x2)
+            _same_as_python(result_type, runtime, x1, x2)
     assert result_type(tx._runtime, f32, f64_0d) is tx.float32 and result_type(tx._runtime, f32, f64) is tx.float64
     # and so does x + y: the plan remembered for float32 + 0-d float64 is not the one for two 1-d arrays
     add = vars(Array)["__add__"]
@@ -615,10 +618,7 @@ def test_the_subscript_slot_follows_the_class():
 
 @pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
 def test_reshape_and_flip_match_their_python_functions(ns):
-    arrays, scalars = _operands(ns)
-    runtime = ns._runtime
-    reshape, flip = type(runtime).reshape, type(runtime).flip
-    assert isinstance(reshape, _core.FastPath) and isinstance(flip, _core.FastPath)
+    arrays, scalars, runtime, reshape, flip = _fast_paths(ns, "reshape", "flip")
     grid = ns.reshape(ns.arange(12.0), (3, 4))
     read_only = ns.asarray(np.arange(6.0))
     read_only._data.flags.writeable = False
@@ -628,29 +628,23 @@ def test_reshape_and_flip_match_their_python_functions(ns):
     for x in arrays:
         for shape in shapes:
             for kwargs in ({}, {"copy": None}, {"copy": True}, {"copy": False}, {"order": "C"}):
-                slow = _outcome(lambda: reshape.fallback(runtime, x, shape, **kwargs))
-                assert _outcome(lambda: reshape(runtime, x, shape, **kwargs)) == slow, (x, shape, kwargs)
+                _same_as_python(reshape, runtime, x, shape, **kwargs)
         for axis in (None, 0, 1, -1, -2, 2, 2**70, True, (0,), np.int64(0)):
             for kwargs in ({} if axis is None else {"axis": axis}, {"axis": axis}, {"axes": axis}):
-                slow = _outcome(lambda: flip.fallback(runtime, x, **kwargs))
-                assert _outcome(lambda: flip(runtime, x, **kwargs)) == slow, (x, axis, kwargs)
+                _same_as_python(flip, runtime, x, **kwargs)
     assert _outcome(lambda: reshape(runtime, grid))[0] == "error" and _outcome(lambda: flip(runtime))[0] == "error"
 
 
 @pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
 def test_concat_and_where_match_their_python_functions(ns):
-    arrays, scalars = _operands(ns)
-    runtime = ns._runtime
-    concat, where = type(runtime).concat, type(runtime).where
-    assert isinstance(concat, _core.FastPath) and isinstance(where, _core.FastPath)
+    arrays, scalars, runtime, concat, where = _fast_paths(ns, "concat", "where")
     read_only = ns.asarray(np.arange(3.0))
     read_only._data.flags.writeable = False
     pool = arrays + [read_only]
     for a, b in itertools.product(pool, repeat=2):
         for sequence in ([a, b], (a, b), [a], [a, b, a]):
             for kwargs in ({}, {"axis": 0}, {"axis": -1}, {"axis": 1}, {"axis": None}, {"axis": 2**70}, {"axis": 0.0}):
-                slow = _outcome(lambda: concat.fallback(runtime, sequence, **kwargs))
-                assert _outcome(lambda: concat(runtime, sequence, **kwargs)) == slow, (sequence, kwargs)
+                _same_as_python(concat, runtime, sequence, **kwargs)
     assert _outcome(lambda: concat(runtime, [])) == _outcome(lambda: concat.fallback(runtime, []))
     assert _outcome(lambda: concat(runtime, [arrays[0]], axes=0))[0] == "error"
     masks = [ns.asarray([True, False, True]), ns.asarray(True), ns.asarray([1, 0, 1]), read_only > 1.0]
@@ -658,16 +652,12 @@ def test_concat_and_where_match_their_python_functions(ns):
     for _ in range(2):  # the first round fills the plans the second one reads
         for condition in masks:
             for x1, x2 in itertools.product(pool + scalars[:6], repeat=2):
-                slow = _outcome(lambda: where.fallback(runtime, condition, x1, x2))
-                assert _outcome(lambda: where(runtime, condition, x1, x2)) == slow, (condition, x1, x2)
+                _same_as_python(where, runtime, condition, x1, x2)
 
 
 @pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
 def test_full_and_full_like_match_their_python_functions(ns):
-    arrays, scalars = _operands(ns)
-    runtime = ns._runtime
-    full, full_like = type(runtime).full, type(runtime).full_like
-    assert isinstance(full, _core.FastPath) and isinstance(full_like, _core.FastPath)
+    arrays, scalars, runtime, full, full_like = _fast_paths(ns, "full", "full_like")
     values = scalars[:16] + [np.float64(1.0), ns.asarray(2.0)]
     dtypes = [None, bool, "int8", xp.float64 if ns is tx else xp.float32, *runtime.dtypes]
     for dtype in dtypes:
@@ -675,11 +665,9 @@ def test_full_and_full_like_match_their_python_functions(ns):
             kwargs = {"dtype": dtype, "device": None} if forwarded else ({} if dtype is None else {"dtype": dtype})
             for value in values:
                 for shape in (3, (2, 2), (), 0, -1, [2], (1 << 22) + 1):
-                    slow = _outcome(lambda: full.fallback(runtime, shape, value, **kwargs))
-                    assert _outcome(lambda: full(runtime, shape, value, **kwargs)) == slow, (shape, value, kwargs)
+                    _same_as_python(full, runtime, shape, value, **kwargs)
                 for x in arrays + [1.5]:
-                    slow = _outcome(lambda: full_like.fallback(runtime, x, value, **kwargs))
-                    assert _outcome(lambda: full_like(runtime, x, value, **kwargs)) == slow, (x, value, kwargs)
+                    _same_as_python(full_like, runtime, x, value, **kwargs)
     assert _outcome(lambda: full(runtime, 3, 1.0, order="C"))[0] == "error"
     assert _outcome(lambda: full(runtime, 3, 1.0, device=DEVICE1)) == _outcome(
         lambda: full.fallback(runtime, 3, 1.0, device=DEVICE1)

@@ -21,6 +21,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from golden_helpers import SCALAR_CALLS, decide  # tests/ is on sys.path (rootdir-relative import mode)
 
 from array_api_promo import promotion
 from array_api_promo._dtypes import dtype_by_name
@@ -62,6 +63,19 @@ def expected(rec):
     return "OverflowError" if rec["error"] == "OverflowError" else "TypeError"
 
 
+def check(mode, cases, compare):
+    """No differences: ``compare(policy, case, operands)`` lists them for each case under ``mode``'s policy."""
+    pol = promotion.get_policy(MODES[mode])
+    bad = [why for case in cases for why in compare(pol, case, [operand(s) for s in case["operands"]])]
+    assert not bad, "\n".join(bad[:40])
+
+
+def differs(call, operands, fn, rec) -> list[str]:
+    """``[call(operands): JAX ..., policy ...]`` where the policy's ``fn()`` is not JAX's ``rec``, else ``[]``."""
+    got, want = outcome(fn), expected(rec)
+    return [] if got == want else [f"{call}{tuple(operands)}: JAX {want}, policy {got}"]
+
+
 def test_metadata():
     assert GOLDEN["generator"] == EXPLICIT["generator"] == "tools/gen_jax_golden.py"
     assert GOLDEN["jax_version"] == EXPLICIT["jax_version"] == "0.12.0.1"
@@ -82,18 +96,14 @@ for _mode in MODES:
 
 @pytest.mark.parametrize("mode,first", sorted(_PAIRS), ids=str)
 def test_pairs(mode, first):
-    pol = promotion.get_policy(MODES[mode])
-    bad = []
-    for case in _PAIRS[(mode, first)]:
-        ops = [operand(s) for s in case["operands"]]
+    def compare(pol, case, ops):
         sig = tuple(type_only(o) for o in ops)
-        got, want = outcome(lambda: pol.resolve(sig)), expected(case["result_type"])
-        if got != want:
-            bad.append(f"jnp.result_type{tuple(case['operands'])}: JAX {want}, policy {got}")
-        got, want = outcome(lambda: _add_dtype(pol, ops)), expected(case["add"])
-        if got != want:
-            bad.append(f"jnp.add{tuple(case['operands'])}: JAX {want}, policy {got}")
-    assert not bad, "\n".join(bad[:40])
+        return [
+            *differs("jnp.result_type", case["operands"], lambda: pol.resolve(sig), case["result_type"]),
+            *differs("jnp.add", case["operands"], lambda: _add_dtype(pol, ops), case["add"]),
+        ]
+
+    check(mode, _PAIRS[(mode, first)], compare)
 
 
 def _add_dtype(pol, ops):
@@ -103,14 +113,6 @@ def _add_dtype(pol, ops):
         if not isinstance(v, Operand):
             pol.check_scalar(v, result, "add")
     return result
-
-
-def _op_result(pol, name, ops):
-    sig, scalars = pol.signature(ops)
-    d = pol.decide(promotion.op_spec(name), sig)
-    for v in scalars:
-        pol.check_scalar(v, d.compute, name)
-    return d.result
 
 
 _OPS = defaultdict(list)
@@ -124,14 +126,10 @@ for _mode in MODES:
 
 @pytest.mark.parametrize("mode,op", sorted(_OPS), ids=str)
 def test_ops(mode, op):
-    pol = promotion.get_policy(MODES[mode])
-    bad = []
-    for case in _OPS[(mode, op)]:
-        ops = [operand(s) for s in case["operands"]]
-        got, want = outcome(lambda: _op_result(pol, op, ops)), expected(case["result"])
-        if got != want:
-            bad.append(f"{op}{tuple(case['operands'])}: JAX {want}, policy {got}")
-    assert not bad, "\n".join(bad[:40])
+    def compare(pol, case, ops):
+        return differs(op, case["operands"], lambda: decide(pol, op, ops).result, case["result"])
+
+    check(mode, _OPS[(mode, op)], compare)
 
 
 def test_live_jax_if_importable():
@@ -159,16 +157,6 @@ def test_live_jax_if_importable():
 
 
 # -- NumPy scalars at every entry point -------------------------------------------------------
-_SCALAR_CALLS = {
-    "operator": lambda ns, x, s: x + s,
-    "reflected": lambda ns, x, s: s + x,
-    "function": lambda ns, x, s: ns.add(x, s),
-    "result_type": lambda ns, x, s: ns.result_type(x, s),
-    "where": lambda ns, x, s: ns.where(ns.asarray([True, False]), x, s),
-    "clip_min": lambda ns, x, s: ns.clip(x, s, None),
-    "asarray": lambda ns, x, s: ns.asarray(s),
-    "full": lambda ns, x, s: ns.full(2, s),
-}
 
 
 def _numpy_scalar(name):
@@ -194,13 +182,13 @@ def test_numpy_scalars_at_every_entry_point(mode):
     ns, table = xp.namespace(MODES[mode]), TABLES[mode]
     ours = {d.name for d in promotion.get_policy(MODES[mode]).dtypes}
     records = table["modes"][mode]["numpy_scalars"]
-    assert {r["entry"] for r in records} == set(_SCALAR_CALLS) == set(table["numpy_scalar_calls"])
+    assert {r["entry"] for r in records} == set(SCALAR_CALLS) == set(table["numpy_scalar_calls"])
     assert {r["scalar"] for r in records} >= {"bfloat16", "float8_e4m3fn", "float8_e5m2"}
     bad = []
     for rec in records:
         x, s = ns.ones(2, dtype=dtype_by_name(rec["dtype"])), _numpy_scalar(rec["scalar"])
         try:
-            out = _SCALAR_CALLS[rec["entry"]](ns, x, s)
+            out = SCALAR_CALLS[rec["entry"]](ns, x, s)
             got = out.name if rec["entry"] == "result_type" else out.dtype.name
         except OverflowError:
             got = "OverflowError"

@@ -20,6 +20,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from golden_helpers import SCALAR_CALLS, decide, note  # tests/ is on sys.path (rootdir-relative import mode)
 
 from array_api_promo import promotion
 from array_api_promo._dtypes import dtype_by_name
@@ -158,12 +159,8 @@ def test_pairs(name, first):
     for case in cases:
         ops = [operand(s) for s in case["operands"]]
         label = f"({', '.join(case['operands'])})"
-        why = mismatch(case["result_type"], outcome(policy.result_type, *ops))
-        if why:
-            bad.append(f"np.result_type{label}: {why}")
-        why = mismatch(case["add"], outcome(lambda *a: add_dtype(policy, *a), *ops))
-        if why:
-            bad.append(f"np.add{label}: {why}")
+        note(bad, f"np.result_type{label}", mismatch(case["result_type"], outcome(policy.result_type, *ops)))
+        note(bad, f"np.add{label}", mismatch(case["add"], outcome(lambda *a: add_dtype(policy, *a), *ops)))
     report(bad, 2 * len(cases), "cases", RELEASES[name])
 
 
@@ -184,10 +181,7 @@ def test_nep50_headline_rules():
 
 # -- operations ------------------------------------------------------------------------------
 def policy_op(name, operands, inplace=False, policy=POLICY):
-    sig, scalars = policy.signature(operands)
-    decision = policy.decide(promotion.op_spec(name), sig)
-    for value in scalars:
-        policy.check_scalar(value, decision.compute, name)
+    decision = decide(policy, name, operands)
     if inplace:
         policy.inplace_result(f"{name} (in-place)", decision.result, operands[0].dtype)
         return operands[0].dtype
@@ -209,9 +203,7 @@ def test_ops(name, section, op):
     for case in cases:
         ops = [operand(s) for s in case["operands"]]
         got = outcome(lambda *a: policy_op(op, a, section == "inplace", policy), *ops)
-        why = mismatch(case["result"], got)
-        if why:
-            bad.append(f"{section} {op}({', '.join(case['operands'])}): {why}")
+        note(bad, f"{section} {op}({', '.join(case['operands'])})", mismatch(case["result"], got))
     report(bad, len(cases), f"{section} {op} cases", RELEASES[name])
 
 
@@ -310,9 +302,7 @@ def test_live_random_triples():
                 specs.append(("nd:" if r == 0 else "0d:") + name)
         ops = [operand(s) for s in specs]
         rec = _np_outcome(lambda: np.result_type(*np_ops))
-        why = mismatch(rec, outcome(policy.result_type, *ops))
-        if why:
-            bad.append(f"np.result_type({', '.join(specs)}): {why}")
+        note(bad, f"np.result_type({', '.join(specs)})", mismatch(rec, outcome(policy.result_type, *ops)))
     report(sorted(set(bad)), 4000, "random triples")
 
 
@@ -389,16 +379,6 @@ def test_integer_linalg_is_float64():
 
 
 # -- NumPy scalars (NumPy's and ml_dtypes') at every entry point ---------------------------------
-_SCALAR_CALLS = {
-    "operator": lambda ns, x, s: x + s,
-    "reflected": lambda ns, x, s: s + x,
-    "function": lambda ns, x, s: ns.add(x, s),
-    "result_type": lambda ns, x, s: ns.result_type(x, s),
-    "where": lambda ns, x, s: ns.where(ns.asarray([True, False]), x, s),
-    "clip_min": lambda ns, x, s: ns.clip(x, s, None),
-    "asarray": lambda ns, x, s: ns.asarray(s),
-    "full": lambda ns, x, s: ns.full(2, s),
-}
 
 
 def _scalar(name):
@@ -419,7 +399,7 @@ def test_numpy_scalars_against_the_table(name):
 
     ns, policy, golden = xp.namespace(name), promotion.get_policy(name), TABLES[name][0]
     records = golden["numpy_scalars"]
-    assert {r["entry"] for r in records} == set(_SCALAR_CALLS) == set(golden["numpy_scalar_calls"])
+    assert {r["entry"] for r in records} == set(SCALAR_CALLS) == set(golden["numpy_scalar_calls"])
     assert set(golden["numpy_scalar_types"]) >= set(golden["ml_dtypes"]["types"])
     ours = {d.name for d in policy.dtypes}
     bad = []
@@ -428,7 +408,7 @@ def test_numpy_scalars_against_the_table(name):
         want = rec["result"] if isinstance(rec["result"], str) and rec["result"] in ours else "refused"
         try:
             with np.errstate(all="ignore"):
-                out = _SCALAR_CALLS[rec["entry"]](ns, x, s)
+                out = SCALAR_CALLS[rec["entry"]](ns, x, s)
             got = out.name if rec["entry"] == "result_type" else out.dtype.name
         except (TypeError, ValueError, OverflowError):
             got = "refused"

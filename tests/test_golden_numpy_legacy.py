@@ -18,6 +18,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from golden_helpers import decide, note  # tests/ is on sys.path (rootdir-relative import mode)
 
 import array_api_promo as xp
 from array_api_promo import promotion
@@ -141,12 +142,8 @@ def test_pairs(first):
     for case in cases:
         ops = [operand(s) for s in case["operands"]]
         label = f"({', '.join(case['operands'])})"
-        why = mismatch(case["result_type"], outcome(POLICY.result_type, *ops))
-        if why:
-            bad.append(f"np.result_type{label}: {why}")
-        why = mismatch(case["add"], outcome(policy_op, "add", ops))
-        if why:
-            bad.append(f"np.add{label}: {why}")
+        note(bad, f"np.result_type{label}", mismatch(case["result_type"], outcome(POLICY.result_type, *ops)))
+        note(bad, f"np.add{label}", mismatch(case["add"], outcome(policy_op, "add", ops)))
     report(bad, 2 * len(cases), "cases")
 
 
@@ -155,18 +152,16 @@ def test_triples():
     bad = []
     for case in GOLDEN["triples"]:
         ops = [operand(s) for s in case["operands"]]
-        why = mismatch(case["result_type"], outcome(POLICY.result_type, *ops))
-        if why:
-            bad.append(f"np.result_type({', '.join(case['operands'])}): {why}")
+        note(
+            bad,
+            f"np.result_type({', '.join(case['operands'])})",
+            mismatch(case["result_type"], outcome(POLICY.result_type, *ops)),
+        )
     report(bad, len(GOLDEN["triples"]), "triples")
 
 
 def policy_op(name, operands):
-    sig, scalars = POLICY.signature(operands)
-    decision = POLICY.decide(promotion.op_spec(name), sig)
-    for value in scalars:
-        POLICY.check_scalar(value, decision.compute, name)
-    return decision.result
+    return decide(POLICY, name, operands).result
 
 
 _OP_CASES = defaultdict(list)
@@ -183,9 +178,7 @@ def test_ops(section, op):
         if value_error(case["result"]):
             continue  # a kernel's refusal of a value, not a promotion decision
         ops = [operand(s) for s in case["operands"]]
-        why = mismatch(case["result"], outcome(policy_op, op, ops))
-        if why:
-            bad.append(f"{op}({', '.join(case['operands'])}): {why}")
+        note(bad, f"{op}({', '.join(case['operands'])})", mismatch(case["result"], outcome(policy_op, op, ops)))
     report(bad, len(cases), f"{section} {op} cases")
 
 
@@ -230,9 +223,7 @@ def test_namespace_executes_the_tables(op):
                 got = (fn(a, b).dtype.name, None, "")
             except (TypeError, OverflowError, ValueError) as exc:
                 got = (None, type(exc), str(exc))
-            why = mismatch(case["result"], got)
-            if why:
-                bad.append(f"{op}({', '.join(case['operands'])}): {why}")
+            note(bad, f"{op}({', '.join(case['operands'])})", mismatch(case["result"], got))
     report(bad, len(cases), f"namespace {op} cases")
 
 

@@ -27,6 +27,7 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
+from golden_helpers import decide  # tests/ is on sys.path (rootdir-relative import mode)
 
 from array_api_promo import promotion
 from array_api_promo._dtypes import dtype_by_name
@@ -158,22 +159,24 @@ for _case in GOLDEN["cases"]:
     _PAIRS[(_case["default_dtype"], _case["operands"][0])].append(_case)
 
 
-@pytest.mark.parametrize("default,first", sorted(_PAIRS), ids=lambda v: str(v))
-def test_pairs(default, first):
+def _check_cases(default, cases, key, call):
+    """The policy's ``result_type`` against torch's dtype ``case[key]`` (of ``torch.<call>``) for each case."""
     pol = policy_for(default)
     counter = defaultdict(int)
     bad = []
-    cases = _PAIRS[(default, first)]
     for case in cases:
-        expect = Expect(case["result_type"])
-        ops = [operand(s) for s in case["operands"]]
-        got = outcome(pol.result_type, *ops)
-        why = mismatch(expect, got)
+        expect = Expect(case[key])
+        why = mismatch(expect, outcome(pol.result_type, *map(operand, case["operands"])))
         if why:
-            bad.append(f"{default} result_type({', '.join(case['operands'])}): {why}")
-        elif expect.complex32:
+            bad.append(f"{default} {call}({', '.join(case['operands'])}): {why}")
+        else:
             _check_complex32(pol, expect, counter)
     _report(bad, len(cases))
+
+
+@pytest.mark.parametrize("default,first", sorted(_PAIRS), ids=lambda v: str(v))
+def test_pairs(default, first):
+    _check_cases(default, _PAIRS[(default, first)], "result_type", "result_type")
 
 
 def test_complex32_substitution_is_documented():
@@ -204,19 +207,7 @@ for _case in GOLDEN["three_operand_cases"]:
 
 @pytest.mark.parametrize("default,first", sorted(_TRIPLES), ids=lambda v: str(v))
 def test_three_operands(default, first):
-    pol = policy_for(default)
-    counter = defaultdict(int)
-    bad = []
-    cases = _TRIPLES[(default, first)]
-    for case in cases:
-        expect = Expect(case["result"])
-        got = outcome(pol.result_type, *map(operand, case["operands"]))
-        why = mismatch(expect, got)
-        if why:
-            bad.append(f"{default} addcmul({', '.join(case['operands'])}): {why}")
-        else:
-            _check_complex32(pol, expect, counter)
-    _report(bad, len(cases))
+    _check_cases(default, _TRIPLES[(default, first)], "result", "addcmul")
 
 
 # -- scalar values: wrap-around and inf ------------------------------------------------
@@ -303,10 +294,7 @@ def _policy_op(pol, name, operands):
         return pol.accumulation_dtype(name, op.dtype)
     if name in _INPLACE:
         target = operands[0].dtype
-        sig, scalars = pol.signature(operands)
-        decision = pol.decide(promotion.op_spec(_INPLACE[name]), sig)
-        for value in scalars:
-            pol.check_scalar(value, decision.compute, name)
+        decision = decide(pol, _INPLACE[name], operands, what=name)
         pol.inplace_result(name, decision.result, target)
         return target
     sig, scalars = pol.signature(operands)
@@ -450,67 +438,66 @@ _LIVE_SCALARS = [
 ]
 
 
-@pytest.mark.parametrize("default", DEFAULTS)
-def test_live_random_pairs(default):
-    """Random pairs of tensors (n-d, 0-d) and Python scalars: policy vs torch.result_type."""
+def _tensor_operand(torch, name, nd):
+    """A tensor of ``name`` (n-d or 0-d), the policy's operand for it, and its label."""
+    return (
+        torch.ones((2,) if nd else (), dtype=getattr(torch, name)),
+        (promotion.nd if nd else promotion.zero_d)(dtype_by_name(name)),
+        ("nd:" if nd else "0d:") + name,
+    )
+
+
+def _live_random(default, seed, draw, call, label):
+    """2000 random cases, each the operands ``draw(torch, rng)`` yields: policy vs ``call(torch, *tensors)``'s dtype."""
     torch = _live_torch()
-    rng = np.random.default_rng(1234)
+    rng = np.random.default_rng(seed)
     pol = policy_for(default)
-    names = GOLDEN["dtypes"]
     previous = torch.get_default_dtype()
     torch.set_default_dtype(getattr(torch, default))
     bad = []
     try:
         for _ in range(2000):
-            t_ops, p_ops, labels = [], [], []
-            for _k in range(2):
-                r = rng.integers(3)
-                if r == 2:
-                    v = _LIVE_SCALARS[rng.integers(len(_LIVE_SCALARS))]
-                    t_ops.append(v)
-                    p_ops.append(v)
-                    labels.append(repr(v))
-                else:
-                    name = names[rng.integers(len(names))]
-                    t_ops.append(torch.ones((2,) if r == 0 else (), dtype=getattr(torch, name)))
-                    p_ops.append((promotion.nd if r == 0 else promotion.zero_d)(dtype_by_name(name)))
-                    labels.append(("nd:" if r == 0 else "0d:") + name)
-            rec = _torch_outcome(lambda: torch.result_type(*t_ops))
+            t_ops, p_ops, labels = zip(*draw(torch, rng))
+            rec = _torch_outcome(lambda: call(torch, *t_ops))
             why = mismatch(Expect(rec), outcome(pol.result_type, *p_ops))
             if why:
-                bad.append(f"{default} {labels}: {why}")
+                bad.append(f"{default} {label(labels)}: {why}")
     finally:
         torch.set_default_dtype(previous)
     _report(sorted(set(bad)), 2000)
+
+
+def _random_pair(torch, rng):
+    """Two operands, each an n-d or 0-d tensor of any dtype or a Python scalar."""
+    names = GOLDEN["dtypes"]
+    for _k in range(2):
+        r = rng.integers(3)
+        if r == 2:
+            v = _LIVE_SCALARS[rng.integers(len(_LIVE_SCALARS))]
+            yield v, v, repr(v)
+        else:
+            yield _tensor_operand(torch, names[rng.integers(len(names))], r == 0)
+
+
+def _random_triple(torch, rng):
+    """Three n-d or 0-d tensors of any dtype."""
+    names = GOLDEN["dtypes"]
+    for _k in range(3):
+        nd = bool(rng.integers(2))
+        yield _tensor_operand(torch, names[rng.integers(len(names))], nd)
+
+
+@pytest.mark.parametrize("default", DEFAULTS)
+def test_live_random_pairs(default):
+    """Random pairs of tensors (n-d, 0-d) and Python scalars: policy vs torch.result_type."""
+    _live_random(default, 1234, _random_pair, lambda torch, *t: torch.result_type(*t), lambda ls: str(list(ls)))
 
 
 @pytest.mark.filterwarnings("ignore:ComplexHalf support is experimental:UserWarning")  # real torch making complex32
 @pytest.mark.parametrize("default", DEFAULTS)
 def test_live_random_triples(default):
     """Random triples of n-d/0-d tensors of every dtype: policy vs torch.addcmul's dtype."""
-    torch = _live_torch()
-    rng = np.random.default_rng(4321)
-    pol = policy_for(default)
-    names = GOLDEN["dtypes"]
-    previous = torch.get_default_dtype()
-    torch.set_default_dtype(getattr(torch, default))
-    bad = []
-    try:
-        for _ in range(2000):
-            t_ops, p_ops, labels = [], [], []
-            for _k in range(3):
-                nd = bool(rng.integers(2))
-                name = names[rng.integers(len(names))]
-                t_ops.append(torch.ones((2,) if nd else (), dtype=getattr(torch, name)))
-                p_ops.append((promotion.nd if nd else promotion.zero_d)(dtype_by_name(name)))
-                labels.append(("nd:" if nd else "0d:") + name)
-            rec = _torch_outcome(lambda: torch.addcmul(*t_ops))
-            why = mismatch(Expect(rec), outcome(pol.result_type, *p_ops))
-            if why:
-                bad.append(f"{default} addcmul{tuple(labels)}: {why}")
-    finally:
-        torch.set_default_dtype(previous)
-    _report(sorted(set(bad)), 2000)
+    _live_random(default, 4321, _random_triple, lambda torch, *t: torch.addcmul(*t), lambda ls: f"addcmul{ls}")
 
 
 @pytest.mark.parametrize("default", DEFAULTS)

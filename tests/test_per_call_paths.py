@@ -185,6 +185,22 @@ def _store_key(ns, x, key):
     return key
 
 
+def _assign(x, key, value, by_path):
+    """``x[key] = value`` by the runtime's general path, or by the array's own item assignment."""
+    if by_path:
+        x._runtime._setitem(x, key, value)
+    else:
+        x[key] = value
+    return x
+
+
+def _stored_alike(store, general_ns, plain_ns, case):
+    """``store(ns, by_path)`` gives the same outcome by the general path (in ``general_ns``) and by
+    the plain one (in ``plain_ns``)."""
+    general = _outcome(lambda: store(general_ns, True))
+    assert _outcome(lambda: store(plain_ns, False)) == general, case
+
+
 @pytest.mark.parametrize("policy", POLICIES)
 def test_storing_a_python_scalar_answers_as_the_general_path(policy):
     for dtype in _dtypes(_fresh(policy)):
@@ -198,15 +214,9 @@ def test_storing_a_python_scalar_answers_as_the_general_path(policy):
                         ns.asarray(_special(ns, dtype))[0] = type(value)(0)
                     x = ns.asarray(_special(ns, dtype))
                     k = _store_key(ns, x, key)
-                    if by_path:
-                        x._runtime._setitem(x, k, value)
-                    else:
-                        x[k] = value
-                    return x
+                    return _assign(x, k, value, by_path)
 
-                general = _outcome(lambda: store(namespaces[0], True))
-                fast = _outcome(lambda: store(namespaces[1], False))
-                assert fast == general, (policy, dtype, value, key)
+                _stored_alike(store, *namespaces, (policy, dtype, value, key))
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -226,15 +236,9 @@ def test_storing_an_array_answers_as_the_general_path(policy):
                         if shape == "selected":  # as many values as the key selects
                             shape = np.asarray(x._data)[k._data if type(k) is xp.Array else k].shape
                         value = ns.asarray(np.resize(_special(ns, other), shape))
-                        if by_path:
-                            x._runtime._setitem(x, k, value)
-                        else:
-                            x[k] = value
-                        return x
+                        return _assign(x, k, value, by_path)
 
-                    general = _outcome(lambda: store(namespaces[0], True))
-                    fast = _outcome(lambda: store(namespaces[1], False))
-                    assert fast == general, (policy, dtype, other, key, shape)
+                    _stored_alike(store, *namespaces, (policy, dtype, other, key, shape))
 
 
 def test_storing_an_array_of_another_namespace_or_device_is_refused_as_before():
@@ -261,14 +265,9 @@ def test_storing_into_a_matrix_answers_as_the_general_path():
                     x[0, 0] = 1.0  # remembered
                     if value == "mask value":
                         value = ns.asarray(np.full(np.asarray(x._data)[key].shape, 7.0))
-                    if by_path:
-                        x._runtime._setitem(x, key, value)
-                    else:
-                        x[key] = value
-                    return x
+                    return _assign(x, key, value, by_path)
 
-                general = _outcome(lambda: store(_fresh(policy), True))
-                assert _outcome(lambda: store(_fresh(policy), False)) == general, (policy, key, value)
+                _stored_alike(store, _fresh(policy), _fresh(policy), (policy, key, value))
 
 
 def test_plain_stores_and_integer_array_keys_skip_the_general_path():

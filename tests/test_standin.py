@@ -11,11 +11,11 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 import textwrap
 
 import pytest
+from standin_process import run_standin, standin_env  # tests/ is on sys.path (rootdir-relative import mode)
 
 import array_api_promo as xp
 from array_api_promo.standin import MIRRORED_VERSION, main, make_module
@@ -116,15 +116,6 @@ COMMON = {
 }
 
 
-def _env():
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    for var in list(env):
-        if var.startswith(("ARRAY_API_STRICT_", "ARRAY_API_PROMO_")):
-            del env[var]
-    return env
-
-
 def _report(stdout: str) -> dict:
     lines = [line for line in stdout.splitlines() if line.startswith("REPORT ")]
     assert lines, stdout
@@ -134,16 +125,7 @@ def _report(stdout: str) -> dict:
 @pytest.mark.parametrize("policy", ["array_api", "torch"])
 def test_consumer_script_under_policy(tmp_path, policy):
     (tmp_path / "consumer.py").write_text(CONSUMER)
-    proc = subprocess.run(
-        [sys.executable, "-m", "array_api_promo.standin", "--policy", policy, "--", sys.executable, "consumer.py"],
-        check=False,
-        cwd=tmp_path,
-        env=_env(),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stderr
+    proc = run_standin([sys.executable, "consumer.py"], "--policy", policy, cwd=tmp_path, timeout=120)
     assert _report(proc.stdout) == {**COMMON, **EXPECTED[policy]}
 
 
@@ -152,32 +134,9 @@ def test_consumer_pytest_suite_import_modes(tmp_path, import_mode):
     # The decoy sits in the test's directory, which prepend mode puts first on sys.path.
     (tmp_path / "array_api_strict.py").write_text("raise ImportError('the decoy was imported')\n")
     (tmp_path / "test_consumer.py").write_text(CONSUMER)
-    proc = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "array_api_promo.standin",
-            "--policy",
-            "torch",
-            "--",
-            sys.executable,
-            "-m",
-            "pytest",
-            "-q",
-            "-s",
-            "-p",
-            "no:cacheprovider",
-            f"--import-mode={import_mode}",
-            "test_consumer.py",
-        ],
-        check=False,
-        cwd=tmp_path,
-        env={**_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"},
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    pytest_run = [sys.executable, "-m", "pytest", "-q", "-s", "-p", "no:cacheprovider", f"--import-mode={import_mode}"]
+    env = {**standin_env(), "PYTEST_DISABLE_PLUGIN_AUTOLOAD": "1"}
+    proc = run_standin([*pytest_run, "test_consumer.py"], "--policy", "torch", cwd=tmp_path, env=env, timeout=120)
     assert _report(proc.stdout) == {**COMMON, **EXPECTED["torch"]}
 
 

@@ -8,15 +8,12 @@ must agree, but for the differences listed here, each with its reason.
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
 import types
 
 import pytest
 from standin_conversions import conversions  # tests/ is on sys.path (rootdir-relative import mode)
 from standin_probe import probe
+from standin_process import TESTS, through_standin
 
 from array_api_promo import namespace
 from array_api_promo._dtypes import STANDARD_DTYPES
@@ -25,8 +22,6 @@ from array_api_promo.standin import MIRRORED_VERSION, SHAPE, make_module
 
 array_api_strict = pytest.importorskip("array_api_strict")
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(TESTS)
 # A module's names as the shape table lists them: public ones and the dunders it defines itself.
 _MODULE_DUNDERS = {
     "__name__", "__doc__", "__file__", "__loader__", "__spec__", "__package__", "__builtins__",
@@ -45,21 +40,7 @@ def _names(module) -> list[str]:
 
 def _through_standin(code: str, policy: str = "array_api"):
     """What ``code`` (Python that prints one JSON document) prints in a process run by the stand-in."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([ROOT, TESTS] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    for var in list(env):
-        if var.startswith(("ARRAY_API_STRICT_", "ARRAY_API_PROMO_")):
-            del env[var]
-    proc = subprocess.run(
-        [sys.executable, "-m", "array_api_promo.standin", "--policy", policy, "--", sys.executable, "-c", code],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return json.loads(proc.stdout.splitlines()[-1])
+    return through_standin(code, "--policy", policy, path=(TESTS,))
 
 
 # array-api-strict 2.6.1 computes fftfreq in float64 on device2 and converts only when the device

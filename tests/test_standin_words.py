@@ -13,16 +13,13 @@ run by the stand-in.
 
 from __future__ import annotations
 
-import json
-import os
 import pathlib
 import re
-import subprocess
-import sys
 import warnings
 
 import numpy as np
 import pytest
+from standin_process import through_standin  # tests/ is on sys.path (rootdir-relative import mode)
 
 from array_api_promo import namespace
 from array_api_promo._strict_words import MIRRORED_VERSION, NUMPY_WORDS, WORDS
@@ -30,8 +27,6 @@ from array_api_promo.standin import make_module
 
 array_api_strict = pytest.importorskip("array_api_strict")
 
-TESTS = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(TESTS)
 STANDIN = make_module("array_api", name="array_api_strict_words")
 MARK = " (array_api_promo: "
 
@@ -526,21 +521,7 @@ print(json.dumps(out))
 def test_dtypes_print_as_array_api_strict_s_in_a_standin_process():
     """In a process run by the stand-in, dtypes print as array-api-strict's (shared by every namespace
     of the process, as devices are); the main namespace's arrays keep their own repr."""
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
-    for var in list(env):
-        if var.startswith(("ARRAY_API_STRICT_", "ARRAY_API_PROMO_")):
-            del env[var]
-    proc = subprocess.run(
-        [sys.executable, "-m", "array_api_promo.standin", "--", sys.executable, "-c", _DTYPES_CODE],
-        check=False,
-        capture_output=True,
-        text=True,
-        env=env,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr
-    ours = json.loads(proc.stdout.splitlines()[-1])
+    ours = through_standin(_DTYPES_CODE)
     xp = array_api_strict
     for name, shown in ours.items():
         if name in ("array", "info", "finfo", "refusal", "main"):

@@ -122,68 +122,69 @@ def report(bad, total, what, release="2.13.0"):
         pytest.fail(f"{len(bad)} of {total} {what} differ from torch {release}:\n" + "\n".join(bad[:40]))
 
 
+def check(default, release, section, what, case, key="result"):
+    """Each record of the release's ``section`` for ``default`` against its ``key``: ``case(ns, record)``
+    gives the call's label, the call (its operands made beforehand) and the Python scalar it converts."""
+    ns = namespace(default, release)
+    bad, cases = [], [c for c in GOLDENS[release]["conversions"][section] if c["default_dtype"] == default]
+    for record in cases:
+        label, fn, scalar = case(ns, record)
+        why = mismatch(record[key], fn, scalar)
+        if why:
+            bad.append(f"{label}: {why}")
+    report(bad, len(cases), what, release)
+
+
 @pytest.mark.parametrize("release", RELEASES)
 @pytest.mark.parametrize("default", DEFAULTS)
 @pytest.mark.parametrize("func", ["asarray", "full"])
 def test_creation(default, func, release):
-    ns = namespace(default, release)
-    bad, cases = [], [c for c in GOLDENS[release]["conversions"]["creation"] if c["default_dtype"] == default]
-    for case in cases:
-        value = literal(case["scalar"][3:])
-        dtype = None if case["dtype"] is None else dtype_by_name(case["dtype"])
+    def case(ns, c):
+        value = literal(c["scalar"][3:])
+        dtype = None if c["dtype"] is None else dtype_by_name(c["dtype"])
         if func == "asarray":
             fn = lambda: ns.asarray(value, dtype=dtype)  # noqa: E731
         else:
             fn = lambda: ns.full((1,), value, dtype=dtype)  # noqa: E731
-        why = mismatch(case[func], fn, value)
-        if why:
-            bad.append(f"{func}({case['scalar']}, dtype={case['dtype']}): {why}")
-    report(bad, len(cases), f"{func} conversions", release)
+        return f"{func}({c['scalar']}, dtype={c['dtype']})", fn, value
+
+    check(default, release, "creation", f"{func} conversions", case, key=func)
 
 
 @pytest.mark.parametrize("release", RELEASES)
 @pytest.mark.parametrize("default", DEFAULTS)
 def test_where(default, release):
-    ns = namespace(default, release)
-    cond = ns.asarray([True, False])
-    bad, cases = [], [c for c in GOLDENS[release]["conversions"]["where"] if c["default_dtype"] == default]
-    for case in cases:
-        a, b = (make(ns, s) for s in case["operands"])
+    def case(ns, c):
+        cond = ns.asarray([True, False])
+        a, b = (make(ns, s) for s in c["operands"])
         scalar = a if not hasattr(a, "dtype") else b
-        why = mismatch(case["result"], lambda: ns.where(cond, a, b), scalar)
-        if why:
-            bad.append(f"where(cond, {', '.join(case['operands'])}): {why}")
-    report(bad, len(cases), "where conversions", release)
+        return f"where(cond, {', '.join(c['operands'])})", lambda: ns.where(cond, a, b), scalar
+
+    check(default, release, "where", "where conversions", case)
 
 
 @pytest.mark.parametrize("release", RELEASES)
 @pytest.mark.parametrize("default", DEFAULTS)
 def test_clamp(default, release):
-    ns = namespace(default, release)
-    bad, cases = [], [c for c in GOLDENS[release]["conversions"]["clamp"] if c["default_dtype"] == default]
-    for case in cases:
-        x, lo, hi = (make(ns, s) for s in case["operands"])
+    def case(ns, c):
+        x, lo, hi = (make(ns, s) for s in c["operands"])
         complex_bound = next((b for b in (lo, hi) if isinstance(b, complex)), None)
-        why = mismatch(case["result"], lambda: ns.clip(x, lo, hi), complex_bound)
-        if why:
-            bad.append(f"clip({', '.join(case['operands'])}): {why}")
-    report(bad, len(cases), "clamp cases", release)
+        return f"clip({', '.join(c['operands'])})", lambda: ns.clip(x, lo, hi), complex_bound
+
+    check(default, release, "clamp", "clamp cases", case)
 
 
 @pytest.mark.parametrize("release", RELEASES)
 @pytest.mark.parametrize("default", DEFAULTS)
 def test_two_scalar_calls(default, release):
-    ns = namespace(default, release)
-    cond = ns.asarray([True, False])
-    bad, cases = [], [c for c in GOLDENS[release]["conversions"]["scalar_pairs"] if c["default_dtype"] == default]
-    for case in cases:
-        a, b = (make(ns, s) for s in case["operands"])
-        op = case["op"]
+    def case(ns, c):
+        cond = ns.asarray([True, False])
+        a, b = (make(ns, s) for s in c["operands"])
+        op = c["op"]
         fn = (lambda: ns.where(cond, a, b)) if op == "where" else (lambda: getattr(ns, op)(a, b))
-        why = mismatch(case["result"], fn)
-        if why:
-            bad.append(f"{case['call']}({', '.join(case['operands'])}): {why}")
-    report(bad, len(cases), "two-scalar calls", release)
+        return f"{c['call']}({', '.join(c['operands'])})", fn, None
+
+    check(default, release, "scalar_pairs", "two-scalar calls", case)
 
 
 def test_the_issue_cases():

@@ -14,12 +14,16 @@ import time
 from pathlib import Path
 
 import pytest
+from fake_suite_helpers import (  # tests/conformance is on sys.path (rootdir-relative import mode)
+    FAKE,
+    FAKE_RUN,
+    main_in,
+)
 
 from array_api_promo.conformance import cli, library, normalize, plan, runner, xfails
 from array_api_promo.conformance.commands import diff
 
 ROOT = Path(__file__).resolve().parents[2]
-FAKE = ROOT / "tests" / "fixtures" / "fake_suite"
 #: A path nobody can create, root included: /proc takes no new entries.
 UNCREATABLE = Path("/proc/no-such-dir/sub")
 
@@ -32,17 +36,7 @@ def _env(**extra) -> dict:
 
 
 def _main(argv, env=None) -> int:
-    env = _env() if env is None else env
-    old = {k: os.environ.get(k) for k in env}
-    os.environ.update(env)
-    try:
-        return cli.main(argv)
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    return main_in(argv, _env() if env is None else env)
 
 
 def _git_status() -> str:
@@ -307,21 +301,7 @@ def test_ctrl_c_writes_nothing(tmp_path, unchanged_tree):
     assert left == ""
 
 
-FAKE_RUN = [
-    "run",
-    "--suite",
-    str(FAKE),
-    "--policy",
-    "array_api",
-    "--module-map",
-    "array_api=fake_namespace",
-    "--max-examples",
-    "3",
-    "--workers",
-    "1",
-    "--no-progress",
-    "--no-clone",
-]
+FAKE_RUN = ["run", *FAKE_RUN]
 
 
 def test_the_closing_table_marks_stored_rows(tmp_path, capsys, unchanged_tree):

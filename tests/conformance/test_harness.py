@@ -12,10 +12,12 @@ import shutil
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from functools import partial
 from pathlib import Path
 
 import pytest
+from fake_suite_helpers import FAKE, FAKE_RUN  # tests/conformance is on sys.path (rootdir-relative import mode)
 
 from array_api_promo.conformance import (
     DEVIATIONS_MD,
@@ -31,36 +33,31 @@ from array_api_promo.conformance import (
 )
 from array_api_promo.conformance.commands import run as run_cmd
 
-FAKE = Path(__file__).resolve().parents[1] / "fixtures" / "fake_suite"
 ADD = "array_api_tests/test_operators_and_elementwise_functions.py::test_add[add(x1, x2)]"
 MOD = "array_api_tests/test_operators_and_elementwise_functions.py"
+
+
+@contextmanager
+def _pythonpath(*paths, keep=True):
+    """PYTHONPATH is ``paths`` (then what it was, if ``keep``) inside the block, as it was after it."""
+    old = os.environ.get("PYTHONPATH")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("PYTHONPATH", os.pathsep.join([*map(str, paths)] + ([old] if old and keep else [])))
+        yield
 
 
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     """One harness run of the fake suite for two policies (both mapped to the fake namespace)."""
     tmp = tmp_path_factory.mktemp("conformance")
-    old = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = os.pathsep.join([str(FAKE)] + ([old] if old else []))
-    try:
+    with _pythonpath(FAKE):
         rc = cli.main(
             [
-                "--suite",
-                str(FAKE),
-                "--policy",
-                "array_api",
+                *FAKE_RUN,
                 "--policy",
                 "torch",
                 "--module-map",
-                "array_api=fake_namespace",
-                "--module-map",
                 "torch=fake_namespace",
-                "--max-examples",
-                "3",
-                "--workers",
-                "1",
-                "--no-progress",
-                "--no-clone",
                 "--results-dir",
                 str(tmp / "results"),
                 "--xfails-dir",
@@ -71,11 +68,6 @@ def run(tmp_path_factory):
                 str(tmp / "work"),
             ]
         )
-    finally:
-        if old is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = old
     assert rc == 0
     return tmp
 
@@ -228,9 +220,7 @@ def test_render_is_deterministic(run):
 
 
 def test_render_only(run, tmp_path):
-    old = os.environ.get("PYTHONPATH")
-    os.environ["PYTHONPATH"] = str(FAKE)
-    try:
+    with _pythonpath(FAKE, keep=False):
         rc = cli.main(
             [
                 "--render-only",
@@ -242,11 +232,6 @@ def test_render_only(run, tmp_path):
                 str(tmp_path / "D.md"),
             ]
         )
-    finally:
-        if old is None:
-            os.environ.pop("PYTHONPATH", None)
-        else:
-            os.environ["PYTHONPATH"] = old
     assert rc == 0
     assert (tmp_path / "D.md").read_bytes() == (run / "DEVIATIONS.md").read_bytes()
     assert (tmp_path / "x" / "torch-2025.12.txt").read_text() == (run / "xfails" / "torch-2025.12.txt").read_text()
@@ -681,22 +666,6 @@ def _fake_env(monkeypatch, **extra):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(FAKE)] + ([old] if old else [])))
     for k, v in extra.items():
         monkeypatch.setenv(k, v)
-
-
-FAKE_RUN = [
-    "--suite",
-    str(FAKE),
-    "--policy",
-    "array_api",
-    "--module-map",
-    "array_api=fake_namespace",
-    "--max-examples",
-    "3",
-    "--workers",
-    "1",
-    "--no-progress",
-    "--no-clone",
-]
 
 
 @pytest.mark.skipif(not (ROOT / ".git").exists(), reason="not a git checkout")

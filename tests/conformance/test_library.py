@@ -8,25 +8,17 @@ import os
 from pathlib import Path
 
 import pytest
+from fake_suite_helpers import (  # tests/conformance is on sys.path (rootdir-relative import mode)
+    FAKE,
+    QUICK,
+    REPORT_FILES,
+    main_in as _main,
+)
 
 from array_api_promo.conformance import cli, library, library_report, normalize, plan, report as report_model
 
-FAKE = Path(__file__).resolve().parents[1] / "fixtures" / "fake_suite"
 MOD = "array_api_tests/test_operators_and_elementwise_functions.py"
 ADD = f"{MOD}::test_add[add(x1, x2)]"
-
-
-def _main(argv, monkeypatch_env):
-    old = {k: os.environ.get(k) for k in monkeypatch_env}
-    os.environ.update(monkeypatch_env)
-    try:
-        return cli.main(argv)
-    finally:
-        for k, v in old.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 @pytest.fixture(scope="module")
@@ -46,12 +38,7 @@ def report(tmp_path_factory):
             "fake_namespace",
             "--explain-with",
             "torch",
-            "--max-examples",
-            "3",
-            "--workers",
-            "1",
-            "--no-progress",
-            "--no-clone",
+            *QUICK,
             "--per-test-timeout",
             "3",
             "--reports-dir",
@@ -70,13 +57,7 @@ def _results(report):
 
 
 def test_report_folder_and_metadata(report):
-    assert sorted(p.name for p in report.iterdir()) == [
-        "README.md",
-        "results.json",
-        "skips.txt",
-        "xfails-annotated.txt",
-        "xfails.txt",
-    ]
+    assert sorted(p.name for p in report.iterdir()) == REPORT_FILES
     r = _results(report)
     assert r["library"] == {
         "module": "fake_namespace",
