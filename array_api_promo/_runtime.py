@@ -26,11 +26,12 @@ from ._dtypes import PY_SCALARS, DType
 from ._errors import ArgumentError, AxisError
 from .promotion import Operand, OperandKind, PromotionError, scalar_type, zero_d_value
 
-__all__ = ["RuntimeBase", "describe_value"]
+__all__ = ["RuntimeBase", "describe_value", "on_cpu", "PLAIN_LENGTH"]
 
 _ARRAY = OperandKind.ARRAY
 _ZERO_D = OperandKind.ZERO_D
 _SCALAR = OperandKind.SCALAR
+_new_object = object.__new__
 
 
 class RuntimeBase:
@@ -394,6 +395,21 @@ def memory_ceiling() -> int:
         if soft != resource.RLIM_INFINITY and soft < ceiling:
             ceiling = soft
     return ceiling
+
+
+# The length of a 1-d result whose plain case skips the general checks: its bytes stay below
+# check_fits' threshold for every dtype, and its values within every integer dtype's range.
+PLAIN_LENGTH = _SMALL_BYTES // 16  # (16 bytes: the widest dtype, complex128)
+
+
+def on_cpu(data: np.ndarray, dtype: DType, runtime) -> Array:
+    """A new array of ``data`` on the CPU (which holds every dtype: nothing to admit)."""
+    array = _new_object(Array)
+    array._data = data
+    array._dtype = dtype
+    array._runtime = runtime
+    array._device = CPU
+    return array
 
 
 def check_fits(shape: tuple, itemsize: int, func: str, what: str = "the result", *, view: bool = False) -> None:
