@@ -26,7 +26,7 @@ from ._dtypes import PY_SCALARS, DType
 from ._errors import ArgumentError, AxisError
 from .promotion import Operand, OperandKind, PromotionError, scalar_type, zero_d_value
 
-__all__ = ["RuntimeBase", "describe_value", "on_cpu", "PLAIN_LENGTH"]
+__all__ = ["RuntimeBase", "describe_value", "on_cpu", "PLAIN_LENGTH", "check_broadcast"]
 
 _ARRAY = OperandKind.ARRAY
 _ZERO_D = OperandKind.ZERO_D
@@ -367,6 +367,17 @@ def is_one_of(value, choices) -> bool:
         if (t is tc or (t in (int, float) and tc in (int, float))) and value == c:
             return True
     return False
+
+
+def check_broadcast(name, shape1, shape2):
+    """A ``ValueError`` in our words when two shapes do not broadcast (else return: the error was another)."""
+    try:
+        np.broadcast_shapes(shape1, shape2)
+    except ValueError:
+        raise ValueError(
+            f"{name}: shapes {shape1} and {shape2} do not broadcast (each dimension must match or be 1); "
+            "reshape or expand_dims one of the operands"
+        ) from None
 
 
 # -- memory: a shape that cannot fit is refused up front, in our words ------------------------
