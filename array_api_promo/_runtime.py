@@ -26,7 +26,7 @@ from ._dtypes import PY_SCALARS, DType
 from ._errors import ArgumentError, AxisError
 from .promotion import Operand, OperandKind, PromotionError, scalar_type, zero_d_value
 
-__all__ = ["RuntimeBase", "describe_value", "on_cpu", "PLAIN_LENGTH", "check_broadcast"]
+__all__ = ["RuntimeBase", "describe_value", "on_cpu", "PLAIN_LENGTH", "check_broadcast", "silent_context", "silently"]
 
 _ARRAY = OperandKind.ARRAY
 _ZERO_D = OperandKind.ZERO_D
@@ -343,6 +343,26 @@ def quiet_context() -> contextvars.Context:
 
 
 _core.register_quiet_context(quiet_context)  # the compiled astype runs its quiet casts in it
+
+
+_silent = threading.local()
+
+
+def silent_context() -> contextvars.Context:
+    """A context with every NumPy floating-point warning off, made once per thread: entering
+    ``np.errstate`` costs microseconds a small matrix's kernel does not (see ``quietly``,
+    which keeps divide-by-zero warnings, as ``log(0)`` in ``slogdet`` must not)."""
+    try:
+        return _silent.context
+    except AttributeError:
+        with np.errstate(all="ignore"):
+            context = _silent.context = contextvars.copy_context()
+        return context
+
+
+def silently(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with NumPy's floating-point warnings off (a NumPy call)."""
+    return silent_context().run(function, *args, **kwargs)
 
 
 def index_int(value, func: str, arg: str = "axis") -> int:
