@@ -15,7 +15,7 @@ from . import _core, _dtypes as D
 from ._array import Array
 from ._core import fast_path
 from ._devices import CPU
-from ._runtime import PLAIN_LENGTH, RuntimeBase, check_fits, on_cpu
+from ._runtime import PLAIN_LENGTH, RuntimeBase, check_fits, new_array
 
 if TYPE_CHECKING:
     from ._devices import Device
@@ -42,16 +42,6 @@ def _plain_shape(shape) -> bool:
 def _plain_like(x, runtime) -> bool:
     """Whether ``x`` is an array of ``runtime`` on NumPy storage (the *_like functions' plain case)."""
     return type(x) is Array and x._runtime is runtime and type(x._data) is np.ndarray
-
-
-def _like_array(data, x, runtime) -> Array:
-    """A new array of ``data`` with ``x``'s dtype and device (which holds it: x is on it)."""
-    array = _new_object(Array)
-    array._data = data
-    array._dtype = x._dtype
-    array._runtime = runtime
-    array._device = x._device
-    return array
 
 
 def check_shape(shape, func):
@@ -153,12 +143,12 @@ class FillCreation(RuntimeBase):
                 if t is float or t is int or t is bool:
                     dtype = self._default_dtype_of_scalar(fill_value, CPU)
                     value = self._exact_scalar(fill_value, dtype, "full")
-                    return on_cpu(np.full(shape, value, dtype=dtype.numpy), dtype, self)
+                    return new_array(np.full(shape, value, dtype=dtype.numpy), dtype, self)
             elif (t is float or t is int or t is bool or t is complex) and (
                 type(dtype) is D.DType and dtype in self._dtype_set
             ):
                 value = self._exact_scalar(fill_value, dtype, "full")
-                return on_cpu(np.full(shape, value, dtype=dtype.numpy), dtype, self)
+                return new_array(np.full(shape, value, dtype=dtype.numpy), dtype, self)
         return self._fill(shape, fill_value, dtype, device, "full")
 
     full = fast_path(_core.FULL, "full", full)  # a Python scalar: in C
@@ -171,7 +161,7 @@ class FillCreation(RuntimeBase):
         ):  # the default float (the CPU has no defaults of its own) or a dtype of ours, few elements
             if dtype is None:
                 dtype = self.policy.default_float
-            return on_cpu(maker(shape, dtype=dtype.numpy), dtype, self)
+            return new_array(maker(shape, dtype=dtype.numpy), dtype, self)
         shape = check_shape(shape, func)
         device = self._check_device(device, func)
         dtype = self._default("real floating", device) if dtype is None else self._check_dtype(dtype, func)
@@ -211,7 +201,7 @@ class FillCreation(RuntimeBase):
     def zeros_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
         """Returns a new array of zeros with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
-            return _like_array(np.zeros(x._data.shape, x._dtype.numpy), x, self)
+            return new_array(np.zeros(x._data.shape, x._dtype.numpy), x._dtype, self, x._device)
         return self._made_like(x, dtype, device, np.zeros, "zeros_like")
 
     zeros_like = fast_path(_core.CONSTANT, "zeros_like", zeros_like)  # x of this namespace alone: in C
@@ -219,7 +209,7 @@ class FillCreation(RuntimeBase):
     def ones_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
         """Returns a new array of ones with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
-            return _like_array(np.ones(x._data.shape, x._dtype.numpy), x, self)
+            return new_array(np.ones(x._data.shape, x._dtype.numpy), x._dtype, self, x._device)
         return self._made_like(x, dtype, device, np.ones, "ones_like")
 
     ones_like = fast_path(_core.CONSTANT, "ones_like", ones_like)  # x of this namespace alone: in C
@@ -227,7 +217,7 @@ class FillCreation(RuntimeBase):
     def empty_like(self, x: Array, /, *, dtype: DType | None = None, device: Device | None = None) -> Array:
         """Returns a new, uninitialized array with the shape of ``x`` (and its dtype and device unless given)."""
         if _plain_like(x, self) and dtype is None and device is None:
-            return _like_array(np.empty(x._data.shape, x._dtype.numpy), x, self)
+            return new_array(np.empty(x._data.shape, x._dtype.numpy), x._dtype, self, x._device)
         return self._made_like(x, dtype, device, np.empty, "empty_like")
 
     empty_like = fast_path(_core.CONSTANT, "empty_like", empty_like)  # x of this namespace alone: in C
@@ -242,7 +232,7 @@ class FillCreation(RuntimeBase):
                 if dtype is None:
                     dtype_ = x._dtype
                     value = self._exact_scalar(fill_value, dtype_, "full_like")
-                    return _like_array(np.full(x._data.shape, value, dtype=dtype_.numpy), x, self)
+                    return new_array(np.full(x._data.shape, value, dtype=dtype_.numpy), x._dtype, self, x._device)
                 if (
                     type(dtype) is D.DType
                     and dtype in self._dtype_set
@@ -250,7 +240,7 @@ class FillCreation(RuntimeBase):
                     and x._data.size <= PLAIN_LENGTH  # (nothing for _fill's check_fits to refuse)
                 ):
                     value = self._exact_scalar(fill_value, dtype, "full_like")
-                    return on_cpu(np.full(x._data.shape, value, dtype=dtype.numpy), dtype, self)
+                    return new_array(np.full(x._data.shape, value, dtype=dtype.numpy), dtype, self)
         shape, dtype_, device = self._like(x, dtype, device, "full_like")
         if type(fill_value) in D.PY_SCALARS and dtype is None:
             # The fill value must be representable in x's dtype (no promotion).

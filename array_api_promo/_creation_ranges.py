@@ -11,7 +11,7 @@ from . import _core, _dtypes as D
 from ._array import Array
 from ._core import fast_path
 from ._errors import ArgumentError
-from ._runtime import PLAIN_LENGTH, RuntimeBase, check_fits, index_int, is_one_of, on_cpu
+from ._runtime import PLAIN_LENGTH, RuntimeBase, check_fits, index_int, is_one_of, new_array
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -89,7 +89,7 @@ class RangeCreation(RuntimeBase):
                         dtype = self.policy.default_int
                     bounds = _RANGE_BOUNDS[dtype]
                     if bounds is None or start <= bounds[1] + 1:
-                        return on_cpu(_arange(0, start, 1, dtype.numpy), dtype, self)  # (as below)
+                        return new_array(_arange(0, start, 1, dtype.numpy), dtype, self)  # (as below)
             elif t0 is int and t1 is int and t2 is int:
                 # integer bounds: NumPy's exact values, each within the dtype's range
                 if (
@@ -108,7 +108,7 @@ class RangeCreation(RuntimeBase):
                             or n <= 0
                             or (bounds[0] <= start <= bounds[1] and bounds[0] <= start + (n - 1) * step <= bounds[1])
                         ):
-                            return on_cpu(_arange(start, stop, step, dtype.numpy), dtype, self)  # type: ignore[call-overload]
+                            return new_array(_arange(start, stop, step, dtype.numpy), dtype, self)  # type: ignore[call-overload]
             elif (
                 (t0 is float or t1 is float or t2 is float)
                 and (dtype is None or _RANGE_BOUNDS[dtype] is None)  # a real floating dtype
@@ -124,7 +124,7 @@ class RangeCreation(RuntimeBase):
                     if dtype is None:
                         dtype = self.policy.default_float
                     data = _arange(start, stop, step, dtype.numpy)  # type: ignore[call-overload]
-                    return on_cpu(data[:n] if data.shape[0] > n else data, dtype, self)
+                    return new_array(data[:n] if data.shape[0] > n else data, dtype, self)
         func = "arange"
         if step is None and self.policy.numpy_argument_reading:
             step = 1  # NumPy's (array-api-strict's) reading of step=None
@@ -205,7 +205,7 @@ class RangeCreation(RuntimeBase):
             data = np.linspace(start, stop, num, endpoint=endpoint)
             if data.dtype is not dtype.numpy:  # float32: what np.linspace(..., dtype=) itself does last,
                 data = data.astype(dtype.numpy)  # without its check of the dtype for an integer one
-            return on_cpu(data, dtype, self)
+            return new_array(data, dtype, self)
         func = "linspace"
         reading = self.policy.numpy_argument_reading
         if type(num) is not int and reading and type(num) is not float and hasattr(num, "__index__"):
@@ -297,7 +297,7 @@ class RangeCreation(RuntimeBase):
         ):  # few elements, on the CPU: the checks below pass
             if dtype is None:
                 dtype = self.policy.default_float  # (the CPU has no defaults of its own)
-            return on_cpu(np.eye(n_rows, n_cols, k=k, dtype=dtype.numpy), dtype, self)
+            return new_array(np.eye(n_rows, n_cols, k=k, dtype=dtype.numpy), dtype, self)
         func = "eye"
         # (np.int64 sizes by __index__; a bool size stays refused, as NumPy's eye refuses it)
         if type(n_rows) is not int:
