@@ -89,7 +89,7 @@ class RangeCreation(RuntimeBase):
                         dtype = self.policy.default_int
                     bounds = _RANGE_BOUNDS[dtype]
                     if bounds is None or start <= bounds[1] + 1:
-                        return new_array(_arange(0, start, 1, dtype.numpy), dtype, self)  # (as below)
+                        return new_array(_arange(0, start, 1, dtype.numpy), dtype, self)  # type: ignore[call-overload]  # (an int here; as below)
             elif t0 is int and t1 is int and t2 is int:
                 # integer bounds: NumPy's exact values, each within the dtype's range
                 if (
