@@ -21,8 +21,6 @@ if TYPE_CHECKING:
     from ._devices import Device
     from ._dtypes import DType
 
-_new_object = object.__new__
-
 
 def _plain_shape(shape) -> bool:
     """Whether ``shape`` is an int or a non-empty tuple of ints, each and their nonzero product in

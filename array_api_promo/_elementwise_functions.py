@@ -32,7 +32,6 @@ __all__ = ["ElementwiseFunctions", "KERNELS", "check_broadcast"]  # (check_broad
 
 _ndarray = np.ndarray
 _asarray = np.asarray
-_where = np.where
 _ARRAY, _ZERO_D, _SCALAR = OperandKind.ARRAY, OperandKind.ZERO_D, OperandKind.SCALAR
 _SCALAR_TYPES = frozenset(PY_SCALARS)  # (a set: the membership test of the hot path hashes once)
 _NUMPY_NUMBERS = (np.number, np.bool_)  # NumPy scalars some policies take as operands

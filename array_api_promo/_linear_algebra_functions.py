@@ -45,13 +45,7 @@ _sqrt = np.sqrt
 _FLOAT64 = np.dtype(np.float64)
 _ndarray = np.ndarray
 _asarray = np.asarray
-_solve = np.linalg.solve
-_inv = np.linalg.inv
-_det = np.linalg.det
-_slogdet = np.linalg.slogdet
-_cholesky = np.linalg.cholesky
 _new_object = object.__new__
-_working = D.working_numpy
 _INF = float("inf")
 
 

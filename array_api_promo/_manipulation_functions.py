@@ -22,7 +22,6 @@ from ._errors import ArgumentError, AxisError
 from ._info import MAX_DIMENSIONS as _MAX_DIMS
 from ._joining import JoiningFunctions
 from ._runtime import PLAIN_LENGTH, check_fits, describe_value, is_one_of, new_array
-from .promotion import OperandKind
 
 if TYPE_CHECKING:
     pass
@@ -30,11 +29,9 @@ if TYPE_CHECKING:
 __all__ = ["ManipulationFunctions"]
 
 _ndarray = np.ndarray
-_concatenate = np.concatenate
 _broadcast_to = np.broadcast_to
 _MAX_INDEX = sys.maxsize  # the most elements (their nonzero sizes' product) NumPy indexes: check_fits' bound
 
-_ARRAY = OperandKind.ARRAY
 _RESHAPE_TAKES_COPY = np.lib.NumpyVersion(np.__version__) >= "2.1.0"
 
 
@@ -62,7 +59,6 @@ def _reversed_at(axis: int, ndim: int) -> tuple:
 
 # flip's key for every axis of an array of 0, 1, ... dimensions (_fastpath.c's flip makes the same)
 _REVERSED_KEYS = tuple((_BACKWARD,) * ndim + (Ellipsis,) for ndim in range(_MAX_DIMS + 1))
-_wrap_each = _core.wrap_each  # the compiled loop of new_array, or None
 
 
 def _owner(data):
