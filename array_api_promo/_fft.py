@@ -17,7 +17,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
 from ._errors import ArgumentError, DtypeArgumentError
-from ._runtime import RuntimeBase, check_fits, index_int, is_one_of, quiet_context, quietly
+from ._runtime import PLAIN_LENGTH, RuntimeBase, check_fits, index_int, is_one_of, new_array, quiet_context, quietly
 from .promotion import PromotionError
 
 if TYPE_CHECKING:
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["FFTFunctions"]
 
 _NORMS = ("backward", "ortho", "forward")
-_new_object = object.__new__
 
 
 def _check_norm(norm, func, reading=False):
@@ -45,7 +44,6 @@ _LONG_ENOUGH_N = {"fftn": 1, "ifftn": 1, "rfftn": 1, "irfftn": 2}
 _FUNC_NAMES = {op: f"fft.{op}" for op in (*_LONG_ENOUGH_1, *_LONG_ENOUGH_N)}
 
 _FUSED_FREQ_SIZE = 1 << 12  # below this, one ufunc call with out= costs more than the pass it saves
-_PLAIN_LENGTH = (1 << 26) // 16  # (the creation functions' plain length: below check_fits' threshold)
 
 
 def _exact_in(dtype, val, n):
@@ -95,12 +93,7 @@ class FFTFunctions(RuntimeBase):
         device = x._device
         if device is not CPU:
             return Array._new(out, result, self, device)
-        array = _new_object(Array)  # (the CPU holds every dtype: nothing to admit)
-        array._data = out
-        array._dtype = result
-        array._runtime = self
-        array._device = CPU
-        return array
+        return new_array(out, result, self)
 
     def _fft_result(self, out, result, device):
         return Array._new(np.asarray(out, dtype=result.numpy), result, self, device)
@@ -314,7 +307,7 @@ class FFTFunctions(RuntimeBase):
 
     # -- frequencies and shifts -------------------------------------------------------------------
     def _freq(self, op, n, d, dtype, device):
-        if type(n) is int and 1 <= n <= _PLAIN_LENGTH and (type(d) is float or type(d) is int) and d and device is None:
+        if type(n) is int and 1 <= n <= PLAIN_LENGTH and (type(d) is float or type(d) is int) and d and device is None:
             # few values, on the CPU, of the default float or a dtype of ours: the checks below pass
             if dtype is None:
                 dtype = self.policy.default_float  # (the CPU has no defaults of its own)

@@ -21,7 +21,7 @@ from ._core import fast_path
 from ._devices import CPU
 from ._errors import ArgumentError, AxisError
 from ._linalg_decompositions import EighResult, EigResult, MatrixDecompositions, QRResult, SlogdetResult, SVDResult
-from ._runtime import index_int, is_one_of, quiet_context, quietly, silent_context, silently
+from ._runtime import index_int, is_one_of, new_array, quiet_context, quietly, silent_context, silently
 from .promotion import OPS, PromotionError
 
 if TYPE_CHECKING:
@@ -45,7 +45,6 @@ _sqrt = np.sqrt
 _FLOAT64 = np.dtype(np.float64)
 _ndarray = np.ndarray
 _asarray = np.asarray
-_new_object = object.__new__
 _INF = float("inf")
 
 
@@ -91,12 +90,7 @@ class LinearAlgebraFunctions(MatrixDecompositions):
         """``_wrap_result``'s array, without its calls where ``out`` is an ndarray of ``dtype`` on the CPU."""
         if type(out) is not _ndarray or out.dtype is not dtype.numpy or device is not CPU:
             return self._wrap_result(out, dtype, device)
-        array = _new_object(Array)  # (the CPU holds every dtype: nothing to admit)
-        array._data = out
-        array._dtype = dtype
-        array._runtime = self
-        array._device = CPU
-        return array
+        return new_array(out, dtype, self)
 
     def _plain_matrices(self, x, func):
         """(x's data, the compute dtype) where x is a stack of square matrices of this namespace on NumPy
