@@ -62,6 +62,18 @@ def _real_of(dtype):
 class MatrixDecompositions(RuntimeBase):
     """Mixin: the linalg extension's solves, inverses and decompositions."""
 
+    def _plain_lapack(self, x, func, kernel):
+        """``kernel`` (a NumPy LAPACK function of one stack of matrices) of x's plain case
+        (``_plain_matrices``) as an array, or None: no plain case, or LAPACK refused (the general
+        path then says so in its words)."""
+        if (plain := self._plain_matrices(x, func)) is None:
+            return None
+        try:
+            out = silent_context().run(kernel, plain[0])
+        except _LinAlgError:
+            return None
+        return self._plain_result(out, plain[1], x._device)
+
     def linalg_solve(self, x1: Array, x2: Array, /) -> Array:
         """Solution ``X`` of ``x1 @ X = x2`` (``x2`` of shape ``(M,)`` is one vector)."""
         if type(x1) is Array and type(x2) is Array and x1._runtime is self and x2._runtime is self:
@@ -127,13 +139,8 @@ class MatrixDecompositions(RuntimeBase):
     # -- linalg: one-matrix functions -----------------------------------------------------
     def linalg_cholesky(self, x: Array, /, *, upper: bool = False) -> Array:
         """Cholesky factor of each Hermitian positive-definite matrix."""
-        if upper is False and (plain := self._plain_matrices(x, "linalg.cholesky")) is not None:
-            try:
-                out = silent_context().run(_cholesky, plain[0])
-            except _LinAlgError:
-                pass  # (the general path says so in its words)
-            else:
-                return self._plain_result(out, plain[1], x._device)
+        if upper is False and (out := self._plain_lapack(x, "linalg.cholesky", _cholesky)) is not None:
+            return out
         func = "linalg.cholesky"
         if type(upper) is not bool:
             upper = self._flag(upper, func, "upper")
@@ -143,13 +150,8 @@ class MatrixDecompositions(RuntimeBase):
 
     def linalg_det(self, x: Array, /) -> Array:
         """Determinant of each square matrix."""
-        if (plain := self._plain_matrices(x, "linalg.det")) is not None:
-            try:
-                out = silent_context().run(_det, plain[0])
-            except _LinAlgError:
-                pass  # (the general path says so in its words)
-            else:
-                return self._plain_result(out, plain[1], x._device)
+        if (out := self._plain_lapack(x, "linalg.det", _det)) is not None:
+            return out
         func = "linalg.det"
         x, dtype, data = self._linalg_input(x, func, square=True)
         return self._wrap_result(self._lapack(func, np.linalg.det, data), dtype, x._device)
@@ -185,13 +187,8 @@ class MatrixDecompositions(RuntimeBase):
 
     def linalg_inv(self, x: Array, /) -> Array:
         """Inverse of each square matrix."""
-        if (plain := self._plain_matrices(x, "linalg.inv")) is not None:
-            try:
-                out = silent_context().run(_inv, plain[0])
-            except _LinAlgError:
-                pass  # (the general path says so in its words)
-            else:
-                return self._plain_result(out, plain[1], x._device)
+        if (out := self._plain_lapack(x, "linalg.inv", _inv)) is not None:
+            return out
         func = "linalg.inv"
         x, dtype, data = self._linalg_input(x, func, square=True)
         return self._wrap_result(self._lapack(func, np.linalg.inv, data), dtype, x._device)

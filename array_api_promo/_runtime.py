@@ -146,6 +146,17 @@ class RuntimeBase:
             x,
         )
 
+    def _ordered_array(self, x, func: str) -> Array:
+        """``x`` checked as ``_check_array`` does, refused if the policy cannot order its dtype
+        (the sorting and searching functions)."""
+        x = self._check_array(x, func)
+        if x._dtype in self.policy.unordered_dtypes:
+            try:
+                self.policy.refuse_ordering(func, x._dtype)
+            except PromotionError as exc:
+                raise self._refusal(exc, "function_domain", func, x._dtype) from None
+        return x
+
     def _foreign(self, x: Array, func: str):
         raise TypeError(
             f"{func}: cannot mix arrays of {x._runtime.label} with {self.label}; convert with "
