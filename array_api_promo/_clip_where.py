@@ -15,7 +15,7 @@ from ._array import Array
 from ._core import fast_path
 from ._devices import CPU
 from ._dtypes import PY_SCALARS
-from ._runtime import RuntimeBase, check_broadcast
+from ._runtime import RuntimeBase, check_broadcast, new_array
 from .promotion import OPS, PromotionError
 
 _ndarray = np.ndarray
@@ -221,12 +221,7 @@ class ClipWhereFunctions(RuntimeBase):
                         out = _asarray(out, dtype=result.numpy)
                     if device is not CPU:  # (the CPU holds every dtype: nothing to admit)
                         return Array._new(out, result, self, device)
-                    array = _new_object(Array)
-                    array._data = out
-                    array._dtype = result
-                    array._runtime = self
-                    array._device = CPU
-                    return array
+                    return new_array(out, result, self)
         elif type(condition) is Array and (type(x1) is Array) is not (type(x2) is Array):
             # an array and a Python scalar of a signature met before: the remembered decision; the
             # scalar's value is still checked by the policy's conversion, as below

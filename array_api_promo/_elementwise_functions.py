@@ -24,7 +24,7 @@ from ._clip_where import ClipWhereFunctions
 from ._core import fast_path
 from ._devices import CPU
 from ._dtypes import PY_SCALARS, DType
-from ._runtime import check_broadcast, check_fits, describe_value
+from ._runtime import check_broadcast, check_fits, describe_value, new_array
 from ._special_values import SPECIAL_KERNELS, UFUNC_OF, special_kernel
 from .promotion import OPS, LargeInt, Operand, OperandKind, PromotionError
 
@@ -202,7 +202,6 @@ _COMPLEX_KERNELS = {"logaddexp": _logaddexp_complex}
 UNARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 1)
 _MATMUL = functools.partial(np.matmul)
 BINARY_NAMES = tuple(n for n, s in OPS.items() if s.arity == 2 and n not in ("result_type", "clip", "where", "matmul"))
-_new_object = object.__new__
 _ufunc = np.ufunc
 # The Python type a NumPy scalar converts to, by NumPy dtype kind.
 _PY_CONVERTER = {"b": "bool", "i": "int", "u": "int", "f": "float", "c": "complex"}
@@ -285,6 +284,16 @@ def _python_number(x):
 
 # Foreign operands an operator refuses instead of deferring to their reflected operator.
 _REPEATING_TYPES = (list, tuple, str, bytes, bytearray, np.dtype)
+
+
+def _result_array(out, result: DType, rnp: np.dtype, runtime, device) -> Array:
+    """The array of a plan's kernel output ``out`` (a NumPy scalar of a 0-d operation, made an array),
+    of the result dtype ``result`` (NumPy's ``rnp``), on ``device``."""
+    if type(out) is not _ndarray or out.dtype is not rnp:
+        out = _asarray(out, dtype=rnp)
+    if device is not CPU:
+        device.admit(result, runtime)
+    return new_array(out, result, runtime, device)
 
 
 class ElementwiseFunctions(ClipWhereFunctions):
@@ -462,16 +471,7 @@ class ElementwiseFunctions(ClipWhereFunctions):
                 )
             else:
                 out = run(s, x._data) if reflected else run(x._data, s)
-        if type(out) is not _ndarray or out.dtype is not rnp:
-            out = _asarray(out, dtype=rnp)
-        if device is not CPU:
-            device.admit(result, self)
-        array = _new_object(Array)
-        array._data = out
-        array._dtype = result
-        array._runtime = self
-        array._device = device
-        return array
+        return _result_array(out, result, rnp, self, device)
 
     def _apply1(self, name, x):
         if type(x) is not Array or x._runtime is not self:
@@ -482,17 +482,7 @@ class ElementwiseFunctions(ClipWhereFunctions):
             plan = self._unary_plan(key)
         run, result, rnp = plan
         out = run(x._data)
-        if type(out) is not _ndarray or out.dtype is not rnp:
-            out = _asarray(out, dtype=rnp)
-        device = x._device
-        if device is not CPU:
-            device.admit(result, self)
-        array = _new_object(Array)
-        array._data = out
-        array._dtype = result
-        array._runtime = self
-        array._device = device
-        return array
+        return _result_array(out, result, rnp, self, x._device)
 
     def _bad_operands(self, name, x1, x2, operator):
         """Operands that are neither our arrays nor Python scalars.
@@ -797,19 +787,7 @@ def _make_unary(name):
             fast = self._fast.get((name, x._dtype))  # the fast path (see _binary_plan)
             if fast is None:
                 return self._apply1(name, x)
-            out = fast[0](x._data)
-            result = fast[1]
-            if type(out) is not _ndarray:
-                out = _asarray(out)
-            device = x._device
-            if device is not CPU:
-                device.admit(result, self)
-            array = _new_object(Array)
-            array._data = out
-            array._dtype = result
-            array._runtime = self
-            array._device = device
-            return array
+            return _result_array(fast[0](x._data), fast[1], fast[1].numpy, self, x._device)
         return self._apply1(name, x)
 
     func.__name__ = func.__qualname__ = name
@@ -834,18 +812,7 @@ def _make_binary(name):
                 out = fast[0](x1._data, x2._data)
             except ValueError:  # shapes that do not broadcast: the full path says so in our words
                 return self._apply2(name, x1, x2, False)
-            result = fast[1]
-            if type(out) is not _ndarray:
-                out = _asarray(out)
-            device = x1._device
-            if device is not CPU:
-                device.admit(result, self)
-            array = _new_object(Array)
-            array._data = out
-            array._dtype = result
-            array._runtime = self
-            array._device = device
-            return array
+            return _result_array(out, fast[1], fast[1].numpy, self, x1._device)
         return self._apply2(name, x1, x2, False)
 
     func.__name__ = func.__qualname__ = name
