@@ -511,17 +511,7 @@ class ElementwiseFunctions(ClipWhereFunctions):
         self._refuse_numpy_operands(name, (x1, x2))
         if operator:
             if name in ("equal", "not_equal") and "foreign_comparison" in self.policy.undefined_refusals:
-                bad, arg = (x2, "x2") if type(x1) is Array else (x1, "x1")
-                raise self._refusal(
-                    TypeError(
-                        f"{name}: {arg} must be an array or a Python scalar of {self.label}, got "
-                        f"{describe_value(bad)}; the standard leaves comparing with it undefined "
-                        f"(policy {self.policy.name!r})"
-                    ),
-                    "operands",
-                    x1,
-                    x2,
-                )
+                raise self._undefined_operand(name, x1, x2, "comparing with it")
             if name not in ("equal", "not_equal"):  # x == "auto" stays Python's False where the policy allows it
                 for i, bad in enumerate((x1, x2)):
                     if isinstance(bad, _REPEATING_TYPES):
@@ -541,17 +531,7 @@ class ElementwiseFunctions(ClipWhereFunctions):
                 isinstance(x1, _PYTHON_NUMBERS) or isinstance(x2, _PYTHON_NUMBERS)  # (x @ 1: Python's refusal)
             ):
                 # no other type's reflected method is asked: array-api-strict refuses the operand itself
-                bad, arg = (x2, "x2") if type(x1) is Array else (x1, "x1")
-                raise self._refusal(
-                    TypeError(
-                        f"{name}: {arg} must be an array or a Python scalar of {self.label}, got "
-                        f"{describe_value(bad)}; the standard leaves operators with it undefined "
-                        f"(policy {self.policy.name!r})"
-                    ),
-                    "operands",
-                    x1,
-                    x2,
-                )
+                raise self._undefined_operand(name, x1, x2, "operators with it")
             return self._declined(name, x1, x2)
         if type(x1) in PY_SCALARS and type(x2) in PY_SCALARS and self.scalars_in_functions:
             if name in self.policy.scalar_pair_functions:
@@ -569,6 +549,20 @@ class ElementwiseFunctions(ClipWhereFunctions):
         allowed = "an array or a Python scalar" if self.scalars_in_functions and name != "matmul" else "an array"
         raise self._refusal(
             TypeError(f"{name}: {arg} must be {allowed} of {self.label}, got {describe_value(bad)}"),
+            "operands",
+            x1,
+            x2,
+        )
+
+    def _undefined_operand(self, name, x1, x2, what: str) -> BaseException:
+        """The refusal of the operand that is neither an array nor a Python scalar, where the standard
+        leaves ``what`` (comparing with it, operators with it) undefined and the policy refuses it."""
+        bad, arg = (x2, "x2") if type(x1) is Array else (x1, "x1")
+        return self._refusal(
+            TypeError(
+                f"{name}: {arg} must be an array or a Python scalar of {self.label}, got {describe_value(bad)}; "
+                f"the standard leaves {what} undefined (policy {self.policy.name!r})"
+            ),
             "operands",
             x1,
             x2,
