@@ -74,6 +74,13 @@ class MatrixDecompositions(RuntimeBase):
             return None
         return self._plain_result(out, plain[1], x._device)
 
+    def _square_lapack(self, x, func, kernel):
+        """``kernel`` of x's square matrices, of x's dtype (det, inv): the plain case, else the general path."""
+        if (out := self._plain_lapack(x, func, kernel)) is not None:
+            return out
+        x, dtype, data = self._linalg_input(x, func, square=True)
+        return self._wrap_result(self._lapack(func, kernel, data), dtype, x._device)
+
     def linalg_solve(self, x1: Array, x2: Array, /) -> Array:
         """Solution ``X`` of ``x1 @ X = x2`` (``x2`` of shape ``(M,)`` is one vector)."""
         if type(x1) is Array and type(x2) is Array and x1._runtime is self and x2._runtime is self:
@@ -150,11 +157,7 @@ class MatrixDecompositions(RuntimeBase):
 
     def linalg_det(self, x: Array, /) -> Array:
         """Determinant of each square matrix."""
-        if (out := self._plain_lapack(x, "linalg.det", _det)) is not None:
-            return out
-        func = "linalg.det"
-        x, dtype, data = self._linalg_input(x, func, square=True)
-        return self._wrap_result(self._lapack(func, np.linalg.det, data), dtype, x._device)
+        return self._square_lapack(x, "linalg.det", _det)
 
     def linalg_eigh(self, x: Array, /) -> EighResult:
         """Eigenvalues (ascending, real) and eigenvectors of Hermitian matrices."""
@@ -187,11 +190,7 @@ class MatrixDecompositions(RuntimeBase):
 
     def linalg_inv(self, x: Array, /) -> Array:
         """Inverse of each square matrix."""
-        if (out := self._plain_lapack(x, "linalg.inv", _inv)) is not None:
-            return out
-        func = "linalg.inv"
-        x, dtype, data = self._linalg_input(x, func, square=True)
-        return self._wrap_result(self._lapack(func, np.linalg.inv, data), dtype, x._device)
+        return self._square_lapack(x, "linalg.inv", _inv)
 
     def linalg_matrix_power(self, x: Array, n: int, /) -> Array:
         """``x`` raised to the integer power ``n`` (``n < 0``: of the inverse)."""
