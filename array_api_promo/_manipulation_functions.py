@@ -130,6 +130,19 @@ class ManipulationFunctions(JoiningFunctions):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
     # -- broadcasting ---------------------------------------------------------------------
+    def _refuse_untupled(self, value, func: str, arg: str, kind: str, *facts) -> None:
+        """Refuse a ``value`` that is not the tuple of ints the standard takes, where the policy
+        refuses lists for them (``list_shape``); ``kind`` and ``facts``: the refusal's."""
+        if type(value) is not tuple and "list_shape" in self.policy.undefined_refusals:
+            raise self._refusal(
+                TypeError(
+                    f"{func}: {arg} must be a tuple of ints, got {describe_value(value)}; the standard takes a tuple "
+                    f"(policy {self.policy.name!r})"
+                ),
+                kind,
+                *facts,
+            )
+
     def broadcast_arrays(self, *arrays: Array) -> tuple[Array, ...]:
         """Broadcasts one or more arrays against one another."""
         func = "broadcast_arrays"
@@ -298,15 +311,7 @@ class ManipulationFunctions(JoiningFunctions):
         func = "reshape"
         if type(x) is not Array or x._runtime is not self:  # else _check_array's answer is x
             x = self._check_array(x, func)
-        if type(shape) is not tuple and "list_shape" in self.policy.undefined_refusals:
-            raise self._refusal(
-                TypeError(
-                    f"{func}: shape must be a tuple of ints, got {describe_value(shape)}; the standard takes a tuple "
-                    f"(policy {self.policy.name!r})"
-                ),
-                "reshape_shape",
-                shape,
-            )
+        self._refuse_untupled(shape, func, "shape", "reshape_shape", shape)
         shape = _as_shape(shape, func)
         if copy is not None and not is_one_of(copy, (None, True, False)):
             if not self.policy.numpy_argument_reading:
@@ -532,14 +537,7 @@ class ManipulationFunctions(JoiningFunctions):
                 TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}"),
                 "tile_repetitions",
             )
-        if type(repetitions) is not tuple and "list_shape" in self.policy.undefined_refusals:
-            raise self._refusal(
-                TypeError(
-                    f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}; the standard "
-                    f"takes a tuple (policy {self.policy.name!r})"
-                ),
-                "tile_repetitions",
-            )
+        self._refuse_untupled(repetitions, func, "repetitions", "tile_repetitions")
         reps = tuple(
             _as_int(r, func, "each entry of repetitions", self.policy.numpy_argument_reading) for r in repetitions
         )
