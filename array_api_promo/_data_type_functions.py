@@ -12,7 +12,7 @@ from ._core import fast_path
 from ._devices import CPU
 from ._dtypes import DType
 from ._errors import ArgumentError
-from ._runtime import RuntimeBase, describe_value, quiet_context, quietly
+from ._runtime import RuntimeBase, describe_value, new_array, quiet_context, quietly
 from .promotion import PromotionError
 
 if TYPE_CHECKING:
@@ -20,7 +20,6 @@ if TYPE_CHECKING:
 
 __all__ = ["DataTypeFunctions", "finfo_object", "iinfo_object"]
 
-_new_object = object.__new__
 _astype = np.ndarray.astype
 
 
@@ -79,12 +78,7 @@ class DataTypeFunctions(RuntimeBase):
                     device = x._device
                     if device is not CPU:
                         device.admit(dtype, self)
-                    array = _new_object(Array)
-                    array._data = data
-                    array._dtype = dtype
-                    array._runtime = self
-                    array._device = device
-                    return array
+                    return new_array(data, dtype, self, device)
         x = self._check_array(x, "astype")
         dtype = self._check_dtype(dtype, "astype")
         if copy is not True and copy is not False:

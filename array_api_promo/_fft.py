@@ -17,7 +17,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
 from ._errors import ArgumentError, DtypeArgumentError
-from ._runtime import RuntimeBase, check_fits, index_int, is_one_of, quiet_context, quietly
+from ._runtime import PLAIN_LENGTH, RuntimeBase, check_fits, index_int, is_one_of, new_array, quiet_context, quietly
 from .promotion import PromotionError
 
 if TYPE_CHECKING:
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 __all__ = ["FFTFunctions"]
 
 _NORMS = ("backward", "ortho", "forward")
-_new_object = object.__new__
 
 
 def _check_norm(norm, func, reading=False):
@@ -45,7 +44,6 @@ _LONG_ENOUGH_N = {"fftn": 1, "ifftn": 1, "rfftn": 1, "irfftn": 2}
 _FUNC_NAMES = {op: f"fft.{op}" for op in (*_LONG_ENOUGH_1, *_LONG_ENOUGH_N)}
 
 _FUSED_FREQ_SIZE = 1 << 12  # below this, one ufunc call with out= costs more than the pass it saves
-_PLAIN_LENGTH = (1 << 26) // 16  # (the creation functions' plain length: below check_fits' threshold)
 
 
 def _exact_in(dtype, val, n):
@@ -54,6 +52,48 @@ def _exact_in(dtype, val, n):
     info = np.finfo(dtype)
     size = abs(val)
     return size == 0 or (float(info.smallest_normal) <= size and size * n <= float(info.max))
+
+
+def _one_dimensional(op: str, kernel, doc: str):
+    """The method ``fft_<op>``: the one-dimensional transform ``kernel`` (a ``numpy.fft`` function)
+    with the standard's signature, written once for the six of them."""
+
+    def transform(
+        self,
+        x: Array,
+        /,
+        *,
+        n: int | None = None,
+        axis: int = -1,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
+        return self._fft1(op, kernel, x, n, axis, norm)
+
+    transform.__name__ = f"fft_{op}"
+    transform.__qualname__ = f"FFTFunctions.fft_{op}"
+    transform.__doc__ = doc
+    return transform
+
+
+def _n_dimensional(op: str, kernel, doc: str):
+    """The method ``fft_<op>``: the n-dimensional transform ``kernel`` (a ``numpy.fft`` function)
+    with the standard's signature, written once for the four of them."""
+
+    def transform(
+        self,
+        x: Array,
+        /,
+        *,
+        s: Sequence[int] | None = None,
+        axes: Sequence[int] | None = None,
+        norm: Literal["backward", "ortho", "forward"] = "backward",
+    ) -> Array:
+        return self._fftn(op, kernel, x, s, axes, norm)
+
+    transform.__name__ = f"fft_{op}"
+    transform.__qualname__ = f"FFTFunctions.fft_{op}"
+    transform.__doc__ = doc
+    return transform
 
 
 class FFTFunctions(RuntimeBase):
@@ -95,12 +135,7 @@ class FFTFunctions(RuntimeBase):
         device = x._device
         if device is not CPU:
             return Array._new(out, result, self, device)
-        array = _new_object(Array)  # (the CPU holds every dtype: nothing to admit)
-        array._data = out
-        array._dtype = result
-        array._runtime = self
-        array._device = CPU
-        return array
+        return new_array(out, result, self)
 
     def _fft_result(self, out, result, device):
         return Array._new(np.asarray(out, dtype=result.numpy), result, self, device)
@@ -191,130 +226,26 @@ class FFTFunctions(RuntimeBase):
         return self._fft_result(out, result, x._device)
 
     # -- one-dimensional transforms ---------------------------------------------------------
-    def fft_fft(
-        self,
-        x: Array,
-        /,
-        *,
-        n: int | None = None,
-        axis: int = -1,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """One-dimensional discrete Fourier transform."""
-        return self._fft1("fft", np.fft.fft, x, n, axis, norm)
-
-    def fft_ifft(
-        self,
-        x: Array,
-        /,
-        *,
-        n: int | None = None,
-        axis: int = -1,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """One-dimensional inverse discrete Fourier transform."""
-        return self._fft1("ifft", np.fft.ifft, x, n, axis, norm)
-
-    def fft_rfft(
-        self,
-        x: Array,
-        /,
-        *,
-        n: int | None = None,
-        axis: int = -1,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """One-dimensional transform of real input (the non-negative frequencies)."""
-        return self._fft1("rfft", np.fft.rfft, x, n, axis, norm)
-
-    def fft_irfft(
-        self,
-        x: Array,
-        /,
-        *,
-        n: int | None = None,
-        axis: int = -1,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """Inverse of ``rfft`` (real output of length ``n``, default ``2*(m-1)``)."""
-        return self._fft1("irfft", np.fft.irfft, x, n, axis, norm)
-
-    def fft_hfft(
-        self,
-        x: Array,
-        /,
-        *,
-        n: int | None = None,
-        axis: int = -1,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """Transform of a signal with Hermitian symmetry (real output)."""
-        return self._fft1("hfft", np.fft.hfft, x, n, axis, norm)
-
-    def fft_ihfft(
-        self,
-        x: Array,
-        /,
-        *,
-        n: int | None = None,
-        axis: int = -1,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """Inverse of ``hfft`` (real input, complex output)."""
-        return self._fft1("ihfft", np.fft.ihfft, x, n, axis, norm)
+    fft_fft = _one_dimensional("fft", np.fft.fft, "One-dimensional discrete Fourier transform.")
+    fft_ifft = _one_dimensional("ifft", np.fft.ifft, "One-dimensional inverse discrete Fourier transform.")
+    fft_rfft = _one_dimensional(
+        "rfft", np.fft.rfft, "One-dimensional transform of real input (the non-negative frequencies)."
+    )
+    fft_irfft = _one_dimensional(
+        "irfft", np.fft.irfft, "Inverse of ``rfft`` (real output of length ``n``, default ``2*(m-1)``)."
+    )
+    fft_hfft = _one_dimensional("hfft", np.fft.hfft, "Transform of a signal with Hermitian symmetry (real output).")
+    fft_ihfft = _one_dimensional("ihfft", np.fft.ihfft, "Inverse of ``hfft`` (real input, complex output).")
 
     # -- n-dimensional transforms --------------------------------------------------------------
-    def fft_fftn(
-        self,
-        x: Array,
-        /,
-        *,
-        s: Sequence[int] | None = None,
-        axes: Sequence[int] | None = None,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """n-dimensional discrete Fourier transform."""
-        return self._fftn("fftn", np.fft.fftn, x, s, axes, norm)
-
-    def fft_ifftn(
-        self,
-        x: Array,
-        /,
-        *,
-        s: Sequence[int] | None = None,
-        axes: Sequence[int] | None = None,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """n-dimensional inverse discrete Fourier transform."""
-        return self._fftn("ifftn", np.fft.ifftn, x, s, axes, norm)
-
-    def fft_rfftn(
-        self,
-        x: Array,
-        /,
-        *,
-        s: Sequence[int] | None = None,
-        axes: Sequence[int] | None = None,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """n-dimensional transform of real input."""
-        return self._fftn("rfftn", np.fft.rfftn, x, s, axes, norm)
-
-    def fft_irfftn(
-        self,
-        x: Array,
-        /,
-        *,
-        s: Sequence[int] | None = None,
-        axes: Sequence[int] | None = None,
-        norm: Literal["backward", "ortho", "forward"] = "backward",
-    ) -> Array:
-        """Inverse of ``rfftn`` (real output)."""
-        return self._fftn("irfftn", np.fft.irfftn, x, s, axes, norm)
+    fft_fftn = _n_dimensional("fftn", np.fft.fftn, "n-dimensional discrete Fourier transform.")
+    fft_ifftn = _n_dimensional("ifftn", np.fft.ifftn, "n-dimensional inverse discrete Fourier transform.")
+    fft_rfftn = _n_dimensional("rfftn", np.fft.rfftn, "n-dimensional transform of real input.")
+    fft_irfftn = _n_dimensional("irfftn", np.fft.irfftn, "Inverse of ``rfftn`` (real output).")
 
     # -- frequencies and shifts -------------------------------------------------------------------
     def _freq(self, op, n, d, dtype, device):
-        if type(n) is int and 1 <= n <= _PLAIN_LENGTH and (type(d) is float or type(d) is int) and d and device is None:
+        if type(n) is int and 1 <= n <= PLAIN_LENGTH and (type(d) is float or type(d) is int) and d and device is None:
             # few values, on the CPU, of the default float or a dtype of ours: the checks below pass
             if dtype is None:
                 dtype = self.policy.default_float  # (the CPU has no defaults of its own)

@@ -1,4 +1,4 @@
-"""The standard's manipulation functions.
+"""The standard's manipulation functions (concat, stack and unstack come from the _joining mixin).
 
 Shape-only functions (``broadcast_to``, ``expand_dims``, ``flip``,
 ``moveaxis``, ``permute_dims``, ``reshape``, ``squeeze``, ``unstack``) return
@@ -18,24 +18,20 @@ import numpy as np
 
 from . import _core, _dtypes as D
 from ._array import Array
-from ._devices import CPU
 from ._errors import ArgumentError, AxisError
 from ._info import MAX_DIMENSIONS as _MAX_DIMS
-from ._runtime import RuntimeBase, check_fits, describe_value, is_one_of
-from .promotion import Operand, OperandKind, PromotionError
+from ._joining import JoiningFunctions
+from ._runtime import PLAIN_LENGTH, check_fits, describe_value, is_one_of, new_array
 
 if TYPE_CHECKING:
-    from ._devices import Device
+    pass
 
 __all__ = ["ManipulationFunctions"]
 
 _ndarray = np.ndarray
-_concatenate = np.concatenate
 _broadcast_to = np.broadcast_to
 _MAX_INDEX = sys.maxsize  # the most elements (their nonzero sizes' product) NumPy indexes: check_fits' bound
-_PLAIN_LENGTH = (1 << 26) // 16  # (the creation functions' plain length: below check_fits' threshold)
 
-_ARRAY = OperandKind.ARRAY
 _RESHAPE_TAKES_COPY = np.lib.NumpyVersion(np.__version__) >= "2.1.0"
 
 
@@ -63,17 +59,6 @@ def _reversed_at(axis: int, ndim: int) -> tuple:
 
 # flip's key for every axis of an array of 0, 1, ... dimensions (_fastpath.c's flip makes the same)
 _REVERSED_KEYS = tuple((_BACKWARD,) * ndim + (Ellipsis,) for ndim in range(_MAX_DIMS + 1))
-_wrap_each = _core.wrap_each  # the compiled loop of _wrap, or None
-
-
-def _wrap(data, dtype, runtime, device) -> Array:
-    """``Array._new`` for a device already known to hold ``dtype`` (its call costs a third of a view's)."""
-    array = _new_object(Array)
-    array._data = data
-    array._dtype = dtype
-    array._runtime = runtime
-    array._device = device
-    return array
 
 
 def _owner(data):
@@ -141,43 +126,23 @@ def _broadcast_shapes(shapes, func: str) -> tuple[int, ...]:
     return out
 
 
-class ManipulationFunctions(RuntimeBase):
+class ManipulationFunctions(JoiningFunctions):
     """Mixin of the namespace runtime (see _runtime.RuntimeBase for the shared checks)."""
 
-    # -- helpers ----------------------------------------------------------------------
-    def _array_sequence(self, arrays, func: str) -> Device:
-        if not isinstance(arrays, (tuple, list)):
-            raise TypeError(f"{func}: arrays must be a tuple or list of arrays, got {describe_value(arrays)}")
-        if not arrays:
-            raise self._refusal(ValueError(f"{func}: at least one array is required"), "no_dtype")
-        for i, a in enumerate(arrays):
-            if type(a) is not Array or a._runtime is not self:
-                self._check_array(a, func, f"arrays[{i}]")
-        device = self._same_device(func, *arrays)
-        return device
-
-    def _arrays_of(self, arrays):
-        """``arrays`` as given, or an array of ours given where a sequence of arrays is asked as the sequence of
-        its sub-arrays along axis 0, as NumPy (array-api-strict) iterates it, under a policy that reads
-        arguments as NumPy does."""
-        if type(arrays) is Array and self.policy.numpy_argument_reading and arrays._data.ndim:
-            return list(self.unstack(arrays))
-        return arrays
-
-    def _joined(self, arrays, func: str):
-        """The data of ``arrays`` cast to their joint dtype (by the policy) and that dtype."""
-        first = arrays[0]._dtype
-        if all(a._dtype is first for a in arrays):
-            return [a._data for a in arrays], first
-        # Joining has no 0-d "weak" operands: every array takes part as an array.
-        try:
-            dtype = self.policy.resolve(tuple(Operand(_ARRAY, a._dtype) for a in arrays), func)
-        except PromotionError as exc:
-            raise self._refusal(exc, "promotion", func, *arrays) from None
-        target = dtype.numpy
-        return [a._data if a._dtype is dtype else a._data.astype(target) for a in arrays], dtype
-
     # -- broadcasting ---------------------------------------------------------------------
+    def _refuse_untupled(self, value, func: str, arg: str, kind: str, *facts) -> None:
+        """Refuse a ``value`` that is not the tuple of ints the standard takes, where the policy
+        refuses lists for them (``list_shape``); ``kind`` and ``facts``: the refusal's."""
+        if type(value) is not tuple and "list_shape" in self.policy.undefined_refusals:
+            raise self._refusal(
+                TypeError(
+                    f"{func}: {arg} must be a tuple of ints, got {describe_value(value)}; the standard takes a tuple "
+                    f"(policy {self.policy.name!r})"
+                ),
+                kind,
+                *facts,
+            )
+
     def broadcast_arrays(self, *arrays: Array) -> tuple[Array, ...]:
         """Broadcasts one or more arrays against one another."""
         func = "broadcast_arrays"
@@ -211,14 +176,14 @@ class ManipulationFunctions(RuntimeBase):
             else:  # sizes NumPy can index: NumPy's view, or x's own data for its own shape (as below)
                 data = x._data
                 if data.shape == shape:
-                    return _wrap(data, x._dtype, self, x._device)
+                    return new_array(data, x._dtype, self, x._device)
                 if elements <= _MAX_INDEX:
                     try:
                         out = _broadcast_to(data, shape)
                     except ValueError:  # shapes that do not broadcast: worded below
                         pass
                     else:
-                        return _wrap(out, x._dtype, self, x._device)
+                        return new_array(out, x._dtype, self, x._device)
         func = "broadcast_to"
         x = self._check_array(x, func)
         if (
@@ -269,109 +234,6 @@ class ManipulationFunctions(RuntimeBase):
             checked.append(s)
         return _broadcast_shapes(checked, func)
 
-    # -- joining --------------------------------------------------------------------------
-    def _plain_datas(self, arrays):
-        """The data of ``arrays`` where it is a non-empty list or tuple of this namespace's arrays
-        of one dtype and one device, on NumPy storage (the general checks would pass them to the
-        kernel as they are), else None."""
-        if (type(arrays) is not list and type(arrays) is not tuple) or not arrays:
-            return None
-        first = arrays[0]
-        if type(first) is not Array:
-            return None
-        dtype, device = first._dtype, first._device
-        datas = []
-        for a in arrays:
-            if (
-                type(a) is not Array
-                or a._runtime is not self
-                or a._dtype is not dtype
-                or a._device is not device
-                or type(a._data) is not _ndarray
-            ):
-                return None
-            datas.append(a._data)
-        return datas
-
-    def concat(self, arrays: tuple[Array, ...] | list[Array], /, *, axis: int | None = 0) -> Array:
-        """Joins a sequence of arrays along an existing axis."""
-        if (type(axis) is int or axis is None) and (datas := self._plain_datas(arrays)) is not None:
-            # one dtype, one device: NumPy's own concatenation (its errors worded below;
-            # axis=None flattens each in C order, as the general path's reshape(-1))
-            try:
-                out = _concatenate(datas, axis=axis)
-            except (ValueError, IndexError, TypeError, OverflowError):  # (an axis beyond a C long: OverflowError)
-                pass
-            else:  # (the device holds the arrays' dtype)
-                return _wrap(out, arrays[0]._dtype, self, arrays[0]._device)
-        func = "concat"
-        if type(axis) is bool:  # NumPy's concatenate (array-api-strict's) refuses a bool axis
-            raise TypeError(f"{func}: axis must be an int or None, got bool")
-        arrays = self._arrays_of(arrays)
-        device = self._array_sequence(arrays, func)
-        datas, dtype = self._joined(arrays, func)
-        if axis is None:
-            out = np.concatenate([d.reshape(-1) for d in datas])
-        else:
-            ndim = datas[0].ndim
-            if any(d.ndim != ndim for d in datas):
-                raise ValueError(
-                    f"{func}: arrays must have the same number of dimensions, got {[d.ndim for d in datas]}"
-                )
-            if ndim == 0:
-                raise ValueError(f"{func}: zero-dimensional arrays cannot be concatenated along an axis; use axis=None")
-            axis = self._normalize_axis(axis, ndim, func)
-            shape = datas[0].shape
-            for d in datas[1:]:
-                s = d.shape
-                if s[:axis] != shape[:axis] or s[axis + 1 :] != shape[axis + 1 :]:
-                    raise ValueError(f"{func}: array shapes {[d.shape for d in datas]} differ outside axis {axis}")
-            out = np.concatenate(datas, axis=axis)
-        return Array._new(out, dtype, self, device)
-
-    concat = _core.fast_path(_core.CONCAT, "concat", concat)  # one dtype, one device: in C
-
-    def stack(self, arrays: tuple[Array, ...] | list[Array], /, *, axis: int = 0) -> Array:
-        """Joins a sequence of arrays of one shape along a new axis."""
-        if type(axis) is int and (datas := self._plain_datas(arrays)) is not None:
-            shape = datas[0].shape
-            ndim = len(shape)
-            if -ndim - 1 <= axis <= ndim and all(d.shape == shape for d in datas):
-                # one dtype, one device, one shape: np.stack's own steps (each array with a new
-                # axis, then one concatenation) without its dispatch and checks
-                if axis < 0:
-                    axis += ndim + 1
-                key = (slice(None),) * axis + (None,)
-                out = _concatenate([d[key] for d in datas], axis=axis)
-                return _wrap(out, arrays[0]._dtype, self, arrays[0]._device)
-        func = "stack"
-        arrays = self._arrays_of(arrays)
-        device = self._array_sequence(arrays, func)
-        shape = arrays[0]._data.shape
-        if any(a._data.shape != shape for a in arrays):
-            raise ValueError(f"{func}: all arrays must have the same shape, got {[a._data.shape for a in arrays]}")
-        axis = self._normalize_axis(axis, len(shape) + 1, func)
-        datas, dtype = self._joined(arrays, func)
-        return Array._new(np.stack(datas, axis=axis), dtype, self, device)
-
-    def unstack(self, x: Array, /, *, axis: int = 0) -> tuple[Array, ...]:
-        """Splits ``x`` into a tuple of arrays along ``axis``."""
-        func = "unstack"
-        x = self._check_array(x, func)
-        data = x._data
-        axis = self._normalize_axis(axis, data.ndim, func)
-        if axis:
-            data = np.moveaxis(data, axis, 0)
-        dtype, device = x._dtype, x._device
-        if device is not CPU:
-            device.admit(dtype, self)
-        if data.ndim > 1 and type(data) is _ndarray:
-            if _wrap_each is not None:  # in C: a tenth of the Python loop's time per view
-                return _wrap_each(data, dtype, self, device)
-            return tuple(_wrap(view, dtype, self, device) for view in data)
-        # Iterating a 1-d array gives NumPy scalars: index instead, keeping 0-d arrays.
-        return tuple(_wrap(data[i, ...], dtype, self, device) for i in range(data.shape[0]))
-
     # -- shape changes (views) ------------------------------------------------------------------
     def expand_dims(self, x: Array, /, axis: int | tuple[int, ...]) -> Array:
         """Inserts new axes of size one into ``x`` at the positions ``axis``."""
@@ -407,7 +269,7 @@ class ManipulationFunctions(RuntimeBase):
             shape = data.shape
             if type(data) is _ndarray and -len(shape) <= axis < len(shape) and shape[axis] == 1:
                 # one size-1 axis: the view of NumPy's squeeze, without the general path's checks
-                return _wrap(data.squeeze(axis), x._dtype, self, x._device)
+                return new_array(data.squeeze(axis), x._dtype, self, x._device)
         func = "squeeze"
         x = self._check_array(x, func)
         data = x._data
@@ -445,19 +307,11 @@ class ManipulationFunctions(RuntimeBase):
                     except ValueError:
                         pass
                     else:
-                        return _wrap(out, x._dtype, self, x._device)
+                        return new_array(out, x._dtype, self, x._device)
         func = "reshape"
         if type(x) is not Array or x._runtime is not self:  # else _check_array's answer is x
             x = self._check_array(x, func)
-        if type(shape) is not tuple and "list_shape" in self.policy.undefined_refusals:
-            raise self._refusal(
-                TypeError(
-                    f"{func}: shape must be a tuple of ints, got {describe_value(shape)}; the standard takes a tuple "
-                    f"(policy {self.policy.name!r})"
-                ),
-                "reshape_shape",
-                shape,
-            )
+        self._refuse_untupled(shape, func, "shape", "reshape_shape", shape)
         shape = _as_shape(shape, func)
         if copy is not None and not is_one_of(copy, (None, True, False)):
             if not self.policy.numpy_argument_reading:
@@ -567,9 +421,9 @@ class ManipulationFunctions(RuntimeBase):
             if axis is None:  # every axis: the key below, made once per number of axes
                 every = _REVERSED_KEYS[ndim] if ndim < len(_REVERSED_KEYS) else None
                 if every is not None:
-                    return _wrap(data[every], x._dtype, self, x._device)
+                    return new_array(data[every], x._dtype, self, x._device)
             elif type(axis) is int and -ndim <= axis < ndim:
-                return _wrap(data[_reversed_at(axis % ndim, ndim)], x._dtype, self, x._device)
+                return new_array(data[_reversed_at(axis % ndim, ndim)], x._dtype, self, x._device)
         func = "flip"
         x = self._check_array(x, func)
         data = x._data
@@ -623,13 +477,13 @@ class ManipulationFunctions(RuntimeBase):
         """Repeats each element of ``x`` ``repeats`` times (per element, for an array) along ``axis``."""
         if type(x) is Array and x._runtime is self and type(repeats) is int and repeats >= 0:
             data = x._data
-            if type(data) is _ndarray and data.size * repeats <= _PLAIN_LENGTH:
+            if type(data) is _ndarray and data.size * repeats <= PLAIN_LENGTH:
                 # a count of few elements: NumPy's repeat (np.repeat's own method) of the data as below
                 if axis is None:
-                    return _wrap(data.reshape(-1).repeat(repeats, 0), x._dtype, self, x._device)
+                    return new_array(data.reshape(-1).repeat(repeats, 0), x._dtype, self, x._device)
                 ndim = data.ndim
                 if type(axis) is int and -ndim <= axis < ndim:
-                    return _wrap(data.repeat(repeats, axis % ndim), x._dtype, self, x._device)
+                    return new_array(data.repeat(repeats, axis % ndim), x._dtype, self, x._device)
         func = "repeat"
         x = self._check_array(x, func)
         data = x._data
@@ -683,14 +537,7 @@ class ManipulationFunctions(RuntimeBase):
                 TypeError(f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}"),
                 "tile_repetitions",
             )
-        if type(repetitions) is not tuple and "list_shape" in self.policy.undefined_refusals:
-            raise self._refusal(
-                TypeError(
-                    f"{func}: repetitions must be a tuple of ints, got {describe_value(repetitions)}; the standard "
-                    f"takes a tuple (policy {self.policy.name!r})"
-                ),
-                "tile_repetitions",
-            )
+        self._refuse_untupled(repetitions, func, "repetitions", "tile_repetitions")
         reps = tuple(
             _as_int(r, func, "each entry of repetitions", self.policy.numpy_argument_reading) for r in repetitions
         )

@@ -26,6 +26,7 @@ from ._info import InfoFunctions
 from ._linear_algebra_functions import LinearAlgebraFunctions
 from ._manipulation_functions import ManipulationFunctions
 from ._plain_functions import plain_function
+from ._runtime import RuntimeBase
 from ._searching_functions import SearchingFunctions
 from ._set_functions import SetFunctions
 from ._sorting_functions import SortingFunctions
@@ -104,12 +105,16 @@ class Runtime(*_MIXINS):  # type: ignore[misc]  # the mixins, one per spec categ
 
 
 def _public_methods():
-    names = []
+    names: dict[str, None] = {}  # (ordered, once each)
     for mixin in _MIXINS:
-        for name, value in vars(mixin).items():
-            if callable(value) and (not name.startswith("_") or name == "__array_namespace_info__"):
-                names.append(name)
-    return names
+        # a mixin and the mixins it composes (_creation_functions: from data, fills, ranges)
+        for part in mixin.__mro__:
+            if part is RuntimeBase or not issubclass(part, RuntimeBase):
+                continue
+            for name, value in vars(part).items():
+                if callable(value) and (not name.startswith("_") or name == "__array_namespace_info__"):
+                    names[name] = None
+    return list(names)
 
 
 PUBLIC_METHODS = tuple(_public_methods())

@@ -26,11 +26,20 @@ from ._dtypes import PY_SCALARS, DType
 from ._errors import ArgumentError, AxisError
 from .promotion import Operand, OperandKind, PromotionError, scalar_type, zero_d_value
 
-__all__ = ["RuntimeBase", "describe_value"]
+__all__ = [
+    "RuntimeBase",
+    "describe_value",
+    "new_array",
+    "PLAIN_LENGTH",
+    "check_broadcast",
+    "silent_context",
+    "silently",
+]
 
 _ARRAY = OperandKind.ARRAY
 _ZERO_D = OperandKind.ZERO_D
 _SCALAR = OperandKind.SCALAR
+_new_object = object.__new__
 
 
 class RuntimeBase:
@@ -136,6 +145,17 @@ class RuntimeBase:
             arg,
             x,
         )
+
+    def _ordered_array(self, x, func: str) -> Array:
+        """``x`` checked as ``_check_array`` does, refused if the policy cannot order its dtype
+        (the sorting and searching functions)."""
+        x = self._check_array(x, func)
+        if x._dtype in self.policy.unordered_dtypes:
+            try:
+                self.policy.refuse_ordering(func, x._dtype)
+            except PromotionError as exc:
+                raise self._refusal(exc, "function_domain", func, x._dtype) from None
+        return x
 
     def _foreign(self, x: Array, func: str):
         raise TypeError(
@@ -344,6 +364,26 @@ def quiet_context() -> contextvars.Context:
 _core.register_quiet_context(quiet_context)  # the compiled astype runs its quiet casts in it
 
 
+_silent = threading.local()
+
+
+def silent_context() -> contextvars.Context:
+    """A context with every NumPy floating-point warning off, made once per thread: entering
+    ``np.errstate`` costs microseconds a small matrix's kernel does not (see ``quietly``,
+    which keeps divide-by-zero warnings, as ``log(0)`` in ``slogdet`` must not)."""
+    try:
+        return _silent.context
+    except AttributeError:
+        with np.errstate(all="ignore"):
+            context = _silent.context = contextvars.copy_context()
+        return context
+
+
+def silently(function, *args, **kwargs):
+    """``function(*args, **kwargs)`` with NumPy's floating-point warnings off (a NumPy call)."""
+    return silent_context().run(function, *args, **kwargs)
+
+
 def index_int(value, func: str, arg: str = "axis") -> int:
     """``value`` as an int: a Python int, or an integer with ``__index__`` (np.int64 from a
     NumPy computation, as SciPy passes); a bool or a float is our TypeError naming ``arg``."""
@@ -366,6 +406,17 @@ def is_one_of(value, choices) -> bool:
         if (t is tc or (t in (int, float) and tc in (int, float))) and value == c:
             return True
     return False
+
+
+def check_broadcast(name, shape1, shape2):
+    """A ``ValueError`` in our words when two shapes do not broadcast (else return: the error was another)."""
+    try:
+        np.broadcast_shapes(shape1, shape2)
+    except ValueError:
+        raise ValueError(
+            f"{name}: shapes {shape1} and {shape2} do not broadcast (each dimension must match or be 1); "
+            "reshape or expand_dims one of the operands"
+        ) from None
 
 
 # -- memory: a shape that cannot fit is refused up front, in our words ------------------------
@@ -394,6 +445,22 @@ def memory_ceiling() -> int:
         if soft != resource.RLIM_INFINITY and soft < ceiling:
             ceiling = soft
     return ceiling
+
+
+# The length of a 1-d result whose plain case skips the general checks: its bytes stay below
+# check_fits' threshold for every dtype, and its values within every integer dtype's range.
+PLAIN_LENGTH = _SMALL_BYTES // 16  # (16 bytes: the widest dtype, complex128)
+
+
+def new_array(data: np.ndarray, dtype: DType, runtime, device: Device = CPU) -> Array:
+    """``Array._new`` for a device known to hold ``dtype`` (the CPU holds every dtype): without the
+    admission check, the call costs a third of a view's."""
+    array = _new_object(Array)
+    array._data = data
+    array._dtype = dtype
+    array._runtime = runtime
+    array._device = device
+    return array
 
 
 def check_fits(shape: tuple, itemsize: int, func: str, what: str = "the result", *, view: bool = False) -> None:

@@ -66,12 +66,7 @@ class SearchingFunctions(RuntimeBase):
             out = getattr(x._data, func)()
             index = self.policy.default_index
             return Array._new(_asarray(out, dtype=index.numpy), index, self, x._device)
-        x = self._check_array(x, func)
-        if x._dtype in self.policy.unordered_dtypes:
-            try:
-                self.policy.refuse_ordering(func, x._dtype)
-            except PromotionError as exc:
-                raise self._refusal(exc, "function_domain", func, x._dtype) from None
+        x = self._ordered_array(x, func)
         if type(keepdims) is not bool:
             keepdims = self._flag(keepdims, func, "keepdims")
         data = x._data

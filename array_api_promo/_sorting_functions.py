@@ -11,7 +11,6 @@ import numpy as np
 
 from ._array import Array
 from ._runtime import RuntimeBase
-from .promotion import PromotionError
 
 __all__ = ["SortingFunctions"]
 
@@ -53,12 +52,7 @@ class SortingFunctions(RuntimeBase):
         return None
 
     def _sort_args(self, func, x, axis, descending, stable):
-        x = self._check_array(x, func)
-        if x._dtype in self.policy.unordered_dtypes:
-            try:
-                self.policy.refuse_ordering(func, x._dtype)
-            except PromotionError as exc:
-                raise self._refusal(exc, "function_domain", func, x._dtype) from None
+        x = self._ordered_array(x, func)
         if type(descending) is not bool:
             descending = self._flag(descending, func, "descending")
         if type(stable) is not bool:

@@ -110,6 +110,29 @@ def test_function_mixins_inherit_the_runtime_base():
     assert all(issubclass(m, RuntimeBase) for m in _MIXINS)
 
 
+MAX_CLASS_LINES = 500  # a class past this does more than one job: split it along its seams (a mixin per job)
+
+
+def test_no_class_of_the_package_is_over_500_lines():
+    too_long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
+            if isinstance(node, ast.ClassDef) and node.end_lineno - node.lineno + 1 > MAX_CLASS_LINES:
+                lines = node.end_lineno - node.lineno + 1
+                too_long.append(f"{path.relative_to(PACKAGE.parent)}: {node.name} ({lines} lines)")
+    assert not too_long, "\n".join(too_long)
+
+
+def test_mixins_composed_by_a_function_mixin_give_the_namespace_their_functions():
+    """The public methods of the mixins a category's class composes (creation: from data, fills,
+    ranges) are the namespace's too."""
+    from array_api_promo._namespace import PUBLIC_METHODS
+
+    composed = {"asarray", "zeros_like", "arange", "clip", "where", "concat", "unstack", "linalg_svd", "linalg_qr"}
+    assert composed <= set(PUBLIC_METHODS)
+    assert callable(xp.full_like) and callable(xp.meshgrid) and callable(xp.linalg.qr) and callable(xp.unstack)
+
+
 def _run_fresh(code: str) -> subprocess.CompletedProcess:
     """``code`` run in a fresh interpreter importing this checkout."""
     return subprocess.run(

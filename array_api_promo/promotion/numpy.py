@@ -259,6 +259,16 @@ class NumPyPolicy(Policy):
         self._wrapping = _WRAPPING[version]
         super().__init__()
 
+    @property
+    def summary(self) -> str:
+        if self.version == NEWEST:
+            return super().summary
+        # (Part 3 of DEVIATIONS.md lists each policy by this line: say what the older release changes)
+        return (
+            f"NumPy {VERSIONS[self.version]}: ``numpy``'s rules, but ``where`` wraps an out-of-range Python int "
+            f"modulo 2**bits where {VERSIONS[NEWEST]} raises as the operators do."
+        )
+
     # -- np.result_type ------------------------------------------------------------
     def _resolve(self, signature, trace):
         arrays = [o.dtype for o in signature if o.kind is not OperandKind.SCALAR]

@@ -157,38 +157,12 @@ def _python_value_class(value) -> ValueClass:
 
 # -- operations ------------------------------------------------------------------------
 # Ufuncs whose NumPy 1.26 type resolver is np.result_type of the inputs (the "uniform"
-# and comparison resolvers); the others search their loops (linear_search_type_resolver).
-_BY_RESULT_TYPE = frozenset(
-    {
-        "add",
-        "subtract",
-        "multiply",
-        "maximum",
-        "minimum",
-        "equal",
-        "not_equal",
-        "greater",
-        "greater_equal",
-        "less",
-        "less_equal",
-        "logical_and",
-        "logical_or",
-        "logical_xor",
-    }
-)
+# and comparison resolvers; the comparisons' and logical ones' result is bool); the others
+# search their loops (linear_search_type_resolver).
 _BOOL_RESULT = frozenset(
-    {
-        "equal",
-        "not_equal",
-        "greater",
-        "greater_equal",
-        "less",
-        "less_equal",
-        "logical_and",
-        "logical_or",
-        "logical_xor",
-    }
+    {"equal", "not_equal", "greater", "greater_equal", "less", "less_equal", "logical_and", "logical_or", "logical_xor"}
 )
+_BY_RESULT_TYPE = frozenset({"add", "subtract", "multiply", "maximum", "minimum"}) | _BOOL_RESULT
 # NumPy 2's loop lists, except that NumPy 1.26's ceil/floor/trunc have floating loops only.
 _LOOPS = {op: parse_loops(spec) for op, spec in LOOP_SPECS.items()}
 _LOOPS.update(dict.fromkeys(["ceil", "floor", "trunc"], parse_loops("e>e f>f d>d")))
