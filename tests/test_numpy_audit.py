@@ -39,6 +39,12 @@ needs_new_numpy = pytest.mark.skipif(
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(HERE), os.environ.get("PYTHONPATH", "")]))
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _rewrite_cache_of_the_tests(tmp_path_factory):
+    """The tool's cache of rewritten modules in a folder of the tests' (not the user's), shared by the module's runs."""
+    ENV["ARRAY_API_PROMO_REWRITE_CACHE"] = str(tmp_path_factory.mktemp("rewrite-cache"))
+
+
 def _audit(tmp_path, command, against="numpy_legacy", extra=(), cwd=None):
     out = tmp_path / "audit.json"
     markdown = tmp_path / "audit.md"
