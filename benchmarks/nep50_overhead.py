@@ -104,6 +104,34 @@ def _printed_seconds(command, cwd, env) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def _start_up_and_loops(rounds, python, runner, folder, plain_env, mode_env) -> None:
+    empty = os.path.join(folder, "empty.py")
+    with open(empty, "w", encoding="utf-8") as f:
+        f.write("import numpy\n")
+    times: dict = {"plain": [], "variable": [], "runner": []}
+    for _ in range(rounds):
+        times["plain"].append(_wall([python, empty], folder, plain_env))
+        times["variable"].append(_wall([python, empty], folder, mode_env))
+        times["runner"].append(_wall([*runner, python, empty], folder, plain_env))
+    plain = statistics.median(times["plain"])
+    print(f"start-up of an empty NumPy program (wall time, median of {rounds}):")
+    print(f"  plain                          {plain:6.3f} s")
+    for label, key in (("ARRAY_API_PROMO_NEP50=numpy1", "variable"), ("python -m array_api_promo.nep50", "runner")):
+        value = statistics.median(times[key])
+        print(f"  {label:30} {value:6.3f} s   (+{value - plain:.3f} s)")
+    print(f"\nloops (CPU time of the loop, median of {rounds}):")
+    for label, source in LOOPS.items():
+        path = os.path.join(folder, "loop.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent(source))
+        plain_times, mode_times = [], []
+        for _ in range(rounds):
+            plain_times.append(_printed_seconds([python, path], folder, plain_env))
+            mode_times.append(_printed_seconds([python, path], folder, mode_env))
+        p, m = statistics.median(plain_times), statistics.median(mode_times)
+        print(f"  {label:58} {p:7.3f} s {m:7.3f} s {m / p:6.2f}x", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.nep50_overhead", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="rounds of the start-up and the loops (default 7)")
@@ -117,41 +145,14 @@ def main(argv=None) -> int:
     )
     parser.add_argument("--suite-only", action="store_true", help="only the test suite (no start-up, no loops)")
     args = parser.parse_args(argv)
-    if args.suite_only:
-        args.rounds = 0
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     python = sys.executable
     runner = [python, "-m", "array_api_promo.nep50", "--"]
     with tempfile.TemporaryDirectory() as folder:
         cache = os.path.join(folder, "rewrite-cache")
         plain_env, mode_env = _env(root, False, cache), _env(root, True, cache)
-        empty = os.path.join(folder, "empty.py")
-        with open(empty, "w", encoding="utf-8") as f:
-            f.write("import numpy\n")
-        times: dict = {"plain": [], "variable": [], "runner": []}
-        for _ in range(args.rounds):
-            times["plain"].append(_wall([python, empty], folder, plain_env))
-            times["variable"].append(_wall([python, empty], folder, mode_env))
-            times["runner"].append(_wall([*runner, python, empty], folder, plain_env))
-        plain = statistics.median(times["plain"] or [float("nan")])
-        print(f"start-up of an empty NumPy program (wall time, median of {args.rounds}):")
-        print(f"  plain                          {plain:6.3f} s")
-        for label, key in (("ARRAY_API_PROMO_NEP50=numpy1", "variable"), ("python -m array_api_promo.nep50", "runner")):
-            value = statistics.median(times[key] or [float("nan")])
-            print(f"  {label:30} {value:6.3f} s   (+{value - plain:.3f} s)")
-        print(f"\nloops (CPU time of the loop, median of {args.rounds}):")
-        for label, source in LOOPS.items():
-            path = os.path.join(folder, "loop.py")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(textwrap.dedent(source))
-            plain_times, mode_times = [], []
-            for _ in range(args.rounds):
-                plain_times.append(_printed_seconds([python, path], folder, plain_env))
-                mode_times.append(_printed_seconds([python, path], folder, mode_env))
-            if not plain_times:
-                continue
-            p, m = statistics.median(plain_times), statistics.median(mode_times)
-            print(f"  {label:58} {p:7.3f} s {m:7.3f} s {m / p:6.2f}x", flush=True)
+        if not args.suite_only:
+            _start_up_and_loops(args.rounds, python, runner, folder, plain_env, mode_env)
         suite = args.suite
         if suite is None:
             try:
