@@ -15,7 +15,10 @@ printed with their ratios or differences; nothing is asserted:
   loop itself, which the program measures (``time.process_time``), so start-up is not in it;
 * **a whole test suite**: ``--suite`` (default: nibabel's own tests, if nibabel is installed, its
   package the code compared: ``--include nibabel``), the CPU time of every process of it
-  (``resource.getrusage`` of the children), plainly and under ``python -m array_api_promo.nep50``.
+  (``resource.getrusage`` of the children), plainly and under ``python -m array_api_promo.nep50``,
+  rounds interleaved.  The tool's cache of rewritten modules (``ARRAY_API_PROMO_REWRITE_CACHE``) is a
+  fresh folder of the benchmark's: the first warning-mode run rewrites every module (a cold cache, as
+  in a CI job that does not keep ``~/.cache``), the later ones read them (a warm cache); both shown.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ import argparse
 import os
 import resource
 import shlex
+import shutil
 import statistics
 import subprocess
 import sys
@@ -70,8 +74,8 @@ LOOPS = {
 }
 
 
-def _env(root: str, mode: bool) -> dict:
-    env = dict(os.environ)
+def _env(root: str, mode: bool, cache: str) -> dict:
+    env = dict(os.environ, ARRAY_API_PROMO_REWRITE_CACHE=cache)
     env["PYTHONPATH"] = os.pathsep.join([root, env.get("PYTHONPATH", "")])
     for name in ("ARRAY_API_PROMO_NEP50", "ARRAY_API_PROMO_NUMPY_AUDIT"):
         env.pop(name, None)
@@ -100,6 +104,34 @@ def _printed_seconds(command, cwd, env) -> float:
     return float(done.stdout.strip().splitlines()[-1])
 
 
+def _start_up_and_loops(rounds, python, runner, folder, plain_env, mode_env) -> None:
+    empty = os.path.join(folder, "empty.py")
+    with open(empty, "w", encoding="utf-8") as f:
+        f.write("import numpy\n")
+    times: dict = {"plain": [], "variable": [], "runner": []}
+    for _ in range(rounds):
+        times["plain"].append(_wall([python, empty], folder, plain_env))
+        times["variable"].append(_wall([python, empty], folder, mode_env))
+        times["runner"].append(_wall([*runner, python, empty], folder, plain_env))
+    plain = statistics.median(times["plain"])
+    print(f"start-up of an empty NumPy program (wall time, median of {rounds}):")
+    print(f"  plain                          {plain:6.3f} s")
+    for label, key in (("ARRAY_API_PROMO_NEP50=numpy1", "variable"), ("python -m array_api_promo.nep50", "runner")):
+        value = statistics.median(times[key])
+        print(f"  {label:30} {value:6.3f} s   (+{value - plain:.3f} s)")
+    print(f"\nloops (CPU time of the loop, median of {rounds}):")
+    for label, source in LOOPS.items():
+        path = os.path.join(folder, "loop.py")
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(textwrap.dedent(source))
+        plain_times, mode_times = [], []
+        for _ in range(rounds):
+            plain_times.append(_printed_seconds([python, path], folder, plain_env))
+            mode_times.append(_printed_seconds([python, path], folder, mode_env))
+        p, m = statistics.median(plain_times), statistics.median(mode_times)
+        print(f"  {label:58} {p:7.3f} s {m:7.3f} s {m / p:6.2f}x", flush=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m benchmarks.nep50_overhead", description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=7, help="rounds of the start-up and the loops (default 7)")
@@ -111,37 +143,16 @@ def main(argv=None) -> int:
         default=[],
         help="the suite's own code, for the mode (default with nibabel's: nibabel)",
     )
+    parser.add_argument("--suite-only", action="store_true", help="only the test suite (no start-up, no loops)")
     args = parser.parse_args(argv)
     root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    plain_env, mode_env = _env(root, False), _env(root, True)
     python = sys.executable
     runner = [python, "-m", "array_api_promo.nep50", "--"]
     with tempfile.TemporaryDirectory() as folder:
-        empty = os.path.join(folder, "empty.py")
-        with open(empty, "w", encoding="utf-8") as f:
-            f.write("import numpy\n")
-        times: dict = {"plain": [], "variable": [], "runner": []}
-        for _ in range(args.rounds):
-            times["plain"].append(_wall([python, empty], folder, plain_env))
-            times["variable"].append(_wall([python, empty], folder, mode_env))
-            times["runner"].append(_wall([*runner, python, empty], folder, plain_env))
-        plain = statistics.median(times["plain"])
-        print(f"start-up of an empty NumPy program (wall time, median of {args.rounds}):")
-        print(f"  plain                          {plain:6.3f} s")
-        for label, key in (("ARRAY_API_PROMO_NEP50=numpy1", "variable"), ("python -m array_api_promo.nep50", "runner")):
-            value = statistics.median(times[key])
-            print(f"  {label:30} {value:6.3f} s   (+{value - plain:.3f} s)")
-        print(f"\nloops (CPU time of the loop, median of {args.rounds}):")
-        for label, source in LOOPS.items():
-            path = os.path.join(folder, "loop.py")
-            with open(path, "w", encoding="utf-8") as f:
-                f.write(textwrap.dedent(source))
-            plain_times, mode_times = [], []
-            for _ in range(args.rounds):
-                plain_times.append(_printed_seconds([python, path], folder, plain_env))
-                mode_times.append(_printed_seconds([python, path], folder, mode_env))
-            p, m = statistics.median(plain_times), statistics.median(mode_times)
-            print(f"  {label:58} {p:7.3f} s {m:7.3f} s {m / p:6.2f}x", flush=True)
+        cache = os.path.join(folder, "rewrite-cache")
+        plain_env, mode_env = _env(root, False, cache), _env(root, True, cache)
+        if not args.suite_only:
+            _start_up_and_loops(args.rounds, python, runner, folder, plain_env, mode_env)
         suite = args.suite
         if suite is None:
             try:
@@ -153,13 +164,24 @@ def main(argv=None) -> int:
             args.include = args.include or ["nibabel"]
         command = shlex.split(suite)
         runner = [python, "-m", "array_api_promo.nep50", *[f"--include={i}" for i in args.include], "--"]
+        shutil.rmtree(cache, ignore_errors=True)  # the suite's first warning-mode run: a cold cache
         plain_cpu, mode_cpu = [], []
         for _ in range(args.suite_rounds):
             plain_cpu.append(_children_cpu(command, folder, plain_env))
             mode_cpu.append(_children_cpu([*runner, *command], folder, plain_env))
-        p, m = statistics.median(plain_cpu), statistics.median(mode_cpu)
-        print(f"\nsuite `{suite}` (CPU time of every process, median of {args.suite_rounds}):")
-        print(f"  plain {p:7.1f} s, warning mode {m:7.1f} s: {m / p:.2f}x")
+        p = statistics.median(plain_cpu)
+        print(f"\nsuite `{suite}` (CPU time of every process; {args.suite_rounds} interleaved rounds):")
+        print(f"  plain, each round:        {' '.join(f'{t:6.1f}' for t in plain_cpu)} s, median {p:6.1f} s")
+        print(f"  warning mode, each round: {' '.join(f'{t:6.1f}' for t in mode_cpu)} s")
+        print(f"  cold cache (first run):   {mode_cpu[0]:6.1f} s: {mode_cpu[0] / p:.2f}x the plain median")
+        if len(mode_cpu) > 1:
+            warm = mode_cpu[1:]
+            pairs = [m / q for m, q in zip(warm, plain_cpu[1:])]
+            m = statistics.median(warm)
+            print(
+                f"  warm cache (the others):  median {m:6.1f} s: {m / p:.2f}x the plain median "
+                f"(round by round {min(pairs):.2f}x to {max(pairs):.2f}x)"
+            )
     return 0
 
 

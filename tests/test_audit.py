@@ -420,6 +420,15 @@ def test_markdown_report_groups_sites_by_rule_and_caps_the_list():
     assert "- ... and 5 more sites (" in text
 
 
+def test_markdown_report_counts_one_in_the_singular():
+    from array_api_promo.audit import Outcome, Record, render_markdown
+
+    once = Record("prog.py", 13, "brighten", "__add__", "uint8 array, Python int", 1, Outcome("uint8", None), {})
+    text = render_markdown([once], "numpy", ["numpy_legacy"], "python -m array_api_promo.audit ...")
+    assert "1 site, 1 rule, 1 call." in text and "- `prog.py:13` (brighten), 1 call\n" in text
+    assert "1 calls" not in text and "1 sites" not in text
+
+
 # -- corners (found in review) ---------------------------------------------------------------------
 def test_outcomes_are_per_api_version():
     # sum of float32 accumulates in float64 before 2023.12: one signature, two versions, two outcomes

@@ -34,6 +34,12 @@ _TOOL_LINE = re.compile(r"^array_api_promo\.(nep50|audit): ")
 _WARNING = re.compile(r"^.*:\d+: NEP50Warning: ")
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _rewrite_cache_of_the_tests(tmp_path_factory):
+    """The tool's cache of rewritten modules in a folder of the tests' (not the user's), shared by the module's runs."""
+    ENV["ARRAY_API_PROMO_REWRITE_CACHE"] = str(tmp_path_factory.mktemp("rewrite-cache"))
+
+
 class Run:
     def __init__(self, done: subprocess.CompletedProcess, files: dict):
         self.returncode = done.returncode

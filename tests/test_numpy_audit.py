@@ -39,6 +39,12 @@ needs_new_numpy = pytest.mark.skipif(
 ENV = dict(os.environ, PYTHONPATH=os.pathsep.join([os.path.dirname(HERE), os.environ.get("PYTHONPATH", "")]))
 
 
+@pytest.fixture(autouse=True, scope="module")
+def _rewrite_cache_of_the_tests(tmp_path_factory):
+    """The tool's cache of rewritten modules in a folder of the tests' (not the user's), shared by the module's runs."""
+    ENV["ARRAY_API_PROMO_REWRITE_CACHE"] = str(tmp_path_factory.mktemp("rewrite-cache"))
+
+
 def _audit(tmp_path, command, against="numpy_legacy", extra=(), cwd=None):
     out = tmp_path / "audit.json"
     markdown = tmp_path / "audit.md"
@@ -275,3 +281,34 @@ class _Calls:
         return site_function(kind, name, line, filename, sys._getframe(1).f_globals, self, ref)
 
     binary_error = unary_error = inplace_error = item_error = setitem_error = None
+
+
+def test_comparisons_are_recorded_exactly_where_the_policys_results_differ():
+    """A comparison whose computing dtypes differ is recorded iff the policy's results differ from NumPy's
+    on the real values (operands every computing dtype holds exactly are not computed again: same numbers)."""
+    from array_api_promo import promotion
+    from array_api_promo.audit.numpy_compare import FORWARD, Comparison, against_values
+
+    policy = promotion.get_policy("numpy_legacy")
+    scalars = [0, 1, 3, 255, 348, 70000, 2**24 + 1, -1, 0.1, 0.5, 3.0, 16777217.0, 1e40, float("nan"), True]
+    numpy_scalars = [np.float32(0.1), np.float32(3.0), np.float16(0.5), np.int16(348), np.uint8(255), np.int8(-1)]
+    arrays = [np.arange(4, dtype=np.float32) / 4, np.arange(4, dtype=np.int16) * 100, np.array([0.1, 3], np.float16)]
+    arrays += [np.array(np.float32(0.1)), np.arange(3, dtype=np.uint8)]
+    checked = differing = 0
+    for a in numpy_scalars + arrays:
+        for b in scalars + numpy_scalars:
+            for name in ("eq", "ne", "lt", "ge"):
+                with np.errstate(all="ignore"):
+                    result = FORWARD[name](a, b)
+                comparison = Comparison([policy])
+                comparison.compare(("t.py", 1), "compare", f"__{name}__", name, (a, b), {}, result, None)
+                try:
+                    theirs = against_values(policy, "compare", name, (a, b), {})
+                except Exception:
+                    continue  # the policy refuses these operands: not a values comparison
+                differs = theirs.shape != np.shape(result) or not np.array_equal(theirs, result)
+                recorded = [r for r in comparison.records if r.policy_outcome.computed is not None]
+                assert bool(recorded) == differs, (a, b, name)
+                checked += 1
+                differing += differs
+    assert checked > 500 and differing >= 5  # both kinds

@@ -12,6 +12,7 @@ program rewritten at import (:mod:`.cli`).  The modules, each with its own job:
 * :mod:`.numpy_compare`: one NumPy operation compared with other policies;
 * :mod:`.rewriter`, :mod:`.numpy_helpers`: the rewritten code and what it calls;
 * :mod:`.hook`: the import hook that rewrites the user's modules;
+* :mod:`.rewrite_cache`: the rewritten modules' code kept between runs (never in ``__pycache__``);
 * :mod:`.program`: the NumPy audit started in a process, and the main script run rewritten;
 * :mod:`.cli`: the runner.
 

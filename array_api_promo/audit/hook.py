@@ -1,8 +1,9 @@
-"""The import hook: the user's modules compiled from their rewritten trees, never from or into a cache.
+"""The import hook: the user's modules compiled from their rewritten trees, never from or into ``__pycache__``.
 
 :class:`Include` says which modules are the user's; :class:`Finder` (first on ``sys.meta_path``)
-gives each a loader that compiles the rewritten tree (:mod:`.rewriter`): no bytecode is read or
-written for them, so nothing a later plain run reads holds the rewrite.  Under pytest, a test module
+gives each a loader that compiles the rewritten tree (:mod:`.rewriter`): no bytecode of Python's
+cache is read or written for them, so nothing a later plain run reads holds the rewrite; the
+rewritten code is kept in the tool's own cache (:mod:`.rewrite_cache`), which only the tool reads.  Under pytest, a test module
 pytest rewrites the asserts of (its own import hook says so, asked through the import protocol) is
 loaded here too, with pytest's assertion rewriting applied to the tree first and ours after it;
 pytest never sees the module, so no pytest cache of it is read or written.  Installed by
@@ -18,6 +19,7 @@ import importlib.machinery
 import os
 import sys
 
+from .rewrite_cache import RewriteCache
 from .rewriter import compile_rewritten
 
 __all__ = ["Finder", "Include"]
@@ -63,6 +65,11 @@ class _Loader(importlib.machinery.SourceFileLoader):
     def get_code(self, fullname):
         path = self.get_filename(fullname)
         source = self.get_data(path)
+        return self.finder.cache.code(
+            path, source, self.finder.options(self.pytest), lambda: self.rewritten(source, path)
+        )
+
+    def rewritten(self, source: bytes, path: str):
         tree = ast.parse(source, filename=path)
         if self.pytest is not None:
             self.finder.rewrite_asserts(tree, source, path, self.pytest)
@@ -73,10 +80,12 @@ class Finder(importlib.abc.MetaPathFinder):
     """The user's modules, ahead of every other finder (pytest's too: it moves back to the front of
     ``sys.meta_path`` when pytest's hook is put before it)."""
 
-    def __init__(self, include: Include, not_rewritten=None):
+    def __init__(self, include: Include, not_rewritten=None, cache: RewriteCache | None = None):
         self.include = include
         self.not_rewritten = not_rewritten  # called with a module pytest's hook keeps (no assertion rewriting here)
+        self.cache = cache if cache is not None else RewriteCache(None)
         self._pytest_rewrite = None
+        self._pytest_options: str | None = None
 
     def find_spec(self, fullname, path=None, target=None):
         meta_path = sys.meta_path
@@ -124,6 +133,20 @@ class Finder(importlib.abc.MetaPathFinder):
             except ImportError:
                 self._pytest_rewrite = False
         return self._pytest_rewrite or None
+
+    def options(self, pytest_hook) -> str:
+        """What shapes a module's code besides its source and the rewriter (the cache's key): pytest's
+        version and assertion options for a module whose asserts pytest rewrites."""
+        if pytest_hook is None:
+            return ""
+        if self._pytest_options is None:
+            try:
+                passes = pytest_hook.config.getini("enable_assertion_pass_hook")
+            except Exception:
+                passes = None
+            version = getattr(sys.modules.get("pytest"), "__version__", None)
+            self._pytest_options = f"pytest {version} {self.pytest_rewriter().__module__} pass hook {passes!r}"  # type: ignore[union-attr]
+        return self._pytest_options
 
     def rewrite_asserts(self, tree, source, path, pytest_hook) -> None:
         self.pytest_rewriter()(tree, source, path, pytest_hook.config)  # type: ignore[misc]

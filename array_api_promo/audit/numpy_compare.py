@@ -575,6 +575,69 @@ def against_values(policy, kind: str, name: str, args: tuple, kwargs: dict, resu
         return np.asarray(getattr(runtime, name)(*[move(x) for x in args])).astype(out.dtype)
 
 
+def _dtype_named(name: str) -> np.dtype | None:
+    """The real (bool, integer or floating) NumPy dtype of a computing dtype's name, of at most 8 bytes."""
+    found = _COMPUTING_DTYPES.get(name, False)
+    if found is False:
+        try:
+            found = np.dtype(name)
+        except TypeError:
+            found = None
+        if found is not None and (found.kind not in "biuf" or found.itemsize > 8):
+            found = None
+        _COMPUTING_DTYPES[name] = found
+    return found
+
+
+_COMPUTING_DTYPES: dict = {}
+
+
+def _held_exactly(x, names) -> bool:
+    """Whether every value of the operand ``x`` is exactly a value of each dtype named in ``names``: a
+    comparison computed in any of them then compares the same numbers (a conservative False otherwise)."""
+    if type(x) is np.ndarray and x.ndim:
+        key: tuple = (names, x.dtype)
+    else:
+        value = x.item() if isinstance(x, (np.ndarray, np.generic)) else x
+        if type(value) not in (bool, int, float):
+            return False
+        key = (names, type(value), value)  # (1, 1.0 and True are one dictionary key)
+    found = _HELD.get(key)
+    if found is None:
+        found = _held_by_all(x, key[-1], names)
+        if len(_HELD) < _HELD_SIZE:
+            _HELD[key] = found
+    return found
+
+
+_HELD: dict = {}  # (names, the operand's dtype or value's type and value) -> whether held exactly
+_HELD_SIZE = 10_000
+
+
+def _held_by_all(x, value, names) -> bool:
+    dtypes = [_dtype_named(n) for n in names]
+    if None in dtypes:
+        return False
+    if type(x) is np.ndarray and x.ndim:
+        return all(_dtype_holds(d, x.dtype) for d in dtypes)
+    try:
+        with np.errstate(all="ignore"):
+            return all(d.type(value).item() == value for d in dtypes)  # (a NaN: False)
+    except (OverflowError, ValueError, TypeError):
+        return False
+
+
+def _dtype_holds(wide: np.dtype, narrow: np.dtype) -> bool:
+    """Whether every value of ``narrow`` is exactly a value of ``wide``."""
+    if narrow.kind == "b":
+        return True
+    if narrow.kind in "iu" and wide.kind in "iu":
+        return bool(np.can_cast(narrow, wide, "safe"))
+    if narrow.kind in "iu" and wide.kind == "f":
+        return narrow.itemsize * 8 - (narrow.kind == "i") <= np.finfo(wide).nmant + 1
+    return narrow.kind == wide.kind == "f" and narrow.itemsize <= wide.itemsize
+
+
 def _values_differ(policy, kind: str, name: str, args: tuple, kwargs: dict, result) -> bool:
     """Whether ``policy``'s values (:func:`against_values`) differ from NumPy's ``result``."""
     theirs = against_values(policy, kind, name, args, kwargs)
@@ -670,6 +733,8 @@ class Comparison(RecordSet):
         if verdict.values is None:
             return False
         numpy_computed, computed = verdict.values
+        if kind == "compare" and all(_held_exactly(a, (numpy_computed, *computed)) for a in args):
+            return False  # every operand exactly a value of each computing dtype: the same comparison in each
         try:
             changed = [
                 c != numpy_computed and _values_differ(p, kind, name, args, kwargs, result)

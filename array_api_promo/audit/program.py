@@ -16,7 +16,6 @@ program run under ``python -m array_api_promo.audit --numpy`` or ``python -m arr
 
 from __future__ import annotations
 
-import ast
 import atexit
 import builtins
 import contextlib
@@ -28,9 +27,10 @@ import signal
 import sys
 import types
 
+from . import rewrite_cache
 from .hook import Finder, Include
 from .records import SITE_PREFIX
-from .rewriter import HELPER, rewrite
+from .rewriter import HELPER, compile_rewritten
 
 __all__ = ["ENV_AGAINST", "ENV_INCLUDE", "ENV_WARN", "against_names", "start", "started"]
 
@@ -69,10 +69,13 @@ def start(against: str, warns: bool, include=None):
     setattr(builtins, HELPER, Helpers(comparison))
     patterns = include if include is not None else [p for p in os.environ.get(ENV_INCLUDE, "").split(os.pathsep) if p]
     chosen = Include(patterns or [os.getcwd()])
-    finder = Finder(chosen, not_rewritten=lambda name: comparison.not_compared(name, "pytest's assertion rewriting"))
+    cache = rewrite_cache.for_process()
+    finder = Finder(
+        chosen, not_rewritten=lambda name: comparison.not_compared(name, "pytest's assertion rewriting"), cache=cache
+    )
     sys.meta_path.insert(0, finder)
     if sys.argv and sys.argv[0] not in ("", "-c", "-m", "-"):  # python script.py (an audit hook costs every event)
-        script = _MainScript(chosen, comparison)
+        script = _MainScript(chosen, comparison, cache)
         sys.addaudithook(script)
         atexit.register(script.after)  # registered first: run last
     return comparison
@@ -122,9 +125,10 @@ class _MainScript:
 
     __cantrace__ = True  # a tracer or profiler of the program's sees the script run here
 
-    def __init__(self, include: Include, comparison):
+    def __init__(self, include: Include, comparison, cache):
         self.include = include
         self.comparison = comparison
+        self.cache = cache
         self.done = False
         self.interrupted = False
 
@@ -148,7 +152,7 @@ class _MainScript:
         try:
             with open(path, "rb") as f:
                 source = f.read()
-            code = compile(rewrite(ast.parse(source, filename=path), path), path, "exec", dont_inherit=True)
+            code = self.cache.code(path, source, "", lambda: compile_rewritten(source, path))
             exec(code, main.__dict__)
         except SystemExit:
             raise  # Python handles its status (and prints a message given to sys.exit)

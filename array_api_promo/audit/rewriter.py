@@ -248,20 +248,18 @@ class _Rewriter(ast.NodeTransformer):
         line = node.lineno  # type: ignore[attr-defined]
         identifier = f"{SITE_PREFIX}{kind}_{name}_{line}"
         if identifier not in self.sites:
+            at = {"lineno": line, "end_lineno": line, "col_offset": 0, "end_col_offset": 0}  # placed as made
             args: list[ast.expr] = [
-                ast.Constant(kind),
-                ast.Constant(name),
-                ast.Constant(line),
-                ast.Constant(self.filename),
+                ast.Constant(kind, **at),
+                ast.Constant(name, **at),
+                ast.Constant(line, **at),
+                ast.Constant(self.filename, **at),
             ]
             if ref is not None:
-                args.append(_name(ref))
-            call = ast.Call(_helper("site"), args, [])
-            statement = ast.Assign([ast.Name(identifier, ast.Store())], call)
-            for part in ast.walk(statement):
-                if "lineno" in part._attributes:
-                    part.lineno = part.end_lineno = line
-                    part.col_offset = part.end_col_offset = 0
+                args.append(ast.Name(ref, ast.Load(), **at))
+            helper = ast.Attribute(ast.Name(HELPER, ast.Load(), **at), "site", ast.Load(), **at)
+            call = ast.Call(helper, args, [], **at)
+            statement = ast.Assign([ast.Name(identifier, ast.Store(), **at)], call, **at)
             self.sites[identifier] = statement  # type: ignore[assignment]
         return identifier
 
