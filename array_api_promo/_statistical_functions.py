@@ -67,6 +67,14 @@ def _variance_of(data, axes, count, correction, keepdims, real):
     return total / real.type(divisor) if divisor > 0 else np.full_like(total, np.nan)
 
 
+def _divisor(dtype, count: int):
+    """The count a mean divides a sum by, as ``numpy.mean`` divides (array-api-strict's mean is it): a
+    complex sum by an ``intp``, so the quotient is complex128's, rounded once to complex64 (a complex64
+    division by ``complex64(count)`` differs in the last place); a real sum by its own dtype's count,
+    the same value (a float64 quotient of float32 operands rounds to float32's)."""
+    return np.intp(count) if dtype.kind == "c" else dtype.type(count)
+
+
 class StatisticalFunctions(RuntimeBase):
     """Mixin: statistical functions under the namespace's policy."""
 
@@ -287,14 +295,14 @@ class StatisticalFunctions(RuntimeBase):
                 axes = _ALL_AXES.get(data.ndim) or tuple(range(data.ndim))
                 # a sum of elements and one division by their count: nothing to divide by zero
                 total = quiet_context().run(np.add.reduce, data, axes)
-                out = quiet_context().run(np.true_divide, total, data.dtype.type(data.size))
+                out = quiet_context().run(np.true_divide, total, _divisor(data.dtype, data.size))
                 return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
         x, axes, result, data, count, keepdims = self._moment_args("mean", x, axis, keepdims)
         if whole and data is x._data and result is x._dtype and x._runtime is self:
             self._accumulations["mean", x._dtype] = result
         with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
             total = np.sum(data, axis=axes, keepdims=keepdims)
-            out = total / data.dtype.type(count) if count else total * np.nan
+            out = total / _divisor(data.dtype, count) if count else total * np.nan
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
     def _variance(self, func, x, axis, correction, keepdims):
