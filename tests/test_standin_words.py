@@ -263,6 +263,15 @@ CASES = [
     # what the standard leaves undefined and the array_api policy refuses, as array-api-strict does
     ("bitwise_left_shift(int64, -1)", lambda xp, a: xp.bitwise_left_shift(a.i64, -1)),
     ("bitwise_right_shift(int64, -int64)", lambda xp, a: xp.bitwise_right_shift(a.i64, -a.i64)),
+    # array-api-strict's shift functions test x2's sign before its dtype: a negative float, complex or
+    # mixed-kind amount is its ValueError, not the dtype's TypeError (random float data hit both ways)
+    ("bitwise_left_shift(float64, -float64)", lambda xp, a: xp.bitwise_left_shift(a.f64, -a.f64)),
+    ("bitwise_right_shift(complex128, -complex128)", lambda xp, a: xp.bitwise_right_shift(a.c, -a.c)),
+    ("bitwise_left_shift(float64, -1)", lambda xp, a: xp.bitwise_left_shift(a.f64, -1)),
+    ("bitwise_right_shift(int8, -float32)", lambda xp, a: xp.bitwise_right_shift(a.i8, -a.f32[:2])),
+    ("bitwise_left_shift(uint8, -int8)", lambda xp, a: xp.bitwise_left_shift(a.u8[:2], -a.i8)),
+    ("bitwise_left_shift(float64, float64)", lambda xp, a: xp.bitwise_left_shift(a.f64, a.f64)),
+    ("float64 << -float64", lambda xp, a: a.f64 << -a.f64),
     ("int64 ** -1", lambda xp, a: a.i64**-1),
     ("pow(int64, -int64)", lambda xp, a: xp.pow(a.i64, -a.i64)),
     ("clip(int64, 2, 1)", lambda xp, a: xp.clip(a.i64, 2, 1)),
