@@ -239,3 +239,24 @@ def test_complex_sign_is_array_api_strict_s_bit_for_bit():
             assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (dtype, data, got, want)
     with np.errstate(all="ignore"):
         assert complex(xp.sign(xp.asarray(complex(np.inf, 0)))) == 1 + 0j  # (the standard's x / |x|)
+
+
+def test_unstable_argsort_is_array_api_strict_s_order():
+    """``argsort(x, stable=False)``: array-api-strict sorts with NumPy's ``kind="quicksort"`` (descending: the
+    flipped ``x``'s, flipped back), which orders equal elements otherwise than a stable sort; the stand-in
+    gives its indices (random integer data of marray's distribution differ on most draws); with
+    ``stable=True``, and in the main namespace, the stable order."""
+    array_api_strict = pytest.importorskip("array_api_strict")
+    ns = make_module("array_api", name="array_api_strict_argsort")
+    rng = np.random.default_rng(5)
+    for dtype in ("int8", "int32", "int64", "uint32", "float32", "float64"):
+        data = (rng.standard_normal((6, 40)) * 10).astype(dtype)
+        for axis in (-1, 0):
+            for descending in (False, True):
+                for stable in (False, True):
+                    kw = dict(axis=axis, descending=descending, stable=stable)
+                    want = np.asarray(array_api_strict.argsort(array_api_strict.asarray(data), **kw))
+                    got = np.asarray(ns.argsort(ns.asarray(data), **kw))
+                    assert got.dtype == want.dtype and np.array_equal(got, want), (dtype, kw)
+    ties = np.zeros(40, dtype=np.int64)
+    assert np.array_equal(np.asarray(xp.argsort(xp.asarray(ties), stable=False)), np.arange(40))
