@@ -94,7 +94,14 @@ from ._plain_functions import plain_function
 from ._runtime import describe_value
 from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseResult
 from ._standin_shape import MODULES as SHAPE
-from ._strict_words import MIRRORED_VERSION, array_repr, kernel_refusal, reflected_operator, reworded
+from ._strict_words import (
+    MIRRORED_VERSION,
+    array_repr,
+    kernel_refusal,
+    negative_shift_amount,
+    reflected_operator,
+    reworded,
+)
 from .from_env import policy_from_spec
 from .promotion._policy import ScalarConverter
 
@@ -509,6 +516,25 @@ class StandinRuntime(Runtime):
         Where array-api-strict computes a value otherwise than NumPy's ufunc (``_STRICT_KERNELS``), its way."""
         kernel = _STRICT_KERNELS.get((name, np.dtype(numpy_dtype).kind)) or kernel_for(name, numpy_dtype, policy)
         return _attributed(kernel, kernel_refusal(name), _NUMPY_KERNELS.get(name))
+
+    def bitwise_left_shift(self, x1, x2, /):
+        """As array-api-strict's, whose first test is x2's sign (``negative_shift_amount``): a negative
+        float, complex or bool-promoting x2 is its ``ValueError``, not the dtypes' ``TypeError``."""
+        try:
+            return super().bitwise_left_shift(x1, x2)
+        except TypeError as exc:
+            if negative_shift_amount(x2):
+                raise reworded(exc, "negative_shift", (), self) from None
+            raise
+
+    def bitwise_right_shift(self, x1, x2, /):
+        """As ``bitwise_left_shift``."""
+        try:
+            return super().bitwise_right_shift(x1, x2)
+        except TypeError as exc:
+            if negative_shift_amount(x2):
+                raise reworded(exc, "negative_shift", (), self) from None
+            raise
 
     def argsort(self, x, /, *, axis=-1, descending=False, stable=True):
         """Where ``stable`` is false, array-api-strict's order: NumPy's ``kind="quicksort"`` (descending:

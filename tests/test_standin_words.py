@@ -272,6 +272,8 @@ CASES = [
     ("bitwise_left_shift(uint8, -int8)", lambda xp, a: xp.bitwise_left_shift(a.u8[:2], -a.i8)),
     ("bitwise_left_shift(float64, float64)", lambda xp, a: xp.bitwise_left_shift(a.f64, a.f64)),
     ("float64 << -float64", lambda xp, a: a.f64 << -a.f64),
+    ("bitwise_left_shift(bool, -1)", lambda xp, a: xp.bitwise_left_shift(a.b, -1)),
+    ("bitwise_right_shift(-1, bool)", lambda xp, a: xp.bitwise_right_shift(-1, a.b)),
     ("int64 ** -1", lambda xp, a: a.i64**-1),
     ("pow(int64, -int64)", lambda xp, a: xp.pow(a.i64, -a.i64)),
     ("clip(int64, 2, 1)", lambda xp, a: xp.clip(a.i64, 2, 1)),
