@@ -614,6 +614,7 @@ exec(  # noqa: S102 - a fixed source: only its globals differ from this module's
         "                return computed(*args, **kwargs)\n"
         "            raise error from None\n"
         "    run.__name__ = getattr(kernel, '__name__', 'kernel')\n"
+        "    run.ufunc = kernel\n"
         "    return run\n",
         "<array_api_promo stand-in kernels>",
         "exec",
