@@ -205,3 +205,27 @@ def test_mean_is_numpys_bit_for_bit(ns, dtype):
                 assert got.dtype == want.dtype and got.tobytes() == np.asarray(want).tobytes(), (
                     f"mean of {dtype} {shape}, axis={axis}, keepdims={keepdims}: {got!r} != numpy's {want!r}"
                 )
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["array_api", "torch"])
+def test_cumulative_include_initial_accumulates_over_the_identity(ns):
+    """``include_initial=True``: the identity is put first and the accumulation runs over it, as in
+    array-api-strict (``np.cumprod(concat([ones, x]))``): NumPy's complex multiply gives another last place
+    when the identity is put after (5 of 150 random complex128 draws of marray's distribution), and a
+    cumulative sum starting at ``-0.0`` starts ``0 + -0.0 = +0.0``."""
+    rng = np.random.default_rng(90)
+    for dtype in ("complex64", "complex128", "float64"):
+        for shape in [(4, 9, 3), (17,), (2, 13)]:
+            data = rng.standard_normal(shape) * 10 + 1j * rng.standard_normal(shape) * 10
+            data = data.astype(dtype) if dtype.startswith("complex") else data.real.astype(dtype)
+            for axis in range(len(shape)):
+                ones = np.ones(shape[:axis] + (1,) + shape[axis + 1 :], dtype=dtype)
+                for func, numpy_func, identity in [
+                    ("cumulative_prod", np.cumprod, ones),
+                    ("cumulative_sum", np.cumsum, 0 * ones),
+                ]:
+                    want = numpy_func(np.concatenate([identity, data], axis=axis), axis=axis)
+                    got = np.asarray(getattr(ns, func)(ns.asarray(data), axis=axis, include_initial=True))
+                    assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (func, dtype, shape, axis)
+    negative_zero = ns.cumulative_sum(ns.asarray([-0.0, 1.0]), include_initial=True)
+    assert np.signbit(np.asarray(negative_zero)).tolist() == [False, False, False]
