@@ -49,7 +49,7 @@ def _fast_axes(ndim, axis, keepdims):
 
 def _variance_of(data, axes, count, correction, keepdims, real):
     """The variance of ``data`` over ``axes`` (``count`` elements each), divisor ``count -
-    correction`` (NaN when not positive), in the real dtype ``real``: NumPy's var's steps, the
+    correction`` (NaN when not positive, of 0 / 0's bits), in the real dtype ``real``: NumPy's var's steps, the
     deviations squared in place. Run in the quiet context: IEEE's inf and NaN, and an underflow,
     pass silently (as sum, prod and mean)."""
     if count:  # (np.add.reduce: np.sum's own call, without its Python layer)
@@ -64,7 +64,12 @@ def _variance_of(data, axes, count, correction, keepdims, real):
     else:
         total = np.zeros_like(np.sum(data.real, axis=axes, keepdims=keepdims), dtype=real)
     divisor = count - correction
-    return total / real.type(divisor) if divisor > 0 else np.full_like(total, np.nan)
+    if divisor > 0:
+        return total / real.type(divisor)
+    # NaN (the standard's; NumPy's total / 0 is inf where total > 0), made as NumPy makes it where total is
+    # 0 (one element and correction 1): 0 / 0, the machine's NaN (its sign bit set on x86), not np.nan
+    zero = real.type(0)
+    return total * zero / zero
 
 
 def _divisor(dtype, count: int):

@@ -1,6 +1,7 @@
 """Statistical functions: policy-specific dtypes and bad input (beyond the upstream suite)."""
 
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -229,3 +230,19 @@ def test_cumulative_include_initial_accumulates_over_the_identity(ns):
                     assert got.dtype == want.dtype and got.tobytes() == want.tobytes(), (func, dtype, shape, axis)
     negative_zero = ns.cumulative_sum(ns.asarray([-0.0, 1.0]), include_initial=True)
     assert np.signbit(np.asarray(negative_zero)).tolist() == [False, False, False]
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["array_api", "torch"])
+@pytest.mark.parametrize("func", ["std", "var"])
+def test_variance_without_degrees_of_freedom_is_numpys_nan(ns, func):
+    """One element per slice and ``correction=1``: NumPy's (array-api-strict's) ``0 / 0``, the machine's NaN
+    bit for bit (sign bit set on x86; ``np.nan``'s is clear): the random draws of marray's distribution with
+    a length-1 axis (10 of 150) differed only there."""
+    data = np.random.default_rng(3).standard_normal((4, 1, 3))
+    for dtype in ("float32", "float64"):
+        x = data.astype(dtype)
+        with np.errstate(all="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            want = getattr(np, func)(x, axis=1, ddof=1)
+        got = np.asarray(getattr(ns, func)(ns.asarray(x), axis=1, correction=1))
+        assert np.isnan(got).all() and got.dtype == want.dtype and got.tobytes() == want.tobytes()
