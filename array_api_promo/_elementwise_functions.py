@@ -181,6 +181,23 @@ def kernel_for(name, numpy_dtype, policy=None):
     return ufunc if kind in kinds else RAW_KERNELS[name]
 
 
+_WRITES_ITS_DTYPE: dict = {}
+
+
+def _writes_its_dtype(kernel, dtype: np.dtype) -> bool:
+    """Whether ``kernel`` is a ufunc whose loop for two operands of ``dtype`` computes in ``dtype`` and gives
+    it (torch's bool ** bool: NumPy's int8 loop, cast back: not one to run into x1)."""
+    key = (kernel, dtype)
+    answer = _WRITES_ITS_DTYPE.get(key)
+    if answer is None:
+        try:
+            answer = type(kernel) is _ufunc and kernel.resolve_dtypes((dtype, dtype, None)) == (dtype, dtype, dtype)
+        except (TypeError, ValueError):  # (no loop: np.UFuncTypeError is a TypeError)
+            answer = False
+        _WRITES_ITS_DTYPE[key] = answer
+    return answer
+
+
 def _logaddexp_complex(x1, x2):
     """torch's complex logaddexp (NumPy has none): log1p(exp(min - max)) + max by real part,
     with torch's cases for NaN and equal infinite real parts (ATen's _log_add_exp_helper)."""
@@ -653,7 +670,11 @@ class ElementwiseFunctions(ClipWhereFunctions):
         key = (name, dtype, dtype, 0)
         plan = self._plans.get(key) or self._binary_plan(key, x1, x2)
         run = plan.run
-        if plan.signature is not None or plan.result is not dtype or type(getattr(run, "ufunc", run)) is not _ufunc:
+        if (
+            plan.signature is not None
+            or plan.result is not dtype
+            or not _writes_its_dtype(getattr(run, "ufunc", run), data.dtype)
+        ):
             return False
         run(data, x2._data, out=data)
         return True
