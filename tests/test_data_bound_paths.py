@@ -176,7 +176,8 @@ def _general_variance(data, axes, correction, keepdims, working):
         squares = dev.real * dev.real + dev.imag * dev.imag if dev.dtype.kind == "c" else dev * dev
         total = np.sum(squares, axis=axes, keepdims=keepdims).astype(working, copy=False)
         divisor = count - correction
-        return total / working.type(divisor) if divisor > 0 else np.full_like(total, np.nan)
+        zero = working.type(0)  # no degrees of freedom: 0 / 0's NaN, as NumPy's var (total's own where it is NaN)
+        return total / working.type(divisor) if divisor > 0 else total * zero / zero
 
 
 @NAMESPACES
