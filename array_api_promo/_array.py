@@ -543,8 +543,10 @@ class Array:
     def __getitem__(self, key, /):
         tk = type(key)
         if tk is slice or tk is int:
-            if self._runtime._key_refusals and not _plain_key(self._data.shape, key, False):
-                return self._runtime._getitem(self, key)  # a key the policy may refuse: its check
+            if (self._data.ndim != 1 or (tk is slice and not _slice_in(key, self._data.shape[0]))) and (
+                self._runtime._key_refusals
+            ):
+                return self._runtime._getitem(self, key)  # a key that is not plain, which the policy may refuse
             try:
                 data = self._data[key]
             except (IndexError, ValueError, OverflowError):  # out of bounds, x[::0], x[2**70]
@@ -571,7 +573,7 @@ class Array:
             tk is tuple
             and type(self._data) is _ndarray
             and _basic_tuple(key)
-            and (not self._runtime._key_refusals or _plain_key(self._data.shape, key, False))
+            and (_plain_key(self._data.shape, key, False) or not self._runtime._key_refusals)
         ):
             # ints, slices, ... and None: NumPy's basic indexing, as the namespace's own path
             try:
@@ -640,8 +642,8 @@ class Array:
             and (
                 tk is Array
                 or key is Ellipsis
-                or not self._runtime._key_refusals
-                or _plain_key(data.shape, key, True)  # (another key: the policy's check)
+                or _plain_key(data.shape, key, True)
+                or not self._runtime._key_refusals  # (another key: the policy's check)
             )
         ):
             runtime = self._runtime
