@@ -342,3 +342,13 @@ def test_indexing_refusals_one_at_a_time():
             m[0:5]
     assert promotion.INDEXING_REFUSALS.issubset(promotion.UNDEFINED_REFUSALS)
     assert not tx._runtime._key_refusals and xp._runtime._key_refusals == promotion.INDEXING_REFUSALS
+
+
+def test_lazy_storage_refuses_the_same_keys():
+    pytest.importorskip("dask")
+    ns = namespace("array_api", storage="dask")
+    m = ns.reshape(ns.arange(6.0), (2, 3))
+    for call, words in _UNDEFINED_KEYS[:2] + [_UNDEFINED_KEYS[7], _UNDEFINED_KEYS[13], _UNDEFINED_KEYS[15]]:
+        with pytest.raises(IndexError, match=words):
+            call(ns, m, ns.arange(5.0))
+    assert m[0, ...].shape == (3,) and m[:, 1:3].shape == (2, 2)
