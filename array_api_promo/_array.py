@@ -33,6 +33,50 @@ def _basic_tuple(key: tuple) -> bool:
     return all(type(k) in _BASIC_KEYS for k in key)
 
 
+def _slice_in(s: slice, n) -> bool:
+    """Whether a slice's bounds are None or ints within ``-n..n``, for an axis of size ``n``."""
+    start, stop = s.start, s.stop
+    return (start is None or (type(start) is int and -n <= start <= n)) and (
+        stop is None or (type(stop) is int and -n <= stop <= n)
+    )
+
+
+def _plain_key(shape: tuple, key, setitem: bool) -> bool:
+    """Whether an int, a slice or a basic tuple key is plain for an array of ``shape``: it names every
+    axis (or has one ellipsis), its slices are within bounds and, in ``__setitem__``, it holds no None.
+    No policy refuses a plain key; another one the runtime checks (``Policy.undefined_refusals``)."""
+    t = type(key)
+    if t is int:
+        return len(shape) == 1
+    if t is slice:
+        return len(shape) == 1 and _slice_in(key, shape[0])
+    ndim = len(shape)
+    count = 0  # the entries that name an axis
+    for k in key:
+        if k is None:
+            if setitem:
+                return False
+        elif k is not Ellipsis:
+            count += 1
+    axis, ellipsis = 0, False
+    for k in key:
+        if k is None:
+            continue
+        if k is Ellipsis:
+            if ellipsis:
+                return False
+            ellipsis = True
+            after = ndim - (count - axis)  # the entries after it name the last axes
+            if after < axis:
+                return False
+            axis = after
+            continue
+        if type(k) is slice and (axis >= ndim or not _slice_in(k, shape[axis])):
+            return False
+        axis += 1
+    return ellipsis or count == ndim
+
+
 # NumPy's ufuncs behind Python's binary operators, and the standard's names for them.
 _UFUNC_OPERATORS = {
     "add": "add",
@@ -499,6 +543,10 @@ class Array:
     def __getitem__(self, key, /):
         tk = type(key)
         if tk is slice or tk is int:
+            if (self._data.ndim != 1 or (tk is slice and not _slice_in(key, self._data.shape[0]))) and (
+                self._runtime._key_refusals
+            ):
+                return self._runtime._getitem(self, key)  # a key that is not plain, which the policy may refuse
             try:
                 data = self._data[key]
             except (IndexError, ValueError, OverflowError):  # out of bounds, x[::0], x[2**70]
@@ -521,7 +569,12 @@ class Array:
             array._runtime = self._runtime
             array._device = self._device
             return array
-        if tk is tuple and type(self._data) is _ndarray and _basic_tuple(key):
+        if (
+            tk is tuple
+            and type(self._data) is _ndarray
+            and _basic_tuple(key)
+            and (_plain_key(self._data.shape, key, False) or not self._runtime._key_refusals)
+        ):
             # ints, slices, ... and None: NumPy's basic indexing, as the namespace's own path
             try:
                 data = self._data[key]
@@ -543,6 +596,7 @@ class Array:
                 and key._runtime is self._runtime
                 and key._device is self._device
                 and type(key._data) is _ndarray
+                and (self._data.ndim == 1 or not self._runtime._key_refusals)
             ):  # an integer array of this namespace: NumPy's integer array indexing, as the namespace's path
                 try:
                     data = self._data[key._data]
@@ -576,12 +630,21 @@ class Array:
     def __setitem__(self, key, value, /):
         data = self._data
         tk = type(key)
-        if type(data) is _ndarray and (
-            tk is int
-            or tk is slice
-            or key is Ellipsis
-            or (tk is tuple and _basic_tuple(key))
-            or (tk is Array and self._own_mask(key) and type(key._data) is _ndarray)
+        if (
+            type(data) is _ndarray
+            and (
+                tk is int
+                or tk is slice
+                or key is Ellipsis
+                or (tk is tuple and _basic_tuple(key))
+                or (tk is Array and self._own_mask(key) and type(key._data) is _ndarray)
+            )
+            and (
+                tk is Array
+                or key is Ellipsis
+                or _plain_key(data.shape, key, True)
+                or not self._runtime._key_refusals  # (another key: the policy's check)
+            )
         ):
             runtime = self._runtime
             converters = runtime._setitem_converters
@@ -620,7 +683,9 @@ class Array:
     def __iter__(self):
         if self._data.ndim == 0:
             raise TypeError("__iter__: iteration over a 0-d array is not defined")
-        return (self[i] for i in range(self._data.shape[0]))
+        if self._data.ndim == 1:
+            return (self[i] for i in range(self._data.shape[0]))
+        return (self[i, ...] for i in range(self._data.shape[0]))  # (every axis named: x2d[0] may be refused)
 
     def __len__(self) -> int:
         if self._data.ndim == 0:

@@ -89,7 +89,7 @@ static PyTypeObject *ScalarConverter = NULL;
 static Py_ssize_t CONV_MAKE, CONV_LO, CONV_HI, CONV_TO_FLOAT;
 static PyObject *str_fast, *str_flat_keys, *str_result_types, *str_ndim;
 static PyObject *str_native_dtypes, *str_dtype;
-static PyObject *str_boolean_indexing, *str_setitem_converters;
+static PyObject *str_boolean_indexing, *str_setitem_converters, *str_key_refusals;
 static PyObject *str_casts, *str_numpy, *str_policy, *str_default_float, *str_quiet_context;
 static PyObject *str_default_int, *str_dtype_set, *str_device, *str_stop, *str_step, *str_copy, *str_axis;
 static PyObject *str_where_plans, *str_create_scalar, *str_full, *str_full_like;
@@ -910,6 +910,94 @@ basic_tuple(PyObject *key)
     return 1;
 }
 
+/* Whether a slice's bounds are None or ints within -n..n, for an axis of size n (Array._slice_in). */
+static int
+slice_in(PyObject *s, npy_intp n)
+{
+    PyObject *bounds[2] = {((PySliceObject *)s)->start, ((PySliceObject *)s)->stop};
+    for (int i = 0; i < 2; i++) {
+        if (bounds[i] == Py_None) {
+            continue;
+        }
+        if (!PyLong_CheckExact(bounds[i])) {
+            return 0;
+        }
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(bounds[i], &overflow);
+        if (overflow != 0 || v < -(long long)n || v > (long long)n) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether an int, a slice, Ellipsis or a basic tuple key is plain for data (Array._plain_key): it
+ * names every axis (or has one ellipsis), its slices are within bounds and, in __setitem__, it holds
+ * no None.  No policy refuses a plain key; which other keys a policy refuses, its Python path says. */
+static int
+plain_key(PyArrayObject *data, PyObject *key, int setitem)
+{
+    int ndim = PyArray_NDIM(data);
+    npy_intp *dims = PyArray_DIMS(data);
+    if (PyLong_CheckExact(key)) {
+        return ndim == 1;
+    }
+    if (PySlice_Check(key)) {
+        return ndim == 1 && slice_in(key, dims[0]);
+    }
+    if (key == Py_Ellipsis) {
+        return 1;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(key), count = 0; /* count: the entries that name an axis */
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *k = PyTuple_GET_ITEM(key, i);
+        if (k == Py_None) {
+            if (setitem) {
+                return 0;
+            }
+        }
+        else if (k != Py_Ellipsis) {
+            count++;
+        }
+    }
+    Py_ssize_t axis = 0;
+    int ellipsis = 0;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *k = PyTuple_GET_ITEM(key, i);
+        if (k == Py_None) {
+            continue;
+        }
+        if (k == Py_Ellipsis) {
+            Py_ssize_t after = ndim - (count - axis); /* the entries after it name the last axes */
+            if (ellipsis || after < axis) {
+                return 0;
+            }
+            ellipsis = 1;
+            axis = after;
+            continue;
+        }
+        if (PySlice_Check(k) && (axis >= ndim || !slice_in(k, dims[axis]))) {
+            return 0;
+        }
+        axis++;
+    }
+    return ellipsis || count == ndim;
+}
+
+/* Whether x's runtime refuses some indexing keys (runtime._key_refusals not empty): then a key
+ * that is not plain takes the Python path, which applies the policy.  1, 0, or -1 with an error set. */
+static int
+refuses_keys(PyObject *x)
+{
+    PyObject *rules = PyObject_GetAttr(SLOT(x, RUNTIME), str_key_refusals);
+    if (rules == NULL) {
+        return -1;
+    }
+    int any = PyObject_IsTrue(rules);
+    Py_DECREF(rules);
+    return any;
+}
+
 /* Whether key is a boolean mask of x's own shape, namespace and device where the namespace
  * allows boolean indexing (Array._own_mask; the stand-in's flag may turn it off), its data an
  * ndarray: 1, 0, or -1 with an error set. */
@@ -953,6 +1041,12 @@ getitem(PyObject *x, PyObject *key)
         }
     }
     else if (t == &PyLong_Type || t == &PySlice_Type || basic_tuple(key)) {
+        if (!plain_key((PyArrayObject *)data, key, 0)) {
+            int refuses = refuses_keys(x);
+            if (refuses != 0) {
+                return refuses < 0 ? NULL : FALL_BACK;
+            }
+        }
         out = PyObject_GetItem(data, key);
         if (out == NULL) {
             return worded_by_python() ? FALL_BACK : NULL; /* out of bounds, x[::0], x[2**70] */
@@ -973,7 +1067,13 @@ getitem(PyObject *x, PyObject *key)
         else if (Py_TYPE(key_data) == NDArray && PyArray_ISINTEGER((PyArrayObject *)key_data) &&
                  SLOT(key, RUNTIME) == SLOT(x, RUNTIME) && SLOT(key, DEVICE) == SLOT(x, DEVICE)) {
             /* an integer array of this namespace: NumPy's integer array indexing (a bool array
-             * is no integer array to NumPy either) */
+             * is no integer array to NumPy either); plain as the sole key of a 1-d x */
+            if (PyArray_NDIM((PyArrayObject *)data) != 1) {
+                int refuses = refuses_keys(x);
+                if (refuses != 0) {
+                    return refuses < 0 ? NULL : FALL_BACK;
+                }
+            }
             out = PyObject_GetItem(data, key_data);
             if (out == NULL) {
                 return worded_by_python() ? FALL_BACK : NULL; /* out of bounds */
@@ -1117,6 +1217,12 @@ setitem(FastPath *self, PyObject *x, PyObject *key, PyObject *value)
             return mask < 0 ? NULL : FALL_BACK;
         }
         np_key = SLOT(key, DATA);
+    }
+    else if (!plain_key((PyArrayObject *)data, key, 1)) {
+        int refuses = refuses_keys(x);
+        if (refuses != 0) {
+            return refuses < 0 ? NULL : FALL_BACK;
+        }
     }
     PyObject *stored = stored_value(self, x, value);
     if (stored == NULL || stored == FALL_BACK) {
@@ -2742,6 +2848,7 @@ PyInit__fastpath(void)
         {&str_numpy, "numpy"},
         {&str_boolean_indexing, "boolean_indexing"},
         {&str_setitem_converters, "_setitem_converters"},
+        {&str_key_refusals, "_key_refusals"},
         {&str_policy, "policy"},
         {&str_default_float, "default_float"},
         {&str_default_int, "default_int"},

@@ -67,6 +67,120 @@ class IndexingFunctions(RuntimeBase):
             return key, None
         return tuple(self._single_index(x, k, func) for k in key), None
 
+    def _check_undefined_key(self, x, key, func):
+        """Refuse ``key`` where the standard leaves it undefined and the policy refuses it (its
+        ``undefined_refusals`` among ``INDEXING_REFUSALS``), with array-api-strict's checks in its
+        order. An entry of a type the standard does not know is left to ``_single_index``'s refusal."""
+        rules = self._key_refusals
+        policy = self.policy.name
+        entries = key if type(key) is tuple else (key,)
+        setitem = func == "__setitem__"
+        for k in entries:
+            t = type(k)
+            if t is Array:
+                if setitem and k._dtype.category == D.CATEGORY_INTEGER and "setitem_keys" in rules:
+                    raise self._refusal(
+                        IndexError(
+                            f"{func}: an integer array in the key {key_repr(key)} is not defined for __setitem__ "
+                            f"by the standard (policy {policy!r}); store through a boolean mask, or compute the "
+                            "new array with where()"
+                        ),
+                        "setitem_index_array",
+                    )
+            elif k is None:
+                if setitem and "setitem_keys" in rules:
+                    raise self._refusal(
+                        IndexError(
+                            f"{func}: None (a new axis) in the key {key_repr(key)} is not defined for __setitem__ "
+                            f"by the standard (policy {policy!r}); leave it out"
+                        ),
+                        "index",
+                        k,
+                    )
+            elif t is bool or not (t is slice or k is Ellipsis or hasattr(t, "__index__")):
+                return  # no index of the standard: _single_index refuses it
+        n_ellipsis, single, mask, index_arrays, slices = 0, [], None, False, False
+        for k in entries:
+            if k is None:
+                continue
+            if k is Ellipsis:
+                n_ellipsis += 1
+                continue
+            t = type(k)
+            if t is Array:
+                category = k._dtype.category
+                if category == D.CATEGORY_BOOL:
+                    mask = k if mask is None else mask
+                elif category == D.CATEGORY_INTEGER:
+                    index_arrays = True
+            elif t is slice:
+                slices = True
+            elif isinstance(k, _ndarray):
+                return  # _single_index refuses it
+            single.append(k)
+        if n_ellipsis > 1:
+            return  # NumPy's refusal
+        shape = x.shape
+        ndim = len(shape)
+        if not n_ellipsis and mask is None and len(single) < ndim and "implicit_axes" in rules:
+            raise self._refusal(
+                IndexError(
+                    f"{func}: the key {key_repr(key)} names {len(single)} of the {ndim} axes of x (shape "
+                    f"{shape}); the standard leaves the others implicit only after an ellipsis (policy "
+                    f"{policy!r}): write x{key_repr(entries + (Ellipsis,))}"
+                ),
+                "implicit_axes",
+                ndim,
+                len(single),
+            )
+        if index_arrays and (n_ellipsis or slices or mask is not None) and "index_mixes" in rules:
+            raise self._refusal(
+                IndexError(
+                    f"{func}: integer index arrays beside a slice, an ellipsis or a mask (the key "
+                    f"{key_repr(key)}) are not defined by the standard (policy {policy!r}); index with "
+                    "integers and integer arrays only, then slice the result"
+                ),
+                "index_array_mix",
+                key,
+            )
+        axes = tuple(range(ndim))
+        if n_ellipsis:  # the entries after the ellipsis name the last axes
+            start = next(i for i, k in enumerate(e for e in entries if e is not None) if k is Ellipsis)
+            axes = axes[:start] + axes[ndim - (len(single) - start) :]
+        for k, axis in zip(single, axes):
+            if type(k) is slice:
+                side = shape[axis]
+                if "slice_bounds" not in rules or side is None:  # (lazy storage: a size not known yet)
+                    continue
+                for which, bound in (("start", k.start), ("stop", k.stop)):
+                    try:
+                        bound = operator.index(bound)
+                    except TypeError:
+                        continue  # None, or no int: NumPy's to read
+                    if not -side <= bound <= side:
+                        raise self._refusal(
+                            IndexError(
+                                f"{func}: the slice {_one_repr(k)} has {which} {bound}, out of bounds for axis "
+                                f"{axis} of size {side}; the standard defines slice bounds from {-side} to "
+                                f"{side} only (policy {policy!r})"
+                            ),
+                            "slice_bounds",
+                            k,
+                            which,
+                            bound,
+                            side,
+                        )
+            elif k is mask and len(entries) != 1 and "index_mixes" in rules:
+                raise self._refusal(
+                    IndexError(
+                        f"{func}: a boolean mask beside other entries (the key {key_repr(key)}) is not defined "
+                        f"by the standard (policy {policy!r}); a mask must be the sole index"
+                    ),
+                    "index_mask_in_tuple",
+                    k,
+                    len(entries),
+                )
+
     def _single_index(self, x, k, func):
         t = type(k)
         if t in _BASIC:
@@ -164,6 +278,8 @@ class IndexingFunctions(RuntimeBase):
     def _getitem(self, x, key):
         func = "__getitem__"
         data = x._data
+        if self._key_refusals:
+            self._check_undefined_key(x, key, func)
         if type(key) is tuple:
             for k in key:
                 if type(k) not in _BASIC:
@@ -251,6 +367,8 @@ class IndexingFunctions(RuntimeBase):
     def _setitem(self, x, key, value):
         func = "__setitem__"
         data = x._data
+        if self._key_refusals:
+            self._check_undefined_key(x, key, func)
         np_key, mask = self._index_key(x, key, func)
         v = self._setitem_value(x, value, func)
         if mask is not None and self._mask_shape_check(data, mask, func):

@@ -24,7 +24,7 @@ from ._array import Array
 from ._devices import ALL_DEVICES, CPU, DEVICE1, DEVICE2, Device, device_by_name, device_of, operation_name
 from ._dtypes import PY_SCALARS, DType
 from ._errors import ArgumentError, AxisError
-from .promotion import Operand, OperandKind, PromotionError, scalar_type, zero_d_value
+from .promotion import INDEXING_REFUSALS, Operand, OperandKind, PromotionError, scalar_type, zero_d_value
 
 __all__ = [
     "RuntimeBase",
@@ -97,6 +97,9 @@ class RuntimeBase:
         # _indexing_functions). Not a plain dict (the audit's): no store takes Array.__setitem__'s path.
         self._setitem_converters: dict = {}
         self._flat_keys = not policy.zero_d_matters
+        # The indexing keys the policy refuses (Policy.undefined_refusals): where any, the fast paths
+        # take a key that is not plain (every axis named, slices in bounds) to _indexing_functions' check.
+        self._key_refusals = policy.undefined_refusals & INDEXING_REFUSALS
         # Value-dependent policies (numpy_legacy): plans that involve a 0-d array or a
         # Python scalar are cached per value class, never under the plain signature key.
         # (Instance attributes only for them: the others' runtimes stay as they were.)

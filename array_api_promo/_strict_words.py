@@ -180,6 +180,19 @@ WORDS: dict[str, tuple[type, str]] = {
         "zero-dimensional integer arrays and boolean arrays are specified in the Array API.",
     ),
     "index_numpy": (IndexError, "Index arrays for array_api_strict must be array_api_strict arrays"),
+    "implicit_axes": (
+        IndexError,
+        "self.ndim={}, but the multi-axes index only specifies {} dimensions. If this was intentional, add a "
+        "trailing ellipsis (...) which expands into as many slices (:) as necessary - this is what np.ndarray "
+        "arrays implicitly do, but such flat indexing behaviour is not specified in the Array API.",
+    ),
+    "slice_bounds": (
+        IndexError,
+        "Slice {} contains {}={}, but should be {} for an axis of size {} (out-of-bounds {}s are not specified "
+        "in the Array API)",
+    ),
+    "setitem_index_array": (IndexError, "Fancy indexing __setitem__ is not supported."),
+    "index_array_mix": (IndexError, "Integer index arrays are only allowed with integer indices; got {}."),
     "boolean_indexing": (RuntimeError, "The boolean_indexing flag has been disabled for array-api-strict"),
     "take_dtype": (TypeError, "Only integer dtypes are allowed in indexing"),
     "take_axis": (ValueError, "axis must be specified when ndim > 1"),
@@ -733,6 +746,20 @@ def _index_error(runtime, key):
     return None
 
 
+def _strict_key(key) -> str:
+    """An index key as array-api-strict's f-string prints it (its arrays as its ``Array.__repr__``)."""
+    if type(key) is not tuple:
+        return array_repr(key) if _is_array(key) else repr(key)
+    entries = [array_repr(k) if _is_array(k) else repr(k) for k in key]
+    return "(" + ", ".join(entries) + ("," if len(entries) == 1 else "") + ")"
+
+
+def _slice_bounds(runtime, s, which, bound, side):
+    """A slice bound outside ``-side..side`` (``Policy.undefined_refusals``: ``slice_bounds``)."""
+    allowed = "0 (or None)" if side == 0 else f"between -{side} and {side - 1} (or None)"
+    return ("slice_bounds", s, which, bound, allowed, side, which)
+
+
 def _not_array(runtime, func, arg, x):
     """A function given something that is no array (for its argument ``arg``) where it takes only an array."""
     if func == "where":
@@ -1002,6 +1029,9 @@ _KINDS = {
     "isin_operands": _isin_operands,  # (x1, x2)
     "declined": _declined,  # (name, x1, x2)
     "index_error": _index_error,  # (key)
+    "slice_bounds": _slice_bounds,  # (slice, "start" or "stop", bound, axis size)
+    "index_array_mix": lambda runtime, key: ("index_array_mix", _strict_key(key)),  # (key)
+    "index_mask_in_tuple": lambda runtime, mask, n: ("index_mask_in_tuple", array_repr(mask), n),  # (mask, entries)
     "inplace_broadcast": lambda runtime, name, shape, result: (
         None if name == "matmul" else ("inplace_broadcast", _numpy_shape_of(shape), _numpy_shape_of(result))
     ),  # (name, x1's shape, the result's)

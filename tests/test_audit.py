@@ -492,7 +492,7 @@ def test_read_only_targets_and_shapes_are_not_differences():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", PromotionDifferenceWarning)
         with pytest.raises(ValueError):
-            view[0] = 1  # read-only under both
+            view[0, :] = 1  # read-only under both
         with pytest.raises(ValueError):
             view += 1
         xp.full(300, 1, dtype=xp.int8)  # 300 is a shape, not a value to convert

@@ -185,7 +185,7 @@ def test_setitem_and_float_match_their_python_functions(ns):
         keys += [..., (..., 0), (0, 0), None, 1.0, np.int64(1), [0, 1], ns.asarray([0, n - 1])]
         keys += [ns.asarray(np.arange(n) % 2 == 0) if x.ndim == 1 else ns.asarray(x._data > 2), ns.asarray([True])]
         keys += [tx.asarray([True, False, True]) if ns is xp else xp.asarray([True, False, True])]
-        for value in scalars + arrays + [x, x[0:1] if x.ndim else x]:
+        for value in scalars + arrays + [x, x[0:1, ...] if x.ndim else x]:
             for key in keys:
                 # copies (a read-only view stays itself: it must be refused alike)
                 slow_x, fast_x, slot_x = (_fresh(x) if x._data.flags.writeable else x for _ in range(3))

@@ -443,7 +443,7 @@ def test_no_elision_where_the_result_dtype_or_shape_differs(ns):
             (f._data * np.float32(2.0)).astype(np.float64) + d._data
         )
     col = ns.reshape(d, (-1, 1))
-    r = (f[:256] * 2.0) + col[:256]  # broadcasting to a larger shape than the temporary's
+    r = (f[:256] * 2.0) + col[:256, :]  # broadcasting to a larger shape than the temporary's
     assert r.shape == (256, 256)
     i = ns.asarray(np.arange(N, dtype=np.int64))
     if ns is tx:

@@ -271,9 +271,10 @@ def test_storing_into_a_matrix_answers_as_the_general_path():
 
 
 def test_plain_stores_and_integer_array_keys_skip_the_general_path():
-    """Once a store of a Python float into float64 is allowed, basic keys, masks of x's shape and
-    arrays of x's dtype are stored without the general path, and an integer array key is read
-    without it; what the plain path cannot word (a refusal, out of bounds) still goes there."""
+    """Once a store of a Python float into float64 is allowed, plain keys (every axis named, slices in
+    bounds), masks of x's shape and arrays of x's dtype are stored without the general path, and an
+    integer array key of a vector is read without it; what the plain path cannot word (a refusal, out
+    of bounds, a key the policy checks) still goes there."""
     ns = _fresh("array_api")
     x = ns.asarray(np.zeros((2, 5)))
     expected = np.zeros((2, 5))
@@ -284,15 +285,19 @@ def test_plain_stores_and_integer_array_keys_skip_the_general_path():
 
     x._runtime._setitem = x._runtime._getitem = general
     try:
-        for key, value in [((1, slice(2, 5)), 2.0), (0, 3.0), (slice(0, 1), 4.0), (np.eye(2, 5, dtype=bool), 5.0)]:
+        for key, value in [((1, slice(2, 5)), 2.0), ((0, ...), 3.0), ((slice(0, 1), slice(None)), 4.0), (np.eye(2, 5, dtype=bool), 5.0)]:  # fmt: skip
             x[ns.asarray(key) if type(key) is np.ndarray else key] = value
             expected[key] = value
         x[1, 0:2] = ns.asarray([6.0, 7.0])
         expected[1, 0:2] = [6.0, 7.0]
-        x[...] = x[::-1]
+        x[...] = x[::-1, :]
         expected[...] = expected[::-1]
         assert np.asarray(x).tolist() == expected.tolist()
-        assert np.asarray(x[ns.asarray([1, 0, -1])]).tolist() == expected[[1, 0, -1]].tolist()
+        assert np.asarray(x[1, ...][ns.asarray([1, 0, -1])]).tolist() == expected[1][[1, 0, -1]].tolist()
+        with pytest.raises(AssertionError, match="the general path"):
+            x[0] = 1.0  # a key that leaves an axis implicit: the policy's check
+        with pytest.raises(AssertionError, match="the general path"):
+            x[ns.asarray([1, 0])]  # (the same: an integer array of a matrix)
         with pytest.raises(AssertionError, match="the general path"):
             x[0, 0] = 1  # an int: not allowed before
         with pytest.raises(AssertionError, match="the general path"):
@@ -338,7 +343,7 @@ def test_storing_into_a_read_only_view_or_a_0d_array_is_refused_as_before():
     x[0] = 5.0  # remembered
     view = ns.broadcast_to(x, (2, 3))
     with pytest.raises(ValueError, match="read-only view"):
-        view[0] = 1.0
+        view[0, :] = 1.0
     zero_d = ns.asarray(1.0)
     with pytest.raises(IndexError):
         zero_d[0] = 2.0

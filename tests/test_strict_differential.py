@@ -312,13 +312,6 @@ KNOWN: dict[str, Rule] = {
             )
         ),
     ),
-    # -- open: found by this test, not yet closed ---------------------------------------------------
-    "open: indexing array-api-strict refuses": Rule(
-        "open",
-        "array-api-strict refuses (IndexError) out-of-bounds slice bounds, a key that leaves axes implicit "
-        "(x2d[0]), None in a setitem key, integer arrays in setitem; the standard leaves them unspecified",
-        lambda c, r, o: c.target[0] in ("getitem", "setitem") and _raises(r, "IndexError"),
-    ),
 }
 
 
@@ -429,9 +422,7 @@ def test_standin_matches_array_api_strict():
 
 
 # How many differences each open rule names at most: the rule may shrink as they are closed, never grow.
-OPEN_AT_MOST = {
-    "open: indexing array-api-strict refuses": 34,
-}
+OPEN_AT_MOST: dict[str, int] = {}  # (none open: issue 50's last, indexing, closed by undefined_refusals)
 
 
 def test_open_differences_do_not_grow():

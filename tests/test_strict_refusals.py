@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import array_api_promo as xp
-from array_api_promo import namespace
+from array_api_promo import namespace, promotion
 
 np_ns = namespace("numpy")
 tx = namespace("torch")
@@ -253,3 +253,102 @@ def test_what_array_api_strict_accepts_without_loss():
     assert xp.tril(xp.ones((2, 2)), k=np.int64(0))._data.tolist() == [[1.0, 0.0], [1.0, 1.0]]
     assert xp.repeat(xp.asarray([1, 2]), xp.asarray(2))._data.tolist() == [1, 1, 2, 2]
     assert xp.searchsorted(xp.asarray([1.0, 2.0]), np.float64(1.5))._data.tolist() == 1
+
+
+# -- indexing keys the standard leaves undefined (implicit_axes, slice_bounds, setitem_keys, index_mixes) -------
+def _matrix(ns):
+    return ns.reshape(ns.arange(6.0), (2, 3))
+
+
+def _store(x, key, value=1.0):
+    x[key] = value
+
+
+_UNDEFINED_KEYS = [  # (call on (ns, 2-d x, 1-d x of 5), the words of our refusal)
+    (lambda ns, m, v: m[0], r"__getitem__: the key \[0\] names 1 of the 2 axes .* write x\[0, \.\.\.\]"),
+    (lambda ns, m, v: m[(slice(None),)], r"names 1 of the 2 axes"),
+    (lambda ns, m, v: m[None, 0, None], r"names 1 of the 2 axes"),
+    (lambda ns, m, v: m[ns.asarray([0, 1])], r"names 1 of the 2 axes"),
+    (lambda ns, m, v: v[None], r"the key \[None\] names 0 of the 1 axes .* write x\[None, \.\.\.\]"),
+    (lambda ns, m, v: _store(m, 0), r"__setitem__: the key \[0\] names 1 of the 2 axes"),
+    (lambda ns, m, v: v[0:10], r"__getitem__: the slice 0:10 has stop 10, out of bounds for axis 0 of size 5"),
+    (lambda ns, m, v: v[-6:], r"the slice -6: has start -6, out of bounds .* from -5 to 5 only"),
+    (lambda ns, m, v: m[0, 1:4], r"the slice 1:4 has stop 4, out of bounds for axis 1 of size 3"),
+    (lambda ns, m, v: m[..., 0:4], r"out of bounds for axis 1 of size 3"),
+    (lambda ns, m, v: m[0:3, ...], r"out of bounds for axis 0 of size 2"),
+    (lambda ns, m, v: ns.zeros(0)[1:], r"out of bounds for axis 0 of size 0"),
+    (lambda ns, m, v: _store(v, slice(0, 10)), r"__setitem__: the slice 0:10 has stop 10"),
+    (lambda ns, m, v: _store(v, None), r"__setitem__: None \(a new axis\) in the key \[None\] is not defined"),
+    (lambda ns, m, v: _store(m, (None, 0, 0)), r"None \(a new axis\)"),
+    (lambda ns, m, v: _store(v, ns.asarray([0, 1])), r"__setitem__: an integer array in the key .* not defined"),
+    (lambda ns, m, v: _store(v, ns.asarray(0)), r"an integer array in the key"),  # (0-d too, as array-api-strict)
+    (lambda ns, m, v: _store(m, (0, ns.asarray([0, 1]))), r"an integer array in the key"),
+    (lambda ns, m, v: m[ns.asarray([0, 1]), :], r"integer index arrays beside a slice, an ellipsis or a mask"),
+    (lambda ns, m, v: m[ns.asarray([0]), ...], r"integer index arrays beside"),
+    (lambda ns, m, v: v[ns.asarray([True, False, True, True, False]), ...], r"a boolean mask beside other entries"),
+    (lambda ns, m, v: m[None, ns.asarray([True, False])], r"a boolean mask beside other entries"),
+]
+
+
+@pytest.mark.parametrize(("call", "words"), _UNDEFINED_KEYS)
+def test_undefined_keys_are_refused(call, words):
+    m, v = _matrix(xp), xp.arange(5.0)
+    with pytest.raises(IndexError, match=words):
+        _twice(lambda: call(xp, m, v))
+    with pytest.raises(IndexError, match=r"\(policy 'array_api'\)"):
+        call(xp, m, v)
+    assert m._data.tolist() == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]] and v._data.tolist() == [0.0, 1.0, 2.0, 3.0, 4.0]
+
+
+@pytest.mark.parametrize("ns", [tx, np_ns], ids=["torch", "numpy"])
+@pytest.mark.parametrize(("call", "words"), _UNDEFINED_KEYS)
+def test_other_policies_take_the_keys_their_libraries_take(ns, call, words):
+    m, v = _matrix(ns), ns.arange(5.0)
+    for _ in range(2):  # the second call: the fast paths
+        call(ns, m, v)
+
+
+def test_what_array_api_strict_takes_stays_taken():
+    m, v = _matrix(xp), xp.arange(5.0)
+    for _ in range(2):
+        assert m[0, ...]._data.tolist() == [0.0, 1.0, 2.0] and m[0, :].shape == (3,) and m[..., 0].shape == (2,)
+        assert m[1, 2]._data.tolist() == 5.0 and m[None, 0, :].shape == (1, 3) and m[:, None, 1:3].shape == (2, 1, 2)
+        assert v[0:5].shape == (5,) and v[-5:5].shape == (5,) and v[5:].shape == (0,) and v[::-1].shape == (5,)
+        assert v[None, ...].shape == (1, 5) and xp.asarray(1.0)[None].shape == (1,)
+        assert m[xp.asarray([0, 1]), xp.asarray([2, 0])]._data.tolist() == [2.0, 3.0]
+        assert m[xp.asarray([1]), 0]._data.tolist() == [3.0] and v[xp.asarray([4, 0])]._data.tolist() == [4.0, 0.0]
+        assert m[xp.asarray([True, False])].shape == (1, 3)  # a sole mask may leave axes implicit
+        assert m[m > 2.0]._data.tolist() == [3.0, 4.0, 5.0] and v[(v > 3.0,)].shape == (1,)
+        assert xp.zeros(0)[0:0].shape == (0,) and xp.zeros((2, 0))[:, 0:].shape == (2, 0)
+        w = xp.zeros((2, 3))
+        w[0, ...] = 1.0
+        w[1, 0:3] = xp.asarray([2.0, 3.0, 4.0])
+        w[w > 3.0] = 9.0
+        w[...] = w
+        assert w._data.tolist() == [[1.0, 1.0, 1.0], [2.0, 3.0, 9.0]]
+    assert [r.shape for r in m] == [(3,), (3,)]  # iterating a 2-d array names every axis
+
+
+def test_indexing_refusals_one_at_a_time():
+    class Flat(promotion.ArrayAPIPolicy):
+        name = "array_api_flat_keys"
+        undefined_refusals = promotion.ArrayAPIPolicy.undefined_refusals - {"implicit_axes"}
+
+    ns = xp.namespace(Flat())
+    m = _matrix(ns)
+    for _ in range(2):
+        assert m[0]._data.tolist() == [0.0, 1.0, 2.0]
+        with pytest.raises(IndexError, match="out of bounds for axis 0 of size 2;.*policy 'array_api_flat_keys'"):
+            m[0:5]
+    assert promotion.INDEXING_REFUSALS.issubset(promotion.UNDEFINED_REFUSALS)
+    assert not tx._runtime._key_refusals and xp._runtime._key_refusals == promotion.INDEXING_REFUSALS
+
+
+def test_lazy_storage_refuses_the_same_keys():
+    pytest.importorskip("dask")
+    ns = namespace("array_api", storage="dask")
+    m = ns.reshape(ns.arange(6.0), (2, 3))
+    for call, words in _UNDEFINED_KEYS[:2] + [_UNDEFINED_KEYS[7], _UNDEFINED_KEYS[13], _UNDEFINED_KEYS[15]]:
+        with pytest.raises(IndexError, match=words):
+            call(ns, m, ns.arange(5.0))
+    assert m[0, ...].shape == (3,) and m[:, 1:3].shape == (2, 2)

@@ -48,6 +48,8 @@ class DaskIndexing(DaskBase):
     def _getitem(self, x, key):
         func = "__getitem__"
         data = x._data
+        if self._key_refusals:
+            self._check_undefined_key(x, key, func)
         key = _plain_slices(key)
         keys = key if type(key) is tuple else (key,)
         if all(type(k) in _BASIC for k in keys) and known(data.shape):
@@ -91,6 +93,8 @@ class DaskIndexing(DaskBase):
     def _setitem(self, x, key, value):
         func = "__setitem__"
         data = x._data
+        if self._key_refusals:
+            self._check_undefined_key(x, key, func)
         np_key, mask = self._index_key(x, key, func)
         v = self._setitem_value(x, value, func)
         if mask is not None and known(mask.shape) and self._mask_shape_check(data, mask, func):

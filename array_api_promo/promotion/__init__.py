@@ -11,6 +11,8 @@ import importlib as _importlib
 from ._lattice import PromotionTable
 from ._ops import OPS, Domain, OpSpec, ResultKind, op_spec
 from ._policy import (
+    INDEXING_REFUSALS,
+    UNDEFINED_REFUSALS,
     Decision,
     Explanation,
     LargeInt,
@@ -78,6 +80,8 @@ def __dir__():
 
 
 __all__ = [
+    "INDEXING_REFUSALS",
+    "UNDEFINED_REFUSALS",
     "PromotionTable",
     "OPS",
     "Domain",

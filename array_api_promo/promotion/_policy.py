@@ -259,7 +259,13 @@ UNDEFINED_REFUSALS = (
     "python_bool_dtype",
     "nested_arrays",
     "none_device",
+    "implicit_axes",
+    "slice_bounds",
+    "setitem_keys",
+    "index_mixes",
 )
+# The names of UNDEFINED_REFUSALS that refuse indexing keys (the runtime checks a key only for them).
+INDEXING_REFUSALS = frozenset({"implicit_axes", "slice_bounds", "setitem_keys", "index_mixes"})
 
 
 class Policy(ScalarRules):
@@ -332,7 +338,11 @@ class Policy(ScalarRules):
     #: (Python's type) for the bool dtype (TypeError); ``"nested_arrays"``, arrays inside the sequence
     #: given to ``asarray`` (TypeError; else their values); ``"none_device"``, ``x.to_device(None)``
     #: (ValueError; else the CPU). ``"list_shape"`` also refuses a list as ``squeeze``'s axis or
-    #: ``roll``'s shift.
+    #: ``roll``'s shift. Indexing keys (IndexError; else NumPy's indexing): ``"implicit_axes"``, a key
+    #: without an ellipsis that names fewer axes than x has (``x2d[0]``; a sole boolean mask excepted);
+    #: ``"slice_bounds"``, a slice bound outside ``-n..n`` for an axis of size n; ``"setitem_keys"``,
+    #: ``None`` or an integer array in a ``__setitem__`` key; ``"index_mixes"``, integer arrays beside
+    #: a slice, an ellipsis or a mask, and a boolean mask beside any other entry.
     undefined_refusals: frozenset = frozenset()
     #: Dtypes whose values ``argmax``, ``argmin``, ``sort``, ``argsort`` and ``searchsorted`` refuse to
     #: order (a TypeError): none by default (NumPy orders booleans, and complex numbers lexicographically).

@@ -180,7 +180,7 @@ ARRAY_METRICS = {
     "confusion_matrix": (lambda a, b: metrics.confusion_matrix(a, b), (Y3, Y_PRED3)),
     "pairwise_distances(euclidean)": (lambda a: metrics.pairwise_distances(a), (X,)),
     "pairwise_distances(manhattan)": (lambda a: metrics.pairwise_distances(a, metric="manhattan"), (X,)),
-    "euclidean_distances(X,Y)": (lambda a: metrics.pairwise.euclidean_distances(a, a[:7]), (X,)),
+    "euclidean_distances(X,Y)": (lambda a: metrics.pairwise.euclidean_distances(a, a[:7, ...]), (X,)),
     "cosine_similarity": (lambda a: metrics.pairwise.cosine_similarity(a), (X,)),
     "rbf_kernel": (lambda a: metrics.pairwise.rbf_kernel(a, gamma=0.3), (X,)),
     "polynomial_kernel": (lambda a: metrics.pairwise.polynomial_kernel(a, degree=2), (X,)),
