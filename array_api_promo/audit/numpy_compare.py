@@ -615,8 +615,9 @@ _HELD_SIZE = 10_000
 
 
 def _held_by_all(x, value, names) -> bool:
-    dtypes = [_dtype_named(n) for n in names]
-    if None in dtypes:
+    named = [_dtype_named(n) for n in names]
+    dtypes = [d for d in named if d is not None]
+    if len(dtypes) != len(named):
         return False
     if type(x) is np.ndarray and x.ndim:
         return all(_dtype_holds(d, x.dtype) for d in dtypes)

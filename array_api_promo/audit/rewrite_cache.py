@@ -81,6 +81,8 @@ class RewriteCache:
         if self.directory is None:
             self.compiled += 1
             return make()
+        entry: str | None = None
+        cached = None
         try:
             entry, expected = self._entry(path, source, options)
             cached = self._read(entry, expected)
