@@ -158,8 +158,9 @@ def main(argv=None) -> int:
             try:
                 import nibabel  # noqa: F401
             except ImportError:
-                print("\nsuite: nibabel is not installed; give one with --suite")
-                return 0
+                # The suite is part of the measurement: without it the run is incomplete, and says so.
+                print("\nsuite: nibabel is not installed; install it or give a suite with --suite", file=sys.stderr)
+                return 1
             suite = f"{shlex.quote(python)} -m pytest -q -p no:cacheprovider --pyargs nibabel"
             args.include = args.include or ["nibabel"]
         command = shlex.split(suite)
