@@ -24,6 +24,7 @@ import os
 import sys
 import warnings
 
+import golden_dtypes  # tools/: the generators' shared dtype list
 import numpy as np
 
 GENERATOR = "tools/gen_numpy_scalar_golden.py"
@@ -31,22 +32,7 @@ REQUIRED_VERSION = "1.26.4"
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OUT = os.path.join(HERE, "tests", "data", f"numpy_{REQUIRED_VERSION}_numpy_scalars.json")
 
-DTYPES = [
-    "bool",
-    "int8",
-    "int16",
-    "int32",
-    "int64",
-    "uint8",
-    "uint16",
-    "uint32",
-    "uint64",
-    "float16",
-    "float32",
-    "float64",
-    "complex64",
-    "complex128",
-]
+DTYPES = golden_dtypes.NUMPY
 # NumPy scalars: dtype=literal (small values and values beyond the smaller types of their kind)
 NUMPY_SCALARS = [
     "bool=True",
