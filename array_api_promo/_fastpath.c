@@ -2773,9 +2773,9 @@ wrap_each(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 /* A namespace's function is a Python function (consumers set attributes on it, copy its
  * signature, pickle it by name) whose calls go straight to what it stands for, the first cell of
  * its closure (a runtime's bound method), without a Python frame of its own: its vectorcall is
- * this one. Its code does the same in Python, for any path that would run it; as its parameters
- * are variadic, CPython 3.11-3.13 never specialise a call into its code, and 3.12+ are also told
- * not to by PyFunction_SetVectorcall. */
+ * this one. Its code does the same in Python, for any path that would run it. CPython 3.10 calls
+ * every function through its vectorcall; 3.12+ are told not to run its code by
+ * PyFunction_SetVectorcall; 3.11 would, so there it becomes a ForwardingFunctionType. */
 static PyObject *
 forward_vectorcall(PyObject *function, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
@@ -2786,6 +2786,36 @@ forward_vectorcall(PyObject *function, PyObject *const *args, size_t nargsf, PyO
     }
     return PyObject_Vectorcall(target, args, nargsf, kwnames);
 }
+
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+/* CPython 3.11's CALL runs an exact function's code in the calling frame's loop, never through its
+ * vectorcall: a forwarding function there becomes an instance of this subclass of the function
+ * type (same layout, same slots), which the interpreter calls through its vectorcall. It is still a
+ * function to isinstance, inspect and attribute setting; it pickles and copies by name, as a
+ * function does (its __reduce__ gives the name, which pickle and copy take as "a global"). Measured
+ * by python -m benchmarks.surface: the frame cost about 80 ns per call (xp.sin 493 against 412 ns). */
+static PyObject *
+forwarding_function_reduce(PyObject *function, PyObject *Py_UNUSED(ignored))
+{
+    return PyObject_GetAttrString(function, "__qualname__");
+}
+
+static PyMethodDef forwarding_function_methods[] = {
+    {"__reduce__", forwarding_function_reduce, METH_NOARGS, "The function's qualified name: pickled by name."},
+    {NULL},
+};
+
+static PyTypeObject ForwardingFunctionType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "array_api_promo._fastpath.function",
+    .tp_basicsize = sizeof(PyFunctionObject),
+    /* the collector's flag and slots, and the rest, are the function type's (PyType_Ready copies them) */
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_VECTORCALL | Py_TPFLAGS_METHOD_DESCRIPTOR | Py_TPFLAGS_IMMUTABLETYPE,
+    .tp_doc = "A function whose calls go, in C, to what it stands for (CPython 3.11).",
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(PyFunctionObject, vectorcall),
+    .tp_methods = forwarding_function_methods,
+};
+#endif
 
 static PyObject *
 forward_calls(PyObject *Py_UNUSED(module), PyObject *function)
@@ -2800,6 +2830,9 @@ forward_calls(PyObject *Py_UNUSED(module), PyObject *function)
     PyFunction_SetVectorcall((PyFunctionObject *)function, forward_vectorcall);
 #else
     ((PyFunctionObject *)function)->vectorcall = forward_vectorcall;
+#if PY_VERSION_HEX >= 0x030B0000
+    Py_SET_TYPE(function, &ForwardingFunctionType); /* a static type: no reference to count */
+#endif
 #endif
     Py_RETURN_NONE;
 }
@@ -2834,6 +2867,12 @@ PyInit__fastpath(void)
     if (PyType_Ready(&FastPathType) < 0) {
         return NULL;
     }
+#if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
+    ForwardingFunctionType.tp_base = &PyFunction_Type;
+    if (PyType_Ready(&ForwardingFunctionType) < 0) {
+        return NULL;
+    }
+#endif
     struct {
         PyObject **name;
         const char *text;

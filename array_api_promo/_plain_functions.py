@@ -9,9 +9,9 @@ Each function has its method's signature (names, kinds, defaults, annotations) a
 a call in the form it was made: arguments left at their defaults are left out, so that the
 method's compiled fast paths (which take only the plain call forms) see the caller's call.
 With the compiled module the call does not even run the function's code: ``forward_calls``
-sends it straight to the method in C, where the interpreter lets it (CPython 3.10 and 3.12+;
-3.11 runs a Python function's code itself, one small frame).  The code is compiled
-once per signature shape (about twenty) and renamed per method.
+sends it straight to the method in C (on CPython 3.11, whose interpreter runs an exact
+function's code itself, by making the function an instance of a subclass of the function
+type).  The code is compiled once per signature shape (about twenty) and renamed per method.
 """
 
 from __future__ import annotations

@@ -9,8 +9,10 @@ left out), so the method's compiled fast paths see the caller's call.
 from __future__ import annotations
 
 import contextlib
+import copy
 import functools
 import inspect
+import io
 import pickle
 import types
 
@@ -107,7 +109,21 @@ def test_signatures_are_the_methods():
 )
 def test_functions_of_importable_namespaces_pickle_by_name(func, name):
     assert pickle.loads(pickle.dumps(func)) is func
+    stream = io.BytesIO()
+    pickle._Pickler(stream).dump(func)  # the pure-Python pickler too
+    assert pickle.loads(stream.getvalue()) is func
+    assert copy.copy(func) is func and copy.deepcopy(func) is func  # as for any function
     assert func.__name__ == name
+
+
+def test_functions_bind_as_functions_do():
+    class Holder:
+        asarray = xp.asarray
+        static_sum = staticmethod(xp.sum)
+
+    holder = Holder()
+    assert holder.asarray.__self__ is holder  # a bound method, as a function in a class body gives
+    assert float(holder.static_sum(xp.asarray([1.0, 2.0]))) == 3.0
 
 
 class _Recorder:
@@ -148,8 +164,8 @@ class _Spy:
     ],
 )
 def test_a_call_is_forwarded_in_the_form_it_was_made(call, made, expected):
-    # Forwarded in C (CPython 3.10, 3.12+ with the compiled module) the method gets the call as made;
-    # through the function's code (3.11, pure Python), with the arguments at their defaults left out.
+    # Forwarded in C (with the compiled module) the method gets the call as made; through the
+    # function's code (pure Python), with the arguments at their defaults left out.
     spy = _Spy(_Recorder().method)
     func = plain_function(spy, "method", __name__)
     call(func)
@@ -184,8 +200,11 @@ def test_compiled_forwarding_does_not_run_the_functions_code():
 
     func = make(lambda *args, **kwargs: (args, kwargs))
     _core.forward_calls(func)
-    # called from C (functools.partial): every CPython takes the function's vectorcall there
+    # called from C (functools.partial) and from Python code: CPython 3.11 runs an exact function's
+    # code itself there, so on 3.11 the function's type is a subclass whose calls go by vectorcall
     assert functools.partial(func, 1)(2, k=3) == ((1, 2), {"k": 3})
+    assert func(2, k=3) == ((2,), {"k": 3})
+    assert isinstance(func, types.FunctionType) and inspect.isfunction(func)
     del func.__closure__[0].cell_contents
     with pytest.raises(RuntimeError, match="no longer has the function it stands for"):
         functools.partial(func)()
