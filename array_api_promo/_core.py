@@ -44,6 +44,7 @@ try:
     from ._fastpath import (
         UNTRACKED_ARRAYS,
         FastPath,
+        Guarded,
         all_finite as _all_finite,
         forward_calls as _forward_calls,
         register_array as _register_array,
@@ -53,7 +54,7 @@ try:
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
-    _forward_calls = None
+    _forward_calls = Guarded = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
     if not PURE_PYTHON_REQUESTED:
@@ -89,6 +90,19 @@ def fast_path(kind: int, name: str, function):
     path = FastPath(kind, name, function)
     functools.update_wrapper(path, function)  # name, docstring, signature (by __wrapped__)
     return path
+
+
+#: The facts :func:`guarded` can test, each about a binary kernel's operands (NumPy arrays).
+GUARD_FACTS = ("nonzero_second", "nonnegative_second", "finite_operands", "second_not_0d")
+
+
+def guarded(ufunc, kernel, fact: str):
+    """``kernel`` (a special-value kernel of ``ufunc``, as Python code) calling ``ufunc`` itself, in C,
+    for operands of which ``fact`` holds: the caller declares that ``kernel(x1, x2)`` is then
+    ``ufunc(x1, x2)``, warnings included.  Without the compiled module, ``kernel``."""
+    if fact not in GUARD_FACTS:
+        raise ValueError(f"guarded: fact must be one of {GUARD_FACTS}, got {fact!r}")
+    return kernel if Guarded is None else Guarded(ufunc, kernel, fact)
 
 
 def forward_calls(function) -> None:

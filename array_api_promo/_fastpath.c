@@ -332,6 +332,30 @@ takes_python_float(PyObject *data)
            PyArray_ISNOTSWAPPED((PyArrayObject *)data);
 }
 
+/* Whether a ufunc given data and the Python scalar arg computes as with make(arg): make is the
+ * scalar type of data's own dtype and arg a Python scalar of that dtype's kind, so NumPy's weak
+ * scalar (NEP 50) takes data's dtype and converts arg as make does, without the NumPy scalar
+ * (making one costs about as much as the ufunc's call on 10 elements). */
+static inline int
+takes_python_scalar(PyObject *data, PyObject *make, PyObject *arg)
+{
+    if (Py_TYPE(data) != NDArray || !PyArray_ISNOTSWAPPED((PyArrayObject *)data)) {
+        return 0;
+    }
+    PyArray_Descr *descr = PyArray_DESCR((PyArrayObject *)data);
+    if ((PyObject *)descr->typeobj != make) {
+        return 0;
+    }
+    switch (descr->kind) {
+    case 'b': return PyBool_Check(arg);
+    case 'i':
+    case 'u': return PyLong_CheckExact(arg);
+    case 'f': return PyFloat_CheckExact(arg);
+    case 'c': return PyComplex_CheckExact(arg);
+    default: return 0;
+    }
+}
+
 /* lo <= value <= hi: 1, 0, or -1 with an error set (two C doubles where all three are floats). */
 static inline int
 in_bounds(PyObject *lo, PyObject *value, PyObject *hi)
@@ -345,10 +369,11 @@ in_bounds(PyObject *lo, PyObject *value, PyObject *hi)
 }
 
 /* A plan's conversion of a Python scalar: ScalarConverter's in-range case done here
- * (make(value), or make(float(value)); the float itself where make is numpy.float64 and the
- * other operand takes_python_float), anything else by calling the converter. */
+ * (make(value), or make(float(value)); the Python scalar itself where the other operand takes
+ * it: ufunc_operand, the data a ufunc computes it with (takes_python_scalar), or NULL and
+ * float64_operand (takes_python_float)), anything else by calling the converter. */
 static PyObject *
-convert_scalar(PyObject *converter, PyObject *value, int float64_operand)
+convert_scalar(PyObject *converter, PyObject *value, int float64_operand, PyObject *ufunc_operand)
 {
     if (Py_TYPE(converter) == ScalarConverter && SLOT(converter, CONV_LO) != NULL && SLOT(converter, CONV_HI) != NULL &&
         SLOT(converter, CONV_MAKE) != NULL && SLOT(converter, CONV_TO_FLOAT) != NULL) {
@@ -362,7 +387,8 @@ convert_scalar(PyObject *converter, PyObject *value, int float64_operand)
             if (arg == NULL) {
                 return NULL;
             }
-            if (float64_operand && make == (PyObject *)&PyDoubleArrType_Type && PyFloat_CheckExact(arg)) {
+            if ((float64_operand && make == (PyObject *)&PyDoubleArrType_Type && PyFloat_CheckExact(arg)) ||
+                (ufunc_operand != NULL && takes_python_scalar(ufunc_operand, make, arg))) {
                 return arg;
             }
             PyObject *made = PyObject_CallOneArg(make, arg);
@@ -704,10 +730,11 @@ with_scalar(FastPath *self, PyObject *x, PyObject *other, int reflected)
     if (plan == NULL || plan == FALL_BACK) {
         return plan;
     }
-    PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other, takes_python_float(SLOT(x, DATA)));
+    PyObject *kernel = PyTuple_GET_ITEM(plan, 0);
+    PyObject *value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other, takes_python_float(SLOT(x, DATA)),
+                                     Py_TYPE(kernel) == (PyTypeObject *)numpy_ufunc ? SLOT(x, DATA) : NULL);
     PyObject *result = NULL;
     if (value != NULL) {
-        PyObject *kernel = PyTuple_GET_ITEM(plan, 0);
         PyObject *a = reflected ? value : SLOT(x, DATA), *b = reflected ? SLOT(x, DATA) : value;
         if (may_elide(x, plan, NULL)) {
             result = into_temporary(x, kernel, a, b);
@@ -813,7 +840,9 @@ inplace_operator(FastPath *self, PyObject *x, PyObject *other)
         value = SLOT(other, DATA);
         Py_INCREF(value);
     }
-    else if ((value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other, takes_python_float(SLOT(x, DATA)))) == NULL) {
+    else if ((value = convert_scalar(PyTuple_GET_ITEM(plan, 2), other, takes_python_float(SLOT(x, DATA)),
+                                     Py_TYPE(PyTuple_GET_ITEM(plan, 0)) == (PyTypeObject *)numpy_ufunc ? SLOT(x, DATA)
+                                                                                                       : NULL)) == NULL) {
         Py_DECREF(plan);
         return NULL;
     }
@@ -1168,7 +1197,7 @@ stored_value(FastPath *self, PyObject *x, PyObject *value)
     if (convert == NULL || convert == FALL_BACK) {
         return PyErr_Occurred() ? NULL : FALL_BACK;
     }
-    PyObject *stored = convert_scalar(convert, value, takes_python_float(data));
+    PyObject *stored = convert_scalar(convert, value, takes_python_float(data), NULL);
     Py_DECREF(convert);
     if (stored == NULL && worded_by_python()) {
         return FALL_BACK; /* a value out of range */
@@ -2742,6 +2771,175 @@ all_finite(PyObject *module, PyObject *arg)
     return PyBool_FromLong(!bad);
 }
 
+/* A special-value kernel (_special_values.py) that is its ufunc's call for the operands a
+ * fact about them lets through, and its own Python code for the rest: Guarded(ufunc, kernel,
+ * fact) called with (x1, x2) calls ufunc(x1, x2) where the fact holds and kernel(x1, x2)
+ * otherwise (or for any call it cannot test: another argument count, keywords, an operand that
+ * is no plain C-contiguous ndarray).  The Python code declares which fact makes the kernel its
+ * ufunc's (the rule, and its words where it refuses, stay there); this only tests the fact. */
+enum {
+    NONZERO_SECOND,     /* x2, an integer array, has no zero (integer division: no warning to quiet) */
+    NONNEGATIVE_SECOND, /* x2, an integer array, has no negative element (shift amounts, exponents) */
+    FINITE_OPERANDS,    /* x1 and x2, float32 or float64 arrays, hold no NaN or infinity */
+    SECOND_NOT_0D,      /* x2 is an array of one dimension or more (a 0-d exponent may be 0.5) */
+    FACT_COUNT
+};
+static const char *const fact_names[FACT_COUNT] = {"nonzero_second", "nonnegative_second", "finite_operands",
+                                                   "second_not_0d"};
+
+typedef struct {
+    PyObject_HEAD
+    vectorcallfunc vectorcall;
+    PyObject *ufunc;
+    PyObject *kernel;
+    int fact;
+} Guarded;
+
+/* A plain array's elements as integers of its kind: 1 if every one passes (nonzero or nonnegative),
+ * 0 if one fails or the array is not one this can read. */
+static int
+integers_all(PyObject *obj, int nonzero)
+{
+    if (!PyArray_CheckExact(obj)) {
+        return 0;
+    }
+    PyArrayObject *a = (PyArrayObject *)obj;
+    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) || !PyArray_ISNOTSWAPPED(a)) {
+        return 0;
+    }
+    char kind = PyArray_DESCR(a)->kind;
+    if (kind != 'i' && kind != 'u') {
+        return 0;
+    }
+    if (kind == 'u' && !nonzero) {
+        return 1;
+    }
+    npy_intp n = PyArray_SIZE(a);
+    const void *data = PyArray_DATA(a);
+    int bad = 0;
+#define EVERY(T)                                                                                                      \
+    for (npy_intp i = 0; i < n; i++) {                                                                                 \
+        bad |= nonzero ? ((const T *)data)[i] == 0 : ((const T *)data)[i] < 0;                                         \
+    }                                                                                                                  \
+    break;
+    switch (PyArray_ITEMSIZE(a) * (kind == 'i' ? 1 : -1)) {
+    case 1: EVERY(npy_int8)
+    case 2: EVERY(npy_int16)
+    case 4: EVERY(npy_int32)
+    case 8: EVERY(npy_int64)
+    case -1: EVERY(npy_uint8)
+    case -2: EVERY(npy_uint16)
+    case -4: EVERY(npy_uint32)
+    case -8: EVERY(npy_uint64)
+    default: return 0;
+    }
+#undef EVERY
+    return !bad;
+}
+
+/* all_finite's answer as 1 or 0 (0 too for an array it cannot read) */
+static int
+operand_finite(PyObject *obj)
+{
+    PyObject *answer = all_finite(NULL, obj);
+    int is_true = answer == Py_True;
+    Py_XDECREF(answer);
+    return is_true;
+}
+
+static PyObject *
+guarded_vectorcall(Guarded *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
+{
+    int holds = 0;
+    if (PyVectorcall_NARGS(nargsf) == 2 && kwnames == NULL) {
+        switch (self->fact) {
+        case NONZERO_SECOND: holds = integers_all(args[1], 1); break;
+        case NONNEGATIVE_SECOND: holds = integers_all(args[1], 0); break;
+        case FINITE_OPERANDS: holds = operand_finite(args[0]) && operand_finite(args[1]); break;
+        case SECOND_NOT_0D: holds = PyArray_CheckExact(args[1]) && PyArray_NDIM((PyArrayObject *)args[1]) > 0; break;
+        }
+    }
+    return PyObject_Vectorcall(holds ? self->ufunc : self->kernel, args, nargsf, kwnames);
+}
+
+static PyObject *
+guarded_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
+{
+    PyObject *ufunc, *kernel;
+    const char *fact;
+    if (!PyArg_ParseTuple(args, "OOs:Guarded", &ufunc, &kernel, &fact)) {
+        return NULL;
+    }
+    int which = 0;
+    while (which < FACT_COUNT && strcmp(fact, fact_names[which]) != 0) {
+        which++;
+    }
+    if (which == FACT_COUNT || !PyCallable_Check(ufunc) || !PyCallable_Check(kernel)) {
+        PyErr_Format(PyExc_ValueError, "Guarded(ufunc, kernel, fact): two callables and one of nonzero_second, "
+                                       "nonnegative_second, finite_operands, second_not_0d (got %R)", args);
+        return NULL;
+    }
+    Guarded *self = (Guarded *)type->tp_alloc(type, 0);
+    if (self == NULL) {
+        return NULL;
+    }
+    self->vectorcall = (vectorcallfunc)guarded_vectorcall;
+    self->ufunc = Py_NewRef(ufunc);
+    self->kernel = Py_NewRef(kernel);
+    self->fact = which;
+    return (PyObject *)self;
+}
+
+static int
+guarded_traverse(Guarded *self, visitproc visit, void *arg)
+{
+    Py_VISIT(self->ufunc);
+    Py_VISIT(self->kernel);
+    return 0;
+}
+
+static int
+guarded_clear(Guarded *self)
+{
+    Py_CLEAR(self->ufunc);
+    Py_CLEAR(self->kernel);
+    return 0;
+}
+
+static void
+guarded_dealloc(Guarded *self)
+{
+    PyObject_GC_UnTrack(self);
+    guarded_clear(self);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static PyObject *
+guarded_repr(Guarded *self)
+{
+    return PyUnicode_FromFormat("<Guarded %R where %s, else %R>", self->ufunc, fact_names[self->fact], self->kernel);
+}
+
+static PyMemberDef guarded_members[] = {
+    {"__wrapped__", T_OBJECT_EX, offsetof(Guarded, kernel), READONLY, "the kernel, as Python code (tests compare)"},
+    {NULL},
+};
+
+static PyTypeObject GuardedType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "array_api_promo._fastpath.Guarded",
+    .tp_basicsize = sizeof(Guarded),
+    .tp_flags = Py_TPFLAGS_DEFAULT | Py_TPFLAGS_HAVE_GC | Py_TPFLAGS_HAVE_VECTORCALL,
+    .tp_doc = "Guarded(ufunc, kernel, fact): ufunc(x1, x2) where the fact about the operands holds, else kernel(x1, x2).",
+    .tp_new = guarded_new,
+    .tp_traverse = (traverseproc)guarded_traverse,
+    .tp_clear = (inquiry)guarded_clear,
+    .tp_dealloc = (destructor)guarded_dealloc,
+    .tp_call = PyVectorcall_Call,
+    .tp_vectorcall_offset = offsetof(Guarded, vectorcall),
+    .tp_members = guarded_members, /* (none named ufunc: the in-place path would take it for a ufunc's) */
+    .tp_repr = (reprfunc)guarded_repr,
+};
+
 /* wrap_each(datas, dtype, runtime, device): a tuple of new arrays, one for each of datas (an
  * iterable of ndarrays: unstack's views), with the other three slots given; the caller has
  * checked that the device holds dtype. */
@@ -2864,7 +3062,7 @@ static struct PyModuleDef fastpath_module = {
 PyMODINIT_FUNC
 PyInit__fastpath(void)
 {
-    if (PyType_Ready(&FastPathType) < 0) {
+    if (PyType_Ready(&FastPathType) < 0 || PyType_Ready(&GuardedType) < 0) {
         return NULL;
     }
 #if PY_VERSION_HEX >= 0x030B0000 && PY_VERSION_HEX < 0x030C0000
@@ -2948,6 +3146,11 @@ PyInit__fastpath(void)
     }
     Py_INCREF(&FastPathType);
     if (PyModule_AddObject(module, "FastPath", (PyObject *)&FastPathType) < 0) {
+        Py_DECREF(module);
+        return NULL;
+    }
+    Py_INCREF(&GuardedType);
+    if (PyModule_AddObject(module, "Guarded", (PyObject *)&GuardedType) < 0) {
         Py_DECREF(module);
         return NULL;
     }

@@ -58,7 +58,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._core import all_finite
+import functools
+
+from ._core import all_finite, guarded
 from .promotion._policy import ZERO_DIVISION_RULES
 
 __all__ = ["SPECIAL_KERNELS", "UFUNC_OF", "special_kernel"]
@@ -89,12 +91,31 @@ _F16 = np.dtype(np.float16)
 _all_finite = all_finite  # (float64 and float32 in C)
 
 
+# The kernels that give their ufunc's result (dtype and shape) when both operands have their
+# computation dtype: ElementwiseFunctions lets the operators' fast paths call them for two such
+# arrays (never with a Python scalar: the compiled paths pass a Python float as it is).
+UFUNC_OF: dict = {}
+
+
+def _kernel_of(ufunc, fact: str | None = None):
+    """Records the kernel it decorates in UFUNC_OF as ``ufunc``'s; with ``fact``, the kernel is
+    ``ufunc``'s own call, in C, for operands of which the fact holds (``_core.guarded``)."""
+
+    def record(kernel):
+        kernel = kernel if fact is None else guarded(ufunc, kernel, fact)
+        UFUNC_OF[kernel] = ufunc
+        return kernel
+
+    return record
+
+
 def _has_zero(a) -> bool:
     """Whether an integer array has a zero element (count_nonzero is the cheapest test)."""
     return _count_nonzero(a) != a.size
 
 
 # -- per-dtype kernels (each assumes its computation dtype; no dtype test inside) --------------
+@_kernel_of(_floor_divide, "nonzero_second")
 def _floor_divide_int(x1, x2):
     if _has_zero(x2):
         with _errstate(divide="ignore"):
@@ -102,6 +123,7 @@ def _floor_divide_int(x1, x2):
     return _floor_divide(x1, x2)
 
 
+@_kernel_of(_floor_divide, "finite_operands")
 def _floor_divide_float(x1, x2):
     if _all_finite(x1) and _all_finite(x2):
         return _floor_divide(x1, x2)
@@ -112,6 +134,7 @@ def _floor_divide_float(x1, x2):
         return _where(_isinf(x1) != _isinf(x2), x1 / x2, _floor_divide(x1, x2))
 
 
+@_kernel_of(_remainder, "nonzero_second")
 def _remainder_int(x1, x2):
     # NumPy's float remainder already follows the standard (it matches Python's %).
     if _has_zero(x2):
@@ -120,6 +143,7 @@ def _remainder_int(x1, x2):
     return _remainder(x1, x2)
 
 
+@functools.cache  # one kernel per policy and operation (UFUNC_OF holds each)
 def _refusing_division_by_zero(ufunc, name: str, policy_name: str):
     """``ufunc`` refusing a zero integer divisor, as PyTorch does (``RuntimeError: ZeroDivisionError``)."""
 
@@ -130,9 +154,10 @@ def _refusing_division_by_zero(ufunc, name: str, policy_name: str):
             )
         return ufunc(x1, x2)
 
-    return kernel
+    return _kernel_of(ufunc, "nonzero_second")(kernel)
 
 
+@functools.cache
 def _refusing_negative_shift(ufunc, name: str, policy_name: str):
     """``ufunc`` (a shift) refusing a negative shift amount, as array-api-strict does (the standard: "only
     defined for x2 >= 0"); signed integer kinds only (an unsigned amount is never negative)."""
@@ -145,9 +170,10 @@ def _refusing_negative_shift(ufunc, name: str, policy_name: str):
             )
         return ufunc(x1, x2)
 
-    return kernel
+    return _kernel_of(ufunc, "nonnegative_second")(kernel)
 
 
+@functools.cache
 def _refusing_negative_power(policy_name: str):
     """Integer ``pow`` refusing a negative exponent (the standard leaves it undefined; NumPy and
     array-api-strict raise ValueError), in our words."""
@@ -162,9 +188,10 @@ def _refusing_negative_power(policy_name: str):
             f"standard leaves it undefined; convert to a floating-point dtype with astype() (policy {policy_name!r})"
         )
 
-    return kernel
+    return _kernel_of(_power, "nonnegative_second")(kernel)
 
 
+@_kernel_of(_floor_divide, "nonzero_second")
 def _floor_divide_int_xla(x1, x2):
     # XLA's integer division by zero is -1 (unsigned: all ones); jnp.floor_divide then takes
     # one off where the signs differ and x1 (XLA's remainder by zero) is nonzero: -2.
@@ -178,6 +205,7 @@ def _floor_divide_int_xla(x1, x2):
     return _where(zero, _where(x1 == 0, x1.dtype.type(-1), x1.dtype.type(-2)), out)
 
 
+@_kernel_of(_remainder, "nonzero_second")
 def _remainder_int_mlx(x1, x2):
     # MLX (on CPU) leaves x1 where the divisor is zero.
     if not _has_zero(x2):
@@ -198,6 +226,7 @@ _ZERO_DIVISION = {
 assert tuple(_ZERO_DIVISION) == ZERO_DIVISION_RULES
 
 
+@_kernel_of(_power, "second_not_0d")
 def _pow_real(x1, x2):
     if x2.ndim == 0 and x2.item() == 0.5:
         # NumPy's power(x, 0.5) with a scalar exponent is sqrt(x): wrong at -inf (NaN,
@@ -210,6 +239,7 @@ def _pow_real(x1, x2):
     return _power(x1, x2)
 
 
+@_kernel_of(_power, "nonnegative_second")
 def _pow_int(x1, x2):
     try:
         return _power(x1, x2)
@@ -225,6 +255,7 @@ def _pow_int(x1, x2):
     return _where(negative, fixed, out).astype(out.dtype, copy=False)
 
 
+@_kernel_of(_power)
 def _pow_complex(x1, x2):
     out = _power(x1, x2)
     if _all_finite(out):
@@ -306,17 +337,6 @@ def _nextafter_float16(x1, x2):
     return _where(x1 == x2, x2, _nextafter(x1, x2))
 
 
-# The kernels above that give their ufunc's result (dtype and shape) when both operands have their
-# computation dtype: ElementwiseFunctions lets the operators' fast paths call them for two such
-# arrays (never with a Python scalar: the compiled paths pass a Python float as it is).
-UFUNC_OF = {
-    _floor_divide_int: _floor_divide,
-    _floor_divide_float: _floor_divide,
-    _remainder_int: _remainder,
-    _pow_real: _power,
-    _pow_int: _power,
-    _pow_complex: _power,
-}
 
 
 _SHIFTS = {"bitwise_left_shift": np.left_shift, "bitwise_right_shift": np.right_shift}

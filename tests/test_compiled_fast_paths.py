@@ -672,3 +672,87 @@ def test_full_and_full_like_match_their_python_functions(ns):
     assert _outcome(lambda: full(runtime, 3, 1.0, device=DEVICE1)) == _outcome(
         lambda: full.fallback(runtime, 3, 1.0, device=DEVICE1)
     )
+
+
+@pytest.mark.parametrize("policy", ["array_api", "torch", "numpy", "jax"])
+def test_a_python_scalar_with_an_array_of_its_kind_gives_the_bytes_of_its_numpy_scalar(policy):
+    """An array with a Python scalar of its dtype's kind (an int with an integer array, a float with
+    a float array, ...), to a ufunc: the C path hands NumPy the scalar itself, which NumPy converts
+    to the array's dtype (NEP 50).  Every operator, forward, reflected and in place, 1-d and 0-d, each
+    dtype, the values at its bounds and just outside (the policy's conversion): the Python
+    function's result, byte for byte, or its error."""
+    ns = xp.namespace(policy)
+    checked = 0
+    for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16", "float32"):
+        if not hasattr(ns, name):
+            continue
+        dtype = getattr(ns, name)
+        numpy_dtype = np.dtype(name)
+        if numpy_dtype.kind == "f":
+            info = np.finfo(numpy_dtype)
+            values = [0.0, -0.0, 1.5, float(info.max), float(-info.max), float(info.max) * 2, float(info.tiny) / 4]
+            values += [float("nan"), float("inf"), 3, True]
+        else:
+            info = np.iinfo(numpy_dtype)
+            values = [0, 1, -1, 7, int(info.min), int(info.max), int(info.min) - 1, int(info.max) + 1, True, 2.5]
+        arrays = [ns.asarray([1, 2, 3], dtype=dtype), ns.asarray(5, dtype=dtype)]
+        for x in arrays:
+            for value in values:
+                for dunder in BINARY[:13] + REFLECTED:
+                    path = vars(Array)[dunder]
+                    _same_as_python(path, x, value)
+                    checked += 1
+                for dunder in INPLACE:
+                    path = vars(Array)[dunder]
+                    x1, x2 = _fresh(x), _fresh(x)
+                    assert _outcome(lambda: path(x1, value)) == _outcome(lambda: path.fallback(x2, value))
+                    assert x1._data.tobytes() == x2._data.tobytes(), (dunder, x, value)
+    complex_x = ns.asarray([1 + 2j, -0.0j])
+    for value in (1j, -2.5 + 0j, complex("nan+infj"), 3.0, 2):
+        for dunder in ("__add__", "__mul__", "__radd__", "__rtruediv__", "__eq__"):
+            _same_as_python(vars(Array)[dunder], complex_x, value)
+    bools = ns.asarray([True, False])
+    for value in (True, False, 1, 1.0):
+        for dunder in ("__and__", "__or__", "__rxor__", "__eq__", "__add__"):
+            _same_as_python(vars(Array)[dunder], bools, value)
+    assert checked > 2000
+
+
+def test_a_guarded_kernel_is_its_python_code_where_the_fact_holds_and_elsewhere():
+    """The special-value kernels that call their ufunc in C when a fact about the operands holds
+    (no zero divisor, no negative shift or exponent, finite operands, an exponent not 0-d) give
+    what their Python code gives: values, dtype, warnings and errors, for operands where the fact
+    holds, where it fails, and where the C code cannot read them (non-contiguous, byte-swapped)."""
+    from array_api_promo import _special_values as special
+
+    guarded = [k for k in special.UFUNC_OF if type(k) is not type(special.floor_divide)]
+    guarded += [special.special_kernel(name, "int64", xp._runtime.policy) for name in ("pow", "bitwise_left_shift")]
+    guarded += [special.special_kernel("floor_divide", "int32", tx._runtime.policy)]
+    assert len(guarded) >= 9 and all(hasattr(k, "__wrapped__") for k in guarded), guarded
+    ints = [np.array([7, -3, 0, 5], dtype=t) for t in ("int8", "int16", "int32", "int64")]
+    ints += [np.array([7, 250, 0, 5], dtype=t) for t in ("uint8", "uint64")]
+    ints += [np.array([7, 3, 2, 5], dtype=t) for t in ("int8", "int64", "uint16")]
+    ints += [np.array(2, dtype="int64"), np.array(0, dtype="int32"), np.array([6, 0, 4, 2, 9, 1, 3, 8])[::2]]
+    ints += [np.array([2, 3, 1, 4], dtype=">i8")]
+    floats = [np.array([1.5, -2.0, 0.0, 4.0], dtype=t) for t in ("float32", "float64")]
+    floats += [np.array([np.inf, 1.0, -0.0, 2.0]), np.array([np.nan, 1.0, 2.0, 3.0], dtype="float32")]
+    floats += [np.array(0.5), np.array(-0.0), np.array([1.0, 5.0, 2.0, 8.0, 3.0, 1.0, 7.0, 1.0])[::2]]
+    checked = 0
+    for kernel in guarded:
+        for a, b in itertools.product(ints + floats, repeat=2):
+            fast, slow = _numpy_outcome(lambda: kernel(a, b)), _numpy_outcome(lambda: kernel.__wrapped__(a, b))
+            assert fast == slow, (kernel, a, b)
+            checked += 1
+    assert checked > 1000
+
+
+def _numpy_outcome(call):
+    """A NumPy call's result (dtype, shape, bytes) or error, with its warnings."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            out = np.asarray(call())
+            result = ("ok", out.dtype, out.shape, out.tobytes())
+        except Exception as exc:  # noqa: BLE001 - the error is the outcome
+            result = ("error", type(exc), str(exc))
+    return result, [(w.category, str(w.message)) for w in caught]
