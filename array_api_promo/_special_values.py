@@ -56,9 +56,9 @@ Where the standard and NumPy disagree (checked against the 2025.12 stubs):
 
 from __future__ import annotations
 
-import numpy as np
-
 import functools
+
+import numpy as np
 
 from ._core import all_finite, guarded
 from .promotion._policy import ZERO_DIVISION_RULES
@@ -335,8 +335,6 @@ _ACOSH_NEEDS_FIX = bool(_isnan(_arccosh(np.complex128(complex(0.0, _nan))).imag)
 def _nextafter_float16(x1, x2):
     # NumPy's float16 nextafter(-0, +0) is -0 (and (+0, -0) is +0); IEEE says x2.
     return _where(x1 == x2, x2, _nextafter(x1, x2))
-
-
 
 
 _SHIFTS = {"bitwise_left_shift": np.left_shift, "bitwise_right_shift": np.right_shift}
