@@ -35,6 +35,7 @@ from array_api_promo.conformance.commands import run as run_cmd
 
 ADD = "array_api_tests/test_operators_and_elementwise_functions.py::test_add[add(x1, x2)]"
 MOD = "array_api_tests/test_operators_and_elementwise_functions.py"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
@@ -44,6 +45,20 @@ def _pythonpath(*paths, keep=True):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PYTHONPATH", os.pathsep.join([*map(str, paths)] + ([old] if old and keep else [])))
         yield
+
+
+def _python_m(module: str, argv: list, env: dict, cwd=ROOT, timeout: float = 600):
+    """``python -m <module> <argv>`` in a process of its own, as a user runs it; its output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", module, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def _tracked_changes(paths=("conformance", "DEVIATIONS.md")) -> str:
+    """``git status`` of the checkout's tracked files under ``paths`` (all of them for ``()``)."""
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no", "--", *paths], cwd=ROOT, capture_output=True, text=True
+    ).stdout
 
 
 @pytest.fixture(scope="module")
@@ -419,34 +434,21 @@ def test_only_default_settings_write_the_committed_files(tmp_path):
 def test_a_quick_run_changes_no_tracked_file(tmp_path):
     """``--max-examples 5 -k one test``: against the real suite when ARRAY_API_TESTS_DIR is set,
     else the fake one; afterwards ``git status`` shows no tracked file changed."""
-    root = Path(__file__).resolve().parents[2]
-    if not (root / ".git").exists():
+    if not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
-    before = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
-    ).stdout
+    before = _tracked_changes(paths=())
     real = os.environ.get("ARRAY_API_TESTS_DIR")
     env = dict(os.environ)
     argv = ["--max-examples", "5", "--workers", "1"]
     if not real:
-        env["PYTHONPATH"] = os.pathsep.join([str(FAKE), str(root)])
+        env["PYTHONPATH"] = os.pathsep.join([str(FAKE), str(ROOT)])
         argv += ["--pytest-arg=-k", "--pytest-arg=test_add", "--suite", str(FAKE)]
         argv += ["--module-map", "array_api=fake_namespace", "--policy", "array_api"]
     else:
         argv += ["--pytest-arg=-k", "--pytest-arg=test_abs", "--policy", "array_api"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "conformance", *argv, "--work-dir", str(tmp_path / "work")],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proc = _python_m("conformance", [*argv, "--work-dir", str(tmp_path / "work")], env)
     assert proc.returncode == 0, proc.stderr + proc.stdout
-    after = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
-    ).stdout
-    assert after == before
+    assert _tracked_changes(paths=()) == before
     assert "results, xfails and report of this run are in" in proc.stdout
 
 
@@ -657,18 +659,6 @@ def test_the_report_names_every_policy_it_leaves_out_and_why():
 # ---------------------------------------------------------------------------
 # never a false pass: a run that is not whole fails and writes nothing committed
 # ---------------------------------------------------------------------------
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _tracked_changes() -> str:
-    return subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no", "--", "conformance", "DEVIATIONS.md"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    ).stdout
-
-
 def _fake_env(monkeypatch, **extra):
     old = os.environ.get("PYTHONPATH")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(FAKE)] + ([old] if old else [])))
@@ -769,9 +759,7 @@ def test_a_module_the_suite_needs_is_missing(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "shadow"), str(FAKE), str(ROOT)])}
     before = _tracked_changes()
     argv = [*FAKE_RUN[2:], "--suite", str(suite), "--work-dir", str(tmp_path / "work")]
-    proc = subprocess.run(
-        [sys.executable, "-m", "conformance", *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
+    proc = _python_m("conformance", argv, env, timeout=300)
     assert proc.returncode == 2 and _tracked_changes() == before, proc.stderr
     assert proc.stderr.count("\n") == 1 and "ndindex: ModuleNotFoundError: No module named 'ndindex'" in proc.stderr
     assert proc.stderr.rstrip().endswith("pip install 'ndindex>=1.8'")
@@ -898,22 +886,16 @@ def test_the_command_names_itself_as_the_user_typed_it(module, cwd, tmp_path):
     installed ``python -m array_api_promo.conformance``: each says its own name in its usage and errors."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # as an installed package, or a checkout on the path
     where = ROOT if cwd == "root" else tmp_path
-    bad = subprocess.run(
-        [sys.executable, "-m", module, "--workers", "0"], cwd=where, env=env, capture_output=True, text=True
-    )
+    bad = _python_m(module, ["--workers", "0"], env, cwd=where)
     assert bad.returncode == 2
     assert (
         bad.stderr
         == f"python -m {module}: error: argument --workers: --workers is at least 1, got 0 (see python -m {module} run --help)\n"
     )
-    usage = subprocess.run([sys.executable, "-m", module, "--help"], cwd=where, env=env, capture_output=True, text=True)
+    usage = _python_m(module, ["--help"], env, cwd=where)
     assert usage.returncode == 0 and usage.stdout.startswith(f"usage: python -m {module} ")
-    nosuite = subprocess.run(
-        [sys.executable, "-m", module, "--suite", str(tmp_path), "--no-clone", "--work-dir", str(tmp_path / "w")],
-        cwd=where,
-        env=env,
-        capture_output=True,
-        text=True,
+    nosuite = _python_m(
+        module, ["--suite", str(tmp_path), "--no-clone", "--work-dir", str(tmp_path / "w")], env, cwd=where
     )
     assert nosuite.returncode == 2 and nosuite.stderr.startswith(
         f"python -m {module}: error: --suite {tmp_path} is not"
