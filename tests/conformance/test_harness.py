@@ -338,22 +338,22 @@ def test_bad_suite_path(tmp_path):
 # names checked before any run: one line on stderr, exit code 2, nothing written
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("argv", "says"),
+    ("command", "says"),
     [
-        (["--policy", "nosuch"], "unknown policy 'nosuch': registered policies are array_api"),
-        (["--policy", "no_such_module:POLICY"], "policy 'no_such_module:POLICY': cannot load"),
-        (["--policy", "json:dumps"], "json:dumps is a function, not a promotion Policy"),
-        (["--api-version", "2020.01"], "unknown API version '2020.01'"),
-        (["--render-only", "--results-dir", "EMPTY"], "no results to render in"),
-        (["--policy", "megengine"], "policy 'megengine' has no float64 and no complex dtype"),
-        (["--policy", "jax"], "policy 'jax' has no float64. Its promotion rules are compared"),
-        (["--policy", "array_api_promo.promotion.megengine:MegEnginePolicy"], "has no float64 and no complex dtype"),
-        (["--api-version", "2021.12"], "the 2021.12 standard has no complex dtypes. Run it at 2022.12 or later"),
-        (["--storage", "dask", "--policy", "megengine"], "policy 'megengine' at 2025.12 cannot be run"),
+        ("--policy nosuch", "unknown policy 'nosuch': registered policies are array_api"),
+        ("--policy no_such_module:POLICY", "policy 'no_such_module:POLICY': cannot load"),
+        ("--policy json:dumps", "json:dumps is a function, not a promotion Policy"),
+        ("--api-version 2020.01", "unknown API version '2020.01'"),
+        ("--render-only --results-dir EMPTY", "no results to render in"),
+        ("--policy megengine", "policy 'megengine' has no float64 and no complex dtype"),
+        ("--policy jax", "policy 'jax' has no float64. Its promotion rules are compared"),
+        ("--policy array_api_promo.promotion.megengine:MegEnginePolicy", "has no float64 and no complex dtype"),
+        ("--api-version 2021.12", "the 2021.12 standard has no complex dtypes. Run it at 2022.12 or later"),
+        ("--storage dask --policy megengine", "policy 'megengine' at 2025.12 cannot be run"),
     ],
 )
-def test_bad_names_are_one_line_errors_and_write_nothing(argv, says, tmp_path, capsys):
-    argv = [str(tmp_path / "empty") if a == "EMPTY" else a for a in argv]
+def test_bad_names_are_one_line_errors_and_write_nothing(command, says, tmp_path, capsys):
+    argv = [str(tmp_path / "empty") if a == "EMPTY" else a for a in command.split()]
     (tmp_path / "empty").mkdir()
     runs = "--render-only" not in argv  # render takes no suite options: argparse refuses them
     rc = cli.main([*argv, *(["--suite", str(FAKE), "--no-clone", "--work-dir", str(tmp_path / "work")] * runs)])
@@ -778,37 +778,37 @@ def test_a_suite_requirement_in_too_old_a_version(tmp_path, capsys):
 # every flag checked before anything runs or is written
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("argv", "says"),
+    ("command", "says"),
     [
-        (["--max-examples", "-5"], "argument --max-examples: --max-examples is at least 1, got -5"),
-        (["--max-examples", "0"], "--max-examples is at least 1, got 0"),
-        (["--max-examples", "many"], "--max-examples is an integer, got 'many'"),
-        (["--workers", "0"], "argument --workers: --workers is at least 1, got 0"),
-        (["--workers", "-2"], "--workers is at least 1, got -2"),
-        (["--seed", "-5"], "a seed is a non-negative integer or a range A-B"),
-        (["--seed", "5-3"], "the range '5-3' is empty (give A-B with A <= B)"),
-        (["--seed", "x"], "a seed is a non-negative integer"),
-        (["--seed", "0-99999999999"], "seeds go from 0 to 4294967295"),
-        (["--timeout", "0"], "argument --timeout: a number of seconds above 0, got '0'"),
-        (["--timeout", "nan"], "a number of seconds above 0, got 'nan'"),
-        (["--library", "fake_namespace", "--per-test-timeout", "-1"], "a number of seconds of 0 or more"),
-        (["--suite", "TMP"], "is not an array-api-tests checkout: expected array_api_tests/, conftest.py"),
-        (["--suite", "TMP/nowhere"], "nowhere does not exist; fetch the pinned suite there: git clone"),
-        (["--results-dir", "FILE"], "--results-dir FILE: a file is there; give a folder"),
-        (["--results-dir", "FILE/sub"], "cannot create the folder, FILE is a file"),
-        (["--output", "TMP"], "--output TMP: a folder is there; give a file path"),
-        (["--work-dir", "FILE/runs"], "--work-dir FILE/runs: cannot create the folder, FILE is a file"),
-        (["--xfails-dir", "FILE"], "--xfails-dir FILE: a file is there"),
-        (["--library", "fake_namespace", "--out", "FILE"], "--out FILE: a file is there"),
-        (["--library", "fake_namespace", "--cross-check", "TMP/none.json"], "--cross-check TMP/none.json: no such"),
+        ("--max-examples -5", "argument --max-examples: --max-examples is at least 1, got -5"),
+        ("--max-examples 0", "--max-examples is at least 1, got 0"),
+        ("--max-examples many", "--max-examples is an integer, got 'many'"),
+        ("--workers 0", "argument --workers: --workers is at least 1, got 0"),
+        ("--workers -2", "--workers is at least 1, got -2"),
+        ("--seed -5", "a seed is a non-negative integer or a range A-B"),
+        ("--seed 5-3", "the range '5-3' is empty (give A-B with A <= B)"),
+        ("--seed x", "a seed is a non-negative integer"),
+        ("--seed 0-99999999999", "seeds go from 0 to 4294967295"),
+        ("--timeout 0", "argument --timeout: a number of seconds above 0, got '0'"),
+        ("--timeout nan", "a number of seconds above 0, got 'nan'"),
+        ("--library fake_namespace --per-test-timeout -1", "a number of seconds of 0 or more"),
+        ("--suite TMP", "is not an array-api-tests checkout: expected array_api_tests/, conftest.py"),
+        ("--suite TMP/nowhere", "nowhere does not exist; fetch the pinned suite there: git clone"),
+        ("--results-dir FILE", "--results-dir FILE: a file is there; give a folder"),
+        ("--results-dir FILE/sub", "cannot create the folder, FILE is a file"),
+        ("--output TMP", "--output TMP: a folder is there; give a file path"),
+        ("--work-dir FILE/runs", "--work-dir FILE/runs: cannot create the folder, FILE is a file"),
+        ("--xfails-dir FILE", "--xfails-dir FILE: a file is there"),
+        ("--library fake_namespace --out FILE", "--out FILE: a file is there"),
+        ("--library fake_namespace --cross-check TMP/none.json", "--cross-check TMP/none.json: no such"),
     ],
 )
-def test_bad_flags_exit_2_with_nothing_run_or_written(argv, says, tmp_path, monkeypatch, capsys):
+def test_bad_flags_exit_2_with_nothing_run_or_written(command, says, tmp_path, monkeypatch, capsys):
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     (scratch / "a-file").write_text("x")
     subst = {"TMP": str(scratch), "FILE": str(scratch / "a-file")}
-    argv = [re.sub("TMP|FILE", lambda m: subst[m.group(0)], a) for a in argv]
+    argv = [re.sub("TMP|FILE", lambda m: subst[m.group(0)], a) for a in command.split()]
     says = re.sub("TMP|FILE", lambda m: subst[m.group(0)], says)
 
     def must_not_run(*a, **k):
