@@ -292,53 +292,83 @@ def _unspecified_here(name, ns):
     return False
 
 
-@pytest.mark.parametrize("policy", NAMESPACES)
-@pytest.mark.parametrize("name", REAL_BINARY)
-def test_real_binary_table(policy, name):
-    ns = NAMESPACES[policy]
+def _binary_calls(ns, name, dt, a, b):
     func = getattr(ns, name)
-    bad = []
-    for dt in _float_dtypes(ns):
-        for (a, b), want in REAL_BINARY[name]:
-            cases = {
-                "0-d": lambda: func(ns.asarray(a, dtype=dt), ns.asarray(b, dtype=dt)),
-                "1-d": lambda: func(ns.asarray([a, a], dtype=dt), ns.asarray([b, b], dtype=dt))[1],
-                "mixed": lambda: func(ns.asarray([1.0, a], dtype=dt), ns.asarray(b, dtype=dt))[1],
-            }
-            for how, call in cases.items():
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    got = float(call())
-                if not _same(got, want):
-                    bad.append(f"{name}({a!r}, {b!r}) [{dt} {how}] = {got!r}, want {want!r}")
-    assert not bad, "\n".join(bad)
+    return {
+        "0-d": lambda: func(ns.asarray(a, dtype=dt), ns.asarray(b, dtype=dt)),
+        "1-d": lambda: func(ns.asarray([a, a], dtype=dt), ns.asarray([b, b], dtype=dt))[1],
+        "mixed": lambda: func(ns.asarray([1.0, a], dtype=dt), ns.asarray(b, dtype=dt))[1],
+    }
 
 
-@pytest.mark.parametrize("policy", NAMESPACES)
-@pytest.mark.parametrize("name", REAL_BINARY)
-def test_real_binary_table_python_scalars(policy, name):
+def _python_scalar_calls(ns, name, dt, a, b):
     """A Python scalar on either side (converted by the policy, then the same kernels)."""
-    ns = NAMESPACES[policy]
     func = getattr(ns, name)
+    return {
+        "scalar x2": lambda: func(ns.asarray([a], dtype=dt), b)[0],
+        "scalar x1": lambda: func(a, ns.asarray([b], dtype=dt))[0],
+    }
+
+
+OPERATORS = {"floor_divide": "__floordiv__", "remainder": "__mod__", "pow": "__pow__"}
+
+
+def _operator_calls(ns, name, dt, a, b):
+    """The dunders (and their in-place forms) go through the same kernels."""
+    op = OPERATORS[name]
+    iop = "__i" + op[2:]
+    return {
+        f"{op} scalar": lambda: getattr(ns.asarray([a], dtype=dt), op)(b)[0],
+        f"{op} array": lambda: getattr(ns.asarray([a], dtype=dt), op)(ns.asarray([b], dtype=dt))[0],
+        iop: lambda: getattr(ns.asarray([a], dtype=dt), iop)(b)[0],
+    }
+
+
+def _unary_calls(ns, name, dt, x):
+    func = getattr(ns, name)
+    other = 1 + 1j if isinstance(x, complex) else 1.0
+    return {"0-d": lambda: func(ns.asarray(x, dtype=dt)), "1-d": lambda: func(ns.asarray([other, x], dtype=dt))[1]}
+
+
+# table -> (its rows by function, the ways of calling a function on a row, the namespace's dtypes to run them in)
+TABLES = {
+    "real_binary": (REAL_BINARY, _binary_calls, _float_dtypes),
+    "real_binary_python_scalars": (REAL_BINARY, _python_scalar_calls, _float_dtypes),
+    "real_binary_operators": ({n: REAL_BINARY[n] for n in OPERATORS}, _operator_calls, lambda ns: [ns.float64]),
+    "real_unary": (REAL_UNARY, _unary_calls, _float_dtypes),
+    "complex_unary": (COMPLEX_UNARY, _unary_calls, _complex_dtypes),
+}
+
+
+@pytest.mark.parametrize("policy", NAMESPACES)
+@pytest.mark.parametrize(("table", "name"), [(table, name) for table, (rows, *_) in TABLES.items() for name in rows])
+def test_special_values_table(policy, table, name):
+    """Each row of the table, in each dtype of the namespace that holds it, called each way: a line per
+    mismatch (a call that raises is one too)."""
+    ns = NAMESPACES[policy]
+    rows, calls, dtypes = TABLES[table]
+    if table == "complex_unary" and _unspecified_here(name, ns):
+        # The policy refuses complex input (torch.sign): a clear TypeError, not wrong values.
+        with pytest.raises(TypeError, match=f"{name}: .*policy '{policy}'"):
+            getattr(ns, name)(ns.asarray([1 + 1j], dtype=_complex_dtypes(ns)[0]))
+        return
+    convert = complex if table == "complex_unary" else float
     bad = []
-    for dt in _float_dtypes(ns):
-        for (a, b), want in REAL_BINARY[name]:
-            for how in ("scalar x2", "scalar x1"):
+    for dt in dtypes(ns):
+        for inputs, want in rows[name]:
+            inputs = inputs if isinstance(inputs, tuple) else (inputs,)
+            shown = f"{name}({', '.join(map(repr, inputs))}) [{dt}"
+            for how, call in calls(ns, name, dt, *inputs).items():
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     try:
-                        out = (
-                            func(ns.asarray([a], dtype=dt), b)
-                            if how == "scalar x2"
-                            else func(a, ns.asarray([b], dtype=dt))
-                        )
-                    except Exception as exc:  # report every dtype, not only the first
-                        bad.append(f"{name}({a!r}, {b!r}) [{dt} {how}] raised {type(exc).__name__}: {exc}")
+                        got = convert(call())
+                    except Exception as exc:  # report every dtype and way, not only the first
+                        bad.append(f"{shown} {how}] raised {type(exc).__name__}: {exc}")
                         continue
-                got = float(out[0])
                 if not _same(got, want):
-                    bad.append(f"{name}({a!r}, {b!r}) [{dt} {how}] = {got!r}, want {want!r}")
-    assert not bad, "\n".join(sorted(set(bad))[:40])
+                    bad.append(f"{shown} {how}] = {got!r}, want {want!r}")
+    assert not bad, "\n".join(bad)
 
 
 @pytest.mark.parametrize("name", ["floor_divide", "remainder", "pow", "expm1", "tanh", "sign", "nextafter"])
@@ -385,71 +415,6 @@ def test_special_kernel_selection(name):
                     warnings.simplefilter("ignore")
                     got = complex(np.asarray(k(x))[0])
                 assert _same(got, want), (name, dt, z, got, want)
-
-
-OPERATORS = {"floor_divide": "__floordiv__", "remainder": "__mod__", "pow": "__pow__"}
-
-
-@pytest.mark.parametrize("policy", NAMESPACES)
-@pytest.mark.parametrize("name", OPERATORS)
-def test_real_binary_table_operators(policy, name):
-    """The dunders (and their in-place forms) go through the same kernels."""
-    ns = NAMESPACES[policy]
-    op = OPERATORS[name]
-    iop = "__i" + op[2:]
-    bad = []
-    for (a, b), want in REAL_BINARY[name]:
-        x1 = ns.asarray([a], dtype=ns.float64)
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            got = float(getattr(x1, op)(b)[0])
-            got_arr = float(getattr(x1, op)(ns.asarray([b], dtype=ns.float64))[0])
-            y = ns.asarray([a], dtype=ns.float64)
-            y = getattr(y, iop)(b)
-            got_inplace = float(y[0])
-        for how, g in (("scalar", got), ("array", got_arr), ("in-place", got_inplace)):
-            if not _same(g, want):
-                bad.append(f"{op}({a!r}, {b!r}) [{how}] = {g!r}, want {want!r}")
-    assert not bad, "\n".join(bad)
-
-
-@pytest.mark.parametrize("policy", NAMESPACES)
-@pytest.mark.parametrize("name", REAL_UNARY)
-def test_real_unary_table(policy, name):
-    ns = NAMESPACES[policy]
-    func = getattr(ns, name)
-    bad = []
-    for dt in _float_dtypes(ns):
-        for a, want in REAL_UNARY[name]:
-            for how, x in (("0-d", ns.asarray(a, dtype=dt)), ("1-d", ns.asarray([1.0, a], dtype=dt))):
-                out = func(x)
-                got = float(out if how == "0-d" else out[1])
-                if not _same(got, want):
-                    bad.append(f"{name}({a!r}) [{dt} {how}] = {got!r}, want {want!r}")
-    assert not bad, "\n".join(bad)
-
-
-@pytest.mark.parametrize("policy", NAMESPACES)
-@pytest.mark.parametrize("name", COMPLEX_UNARY)
-def test_complex_unary_table(policy, name):
-    ns = NAMESPACES[policy]
-    func = getattr(ns, name)
-    if _unspecified_here(name, ns):
-        # The policy refuses complex input (torch.sign): a clear TypeError, not wrong values.
-        with pytest.raises(TypeError, match=f"{name}: .*policy '{policy}'"):
-            func(ns.asarray([1 + 1j], dtype=_complex_dtypes(ns)[0]))
-        return
-    bad = []
-    for dt in _complex_dtypes(ns):
-        for z, want in COMPLEX_UNARY[name]:
-            for how, x in (("0-d", ns.asarray(z, dtype=dt)), ("1-d", ns.asarray([1 + 1j, z], dtype=dt))):
-                with warnings.catch_warnings():
-                    warnings.simplefilter("ignore")
-                    out = func(x)
-                got = complex(out if how == "0-d" else out[1])
-                if not _same(got, want):
-                    bad.append(f"{name}({z!r}) [{dt} {how}] = {got!r}, want {want!r}")
-    assert not bad, "\n".join(bad)
 
 
 @pytest.mark.parametrize("policy", NAMESPACES)

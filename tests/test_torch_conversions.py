@@ -151,40 +151,41 @@ def test_creation(default, func, release):
     check(default, release, "creation", f"{func} conversions", case, key=func)
 
 
+def _where_case(ns, c):
+    cond = ns.asarray([True, False])
+    a, b = (make(ns, s) for s in c["operands"])
+    scalar = a if not hasattr(a, "dtype") else b
+    return f"where(cond, {', '.join(c['operands'])})", lambda: ns.where(cond, a, b), scalar
+
+
+def _clamp_case(ns, c):
+    x, lo, hi = (make(ns, s) for s in c["operands"])
+    complex_bound = next((b for b in (lo, hi) if isinstance(b, complex)), None)
+    return f"clip({', '.join(c['operands'])})", lambda: ns.clip(x, lo, hi), complex_bound
+
+
+def _two_scalars_case(ns, c):
+    cond = ns.asarray([True, False])
+    a, b = (make(ns, s) for s in c["operands"])
+    op = c["op"]
+    fn = (lambda: ns.where(cond, a, b)) if op == "where" else (lambda: getattr(ns, op)(a, b))
+    return f"{c['call']}({', '.join(c['operands'])})", fn, None
+
+
+# section of the release's conversions -> (what its records are called, case(ns, record) for check())
+CALL_SECTIONS = {
+    "where": ("where conversions", _where_case),
+    "clamp": ("clamp cases", _clamp_case),
+    "scalar_pairs": ("two-scalar calls", _two_scalars_case),
+}
+
+
 @pytest.mark.parametrize("release", RELEASES)
 @pytest.mark.parametrize("default", DEFAULTS)
-def test_where(default, release):
-    def case(ns, c):
-        cond = ns.asarray([True, False])
-        a, b = (make(ns, s) for s in c["operands"])
-        scalar = a if not hasattr(a, "dtype") else b
-        return f"where(cond, {', '.join(c['operands'])})", lambda: ns.where(cond, a, b), scalar
-
-    check(default, release, "where", "where conversions", case)
-
-
-@pytest.mark.parametrize("release", RELEASES)
-@pytest.mark.parametrize("default", DEFAULTS)
-def test_clamp(default, release):
-    def case(ns, c):
-        x, lo, hi = (make(ns, s) for s in c["operands"])
-        complex_bound = next((b for b in (lo, hi) if isinstance(b, complex)), None)
-        return f"clip({', '.join(c['operands'])})", lambda: ns.clip(x, lo, hi), complex_bound
-
-    check(default, release, "clamp", "clamp cases", case)
-
-
-@pytest.mark.parametrize("release", RELEASES)
-@pytest.mark.parametrize("default", DEFAULTS)
-def test_two_scalar_calls(default, release):
-    def case(ns, c):
-        cond = ns.asarray([True, False])
-        a, b = (make(ns, s) for s in c["operands"])
-        op = c["op"]
-        fn = (lambda: ns.where(cond, a, b)) if op == "where" else (lambda: getattr(ns, op)(a, b))
-        return f"{c['call']}({', '.join(c['operands'])})", fn, None
-
-    check(default, release, "scalar_pairs", "two-scalar calls", case)
+@pytest.mark.parametrize("section", CALL_SECTIONS)
+def test_calls_with_python_scalars(section, default, release):
+    what, case = CALL_SECTIONS[section]
+    check(default, release, section, what, case)
 
 
 def test_the_issue_cases():

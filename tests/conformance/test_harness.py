@@ -35,6 +35,7 @@ from array_api_promo.conformance.commands import run as run_cmd
 
 ADD = "array_api_tests/test_operators_and_elementwise_functions.py::test_add[add(x1, x2)]"
 MOD = "array_api_tests/test_operators_and_elementwise_functions.py"
+ROOT = Path(__file__).resolve().parents[2]
 
 
 @contextmanager
@@ -44,6 +45,20 @@ def _pythonpath(*paths, keep=True):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("PYTHONPATH", os.pathsep.join([*map(str, paths)] + ([old] if old and keep else [])))
         yield
+
+
+def _python_m(module: str, argv: list, env: dict, cwd=ROOT, timeout: float = 600):
+    """``python -m <module> <argv>`` in a process of its own, as a user runs it; its output as text."""
+    return subprocess.run(
+        [sys.executable, "-m", module, *argv], cwd=cwd, env=env, capture_output=True, text=True, timeout=timeout
+    )
+
+
+def _tracked_changes(paths=("conformance", "DEVIATIONS.md")) -> str:
+    """``git status`` of the checkout's tracked files under ``paths`` (all of them for ``()``)."""
+    return subprocess.run(
+        ["git", "status", "--porcelain", "--untracked-files=no", "--", *paths], cwd=ROOT, capture_output=True, text=True
+    ).stdout
 
 
 @pytest.fixture(scope="module")
@@ -323,22 +338,22 @@ def test_bad_suite_path(tmp_path):
 # names checked before any run: one line on stderr, exit code 2, nothing written
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("argv", "says"),
+    ("command", "says"),
     [
-        (["--policy", "nosuch"], "unknown policy 'nosuch': registered policies are array_api"),
-        (["--policy", "no_such_module:POLICY"], "policy 'no_such_module:POLICY': cannot load"),
-        (["--policy", "json:dumps"], "json:dumps is a function, not a promotion Policy"),
-        (["--api-version", "2020.01"], "unknown API version '2020.01'"),
-        (["--render-only", "--results-dir", "EMPTY"], "no results to render in"),
-        (["--policy", "megengine"], "policy 'megengine' has no float64 and no complex dtype"),
-        (["--policy", "jax"], "policy 'jax' has no float64. Its promotion rules are compared"),
-        (["--policy", "array_api_promo.promotion.megengine:MegEnginePolicy"], "has no float64 and no complex dtype"),
-        (["--api-version", "2021.12"], "the 2021.12 standard has no complex dtypes. Run it at 2022.12 or later"),
-        (["--storage", "dask", "--policy", "megengine"], "policy 'megengine' at 2025.12 cannot be run"),
+        ("--policy nosuch", "unknown policy 'nosuch': registered policies are array_api"),
+        ("--policy no_such_module:POLICY", "policy 'no_such_module:POLICY': cannot load"),
+        ("--policy json:dumps", "json:dumps is a function, not a promotion Policy"),
+        ("--api-version 2020.01", "unknown API version '2020.01'"),
+        ("--render-only --results-dir EMPTY", "no results to render in"),
+        ("--policy megengine", "policy 'megengine' has no float64 and no complex dtype"),
+        ("--policy jax", "policy 'jax' has no float64. Its promotion rules are compared"),
+        ("--policy array_api_promo.promotion.megengine:MegEnginePolicy", "has no float64 and no complex dtype"),
+        ("--api-version 2021.12", "the 2021.12 standard has no complex dtypes. Run it at 2022.12 or later"),
+        ("--storage dask --policy megengine", "policy 'megengine' at 2025.12 cannot be run"),
     ],
 )
-def test_bad_names_are_one_line_errors_and_write_nothing(argv, says, tmp_path, capsys):
-    argv = [str(tmp_path / "empty") if a == "EMPTY" else a for a in argv]
+def test_bad_names_are_one_line_errors_and_write_nothing(command, says, tmp_path, capsys):
+    argv = [str(tmp_path / "empty") if a == "EMPTY" else a for a in command.split()]
     (tmp_path / "empty").mkdir()
     runs = "--render-only" not in argv  # render takes no suite options: argparse refuses them
     rc = cli.main([*argv, *(["--suite", str(FAKE), "--no-clone", "--work-dir", str(tmp_path / "work")] * runs)])
@@ -419,34 +434,21 @@ def test_only_default_settings_write_the_committed_files(tmp_path):
 def test_a_quick_run_changes_no_tracked_file(tmp_path):
     """``--max-examples 5 -k one test``: against the real suite when ARRAY_API_TESTS_DIR is set,
     else the fake one; afterwards ``git status`` shows no tracked file changed."""
-    root = Path(__file__).resolve().parents[2]
-    if not (root / ".git").exists():
+    if not (ROOT / ".git").exists():
         pytest.skip("not a git checkout")
-    before = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
-    ).stdout
+    before = _tracked_changes(paths=())
     real = os.environ.get("ARRAY_API_TESTS_DIR")
     env = dict(os.environ)
     argv = ["--max-examples", "5", "--workers", "1"]
     if not real:
-        env["PYTHONPATH"] = os.pathsep.join([str(FAKE), str(root)])
+        env["PYTHONPATH"] = os.pathsep.join([str(FAKE), str(ROOT)])
         argv += ["--pytest-arg=-k", "--pytest-arg=test_add", "--suite", str(FAKE)]
         argv += ["--module-map", "array_api=fake_namespace", "--policy", "array_api"]
     else:
         argv += ["--pytest-arg=-k", "--pytest-arg=test_abs", "--policy", "array_api"]
-    proc = subprocess.run(
-        [sys.executable, "-m", "conformance", *argv, "--work-dir", str(tmp_path / "work")],
-        cwd=root,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    proc = _python_m("conformance", [*argv, "--work-dir", str(tmp_path / "work")], env)
     assert proc.returncode == 0, proc.stderr + proc.stdout
-    after = subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no"], cwd=root, capture_output=True, text=True
-    ).stdout
-    assert after == before
+    assert _tracked_changes(paths=()) == before
     assert "results, xfails and report of this run are in" in proc.stdout
 
 
@@ -657,18 +659,6 @@ def test_the_report_names_every_policy_it_leaves_out_and_why():
 # ---------------------------------------------------------------------------
 # never a false pass: a run that is not whole fails and writes nothing committed
 # ---------------------------------------------------------------------------
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def _tracked_changes() -> str:
-    return subprocess.run(
-        ["git", "status", "--porcelain", "--untracked-files=no", "--", "conformance", "DEVIATIONS.md"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-    ).stdout
-
-
 def _fake_env(monkeypatch, **extra):
     old = os.environ.get("PYTHONPATH")
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(FAKE)] + ([old] if old else [])))
@@ -769,9 +759,7 @@ def test_a_module_the_suite_needs_is_missing(tmp_path):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path / "shadow"), str(FAKE), str(ROOT)])}
     before = _tracked_changes()
     argv = [*FAKE_RUN[2:], "--suite", str(suite), "--work-dir", str(tmp_path / "work")]
-    proc = subprocess.run(
-        [sys.executable, "-m", "conformance", *argv], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300
-    )
+    proc = _python_m("conformance", argv, env, timeout=300)
     assert proc.returncode == 2 and _tracked_changes() == before, proc.stderr
     assert proc.stderr.count("\n") == 1 and "ndindex: ModuleNotFoundError: No module named 'ndindex'" in proc.stderr
     assert proc.stderr.rstrip().endswith("pip install 'ndindex>=1.8'")
@@ -790,37 +778,37 @@ def test_a_suite_requirement_in_too_old_a_version(tmp_path, capsys):
 # every flag checked before anything runs or is written
 # ---------------------------------------------------------------------------
 @pytest.mark.parametrize(
-    ("argv", "says"),
+    ("command", "says"),
     [
-        (["--max-examples", "-5"], "argument --max-examples: --max-examples is at least 1, got -5"),
-        (["--max-examples", "0"], "--max-examples is at least 1, got 0"),
-        (["--max-examples", "many"], "--max-examples is an integer, got 'many'"),
-        (["--workers", "0"], "argument --workers: --workers is at least 1, got 0"),
-        (["--workers", "-2"], "--workers is at least 1, got -2"),
-        (["--seed", "-5"], "a seed is a non-negative integer or a range A-B"),
-        (["--seed", "5-3"], "the range '5-3' is empty (give A-B with A <= B)"),
-        (["--seed", "x"], "a seed is a non-negative integer"),
-        (["--seed", "0-99999999999"], "seeds go from 0 to 4294967295"),
-        (["--timeout", "0"], "argument --timeout: a number of seconds above 0, got '0'"),
-        (["--timeout", "nan"], "a number of seconds above 0, got 'nan'"),
-        (["--library", "fake_namespace", "--per-test-timeout", "-1"], "a number of seconds of 0 or more"),
-        (["--suite", "TMP"], "is not an array-api-tests checkout: expected array_api_tests/, conftest.py"),
-        (["--suite", "TMP/nowhere"], "nowhere does not exist; fetch the pinned suite there: git clone"),
-        (["--results-dir", "FILE"], "--results-dir FILE: a file is there; give a folder"),
-        (["--results-dir", "FILE/sub"], "cannot create the folder, FILE is a file"),
-        (["--output", "TMP"], "--output TMP: a folder is there; give a file path"),
-        (["--work-dir", "FILE/runs"], "--work-dir FILE/runs: cannot create the folder, FILE is a file"),
-        (["--xfails-dir", "FILE"], "--xfails-dir FILE: a file is there"),
-        (["--library", "fake_namespace", "--out", "FILE"], "--out FILE: a file is there"),
-        (["--library", "fake_namespace", "--cross-check", "TMP/none.json"], "--cross-check TMP/none.json: no such"),
+        ("--max-examples -5", "argument --max-examples: --max-examples is at least 1, got -5"),
+        ("--max-examples 0", "--max-examples is at least 1, got 0"),
+        ("--max-examples many", "--max-examples is an integer, got 'many'"),
+        ("--workers 0", "argument --workers: --workers is at least 1, got 0"),
+        ("--workers -2", "--workers is at least 1, got -2"),
+        ("--seed -5", "a seed is a non-negative integer or a range A-B"),
+        ("--seed 5-3", "the range '5-3' is empty (give A-B with A <= B)"),
+        ("--seed x", "a seed is a non-negative integer"),
+        ("--seed 0-99999999999", "seeds go from 0 to 4294967295"),
+        ("--timeout 0", "argument --timeout: a number of seconds above 0, got '0'"),
+        ("--timeout nan", "a number of seconds above 0, got 'nan'"),
+        ("--library fake_namespace --per-test-timeout -1", "a number of seconds of 0 or more"),
+        ("--suite TMP", "is not an array-api-tests checkout: expected array_api_tests/, conftest.py"),
+        ("--suite TMP/nowhere", "nowhere does not exist; fetch the pinned suite there: git clone"),
+        ("--results-dir FILE", "--results-dir FILE: a file is there; give a folder"),
+        ("--results-dir FILE/sub", "cannot create the folder, FILE is a file"),
+        ("--output TMP", "--output TMP: a folder is there; give a file path"),
+        ("--work-dir FILE/runs", "--work-dir FILE/runs: cannot create the folder, FILE is a file"),
+        ("--xfails-dir FILE", "--xfails-dir FILE: a file is there"),
+        ("--library fake_namespace --out FILE", "--out FILE: a file is there"),
+        ("--library fake_namespace --cross-check TMP/none.json", "--cross-check TMP/none.json: no such"),
     ],
 )
-def test_bad_flags_exit_2_with_nothing_run_or_written(argv, says, tmp_path, monkeypatch, capsys):
+def test_bad_flags_exit_2_with_nothing_run_or_written(command, says, tmp_path, monkeypatch, capsys):
     scratch = tmp_path / "scratch"
     scratch.mkdir()
     (scratch / "a-file").write_text("x")
     subst = {"TMP": str(scratch), "FILE": str(scratch / "a-file")}
-    argv = [re.sub("TMP|FILE", lambda m: subst[m.group(0)], a) for a in argv]
+    argv = [re.sub("TMP|FILE", lambda m: subst[m.group(0)], a) for a in command.split()]
     says = re.sub("TMP|FILE", lambda m: subst[m.group(0)], says)
 
     def must_not_run(*a, **k):
@@ -898,22 +886,16 @@ def test_the_command_names_itself_as_the_user_typed_it(module, cwd, tmp_path):
     installed ``python -m array_api_promo.conformance``: each says its own name in its usage and errors."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}  # as an installed package, or a checkout on the path
     where = ROOT if cwd == "root" else tmp_path
-    bad = subprocess.run(
-        [sys.executable, "-m", module, "--workers", "0"], cwd=where, env=env, capture_output=True, text=True
-    )
+    bad = _python_m(module, ["--workers", "0"], env, cwd=where)
     assert bad.returncode == 2
     assert (
         bad.stderr
         == f"python -m {module}: error: argument --workers: --workers is at least 1, got 0 (see python -m {module} run --help)\n"
     )
-    usage = subprocess.run([sys.executable, "-m", module, "--help"], cwd=where, env=env, capture_output=True, text=True)
+    usage = _python_m(module, ["--help"], env, cwd=where)
     assert usage.returncode == 0 and usage.stdout.startswith(f"usage: python -m {module} ")
-    nosuite = subprocess.run(
-        [sys.executable, "-m", module, "--suite", str(tmp_path), "--no-clone", "--work-dir", str(tmp_path / "w")],
-        cwd=where,
-        env=env,
-        capture_output=True,
-        text=True,
+    nosuite = _python_m(
+        module, ["--suite", str(tmp_path), "--no-clone", "--work-dir", str(tmp_path / "w")], env, cwd=where
     )
     assert nosuite.returncode == 2 and nosuite.stderr.startswith(
         f"python -m {module}: error: --suite {tmp_path} is not"

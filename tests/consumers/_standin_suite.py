@@ -9,6 +9,8 @@ unseeded data, so which tests skip (a sentinel value drawn) varies from run to
 run.  The assertion message lists the tests failing on one side only, grouped
 by the exception that failed them, each group with what the other side said for
 its first test (an xfail's reason is the exception the consumer keyed it on).
+``test_xarray.py`` runs xarray's tests with ``run`` too, under each policy, and
+compares every outcome itself.
 """
 
 from __future__ import annotations
@@ -51,10 +53,12 @@ def env() -> dict:
     return environ
 
 
-def run(tmp_path, pytest_args: list[str], *, standin: bool, cwd=None, timeout: float) -> Run:
-    """Run ``python -m pytest PYTEST_ARGS`` (through the stand-in if ``standin``) and read its junit XML."""
+def run(tmp_path, pytest_args: list[str], *, standin: bool, policy: str | None = None, cwd=None, timeout: float) -> Run:
+    """Run ``python -m pytest PYTEST_ARGS`` (through the stand-in if ``standin``, under ``policy`` if given,
+    else its default) and read its junit XML."""
     report = tmp_path / "report.xml"
-    runner = [sys.executable, "-m", "array_api_promo.standin", "--"] if standin else []
+    options = ["--policy", policy] if policy else []
+    runner = [sys.executable, "-m", "array_api_promo.standin", *options, "--"] if standin else []
     command = [*runner, sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short"]
     command += [f"--junitxml={report}", *pytest_args]
     start = time.perf_counter()

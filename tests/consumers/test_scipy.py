@@ -35,13 +35,7 @@ import scipy.signal as signal  # noqa: E402
 import scipy.spatial.distance as distance  # noqa: E402
 import scipy.special as special  # noqa: E402
 import scipy.stats as stats  # noqa: E402
-from _consumer_check import (  # noqa: E402
-    CPU_ONLY_ERROR,
-    DEVICES,
-    MIXED_DEVICE_ERROR,
-    NAMESPACES,
-    assert_ours,
-)
+from _consumer_check import CPU_ONLY_ERROR, DEVICES, MIXED_DEVICE_ERROR, NAMESPACES, assert_ours  # noqa: E402
 
 import array_api_promo as xp  # noqa: E402
 import array_api_promo.torch as tx  # noqa: E402

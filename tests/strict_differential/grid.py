@@ -217,31 +217,29 @@ class Case(NamedTuple):
     @property
     def id(self) -> str:
         parts = [show(a) for a in self.args] + [f"{k}={show(v)}" for k, v in self.kwargs]
-        kind = self.target[0]
-        if kind == "fn":
-            return f"{self.target[1]}({', '.join(parts)})"
+        kind, name = self.target[0], self.target[1] if len(self.target) > 1 else ""
         if kind == "op":
-            return (
-                f"{parts[0]} {_SYMBOLS[self.target[1]]} {parts[1]}"
-                if len(parts) == 2
-                else f"{_SYMBOLS[self.target[1]]}{parts[0]}"
-            )
-        if kind == "iop":
-            return f"{parts[0]} {_SYMBOLS[self.target[1]]}= {parts[1]}"
-        if kind == "getitem":
-            return f"{parts[0]}[{parts[1]}]"
-        if kind == "setitem":
-            return f"{parts[0]}[{parts[1]}] = {parts[2]}"
-        if kind == "attr":
-            return f"{parts[0]}.{self.target[1]}"
-        if kind == "meth":
-            return f"{parts[0]}.{self.target[1]}({', '.join(parts[1:])})"
-        if kind == "conv":
-            return f"{self.target[1]}({parts[0]})"
-        if kind == "info":
-            return f"__array_namespace_info__().{self.target[1]}({', '.join(parts)})"
-        return f"{self.target}({', '.join(parts)})"
+            kind = "binary op" if len(parts) == 2 else "unary op"
+        if kind not in _ID_FORMS:
+            return f"{self.target}({', '.join(parts)})"
+        everything, rest = ", ".join(parts), ", ".join(parts[1:])
+        return _ID_FORMS[kind].format(*parts, all=everything, rest=rest, name=name, symbol=_SYMBOLS.get(name))
 
+
+# How a call of each kind reads: {0}, {1}... its arguments, {all} all of them, {rest} all but the first,
+# {name} the target's name, {symbol} its operator's.
+_ID_FORMS = {
+    "fn": "{name}({all})",
+    "binary op": "{0} {symbol} {1}",
+    "unary op": "{symbol}{0}",
+    "iop": "{0} {symbol}= {1}",
+    "getitem": "{0}[{1}]",
+    "setitem": "{0}[{1}] = {2}",
+    "attr": "{0}.{name}",
+    "meth": "{0}.{name}({rest})",
+    "conv": "{name}({0})",
+    "info": "__array_namespace_info__().{name}({all})",
+}
 
 _SYMBOLS = {
     "add": "+", "sub": "-", "mul": "*", "truediv": "/", "floordiv": "//", "mod": "%", "pow": "**",
