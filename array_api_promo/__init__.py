@@ -9,7 +9,6 @@ PYTEST_DONT_REWRITE: pytest leaves this package's asserts alone (a pytest plugin
 marked for assertion rewriting; the NEP 50 tools import it before pytest starts).
 """
 
-import importlib as _importlib
 import importlib.util as _importlib_util
 import sys as _sys
 
