@@ -9,6 +9,7 @@ PYTEST_DONT_REWRITE: pytest leaves this package's asserts alone (a pytest plugin
 marked for assertion rewriting; the NEP 50 tools import it before pytest starts).
 """
 
+import importlib as _importlib
 import importlib.util as _importlib_util
 import sys as _sys
 
@@ -34,6 +35,8 @@ def _on_first_use(name: str):
     if fullname in _sys.modules:
         return _sys.modules[fullname]
     spec = _importlib_util.find_spec(fullname)
+    if spec is None or spec.loader is None:  # (a broken install: the import says what is missing)
+        return _importlib.import_module(fullname)
     spec.loader = _importlib_util.LazyLoader(spec.loader)
     module = _importlib_util.module_from_spec(spec)
     _sys.modules[fullname] = module
