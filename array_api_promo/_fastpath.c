@@ -1624,9 +1624,9 @@ creation_dtype(FastPath *self, PyObject *runtime, PyObject *dtype, PyObject *kin
     return PyTuple_GET_ITEM(plan, 0);
 }
 
-/* The variants of CONSTANT (ZEROS, ONES, EMPTY, each | LIKE for zeros_like ...) and FULL (FULL_SHAPE,
- * FULL_LIKE), by name */
-enum { ZEROS, ONES, EMPTY, FULL_SHAPE = 0, FULL_LIKE = 3, LIKE = 4 };
+/* The variants of CONSTANT (ZEROS, ONES, EMPTY, each | LIKE for zeros_like ...), FULL (FULL_SHAPE,
+ * FULL_LIKE) and MATRIX_VIEW (x.T, or STACKED_MATRICES: x.mT), by name */
+enum { ZEROS, ONES, EMPTY, FULL_SHAPE = 0, FULL_LIKE = 3, LIKE = 4, STACKED_MATRICES = 8 };
 
 /* zeros(shape), ones(shape) or empty(shape) (self->variant) of a plain shape, with dtype= one of the
  * runtime's or none, and device= None or none: as the Python functions' plain case, elements of that
@@ -2218,7 +2218,7 @@ matrix_view(FastPath *self, PyObject *x)
         return FALL_BACK;
     }
     int ndim = PyArray_NDIM((PyArrayObject *)data);
-    int stacked = PyUnicode_CompareWithASCIIString(self->name, "mT") == 0;
+    int stacked = self->variant == STACKED_MATRICES;
     if (stacked ? ndim < 2 : ndim != 2) {
         return FALL_BACK;
     }
@@ -2403,6 +2403,7 @@ fastpath_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
                     : PyUnicode_CompareWithASCIIString(name, "zeros_like") == 0     ? ZEROS | LIKE
                     : PyUnicode_CompareWithASCIIString(name, "ones_like") == 0      ? ONES | LIKE
                     : PyUnicode_CompareWithASCIIString(name, "empty_like") == 0     ? EMPTY | LIKE
+                    : PyUnicode_CompareWithASCIIString(name, "mT") == 0             ? STACKED_MATRICES
                                                                                     : ZEROS;
     Py_INCREF(name);
     self->name = name;
