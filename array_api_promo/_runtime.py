@@ -20,7 +20,7 @@ import threading
 import numpy as np
 
 from . import _core, _dtypes as D
-from ._array import Array
+from ._array import Array, new_array
 from ._devices import ALL_DEVICES, CPU, DEVICE1, DEVICE2, Device, device_by_name, device_of, operation_name
 from ._dtypes import PY_SCALARS, DType
 from ._errors import ArgumentError, AxisError
@@ -453,17 +453,6 @@ def memory_ceiling() -> int:
 # The length of a 1-d result whose plain case skips the general checks: its bytes stay below
 # check_fits' threshold for every dtype, and its values within every integer dtype's range.
 PLAIN_LENGTH = _SMALL_BYTES // 16  # (16 bytes: the widest dtype, complex128)
-
-
-def new_array(data: np.ndarray, dtype: DType, runtime, device: Device = CPU) -> Array:
-    """``Array._new`` for a device known to hold ``dtype`` (the CPU holds every dtype): without the
-    admission check, the call costs a third of a view's."""
-    array = _new_object(Array)
-    array._data = data
-    array._dtype = dtype
-    array._runtime = runtime
-    array._device = device
-    return array
 
 
 def check_fits(shape: tuple, itemsize: int, func: str, what: str = "the result", *, view: bool = False) -> None:
