@@ -3071,6 +3071,12 @@ PyInit__fastpath(void)
     if (PyType_Ready(&ForwardingFunctionType) < 0) {
         return NULL;
     }
+    /* PyType_Ready put the type's own __doc__ in its dict, where it would hide the function type's
+     * (each function's docstring): every attribute is the function type's but __reduce__ */
+    if (PyDict_DelItemString(ForwardingFunctionType.tp_dict, "__doc__") < 0) {
+        return NULL;
+    }
+    PyType_Modified(&ForwardingFunctionType);
 #endif
     struct {
         PyObject **name;
