@@ -576,6 +576,11 @@ class Policy(ScalarRules):
             return dtype if dtype.bits >= self.default_int.bits else self.default_int
         return dtype
 
+    def accumulation_decision(self, op: str, dtype: DType) -> Decision:
+        """An accumulating function's decision: computed and returned in :meth:`accumulation_dtype`."""
+        acc = self.accumulation_dtype(op, dtype)
+        return Decision(acc, acc)
+
     def versioned_accumulation(self, op: str, result: DType, api_version: str) -> DType:
         """The default result dtype of ``sum``/``prod``/``trace`` at ``api_version``, given ``result``
         from :meth:`function_dtype` (the current standard's).
@@ -632,8 +637,7 @@ class Policy(ScalarRules):
                 f"{domain.words} input (policy {self.name!r})"
             )
         if op in ACCUMULATING_FUNCTIONS:
-            acc = self.accumulation_dtype(op, dtype)
-            return Decision(acc, acc)
+            return self.accumulation_decision(op, dtype)
         if op in REAL_TO_COMPLEX_FUNCTIONS:
             return Decision(dtype, D.COMPLEX_OF[dtype])
         if op in COMPLEX_TO_REAL_FUNCTIONS:

@@ -365,8 +365,7 @@ class JaxPolicy(Policy):
             compute = self._inexact(dtype)
             return Decision(compute, D.REAL_OF.get(compute, compute) if op in _REAL_RESULT_REDUCTIONS else compute)
         if op in ACCUMULATING_FUNCTIONS and dtype.category == D.CATEGORY_BOOL:
-            acc = self.accumulation_dtype(op, dtype)
-            return Decision(acc, acc)
+            return self.accumulation_decision(op, dtype)
         return super().function_dtype(op, dtype)
 
     def inplace_result(self, op, result, target):

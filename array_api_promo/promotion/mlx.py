@@ -202,6 +202,5 @@ class MlxPolicy(Policy):
         if op in ("max", "min"):
             return Decision(dtype, dtype)  # any dtype, complex included
         if op in ("sum", "prod") and dtype is b1:
-            acc = self.accumulation_dtype(op, dtype)
-            return Decision(acc, acc)
+            return self.accumulation_decision(op, dtype)
         return super().function_dtype(op, dtype)

@@ -480,8 +480,7 @@ class NumPyPolicy(Policy):
         if op in ("max", "min"):
             return Decision(dtype, dtype)
         if op in ACCUMULATING_FUNCTIONS and dtype.category == D.CATEGORY_BOOL:  # np.sum(bool): the default int
-            acc = self.accumulation_dtype(op, dtype)
-            return Decision(acc, acc)
+            return self.accumulation_decision(op, dtype)
         return super().function_dtype(op, dtype)
 
 

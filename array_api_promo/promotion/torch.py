@@ -451,8 +451,7 @@ class TorchPolicy(Policy):
                 f"({D.CATEGORY_NAMES[dtype.category]}) (policy {self.name!r})"
             )
         if op in ACCUMULATING_FUNCTIONS:
-            acc = self.accumulation_dtype(op, dtype)
-            return Decision(acc, acc)
+            return self.accumulation_decision(op, dtype)
         if op in ("std", "var") and dtype.category == D.CATEGORY_COMPLEX:
             return Decision(dtype, D.REAL_OF[dtype])  # torch.std of complex is real
         return Decision(dtype, dtype)
