@@ -41,9 +41,9 @@ and operands an operator declines (NotImplemented, then Python's own ``TypeError
 step) and refuses in array-api-strict's words where that declines too.
 
 ``WORDS`` is the one home of array-api-strict's texts, as release ``MIRRORED_VERSION`` words
-them, with the exception class it raises (``NUMPY_WORDS``: NumPy's, which it lets through).  Where
-array-api-strict raises a class ours is not, the stand-in raises one that is both
-(:class:`StrictValueError`).
+them, with the exception class it raises (``NUMPY_WORDS``: NumPy's, which it lets through); the
+table writes each as array-api-strict raises it, ``TypeError("...")``.  Where array-api-strict
+raises a class ours is not, the stand-in raises one that is both (:class:`StrictValueError`).
 """
 
 from __future__ import annotations
@@ -58,7 +58,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import OPERATORS, Array
 from ._devices import CPU, Device, strict_device_name
-from .promotion import PromotionError
+from .promotion import OPS, PromotionError
 from .promotion.array_api import ARRAY_API_LATTICE
 
 __all__ = [
@@ -89,169 +89,157 @@ class StrictPromotionValueError(PromotionError, StrictValueError):
 
 
 # -- array-api-strict's texts ------------------------------------------------------------------------
-# key -> (the class array-api-strict raises, its text); ``{}`` fields are filled by the kind's chooser,
-# dtypes as ``array_api_strict.int64``, devices as ``array_api_strict.Device('device1')``, types as
-# ``<class 'str'>``.  (NumPy's: a text array-api-strict passes on from NumPy, which consumers meet as its.)
-WORDS: dict[str, tuple[type, str]] = {
+# key -> the refusal as array-api-strict raises it (its class, its text); ``{}`` fields are filled by the
+# kind's chooser, dtypes as ``array_api_strict.int64``, devices as ``array_api_strict.Device('device1')``,
+# types as ``<class 'str'>``.  (NumPy's: a text array-api-strict passes on from NumPy, which consumers meet
+# as its.)  ``WORDS``: the same as (class, text).
+_RAISED = {
     # promotion (_dtypes._result_type, Array._promote_scalar, Array._check_allowed_dtypes)
-    "promote": (TypeError, "{} and {} cannot be type promoted together"),
-    "bool_scalar": (TypeError, "Python bool scalars can only be promoted with bool arrays"),
-    "int_scalar_with_bool": (TypeError, "Python int scalars cannot be promoted with bool arrays"),
-    "int_scalar_range": (OverflowError, "Python int scalars must be within the bounds of the dtype for integer arrays"),
-    "float_scalar": (TypeError, "Python float scalars can only be promoted with floating-point arrays."),
-    "complex_scalar": (TypeError, "Python complex scalars can only be promoted with floating-point arrays."),
-    "inplace": (TypeError, "Cannot perform {} with dtypes {} and {}"),
-    "setitem_dtypes": (TypeError, "mismatched dtypes: self.dtype = {} and other.dtype = {}"),
+    "promote": TypeError("{} and {} cannot be type promoted together"),
+    "bool_scalar": TypeError("Python bool scalars can only be promoted with bool arrays"),
+    "int_scalar_with_bool": TypeError("Python int scalars cannot be promoted with bool arrays"),
+    "int_scalar_range": OverflowError("Python int scalars must be within the bounds of the dtype for integer arrays"),
+    "float_scalar": TypeError("Python float scalars can only be promoted with floating-point arrays."),
+    "complex_scalar": TypeError("Python complex scalars can only be promoted with floating-point arrays."),
+    "inplace": TypeError("Cannot perform {} with dtypes {} and {}"),
+    "setitem_dtypes": TypeError("mismatched dtypes: self.dtype = {} and other.dtype = {}"),
     # dtype categories
-    "only_in": (TypeError, "Only {} dtypes are allowed in {}"),  # operators, most functions
-    "only_in_unary": (TypeError, "Only {} dtypes are allowed in {}; got {}."),  # unary elementwise functions
-    "only_in_binary": (TypeError, "Only {} dtypes are allowed in {}(...). Got {} and {}."),  # two arrays
-    "only_with_scalar": (TypeError, "Only {} dtypes are allowed {}. Got {}."),  # an array and a Python scalar
-    "matrix_power_dtype": (TypeError, "Only floating-point dtypes are allowed for the first argument of matrix_power"),
-    "astype": (
-        TypeError,
+    "only_in": TypeError("Only {} dtypes are allowed in {}"),  # operators, most functions
+    "only_in_unary": TypeError("Only {} dtypes are allowed in {}; got {}."),  # unary elementwise functions
+    "only_in_binary": TypeError("Only {} dtypes are allowed in {}(...). Got {} and {}."),  # two arrays
+    "only_with_scalar": TypeError("Only {} dtypes are allowed {}. Got {}."),  # an array and a Python scalar
+    "matrix_power_dtype": TypeError("Only floating-point dtypes are allowed for the first argument of matrix_power"),
+    "astype": TypeError(
         "The Array API standard stipulates that casting {} to {} should not be permitted. "
-        "array-api-strict thus prohibits this conversion.",
+        "array-api-strict thus prohibits this conversion."
     ),
-    "freq_dtype": (ValueError, "`dtype` must be a real floating-point type. Got dtype={}."),
+    "freq_dtype": ValueError("`dtype` must be a real floating-point type. Got dtype={}."),
     # operands
-    "operand": (TypeError, "Expected Array or Python scalar; got {}"),
-    "two_scalars": (TypeError, "Two scalars not allowed, got type(x1) = {} and type(x2) ={}"),
-    "not_operands": (TypeError, "Argument(s) are neither Array nor Python scalars: type(x1)={} and type(x2)={}"),
-    "not_array": (TypeError, "Only Array objects are allowed; got {}"),
-    "condition_not_array": (TypeError, "`condition` must be an Array; got {}"),
-    "condition_dtype": (TypeError, "`condition` must be have a boolean data type"),
-    "clip_bound_type": (TypeError, "{} must be None, int, float, or Array; got {}"),
-    "clip_integral": (TypeError, "{} must be integral when x is integral"),
-    "clip_floating": (TypeError, "{} must be floating-point when x is floating-point"),
-    "clip_crossed": (ValueError, "min must be less than or equal to max"),
+    "operand": TypeError("Expected Array or Python scalar; got {}"),
+    "two_scalars": TypeError("Two scalars not allowed, got type(x1) = {} and type(x2) ={}"),
+    "not_operands": TypeError("Argument(s) are neither Array nor Python scalars: type(x1)={} and type(x2)={}"),
+    "not_array": TypeError("Only Array objects are allowed; got {}"),
+    "condition_not_array": TypeError("`condition` must be an Array; got {}"),
+    "condition_dtype": TypeError("`condition` must be have a boolean data type"),
+    "clip_bound_type": TypeError("{} must be None, int, float, or Array; got {}"),
+    "clip_integral": TypeError("{} must be integral when x is integral"),
+    "clip_floating": TypeError("{} must be floating-point when x is floating-point"),
+    "clip_crossed": ValueError("min must be less than or equal to max"),
     # devices
-    "devices": (ValueError, "Arrays from two different devices ({} and {}) can not be combined."),
-    "concat_devices": (ValueError, "concat inputs must all be on the same device"),
-    "meshgrid_devices": (ValueError, "meshgrid inputs must all be on the same device"),
-    "where_devices": (ValueError, "Inputs to `where` must all use the same device"),
-    "index_devices": (
-        ValueError,
-        "Array indexing is only allowed when array to be indexed and all indexing arrays are on the same device.",
+    "devices": ValueError("Arrays from two different devices ({} and {}) can not be combined."),
+    "concat_devices": ValueError("concat inputs must all be on the same device"),
+    "meshgrid_devices": ValueError("meshgrid inputs must all be on the same device"),
+    "where_devices": ValueError("Inputs to `where` must all use the same device"),
+    "index_devices": ValueError(
+        "Array indexing is only allowed when array to be indexed and all indexing arrays are on the same device."
     ),
-    "setitem_devices": (ValueError, "mismatched devices: self.device = {} != value.device ={}."),
-    "device_dtype": (ValueError, "Device {} does not support dtype={}."),
-    "device_arg": (ValueError, "Unsupported device {!r}"),
-    "device_name": (ValueError, "The device '{}' is not a valid choice."),
-    "to_device_stream": (ValueError, "The stream argument to to_device() is not supported"),
-    "host_conversion": (RuntimeError, "Can't convert array on the '{}' device to a NumPy array."),
+    "setitem_devices": ValueError("mismatched devices: self.device = {} != value.device ={}."),
+    "device_dtype": ValueError("Device {} does not support dtype={}."),
+    "device_arg": ValueError("Unsupported device {!r}"),
+    "device_name": ValueError("The device '{}' is not a valid choice."),
+    "to_device_stream": ValueError("The stream argument to to_device() is not supported"),
+    "host_conversion": RuntimeError("Can't convert array on the '{}' device to a NumPy array."),
     # creation
-    "dtype_arg": (ValueError, "dtype must be one of the supported dtypes, got {!r}"),
-    "fill_value": (TypeError, "Expected Python scalar fill_value, got type {}"),
-    "int_out_of_bounds": (OverflowError, "Integer out of bounds for array dtypes"),
-    "no_such_dtype": (TypeError, "The array_api_strict namespace does not support the dtype '{}'"),
-    "meshgrid_dtypes": (ValueError, "meshgrid inputs must all have the same dtype"),
-    "min_2d": (ValueError, "x must be at least 2-dimensional for {}"),
-    "direct_array": (
-        TypeError,
+    "dtype_arg": ValueError("dtype must be one of the supported dtypes, got {!r}"),
+    "fill_value": TypeError("Expected Python scalar fill_value, got type {}"),
+    "int_out_of_bounds": OverflowError("Integer out of bounds for array dtypes"),
+    "no_such_dtype": TypeError("The array_api_strict namespace does not support the dtype '{}'"),
+    "meshgrid_dtypes": ValueError("meshgrid inputs must all have the same dtype"),
+    "min_2d": ValueError("x must be at least 2-dimensional for {}"),
+    "direct_array": TypeError(
         "The array_api_strict Array object should not be instantiated directly. "
-        "Use an array creation function, such as asarray(), instead.",
+        "Use an array creation function, such as asarray(), instead."
     ),
     # data type functions
-    "result_type_inputs": (TypeError, "result_type() inputs must be Array API arrays, dtypes, or scalars"),
-    "result_type_scalars": (TypeError, "result_type() inputs must be Array API arrays or dtypes"),
-    "no_dtype": (ValueError, "at least one array or dtype is required"),
-    "can_cast_from": (TypeError, "from_={!r}, but should be an array_api array or dtype"),
-    "can_cast_to": (TypeError, "to={!r}, but should be a dtype"),
-    "isdtype_dtype": (TypeError, "'dtype' must be a dtype, not a {!r}"),
-    "isdtype_kind": (ValueError, "Unrecognized data type kind: {!r}"),
-    "isdtype_kind_type": (TypeError, "'kind' must be a dtype, str, or tuple of dtypes and strs, not {}"),
-    "isdtype_nested": (TypeError, "'kind' must be a dtype, str, or tuple of dtypes and strs"),
-    "info_type": (TypeError, "'type' must be a dtype or array, not {!r}"),
-    "info_kind": (ValueError, "unsupported kind: {!r}"),
+    "result_type_inputs": TypeError("result_type() inputs must be Array API arrays, dtypes, or scalars"),
+    "result_type_scalars": TypeError("result_type() inputs must be Array API arrays or dtypes"),
+    "no_dtype": ValueError("at least one array or dtype is required"),
+    "can_cast_from": TypeError("from_={!r}, but should be an array_api array or dtype"),
+    "can_cast_to": TypeError("to={!r}, but should be a dtype"),
+    "isdtype_dtype": TypeError("'dtype' must be a dtype, not a {!r}"),
+    "isdtype_kind": ValueError("Unrecognized data type kind: {!r}"),
+    "isdtype_kind_type": TypeError("'kind' must be a dtype, str, or tuple of dtypes and strs, not {}"),
+    "isdtype_nested": TypeError("'kind' must be a dtype, str, or tuple of dtypes and strs"),
+    "info_type": TypeError("'type' must be a dtype or array, not {!r}"),
+    "info_kind": ValueError("unsupported kind: {!r}"),
     # the array object
-    "scalar_ndim": (TypeError, "{} is only allowed on arrays with 0 dimensions"),
-    "scalar_complex": (TypeError, "{} is not allowed on complex floating-point arrays"),
-    "index_scalar": (TypeError, "only integer scalar arrays can be converted to a scalar index"),  # NumPy's
-    "transpose": (
-        ValueError,
+    "scalar_ndim": TypeError("{} is only allowed on arrays with 0 dimensions"),
+    "scalar_complex": TypeError("{} is not allowed on complex floating-point arrays"),
+    "index_scalar": TypeError("only integer scalar arrays can be converted to a scalar index"),  # NumPy's
+    "transpose": ValueError(
         "x.T requires x to have 2 dimensions. Use x.mT to transpose stacks of matrices and permute_dims() "
-        "to permute dimensions.",
+        "to permute dimensions."
     ),
     # indexing
-    "index_type": (
-        IndexError,
+    "index_type": IndexError(
         "Single-axes index {} has type(i)={}, but only integers, slices (:), ellipsis (...), newaxis (None), "
-        "zero-dimensional integer arrays and boolean arrays are specified in the Array API.",
+        "zero-dimensional integer arrays and boolean arrays are specified in the Array API."
     ),
-    "index_numpy": (IndexError, "Index arrays for array_api_strict must be array_api_strict arrays"),
-    "implicit_axes": (
-        IndexError,
+    "index_numpy": IndexError("Index arrays for array_api_strict must be array_api_strict arrays"),
+    "implicit_axes": IndexError(
         "self.ndim={}, but the multi-axes index only specifies {} dimensions. If this was intentional, add a "
         "trailing ellipsis (...) which expands into as many slices (:) as necessary - this is what np.ndarray "
-        "arrays implicitly do, but such flat indexing behaviour is not specified in the Array API.",
+        "arrays implicitly do, but such flat indexing behaviour is not specified in the Array API."
     ),
-    "slice_bounds": (
-        IndexError,
+    "slice_bounds": IndexError(
         "Slice {} contains {}={}, but should be {} for an axis of size {} (out-of-bounds {}s are not specified "
-        "in the Array API)",
+        "in the Array API)"
     ),
-    "setitem_index_array": (IndexError, "Fancy indexing __setitem__ is not supported."),
-    "index_array_mix": (IndexError, "Integer index arrays are only allowed with integer indices; got {}."),
-    "boolean_indexing": (RuntimeError, "The boolean_indexing flag has been disabled for array-api-strict"),
-    "take_dtype": (TypeError, "Only integer dtypes are allowed in indexing"),
-    "take_axis": (ValueError, "axis must be specified when ndim > 1"),
-    "take_indices_ndim": (ValueError, "Only 1-dim indices array is supported"),
+    "setitem_index_array": IndexError("Fancy indexing __setitem__ is not supported."),
+    "index_array_mix": IndexError("Integer index arrays are only allowed with integer indices; got {}."),
+    "boolean_indexing": RuntimeError("The boolean_indexing flag has been disabled for array-api-strict"),
+    "take_dtype": TypeError("Only integer dtypes are allowed in indexing"),
+    "take_axis": ValueError("axis must be specified when ndim > 1"),
+    "take_indices_ndim": ValueError("Only 1-dim indices array is supported"),
     # manipulation, searching, statistics, linear algebra
-    "nonzero_0d": (ValueError, "nonzero is not allowed on 0-dimensional arrays"),
-    "cumulative_axis": (ValueError, "axis must be specified in {} for more than one dimension"),
-    "cumulative_0d": (ValueError, "Only ndim >= 1 arrays are allowed in cumulative_prod"),
-    "negative_axis": (ValueError, "axis must be negative in {}"),
-    "outer_ndim": (ValueError, "The input arrays to outer must be 1-dimensional"),
-    "cross_size": (ValueError, "cross() dimension must equal 3"),
-    "cross_0d": (ValueError, "cross() requires arrays of dimension at least 1"),
-    "vecdot_size": (ValueError, "x1 and x2 must have the same size along the given axis"),
-    "index_mask_in_tuple": (
-        IndexError,
+    "nonzero_0d": ValueError("nonzero is not allowed on 0-dimensional arrays"),
+    "cumulative_axis": ValueError("axis must be specified in {} for more than one dimension"),
+    "cumulative_0d": ValueError("Only ndim >= 1 arrays are allowed in cumulative_prod"),
+    "negative_axis": ValueError("axis must be negative in {}"),
+    "outer_ndim": ValueError("The input arrays to outer must be 1-dimensional"),
+    "cross_size": ValueError("cross() dimension must equal 3"),
+    "cross_0d": ValueError("cross() requires arrays of dimension at least 1"),
+    "vecdot_size": ValueError("x1 and x2 must have the same size along the given axis"),
+    "index_mask_in_tuple": IndexError(
         "Single-axes index {} is a boolean array and len(key)={}, but masking is only specified in the Array API "
-        "when the array is the sole index.",
+        "when the array is the sole index."
     ),
-    "repeats_type": (TypeError, "repeats must be an int or array"),
-    "roll_shift": (ValueError, "`shift` can only be an int or a tuple, got type(shift)={} instead."),
-    "repeats_dtype": (TypeError, "The repeats array must have an integer dtype"),
-    "reshape_size": (ValueError, "cannot reshape array of size {} into shape {}"),  # NumPy's
-    "inplace_broadcast": (  # NumPy's
-        ValueError,
-        "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}",
+    "repeats_type": TypeError("repeats must be an int or array"),
+    "roll_shift": ValueError("`shift` can only be an int or a tuple, got type(shift)={} instead."),
+    "repeats_dtype": TypeError("The repeats array must have an integer dtype"),
+    "reshape_size": ValueError("cannot reshape array of size {} into shape {}"),  # NumPy's
+    "inplace_broadcast": ValueError(  # NumPy's
+        "non-broadcastable output operand with shape {} doesn't match the broadcast shape {}"
     ),
-    "reshape_shape": (TypeError, "`shape` must be a tuple of ints; got shape={!r} instead."),
-    "tile_repetitions": (TypeError, "repetitions must be a tuple"),
-    "arange_bool": (
-        TypeError,
-        "arange() is only supported for booleans when the result has at most length 2.",
-    ),  # NumPy's
+    "reshape_shape": TypeError("`shape` must be a tuple of ints; got shape={!r} instead."),
+    "tile_repetitions": TypeError("repetitions must be a tuple"),
+    "arange_bool": TypeError(  # NumPy's
+        "arange() is only supported for booleans when the result has at most length 2."
+    ),
     # values (the raise sites: the default policy's value checks)
-    "negative_shift": (ValueError, "bitwise_left_shift(x1, x2) is only defined for x2 >= 0"),  # (its words for both)
-    "negative_power": (ValueError, "Integers to negative integer powers are not allowed."),  # NumPy's
+    "negative_shift": ValueError("bitwise_left_shift(x1, x2) is only defined for x2 >= 0"),  # (its words for both)
+    "negative_power": ValueError("Integers to negative integer powers are not allowed."),  # NumPy's
     # flags (standin's own raise sites)
-    "api_version": (ValueError, "Unsupported standard version {!r}"),
-    "extension": (ValueError, "Unsupported extension {}"),
-    "extension_version": (ValueError, "Extension {} requires standard version {} or later"),
-    "later_version": (
-        RuntimeError,
-        "The function {} requires API version {} or later, but the current API version for array-api-strict is {}",
+    "api_version": ValueError("Unsupported standard version {!r}"),
+    "extension": ValueError("Unsupported extension {}"),
+    "extension_version": ValueError("Extension {} requires standard version {} or later"),
+    "later_version": RuntimeError(
+        "The function {} requires API version {} or later, but the current API version for array-api-strict is {}"
     ),
-    "data_dependent": (
-        RuntimeError,
+    "data_dependent": RuntimeError(
         "The function {} requires data-dependent shapes, but the data_dependent_shapes flag has been disabled "
-        "for array-api-strict",
+        "for array-api-strict"
     ),
-    "repeat_data_dependent": (
-        RuntimeError,
+    "repeat_data_dependent": RuntimeError(
         "repeat() with repeats as an array requires data-dependent shapes, but the data_dependent_shapes flag "
-        "has been disabled for array-api-strict",
+        "has been disabled for array-api-strict"
     ),
-    "extension_disabled": (AttributeError, "The {!r} extension has been disabled for array_api_strict"),
-    "extension_required": (
-        RuntimeError,
-        "The function {} requires the {} extension, but it has been disabled for array-api-strict",
+    "extension_disabled": AttributeError("The {!r} extension has been disabled for array_api_strict"),
+    "extension_required": RuntimeError(
+        "The function {} requires the {} extension, but it has been disabled for array-api-strict"
     ),
 }
+WORDS: dict[str, tuple[type, str]] = {key: (type(exc), exc.args[0]) for key, exc in _RAISED.items()}
 
 # The texts that are NumPy's (array-api-strict lets NumPy's refusal through): not in its own source.
 NUMPY_WORDS = frozenset({"index_scalar", "reshape_size", "arange_bool", "inplace_broadcast", "negative_power"})
@@ -497,22 +485,30 @@ def _unary(name, dtype, dunder):
 
 def _operator(category, dunder, x1, x2):
     """``Array._check_allowed_dtypes`` of the array ``x1`` (``self``) with ``x2`` for ``dunder``."""
-    if not _in(category, x1._dtype):
+    if not _in(category, x1._dtype) or (_is_array(x2) and not _in(category, x2._dtype)):
         return ("only_in", category, dunder)
-    if _is_array(x2):
-        if not _in(category, x2._dtype):
-            return ("only_in", category, dunder)
-        other = x2._dtype
-    else:
-        other = _scalar(x2, x1._dtype)
-        if type(other) is not D.DType:
-            return other
-    result = _join(x1._dtype, other)
+    refusal, other, result = _promoted(x1, x2)
     if result is None:
-        return ("promote", _dtype(x1._dtype), _dtype(other))
+        return refusal
     if dunder.startswith("__i") and result is not x1._dtype:
         return ("inplace", dunder, _dtype(x1._dtype), _dtype(other))
     return None
+
+
+def _promoted(x, other):
+    """array-api-strict's promotion of the array ``x`` with ``other``, an array or a Python scalar (by
+    ``_promote_scalar``): ``(refusal, other's dtype, result)``, the result None where it refuses (the
+    refusal's ``(key, *fields)``, or None: none of its words)."""
+    if _is_array(other):
+        dtype = other._dtype
+    else:
+        dtype = _scalar(other, x._dtype)
+        if type(dtype) is not D.DType:
+            return dtype, None, None
+    result = _join(x._dtype, dtype)
+    if result is None:
+        return ("promote", _dtype(x._dtype), _dtype(dtype)), dtype, None
+    return None, dtype, result
 
 
 def _function(runtime, category, name, x1, x2):
@@ -635,16 +631,10 @@ def _array_first(x1, x2):
 def _setitem(runtime, x, value):
     """``Array.__setitem__``'s value: a scalar by ``_promote_scalar``, an array by ``_result_type``, and
     the promoted dtype must be ``x``'s."""
-    if _is_array(value):
-        other = value._dtype
-    else:
-        other = _scalar(value, x._dtype)
-        if type(other) is not D.DType:
-            return other
-    joined = _join(x._dtype, other)
-    if joined is None:
-        return ("promote", _dtype(x._dtype), _dtype(other))
-    if joined is not x._dtype:
+    refusal, other, result = _promoted(x, value)
+    if result is None:
+        return refusal
+    if result is not x._dtype:
         return ("setitem_dtypes", _dtype(x._dtype), _dtype(other))
     return None
 
@@ -943,48 +933,8 @@ def _scalar_conversion(runtime, name, x):
     return None
 
 
-_UNARY_NAMES = frozenset(
-    [
-        "abs",
-        "acos",
-        "acosh",
-        "asin",
-        "asinh",
-        "atan",
-        "atanh",
-        "bitwise_invert",
-        "ceil",
-        "conj",
-        "cos",
-        "cosh",
-        "exp",
-        "expm1",
-        "floor",
-        "imag",
-        "isfinite",
-        "isinf",
-        "isnan",
-        "log",
-        "log10",
-        "log1p",
-        "log2",
-        "logical_not",
-        "negative",
-        "positive",
-        "real",
-        "reciprocal",
-        "round",
-        "sign",
-        "signbit",
-        "sin",
-        "sinh",
-        "sqrt",
-        "square",
-        "tan",
-        "tanh",
-        "trunc",
-    ]
-)
+# The standard's unary elementwise functions (array-api-strict's).
+_UNARY_NAMES = frozenset(name for name, spec in OPS.items() if spec.arity == 1)
 _CREATION = frozenset(
     [
         "asarray",
