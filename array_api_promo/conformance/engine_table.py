@@ -5,43 +5,51 @@ from __future__ import annotations
 
 UNSPEC = "unspecified"
 
-# (section, operands, op, what the standard says)
+# section -> [(operands, op, what the standard says)]
 # operands: "nd:<dtype>" (array, ndim>0), "0d:<dtype>" (0-d array), "py:<literal>" (Python scalar)
-CASES = [
-    ("Cross-kind mixes (arrays)", ("nd:bool", "nd:int8"), "add", UNSPEC),
-    ("Cross-kind mixes (arrays)", ("nd:bool", "nd:float32"), "add", UNSPEC),
-    ("Cross-kind mixes (arrays)", ("nd:int8", "nd:uint8"), "add", "int16"),
-    ("Cross-kind mixes (arrays)", ("nd:int64", "nd:uint64"), "add", UNSPEC),
-    ("Cross-kind mixes (arrays)", ("nd:int32", "nd:float32"), "add", UNSPEC),
-    ("Cross-kind mixes (arrays)", ("nd:int64", "nd:float64"), "add", UNSPEC),
-    ("Cross-kind mixes (arrays)", ("nd:uint8", "nd:float16"), "add", UNSPEC),
-    ("Cross-kind mixes (arrays)", ("nd:float16", "nd:bfloat16"), "add", UNSPEC),
-    ("Cross-kind mixes (arrays)", ("nd:float64", "nd:complex64"), "add", "complex128"),
-    ("Cross-kind mixes (arrays)", ("nd:int16", "nd:complex64"), "add", UNSPEC),
-    ("0-d arrays", ("nd:int8", "0d:int64"), "add", "int64"),
-    ("0-d arrays", ("nd:uint8", "0d:int8"), "add", "int16"),
-    ("0-d arrays", ("nd:float32", "0d:float64"), "add", "float64"),
-    ("0-d arrays", ("nd:float32", "0d:complex128"), "add", "complex128"),
-    ("0-d arrays", ("nd:int8", "0d:float32"), "add", UNSPEC),
-    ("0-d arrays", ("0d:int8", "0d:int64"), "add", "int64"),
-    ("0-d arrays", ("0d:int32", "nd:float32"), "add", UNSPEC),
-    ("Python scalars", ("nd:int8", "py:1"), "add", "int8"),
-    ("Python scalars", ("nd:uint8", "py:1000"), "add", UNSPEC + " (out of bounds)"),
-    ("Python scalars", ("nd:int32", "py:1.0"), "add", UNSPEC),
-    ("Python scalars", ("nd:float32", "py:1.0"), "add", "float32"),
-    ("Python scalars", ("nd:float32", "py:1j"), "add", "complex64"),
-    ("Python scalars", ("nd:int8", "py:1j"), "add", UNSPEC),
-    ("Python scalars", ("nd:bool", "py:True"), "bitwise_and", "bool"),
-    ("Python scalars", ("nd:bool", "py:1"), "add", UNSPEC),
-    ("Python scalars", ("0d:int8", "py:1"), "add", "int8"),
-    ("Python scalars", ("0d:int8", "py:1.0"), "add", UNSPEC),
-    ("Integer division", ("nd:int8", "nd:int8"), "divide", UNSPEC + " (integer input)"),
-    ("Integer division", ("nd:int64", "nd:int64"), "divide", UNSPEC + " (integer input)"),
-    ("Integer division", ("nd:int32", "py:2"), "divide", UNSPEC + " (integer input)"),
-    ("Integer division", ("nd:float32", "py:2"), "divide", "float32"),
-    ("Integer division", ("nd:int8", "nd:int8"), "floor_divide", "int8"),
-    ("Integer division", ("nd:uint8", "py:2"), "floor_divide", "uint8"),
-]
+SECTIONS = {
+    "Cross-kind mixes (arrays)": [
+        (("nd:bool", "nd:int8"), "add", UNSPEC),
+        (("nd:bool", "nd:float32"), "add", UNSPEC),
+        (("nd:int8", "nd:uint8"), "add", "int16"),
+        (("nd:int64", "nd:uint64"), "add", UNSPEC),
+        (("nd:int32", "nd:float32"), "add", UNSPEC),
+        (("nd:int64", "nd:float64"), "add", UNSPEC),
+        (("nd:uint8", "nd:float16"), "add", UNSPEC),
+        (("nd:float16", "nd:bfloat16"), "add", UNSPEC),
+        (("nd:float64", "nd:complex64"), "add", "complex128"),
+        (("nd:int16", "nd:complex64"), "add", UNSPEC),
+    ],
+    "0-d arrays": [
+        (("nd:int8", "0d:int64"), "add", "int64"),
+        (("nd:uint8", "0d:int8"), "add", "int16"),
+        (("nd:float32", "0d:float64"), "add", "float64"),
+        (("nd:float32", "0d:complex128"), "add", "complex128"),
+        (("nd:int8", "0d:float32"), "add", UNSPEC),
+        (("0d:int8", "0d:int64"), "add", "int64"),
+        (("0d:int32", "nd:float32"), "add", UNSPEC),
+    ],
+    "Python scalars": [
+        (("nd:int8", "py:1"), "add", "int8"),
+        (("nd:uint8", "py:1000"), "add", UNSPEC + " (out of bounds)"),
+        (("nd:int32", "py:1.0"), "add", UNSPEC),
+        (("nd:float32", "py:1.0"), "add", "float32"),
+        (("nd:float32", "py:1j"), "add", "complex64"),
+        (("nd:int8", "py:1j"), "add", UNSPEC),
+        (("nd:bool", "py:True"), "bitwise_and", "bool"),
+        (("nd:bool", "py:1"), "add", UNSPEC),
+        (("0d:int8", "py:1"), "add", "int8"),
+        (("0d:int8", "py:1.0"), "add", UNSPEC),
+    ],
+    "Integer division": [
+        (("nd:int8", "nd:int8"), "divide", UNSPEC + " (integer input)"),
+        (("nd:int64", "nd:int64"), "divide", UNSPEC + " (integer input)"),
+        (("nd:int32", "py:2"), "divide", UNSPEC + " (integer input)"),
+        (("nd:float32", "py:2"), "divide", "float32"),
+        (("nd:int8", "nd:int8"), "floor_divide", "int8"),
+        (("nd:uint8", "py:2"), "floor_divide", "uint8"),
+    ],
+}
 
 _SYMBOL = {"add": "+", "divide": "/", "floor_divide": "//", "bitwise_and": "&"}
 
@@ -116,35 +124,36 @@ def render_engine_part() -> list:
     lines += [f"- `{n}`: {p.summary}" for n, p in zip(names, policies)]
     lines.append("")
     section = None
-    for sec, operands, op, std in CASES:
-        try:
-            ops = _operands(promotion, dtype_by_name, operands)
-        except ValueError:
-            continue  # a dtype the engine does not know (e.g. no ml_dtypes)
-        if sec != section:
-            if section is not None:
-                lines.append("")
-            section = sec
-            lines += [
-                f"### {sec}",
-                "",
-                "| Operation | Standard | " + " | ".join(f"`{n}`" for n in names) + " |",
-                "|---|---|" + "---|" * len(names),
-            ]
-        cells = []
-        for pol in policies:
-            missing = _missing(pol, operands)
-            if missing:
-                cells.append(f"n/a (no {missing})")
-                continue
-            c = _cell(promotion, pol, ops, op)
-            if std.startswith(UNSPEC):
-                if c not in ("TypeError", "OverflowError"):
-                    c = f"*{c}*"
-            elif c != std:
-                c = f"**{c}**"
-            cells.append(c)
-        op_txt = f"`{op}`: " if op not in ("add",) else ""
-        lines.append(f"| {op_txt}{_describe(operands, op)} | {std} | " + " | ".join(cells) + " |")
+    for sec, cases in SECTIONS.items():
+        for operands, op, std in cases:
+            try:
+                ops = _operands(promotion, dtype_by_name, operands)
+            except ValueError:
+                continue  # a dtype the engine does not know (e.g. no ml_dtypes)
+            if sec != section:
+                if section is not None:
+                    lines.append("")
+                section = sec
+                lines += [
+                    f"### {sec}",
+                    "",
+                    "| Operation | Standard | " + " | ".join(f"`{n}`" for n in names) + " |",
+                    "|---|---|" + "---|" * len(names),
+                ]
+            cells = []
+            for pol in policies:
+                missing = _missing(pol, operands)
+                if missing:
+                    cells.append(f"n/a (no {missing})")
+                    continue
+                c = _cell(promotion, pol, ops, op)
+                if std.startswith(UNSPEC):
+                    if c not in ("TypeError", "OverflowError"):
+                        c = f"*{c}*"
+                elif c != std:
+                    c = f"**{c}**"
+                cells.append(c)
+            op_txt = f"`{op}`: " if op not in ("add",) else ""
+            lines.append(f"| {op_txt}{_describe(operands, op)} | {std} | " + " | ".join(cells) + " |")
     lines.append("")
     return lines
