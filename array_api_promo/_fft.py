@@ -69,10 +69,7 @@ def _one_dimensional(op: str, kernel, doc: str):
     ) -> Array:
         return self._fft1(op, kernel, x, n, axis, norm)
 
-    transform.__name__ = f"fft_{op}"
-    transform.__qualname__ = f"FFTFunctions.fft_{op}"
-    transform.__doc__ = doc
-    return transform
+    return _as_method(op, transform, doc)
 
 
 def _n_dimensional(op: str, kernel, doc: str):
@@ -90,6 +87,11 @@ def _n_dimensional(op: str, kernel, doc: str):
     ) -> Array:
         return self._fftn(op, kernel, x, s, axes, norm)
 
+    return _as_method(op, transform, doc)
+
+
+def _as_method(op: str, transform, doc: str):
+    """``transform`` named and documented as the method ``fft_<op>``."""
     transform.__name__ = f"fft_{op}"
     transform.__qualname__ = f"FFTFunctions.fft_{op}"
     transform.__doc__ = doc
@@ -99,7 +101,8 @@ def _n_dimensional(op: str, kernel, doc: str):
 class FFTFunctions(RuntimeBase):
     """Mixin: the fft extension under the namespace's policy."""
 
-    def _fft_input(self, x, func, op):
+    def _fft_input(self, x, func, op, norm):
+        """x checked, its data in the dtype the policy computes ``op`` in, the result dtype; and ``norm`` checked."""
         x = self._check_array(x, func)
         decision = self._function_plans.get((func, x._dtype))  # the policy's decision, met before
         if decision is None:
@@ -112,6 +115,7 @@ class FFTFunctions(RuntimeBase):
         if data.dtype.kind == "c" and compute.category != D.CATEGORY_COMPLEX:
             data = data.real  # a policy whose real transforms read complex input's real part (MLX)
         data = data if data.dtype == compute.numpy else data.astype(compute.numpy)
+        _check_norm(norm, func, self.policy.numpy_argument_reading)
         return x, data, decision.result
 
     def _plain_transform(self, op, kernel, x, shortest, every_axis):
@@ -148,8 +152,7 @@ class FFTFunctions(RuntimeBase):
             if out is not None:
                 return out
         func = f"fft.{op}"
-        x, data, result = self._fft_input(x, func, op)
-        _check_norm(norm, func, self.policy.numpy_argument_reading)
+        x, data, result = self._fft_input(x, func, op, norm)
         if data.ndim == 0:
             raise ValueError(f"{func}: x must have at least one dimension, got a 0-d array")
         axis = self._normalize_axis(index_int(axis, func, "axis"), data.ndim, func)
@@ -176,8 +179,7 @@ class FFTFunctions(RuntimeBase):
             if out is not None:
                 return out
         func = f"fft.{op}"
-        x, data, result = self._fft_input(x, func, op)
-        _check_norm(norm, func, self.policy.numpy_argument_reading)
+        x, data, result = self._fft_input(x, func, op, norm)
         ndim = data.ndim
         if s is not None and axes is None:
             raise ValueError(f"{func}: when s is given, axes must be given too")
