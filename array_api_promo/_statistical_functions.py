@@ -47,6 +47,26 @@ def _fast_axes(ndim, axis, keepdims):
     return None
 
 
+def _accumulating(func: str, kernel, doc: str):
+    """The method ``func`` (``sum`` or ``prod``): the reduction ``kernel`` with the standard's signature."""
+
+    def accumulate(
+        self,
+        x: Array,
+        /,
+        *,
+        axis: int | tuple[int, ...] | None = None,
+        dtype: DType | None = None,
+        keepdims: bool = False,
+    ) -> Array:
+        return self._accumulate(func, kernel, x, axis, dtype, keepdims)
+
+    accumulate.__name__ = func
+    accumulate.__qualname__ = f"StatisticalFunctions.{func}"
+    accumulate.__doc__ = doc
+    return accumulate
+
+
 def _variance_of(data, axes, count, correction, keepdims, real):
     """The variance of ``data`` over ``axes`` (``count`` elements each), divisor ``count -
     correction`` (NaN when not positive, of 0 / 0's bits), in the real dtype ``real``: NumPy's var's steps, the
@@ -148,29 +168,10 @@ class StatisticalFunctions(RuntimeBase):
         out = quietly(kernel, data, axis=axes, keepdims=keepdims, dtype=result.numpy)
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
-    def sum(
-        self,
-        x: Array,
-        /,
-        *,
-        axis: int | tuple[int, ...] | None = None,
-        dtype: DType | None = None,
-        keepdims: bool = False,
-    ) -> Array:
-        """Sum of ``x``; integers accumulate in the policy's accumulation dtype."""
-        return self._accumulate("sum", np.add.reduce, x, axis, dtype, keepdims)
-
-    def prod(
-        self,
-        x: Array,
-        /,
-        *,
-        axis: int | tuple[int, ...] | None = None,
-        dtype: DType | None = None,
-        keepdims: bool = False,
-    ) -> Array:
-        """Product of ``x``; integers accumulate in the policy's accumulation dtype."""
-        return self._accumulate("prod", np.multiply.reduce, x, axis, dtype, keepdims)
+    sum = _accumulating("sum", np.add.reduce, "Sum of ``x``; integers accumulate in the policy's accumulation dtype.")
+    prod = _accumulating(
+        "prod", np.multiply.reduce, "Product of ``x``; integers accumulate in the policy's accumulation dtype."
+    )
 
     # -- cumulative functions (the kernel: np.cumsum's and np.cumprod's own ufunc.accumulate) ----------
     def _cumulative(self, func, kernel, identity, x, axis, dtype, include_initial):
