@@ -228,17 +228,8 @@ class IndexingFunctions(RuntimeBase):
         )
 
     def _array_index(self, x, k, func, sole):
-        if k._runtime is not self:
-            self._check_array(k, func, "key")
-        if k._device is not x._device:
-            raise self._refusal(
-                ValueError(
-                    f"{func}: the index array is on {k._device.name} but x is on {x._device.name}; "
-                    "move one with to_device()"
-                ),
-                "index_devices",
-                func,
-            )
+        if k._runtime is not self or k._device is not x._device:
+            self._check_indexing_array(x, k, func, "key", "the index array", "index_devices", func)
         cat = k._dtype.category
         if cat == D.CATEGORY_BOOL:
             if not self.boolean_indexing:
@@ -253,6 +244,20 @@ class IndexingFunctions(RuntimeBase):
         if cat == D.CATEGORY_INTEGER:
             return k._data, None
         raise IndexError(f"{func}: index arrays must have an integer or boolean dtype, got {k._dtype.name}")
+
+    def _check_indexing_array(self, x, a, func, arg, named, kind, *facts):
+        """An array a key or a store brings (the argument ``arg``, ``named`` so in the message): an array of
+        this namespace, on x's device (else a refusal of ``kind`` with ``facts``)."""
+        if a._runtime is not self:
+            self._check_array(a, func, arg)
+        if a._device is not x._device:
+            raise self._refusal(
+                ValueError(
+                    f"{func}: {named} is on {a._device.name} but x is on {x._device.name}; move one with to_device()"
+                ),
+                kind,
+                *facts,
+            )
 
     def _mask_shape_check(self, data, mask, func):
         """The standard's rules for a sole boolean mask; True when it selects nothing by a 0 size."""
@@ -337,19 +342,8 @@ class IndexingFunctions(RuntimeBase):
             value = self._numpy_scalar_value(value, x, func)
             t = type(value)
         if t is Array:
-            if value._runtime is not self:
-                self._check_array(value, func, "value")
-            if value._device is not x._device:
-                raise self._refusal(
-                    ValueError(
-                        f"{func}: value is on {value._device.name} but x is on {x._device.name}; "
-                        "move one with to_device()"
-                    ),
-                    "devices",
-                    func,
-                    x._device,
-                    value._device,
-                )
+            if value._runtime is not self or value._device is not x._device:
+                self._check_indexing_array(x, value, func, "value", "value", "devices", func, x._device, value._device)
             vdtype = value._dtype
             if vdtype is target:
                 return value._data
@@ -364,13 +358,18 @@ class IndexingFunctions(RuntimeBase):
         allowed = "an array of this namespace or a Python bool, int, float or complex"
         raise TypeError(f"{func}: value must be {allowed}, got {describe_value(value)}")
 
-    def _setitem(self, x, key, value):
-        func = "__setitem__"
-        data = x._data
+    def _store_operands(self, x, key, value, func):
+        """What ``x[key] = value`` checks before it stores (any storage): NumPy's key, the sole boolean mask
+        (or None), and the value in x's dtype."""
         if self._key_refusals:
             self._check_undefined_key(x, key, func)
         np_key, mask = self._index_key(x, key, func)
-        v = self._setitem_value(x, value, func)
+        return np_key, mask, self._setitem_value(x, value, func)
+
+    def _setitem(self, x, key, value):
+        func = "__setitem__"
+        data = x._data
+        np_key, mask, v = self._store_operands(x, key, value, func)
         if mask is not None and self._mask_shape_check(data, mask, func):
             return  # a zero-size mask selects nothing
         if not data.flags.writeable:

@@ -93,10 +93,7 @@ class DaskIndexing(DaskBase):
     def _setitem(self, x, key, value):
         func = "__setitem__"
         data = x._data
-        if self._key_refusals:
-            self._check_undefined_key(x, key, func)
-        np_key, mask = self._index_key(x, key, func)
-        v = self._setitem_value(x, value, func)
+        np_key, mask, v = self._store_operands(x, key, value, func)
         if mask is not None and known(mask.shape) and self._mask_shape_check(data, mask, func):
             return
         keys = key if type(key) is tuple else (key,)
