@@ -124,10 +124,9 @@ class DataTypeFunctions(RuntimeBase):
 
     def finfo(self, type: DType | Array, /) -> finfo_object:
         """Returns the machine limits of a floating-point data type (or of an array's data type)."""
-        if type.__class__ is DType and type in self._dtype_set:  # (``type`` is the standard's name for it)
-            info = _FINFOS.get(type)  # a dtype met before: its finfo does not change
-            if info is not None:
-                return info
+        # a dtype of this namespace met before: its finfo does not change (``type``: the standard's name)
+        if type.__class__ is DType and type in self._dtype_set and type in _FINFOS:
+            return _FINFOS[type]
         dtype = type._dtype if isinstance(type, Array) else self._check_dtype(type, "finfo", "type")
         if dtype.category < D.CATEGORY_FLOATING:
             raise ArgumentError(
@@ -147,10 +146,9 @@ class DataTypeFunctions(RuntimeBase):
 
     def iinfo(self, type: DType | Array, /) -> iinfo_object:
         """Returns the machine limits of an integer data type (or of an array's data type)."""
-        if type.__class__ is DType and type in self._dtype_set:  # (``type`` is the standard's name for it)
-            known = _IINFOS.get(type)  # a dtype met before: its iinfo does not change
-            if known is not None:
-                return known
+        # a dtype of this namespace met before: its iinfo does not change (``type``: the standard's name)
+        if type.__class__ is DType and type in self._dtype_set and type in _IINFOS:
+            return _IINFOS[type]
         dtype = type._dtype if isinstance(type, Array) else self._check_dtype(type, "iinfo", "type")
         if dtype.category != D.CATEGORY_INTEGER:
             raise ArgumentError(f"iinfo: {dtype.name} is not an integer dtype; use finfo()")  # (NumPy's ValueError too)
