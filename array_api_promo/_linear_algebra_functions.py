@@ -353,14 +353,19 @@ class LinearAlgebraFunctions(MatrixDecompositions):
         out = silently(np.multiply.outer, d1, d2)
         return self._wrap_result(out, dtype, device)
 
-    def linalg_diagonal(self, x: Array, /, *, offset: int = 0) -> Array:
-        """The ``offset`` diagonal of each matrix."""
-        func = "linalg.diagonal"
+    def _matrices_and_offset(self, x, offset, func):
+        """``diagonal``'s and ``trace``'s arguments checked: x a stack of matrices, the diagonal's offset an int."""
         x = self._check_array(x, func)
         if type(offset) is not int:
             offset = self._int(offset, func, "offset")
         if x._data.ndim < 2:
             raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
+        return x, offset
+
+    def linalg_diagonal(self, x: Array, /, *, offset: int = 0) -> Array:
+        """The ``offset`` diagonal of each matrix."""
+        func = "linalg.diagonal"
+        x, offset = self._matrices_and_offset(x, offset, func)
         # NumPy's read-only view, as array-api-strict's (writing into it raises in __setitem__)
         out = np.diagonal(x._data, offset=offset, axis1=-2, axis2=-1)
         return Array._new(out, x._dtype, self, x._device)
@@ -400,11 +405,7 @@ class LinearAlgebraFunctions(MatrixDecompositions):
                 out = silent_context().run(data.trace, 0, -2, -1, result.numpy)
                 return self._plain_result(out, result, x._device)
         func = "linalg.trace"
-        x = self._check_array(x, func)
-        if type(offset) is not int:
-            offset = self._int(offset, func, "offset")
-        if x._data.ndim < 2:
-            raise ValueError(f"{func}: x must have at least 2 dimensions, got shape {x._data.shape}")
+        x, offset = self._matrices_and_offset(x, offset, func)
         result = self._function_results.get((func, x._dtype))
         if result is None:
             try:
