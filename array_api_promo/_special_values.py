@@ -69,22 +69,12 @@ _INTEGRAL = frozenset("biu")
 _inf = np.inf
 _nan = np.nan
 
-_isfinite = np.isfinite
-_isinf = np.isinf
-_isnan = np.isnan
+# NumPy's functions as module globals (one lookup on the kernels' per-call paths): tests and helpers,
+_isfinite, _isinf, _isnan, _where, _errstate = np.isfinite, np.isinf, np.isnan, np.where, np.errstate
 _count_nonzero = np.count_nonzero  # public API only (NumPy's private C entry point is not ours to import)
-_where = np.where
-_errstate = np.errstate
-_floor_divide = np.floor_divide
-_remainder = np.remainder
-_power = np.power
-_expm1 = np.expm1
-_exp = np.exp
-_tanh = np.tanh
-_sign = np.sign
-_copysign = np.copysign
-_nextafter = np.nextafter
-_arccosh = np.arccosh
+# and the ufuncs the kernels call
+_floor_divide, _remainder, _power, _nextafter = np.floor_divide, np.remainder, np.power, np.nextafter
+_expm1, _exp, _tanh, _sign, _copysign, _arccosh = np.expm1, np.exp, np.tanh, np.sign, np.copysign, np.arccosh
 _F16 = np.dtype(np.float16)
 
 
@@ -310,9 +300,8 @@ def _sign_complex(x):
     if _all_finite(x):
         return _sign(x)
     with _errstate(invalid="ignore"):
-        out = _sign(x)
-    # Any NaN component: NaN + NaN j (NumPy: e.g. sign(inf + nan j) = 1 + 0j).
-    return _where(_isnan(x), x.dtype.type(complex(_nan, _nan)), out)
+        # Any NaN component: NaN + NaN j (NumPy: e.g. sign(inf + nan j) = 1 + 0j).
+        return _where(_isnan(x), x.dtype.type(complex(_nan, _nan)), _sign(x))
 
 
 def _sign_bfloat16(x):
