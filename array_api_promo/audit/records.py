@@ -140,6 +140,10 @@ def error_name(error: BaseException) -> str:
     return type(error).__name__
 
 
+# A record's first fields (its site, call and count), in JSON as they are, by their names.
+_PLAIN_FIELDS = ("file", "line", "function", "op", "operands", "count")
+
+
 class Record:
     """One site of the user's code where a call's outcome differs, with how often it ran."""
 
@@ -169,12 +173,7 @@ class Record:
 
     def as_json(self) -> dict:
         return {
-            "file": self.file,
-            "line": self.line,
-            "function": self.function,
-            "op": self.op,
-            "operands": self.operands,
-            "count": self.count,
+            **{name: getattr(self, name) for name in _PLAIN_FIELDS},
             "policy_outcome": self.policy_outcome.as_json(),
             "against": {name: o.as_json() for name, o in self.against.items()},
             **({"values": self.values} if self.values is not None else {}),
@@ -184,12 +183,7 @@ class Record:
     @classmethod
     def from_json(cls, data: dict) -> Record:
         return cls(
-            data["file"],
-            data["line"],
-            data["function"],
-            data["op"],
-            data["operands"],
-            data["count"],
+            *(data[name] for name in _PLAIN_FIELDS),
             Outcome.from_json(data["policy_outcome"]),
             {name: Outcome.from_json(o) for name, o in data["against"].items()},
             data.get("values"),
