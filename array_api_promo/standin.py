@@ -520,17 +520,15 @@ class StandinRuntime(Runtime):
     def bitwise_left_shift(self, x1, x2, /):
         """As array-api-strict's, whose first test is x2's sign (``negative_shift_amount``): a negative
         float, complex or bool-promoting x2 is its ``ValueError``, not the dtypes' ``TypeError``."""
-        try:
-            return super().bitwise_left_shift(x1, x2)
-        except TypeError as exc:
-            if negative_shift_amount(x2):
-                raise reworded(exc, "negative_shift", (), self) from None
-            raise
+        return self._bitwise_shift(super().bitwise_left_shift, x1, x2)
 
     def bitwise_right_shift(self, x1, x2, /):
         """As ``bitwise_left_shift``."""
+        return self._bitwise_shift(super().bitwise_right_shift, x1, x2)
+
+    def _bitwise_shift(self, shift, x1, x2):
         try:
-            return super().bitwise_right_shift(x1, x2)
+            return shift(x1, x2)
         except TypeError as exc:
             if negative_shift_amount(x2):
                 raise reworded(exc, "negative_shift", (), self) from None
