@@ -64,6 +64,8 @@ def _accumulating(func: str, kernel, doc: str):
     accumulate.__name__ = func
     accumulate.__qualname__ = f"StatisticalFunctions.{func}"
     accumulate.__doc__ = doc
+    # its code named so too: a refusal names the operation by the frames on the stack (operation_name)
+    accumulate.__code__ = accumulate.__code__.replace(co_name=func)
     return accumulate
 
 
