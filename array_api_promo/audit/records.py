@@ -140,7 +140,7 @@ def error_name(error: BaseException) -> str:
     return type(error).__name__
 
 
-# A record's first fields (its site, call and count), in JSON as they are, by their names.
+# A record's first fields (its site, call and count): in JSON as they are, under their own names.
 _PLAIN_FIELDS = ("file", "line", "function", "op", "operands", "count")
 
 
@@ -183,11 +183,11 @@ class Record:
     @classmethod
     def from_json(cls, data: dict) -> Record:
         return cls(
-            *(data[name] for name in _PLAIN_FIELDS),
-            Outcome.from_json(data["policy_outcome"]),
-            {name: Outcome.from_json(o) for name, o in data["against"].items()},
-            data.get("values"),
-            data.get("kind"),
+            **{name: data[name] for name in _PLAIN_FIELDS},
+            policy_outcome=Outcome.from_json(data["policy_outcome"]),
+            against={name: Outcome.from_json(o) for name, o in data["against"].items()},
+            values=data.get("values"),
+            kind=data.get("kind"),
         )
 
     def __repr__(self) -> str:
