@@ -366,28 +366,18 @@ def run_many(
     return [done[i].outcome() for i in range(len(specs))]
 
 
-def run_suite(
-    suite: SuiteInfo,
-    target: PolicyTarget,
-    version: str,
-    *,
-    max_examples: int,
-    seed: int,
-    workers: int,
-    work_dir: Path | None = None,
-    progress: bool = True,
-    console=None,
-    extra_args=(),
-    timeout: float | None = None,
-    shrink: bool = True,
-    speed_plugin: bool = True,
-) -> RunOutcome:
-    """One run of the suite in a subprocess with ``workers`` xdist workers, following its progress live."""
-    spec = RunSpec(target, version, max_examples, seed, tuple(extra_args), shrink, speed_plugin)
-    (outcome,) = run_many(
-        suite, [spec], budget=workers, work_dir=work_dir, progress=progress, console=console, timeout=timeout
+def run_with_options(args, console, suite: SuiteInfo, specs: list) -> list:
+    """``run_many`` with a subcommand's suite options: side by side within ``--workers``, in
+    ``--work-dir``, ``--timeout`` seconds a run, following progress unless ``--no-progress``."""
+    return run_many(
+        suite,
+        specs,
+        budget=args.workers,
+        work_dir=args.work_dir,
+        progress=not args.no_progress,
+        console=console,
+        timeout=args.timeout,
     )
-    return outcome
 
 
 PLAIN_PROGRESS_EVERY = 10.0  # seconds between progress lines to a pipe or file

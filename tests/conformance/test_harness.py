@@ -615,9 +615,8 @@ def test_progress_counts_every_test(tmp_path, monkeypatch):
     _fake_env(monkeypatch)
     info = suite_mod.locate(FAKE, cloner=None)
     target = plan.PolicyTarget("array_api", "fake_namespace")
-    outcome = runner.run_suite(
-        info, target, "2025.12", max_examples=3, seed=0, workers=1, work_dir=tmp_path, progress=False
-    )
+    spec = runner.RunSpec(target, "2025.12", max_examples=3, seed=0)
+    (outcome,) = runner.run_many(info, [spec], budget=1, work_dir=tmp_path, progress=False)
     assert (outcome.total, outcome.done, outcome.failed) == (9, 9, 6)
     assert not list(tmp_path.glob("*.progress"))  # the run removes its own progress file
 

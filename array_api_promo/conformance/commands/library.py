@@ -13,15 +13,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from .. import API_VERSIONS, DEFAULT_API_VERSION, crosscheck, library, normalize, plan, publish, results
+from . import report_job
 from .options import add_suite_options
-from .report_job import (
-    add_report_options,
-    check_report_paths,
-    destination,
-    raise_incomplete,
-    report_timeout_args,
-    run_draws,
-)
 
 HELP = "the suite against any array library -> its report"
 DESCRIPTION = (
@@ -40,7 +33,7 @@ def add_arguments(p) -> None:
         help="the same as MODULE (the spelling of before the subcommands; repeatable)",
     )
     add_suite_options(p, max_examples_default=str(plan.DEFAULT_MAX_EXAMPLES))
-    add_report_options(p, timeout_default=plan.DEFAULT_TEST_TIMEOUT)
+    report_job.add_report_options(p, timeout_default=plan.DEFAULT_TEST_TIMEOUT)
     p.add_argument(
         "--explain-with",
         metavar="POLICY",
@@ -72,7 +65,7 @@ def main(args, console, cloner) -> int:
     # the plan (the defaults were settled as the command line was parsed)
     if not args.modules:
         raise plan.UsageError("library: give the namespace module(s) to test, e.g. library array_api_strict")
-    check_report_paths(args, results_count=len(args.modules) * max(1, len(args.api_version)))
+    report_job.check_report_paths(args, results_count=len(args.modules) * max(1, len(args.api_version)))
     plan.check_file(args.cross_check, "--cross-check", "a results JSON, e.g. conformance/results/torch-2025.12.json")
     plan.check_requirements(args.workers)
     plan.check_api_versions(args.api_version)
@@ -85,8 +78,7 @@ def main(args, console, cloner) -> int:
         if str(lib.get("error", "")).startswith(f"ModuleNotFoundError: No module named '{top}'"):
             raise plan.UsageError(f"--library {module}: no module named {top!r} is installed")
     info = plan.locate_suite(args, cloner, console)
-    timeout_args = report_timeout_args(args, console)
-    timeout = args.per_test_timeout if timeout_args else None
+    timeout_args, timeout = report_job.report_timeouts(args, console)
     jobs: list = []
     notes: list = []
     for module in args.modules:
@@ -100,23 +92,11 @@ def main(args, console, cloner) -> int:
             if len(versions) > 1:
                 out_dir = out_dir.with_name(f"{out_dir.name}-api{version}")
             shrink = not args.no_shrink
-            earlier = [
-                plan.earlier_draws(
-                    path,
-                    lib,
-                    version,
-                    max_examples=args.max_examples,
-                    shrink=shrink,
-                    timeout=timeout,
-                    pytest_args=args.pytest_arg,
-                    seeds=args.seeds,
-                )
-                for path in args.merge_with or ()
-            ]
+            earlier = report_job.earlier_draws(args, lib, version, shrink=shrink, timeout=timeout)
             taken = [s for e in earlier for s in normalize.draw_seeds(e)]
             if len(set(taken)) != len(taken):
                 raise plan.UsageError(f"--merge-with: the reports share seeds ({', '.join(map(str, sorted(taken)))})")
-            out_dir = destination(args, out_dir, f"{module} @ {version}", taken, notes)
+            out_dir = report_job.destination(args, out_dir, f"{module} @ {version}", taken, notes)
             jobs.append((module, version, lib, out_dir, earlier, shrink))
     for note in notes:  # said before the runs, and again at the end
         console.print(note, highlight=False)
@@ -126,7 +106,7 @@ def main(args, console, cloner) -> int:
     for module, version, lib, out_dir, earlier, shrink in jobs:
         # the runs
         target = plan.PolicyTarget(library.report_label(lib), module)
-        draws = run_draws(
+        draws = report_job.run_draws(
             args,
             console,
             info,
@@ -150,13 +130,5 @@ def main(args, console, cloner) -> int:
         made.append(publish.Made(f"{module} @ {version}", r, folder=out_dir))
 
     # written, and said
-    publish.publish(
-        console,
-        made,
-        annotated_xfails=args.write_xfails,
-        made_by=f"{args.prog} library",
-        reports_dir=args.reports_dir,
-        notes=tuple(notes),
-    )
-    raise_incomplete(incomplete)
+    report_job.publish_reports(args, console, made, incomplete, notes, made_by=f"{args.prog} library")
     return 0

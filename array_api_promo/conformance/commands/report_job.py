@@ -7,7 +7,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from .. import library, normalize, plan, results, runner
+from .. import library, normalize, plan, publish, results, runner
 from .options import seconds_arg, seeds_arg
 
 
@@ -76,14 +76,33 @@ def destination(args, default: Path, lib_title: str, stored_seeds_extra: list, n
     return scratch
 
 
-def report_timeout_args(args, console) -> list:
+def report_timeouts(args, console) -> tuple[list, float | None]:
+    """pytest's arguments for ``--per-test-timeout`` and the timeout the report records (None: none,
+    as without pytest-timeout, which is said)."""
     args_ = library.timeout_args(args.per_test_timeout)
     if args.per_test_timeout and not args_:
         console.print(
             "[yellow]warning:[/] pytest-timeout is not installed: no per-test timeout (pip install pytest-timeout)",
             highlight=False,
         )
-    return args_
+    return args_, (args.per_test_timeout if args_ else None)
+
+
+def earlier_draws(args, lib: dict, version: str, *, shrink: bool, timeout) -> list:
+    """The draws of the ``--merge-with`` reports, each checked against this run's settings."""
+    return [
+        plan.earlier_draws(
+            path,
+            lib,
+            version,
+            max_examples=args.max_examples,
+            shrink=shrink,
+            timeout=timeout,
+            pytest_args=args.pytest_arg,
+            seeds=args.seeds,
+        )
+        for path in args.merge_with or ()
+    ]
 
 
 def run_draws(
@@ -99,15 +118,7 @@ def run_draws(
         )
         for seed in args.seeds
     ]
-    outcomes = runner.run_many(
-        info,
-        specs,
-        budget=args.workers,
-        work_dir=args.work_dir,
-        progress=not args.no_progress,
-        console=console,
-        timeout=args.timeout,
-    )
+    outcomes = runner.run_with_options(args, console, info, specs)
     draws = []
     for spec, outcome in zip(specs, outcomes):
         meta = runner.settings_of(spec, outcome, info)
@@ -118,7 +129,21 @@ def run_draws(
     return draws
 
 
-def raise_incomplete(incomplete: list) -> None:
+def publish_reports(args, console, made: list, incomplete: list, notes: list, *, made_by: str) -> None:
+    """Every report of the job written at once (``publish``), then the job refused as incomplete where a
+    run was (its report written to a scratch folder)."""
+    publish.publish(
+        console,
+        made,
+        annotated_xfails=args.write_xfails,
+        made_by=made_by,
+        reports_dir=args.reports_dir,
+        notes=tuple(notes),
+    )
+    _raise_incomplete(incomplete)
+
+
+def _raise_incomplete(incomplete: list) -> None:
     if incomplete:
         title, problems, where = incomplete[0]
         raise plan.IncompleteRun(

@@ -235,15 +235,7 @@ def run_all(args, console, info, targets: list, shrink: list) -> list:
         )
         for (target, version), shrinks in zip(targets, shrink)
     ]
-    outcomes = runner.run_many(
-        info,
-        specs,
-        budget=args.workers,
-        work_dir=args.work_dir,
-        progress=not args.no_progress,
-        console=console,
-        timeout=args.timeout,
-    )
+    outcomes = runner.run_with_options(args, console, info, specs)
     runs = []
     for spec, outcome in zip(specs, outcomes):
         meta = runner.settings_of(spec, outcome, info)

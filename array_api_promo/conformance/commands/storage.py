@@ -15,15 +15,8 @@ from pathlib import Path
 from array_api_promo._namespace import STORAGES
 
 from .. import DEFAULT_API_VERSION, library, normalize, plan, provenance, publish, results
+from . import report_job
 from .options import add_suite_options
-from .report_job import (
-    add_report_options,
-    check_report_paths,
-    destination,
-    raise_incomplete,
-    report_timeout_args,
-    run_draws,
-)
 
 HELP = "the suite over another storage (dask) -> its report"
 DESCRIPTION = (
@@ -45,7 +38,7 @@ def add_arguments(p) -> None:
         help="where the arrays' data live (default dask)",
     )
     add_suite_options(p, max_examples_default=f"{plan.REPORT_MAX_EXAMPLES}, as the committed library reports")
-    add_report_options(p, timeout_default=plan.DASK_TEST_TIMEOUT)
+    report_job.add_report_options(p, timeout_default=plan.DASK_TEST_TIMEOUT)
     p.add_argument(
         "--policy",
         action="append",
@@ -84,7 +77,7 @@ def settle(args) -> None:
 
 def main(args, console, cloner) -> int:
     # the plan (the defaults were settled as the command line was parsed)
-    check_report_paths(args, results_count=len(args.policy) * len(args.api_version))
+    report_job.check_report_paths(args, results_count=len(args.policy) * len(args.api_version))
     plan.check_requirements(args.workers)
     plan.check_api_versions(args.api_version)
     if importlib.util.find_spec(args.storage) is None:
@@ -94,8 +87,7 @@ def main(args, console, cloner) -> int:
         for version in args.api_version:
             plan.check_suite_imports(policy, version)
     info = plan.locate_suite(args, cloner, console)
-    timeout_args = report_timeout_args(args, console)
-    timeout = args.per_test_timeout if timeout_args else None
+    timeout_args, timeout = report_job.report_timeouts(args, console)
     jobs: list = []
     notes: list = []
     for policy in args.policy:
@@ -103,19 +95,7 @@ def main(args, console, cloner) -> int:
             target = plan.resolve_storage(policy, args.storage, version)
             lib = library.probe_storage(target, policy, args.storage)
             shrink = plan.shrinks(policy, no_shrink=args.no_shrink, shrink_all=args.shrink_all)
-            earlier = [
-                plan.earlier_draws(
-                    path,
-                    lib,
-                    version,
-                    max_examples=args.max_examples,
-                    shrink=shrink,
-                    timeout=timeout,
-                    pytest_args=args.pytest_arg,
-                    seeds=args.seeds,
-                )
-                for path in args.merge_with or ()
-            ]
+            earlier = report_job.earlier_draws(args, lib, version, shrink=shrink, timeout=timeout)
             taken = [s for e in earlier for s in normalize.draw_seeds(e)]
             title = f"{policy} @ {version} on {args.storage}"
             jobs.append(
@@ -124,7 +104,7 @@ def main(args, console, cloner) -> int:
                     version,
                     target,
                     lib,
-                    destination(args, out_dir(args, target, version), title, taken, notes),
+                    report_job.destination(args, out_dir(args, target, version), title, taken, notes),
                     earlier,
                     shrink,
                 )
@@ -135,7 +115,7 @@ def main(args, console, cloner) -> int:
     made, incomplete = [], []
     for policy, version, target, lib, folder, earlier, shrink in jobs:
         # the runs
-        draws = run_draws(args, console, info, target, version, timeout_args, shrink=shrink, imports=True)
+        draws = report_job.run_draws(args, console, info, target, version, timeout_args, shrink=shrink, imports=True)
         # their results
         r = results.report_results(draws, earlier, lib, explain_with=policy, timeout=timeout)
         results.attribute_all(r, plan.engine_policy(target))  # a module:attr policy by its object
@@ -148,13 +128,5 @@ def main(args, console, cloner) -> int:
         made.append(publish.Made(title, r, folder=folder))
 
     # written, and said
-    publish.publish(
-        console,
-        made,
-        annotated_xfails=args.write_xfails,
-        made_by=f"{args.prog} storage {args.storage}",
-        reports_dir=args.reports_dir,
-        notes=tuple(notes),
-    )
-    raise_incomplete(incomplete)
+    report_job.publish_reports(args, console, made, incomplete, notes, made_by=f"{args.prog} storage {args.storage}")
     return 0
