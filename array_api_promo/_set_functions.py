@@ -167,24 +167,18 @@ class SetFunctions(RuntimeBase):
                 TypeError(f"{func}: invert must be a bool, got {type(invert).__name__}"), "promotion", func, x1, x2
             )
         arrays = []
+        refused = None  # the operands' refusal, in our words
         for value, arg in ((x1, "x1"), (x2, "x2")):
             if type(value) is Array:
                 self._check_array(value, func, arg)
                 arrays.append(value)
             elif type(value) is not int:
-                raise self._refusal(
-                    TypeError(f"{func}: {arg} must be an array or an int, got {describe_value(value)}"),
-                    "isin_operands",
-                    x1,
-                    x2,
-                )
-        if not arrays:
-            raise self._refusal(
-                TypeError(f"{func}: at least one of x1 and x2 must be an array, got two Python ints"),
-                "isin_operands",
-                x1,
-                x2,
-            )
+                refused = f"{arg} must be an array or an int, got {describe_value(value)}"
+                break
+        if refused is None and not arrays:
+            refused = "at least one of x1 and x2 must be an array, got two Python ints"
+        if refused is not None:
+            raise self._refusal(TypeError(f"{func}: {refused}"), "isin_operands", x1, x2)
         device = self._same_device(func, *arrays)
         if "non_integer_isin" in self.policy.undefined_refusals:
             for a in arrays:
