@@ -53,6 +53,7 @@ def _add(a, b):
     return build
 
 
+# (Rows alike in shape, deliberately: each is one worked example of the seed's table, written out.)
 MEP3_EXAMPLES = (
     SeedRow(
         "ones(int8) + 1",

@@ -41,7 +41,8 @@ b1, u1, u2, u4, u8 = D.bool_, D.uint8, D.uint16, D.uint32, D.uint64
 i1, i2, i4, i8 = D.int8, D.int16, D.int32, D.int64
 f2, bf, f4, f8, c8 = D.float16, D.bfloat16, D.float32, D.float64, D.complex64
 _ORDER = (b1, u1, u2, u4, u8, i1, i2, i4, i8, f2, bf, f4, f8, c8)
-# promote_types(row, column), axes in _ORDER.
+# promote_types(row, column), axes in _ORDER.  (Deliberately alike: numpy.py's table has this shape too; each
+# policy keeps its own table.)
 _ROWS = (
     (b1, u1, u2, u4, u8, i1, i2, i4, i8, f2, bf, f4, f8, c8),
     (u1, u1, u2, u4, u8, i2, i2, i4, i8, f2, bf, f4, f8, c8),

@@ -65,7 +65,8 @@ b1, i1, i2, i4, i8 = D.bool_, D.int8, D.int16, D.int32, D.int64
 u1, u2, u4, u8 = D.uint8, D.uint16, D.uint32, D.uint64
 f2, f4, f8, c8, c16 = D.float16, D.float32, D.float64, D.complex64, D.complex128
 
-# np.promote_types, NumPy 2.4 (axes: b1 i1 i2 i4 i8 u1 u2 u4 u8 f2 f4 f8 c8 c16)
+# np.promote_types, NumPy 2.4 (axes: b1 i1 i2 i4 i8 u1 u2 u4 u8 f2 f4 f8 c8 c16).  (Deliberately alike: mlx.py's
+# table has this shape too; each policy keeps its own table.)
 _ORDER = (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16)
 _ROWS = (
     (b1, i1, i2, i4, i8, u1, u2, u4, u8, f2, f4, f8, c8, c16),

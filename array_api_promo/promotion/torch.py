@@ -62,7 +62,8 @@ complex32 = DType("complex32", np.complex64, D.COMPLEX_FLOATING, 32)
 u1, i1, i2, i4, i8 = D.uint8, D.int8, D.int16, D.int32, D.int64
 f2, f4, f8, bf = D.float16, D.float32, D.float64, D.bfloat16
 c2, c4, c8, b1 = complex32, D.complex64, D.complex128, D.bool_
-# c10/core/ScalarType.cpp, _promoteTypesLookup (axes: u1 i1 i2 i4 i8 f2 f4 f8 c2 c4 c8 b1 bf).
+# c10/core/ScalarType.cpp, _promoteTypesLookup (axes: u1 i1 i2 i4 i8 f2 f4 f8 c2 c4 c8 b1 bf).  (Rows of one
+# shape, deliberately: the table as torch writes it.)
 _ORDER = (u1, i1, i2, i4, i8, f2, f4, f8, c2, c4, c8, b1, bf)
 _ROWS = (
     (u1, i2, i2, i4, i8, f2, f4, f8, c2, c4, c8, u1, bf),
