@@ -105,12 +105,22 @@ def _has_zero(a) -> bool:
 
 
 # -- per-dtype kernels (each assumes its computation dtype; no dtype test inside) --------------
-@_kernel_of(_floor_divide, "nonzero_second")
-def _floor_divide_int(x1, x2):
-    if _has_zero(x2):
-        with _errstate(divide="ignore"):
-            return _floor_divide(x1, x2)
-    return _floor_divide(x1, x2)
+def _silent_division_by_zero(ufunc):
+    """Integer ``ufunc`` (floor_divide, remainder) with NumPy's value, 0, for a zero divisor, silently: its
+    "divide by zero" warning silenced only where a zero divisor is present."""
+
+    def kernel(x1, x2):
+        if _has_zero(x2):
+            with _errstate(divide="ignore"):
+                return ufunc(x1, x2)
+        return ufunc(x1, x2)
+
+    return _kernel_of(ufunc, "nonzero_second")(kernel)
+
+
+_floor_divide_int = _silent_division_by_zero(_floor_divide)
+# (NumPy's float remainder already follows the standard: it matches Python's %.)
+_remainder_int = _silent_division_by_zero(_remainder)
 
 
 @_kernel_of(_floor_divide, "finite_operands")
@@ -122,15 +132,6 @@ def _floor_divide_float(x1, x2):
     # warning would describe a value we replace, so it is silenced on this path.
     with _errstate(divide="ignore", invalid="ignore"):
         return _where(_isinf(x1) != _isinf(x2), x1 / x2, _floor_divide(x1, x2))
-
-
-@_kernel_of(_remainder, "nonzero_second")
-def _remainder_int(x1, x2):
-    # NumPy's float remainder already follows the standard (it matches Python's %).
-    if _has_zero(x2):
-        with _errstate(divide="ignore"):
-            return _remainder(x1, x2)
-    return _remainder(x1, x2)
 
 
 @functools.cache  # one kernel per policy and operation (UFUNC_OF holds each)
