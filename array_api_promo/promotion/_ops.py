@@ -21,6 +21,8 @@ from .._dtypes import (
 )
 
 __all__ = ["Domain", "ResultKind", "OpSpec", "OPS", "op_spec"]
+__all__ += ["ACCUMULATING_FUNCTIONS", "REAL_TO_COMPLEX_FUNCTIONS", "COMPLEX_TO_REAL_FUNCTIONS"]
+__all__ += ["REAL_RESULT_FUNCTIONS", "COUNT_RESULT_FUNCTIONS"]
 
 
 class Domain(enum.Enum):
@@ -158,3 +160,15 @@ def op_spec(name: str) -> OpSpec:
         return OPS[name]
     except KeyError:
         raise ValueError(f"unknown operation {name!r}") from None
+
+
+# Functions (not elementwise) whose result dtype a policy decides: their input
+# domain in the standard's words (the stubs' "Should have a ... data type").
+ACCUMULATING_FUNCTIONS = frozenset({"sum", "prod", "cumulative_sum", "cumulative_prod", "trace"})
+# FFTs whose output is complex of a real input / real of a complex input.
+REAL_TO_COMPLEX_FUNCTIONS = frozenset({"rfft", "rfftn", "ihfft"})
+COMPLEX_TO_REAL_FUNCTIONS = frozenset({"irfft", "irfftn", "hfft"})
+# Linear algebra with a real result of the input's precision (norms, singular values, the
+# eigenvalues of a Hermitian matrix, slogdet's logabsdet), and a count (the default integer).
+REAL_RESULT_FUNCTIONS = frozenset({"eigvalsh", "matrix_norm", "vector_norm", "svdvals", "slogdet"})
+COUNT_RESULT_FUNCTIONS = frozenset({"matrix_rank"})

@@ -28,7 +28,17 @@ import numpy as np
 
 from .. import _dtypes as D
 from .._dtypes import DType
-from ._ops import OPS, Domain, OpSpec, ResultKind
+from ._ops import (  # (the function families, for the policy modules too)
+    ACCUMULATING_FUNCTIONS,
+    COMPLEX_TO_REAL_FUNCTIONS,
+    COUNT_RESULT_FUNCTIONS,
+    OPS,
+    REAL_RESULT_FUNCTIONS,
+    REAL_TO_COMPLEX_FUNCTIONS,
+    Domain,
+    OpSpec,
+    ResultKind,
+)
 from ._scalars import FLOAT_INT_END, ScalarConverter, ScalarRules, int_text
 
 __all__ = [
@@ -654,18 +664,6 @@ class Policy(ScalarRules):
             return self.resolve((Operand(OperandKind.ARRAY, from_), Operand(OperandKind.ARRAY, to))) is to
         except TypeError:
             return False
-
-
-# Functions (not elementwise) whose result dtype a policy decides: their input
-# domain in the standard's words (the stubs' "Should have a ... data type").
-ACCUMULATING_FUNCTIONS = frozenset({"sum", "prod", "cumulative_sum", "cumulative_prod", "trace"})
-# FFTs whose output is complex of a real input / real of a complex input.
-REAL_TO_COMPLEX_FUNCTIONS = frozenset({"rfft", "rfftn", "ihfft"})
-COMPLEX_TO_REAL_FUNCTIONS = frozenset({"irfft", "irfftn", "hfft"})
-# Linear algebra with a real result of the input's precision (norms, singular values, the
-# eigenvalues of a Hermitian matrix, slogdet's logabsdet), and a count (the default integer).
-REAL_RESULT_FUNCTIONS = frozenset({"eigvalsh", "matrix_norm", "vector_norm", "svdvals", "slogdet"})
-COUNT_RESULT_FUNCTIONS = frozenset({"matrix_rank"})
 
 
 class _Kinds(NamedTuple):

@@ -46,18 +46,9 @@ import numpy as np
 from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
-from ._ops import ELEMENTWISE_PAIR_FUNCTIONS, Domain, OpSpec, ResultKind
-from ._policy import (
-    ACCUMULATING_FUNCTIONS,
-    Decision,
-    LargeInt,
-    OperandKind,
-    Policy,
-    PromotionError,
-    ScalarConverter,
-    describe_signature,
-    int_text,
-)
+from ._ops import ACCUMULATING_FUNCTIONS, ELEMENTWISE_PAIR_FUNCTIONS, Domain, OpSpec, ResultKind
+from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, describe_signature
+from ._scalars import ScalarConverter, int_text
 
 __all__ = ["JaxPolicy", "JAX_LATTICE", "JAX_LATTICE_X32", "WEAK_INT", "WEAK_FLOAT", "WEAK_COMPLEX"]
 

@@ -36,16 +36,8 @@ import numpy as np
 from .. import _dtypes as D
 from .._dtypes import DType
 from ._ops import OpSpec, ResultKind
-from ._policy import (
-    FLOAT_INT_END,
-    Decision,
-    LargeInt,
-    OperandKind,
-    Policy,
-    PromotionError,
-    describe_signature,
-    int_text,
-)
+from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, describe_signature
+from ._scalars import FLOAT_INT_END, int_text
 
 __all__ = ["MegEnginePolicy", "megengine_promote"]
 

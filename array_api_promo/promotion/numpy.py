@@ -40,19 +40,9 @@ from __future__ import annotations
 from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
-from ._ops import ELEMENTWISE_PAIR_FUNCTIONS, OpSpec
-from ._policy import (
-    ACCUMULATING_FUNCTIONS,
-    COUNT_RESULT_FUNCTIONS,
-    FLOAT_INT_END,
-    Decision,
-    LargeInt,
-    OperandKind,
-    Policy,
-    PromotionError,
-    describe_signature,
-    int_text,
-)
+from ._ops import ACCUMULATING_FUNCTIONS, COUNT_RESULT_FUNCTIONS, ELEMENTWISE_PAIR_FUNCTIONS, OpSpec
+from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, describe_signature
+from ._scalars import FLOAT_INT_END, int_text
 
 __all__ = ["NumPyPolicy", "NUMPY_TABLE", "VERSIONS"]
 

@@ -50,16 +50,7 @@ import numpy as np
 from .. import _dtypes as D
 from .._dtypes import DType
 from ._ops import OpSpec
-from ._policy import (
-    Decision,
-    LargeInt,
-    Operand,
-    OperandKind,
-    Policy,
-    PromotionError,
-    ValueOperand,
-    describe_signature,
-)
+from ._policy import Decision, LargeInt, Operand, OperandKind, Policy, PromotionError, ValueOperand, describe_signature
 
 # np.promote_types, the ufunc loop lists and the boolean refusals are unchanged since 1.x
 from .numpy import LOOP_SPECS, NUMPY_TABLE, REFUSE_ALL_BOOL, NumPyPolicy, parse_loops

@@ -33,20 +33,16 @@ import numpy as np
 from .. import _dtypes as D
 from .._dtypes import DType
 from ._lattice import PromotionTable
-from ._ops import Domain, OpSpec, ResultKind
-from ._policy import (
+from ._ops import (
     ACCUMULATING_FUNCTIONS,
     COMPLEX_TO_REAL_FUNCTIONS,
     REAL_TO_COMPLEX_FUNCTIONS,
-    Decision,
-    LargeInt,
-    OperandKind,
-    Policy,
-    PromotionError,
-    ScalarConverter,
-    describe_signature,
-    int_text,
+    Domain,
+    OpSpec,
+    ResultKind,
 )
+from ._policy import Decision, LargeInt, OperandKind, Policy, PromotionError, describe_signature
+from ._scalars import ScalarConverter, int_text
 
 __all__ = ["TorchPolicy", "TORCH_TABLE", "complex32", "VERSIONS"]
 
