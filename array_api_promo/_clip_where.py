@@ -197,21 +197,23 @@ class ClipWhereFunctions(RuntimeBase):
         except OverflowError as exc:
             raise self._refusal(exc, "int_range", value, decision.compute) from None
 
+    def _plain_where_operands(self, condition: Array, *arrays: Array) -> bool:
+        """Whether ``condition`` is a bool array and it and ``arrays`` are this namespace's, on one device."""
+        if condition._dtype is not D.bool_ or condition._runtime is not self:
+            return False
+        device = condition._device
+        for array in arrays:  # noqa: SIM110 - a loop, not all() of a generator: the Python path of where()
+            if array._runtime is not self or array._device is not device:
+                return False
+        return True
+
     def where(self, condition: Array, x1: Array | complex, x2: Array | complex, /) -> Array:
         """Returns the elements of ``x1`` where ``condition`` is true and those of ``x2`` elsewhere."""
         if type(condition) is Array and type(x1) is Array and type(x2) is Array:
             # two arrays of a signature met before, of this namespace and one device: the kernel
             result = self._where_plans.get((x1._dtype, x2._dtype, x1._data.ndim == 0, x2._data.ndim == 0))
             device = condition._device
-            if (
-                result is not None
-                and condition._dtype is D.bool_
-                and condition._runtime is self
-                and x1._runtime is self
-                and x2._runtime is self
-                and x1._device is device
-                and x2._device is device
-            ):
+            if result is not None and self._plain_where_operands(condition, x1, x2):
                 try:
                     out = _where(condition._data, x1._data, x2._data)
                 except ValueError:  # shapes that do not broadcast: worded below
@@ -228,13 +230,7 @@ class ClipWhereFunctions(RuntimeBase):
             array, first = (x1, True) if type(x1) is Array else (x2, False)  # type: ignore[assignment]  # (one is)
             plan = self._where_plans.get((array._dtype, array._data.ndim == 0, type(x2 if first else x1), first))
             device = condition._device
-            if (
-                plan is not None
-                and condition._dtype is D.bool_
-                and condition._runtime is self
-                and array._runtime is self
-                and array._device is device
-            ):
+            if plan is not None and self._plain_where_operands(condition, array):
                 decision, convert, limit = plan
                 value = x2 if first else x1
                 if not (limit is not None and -limit <= value <= limit):  # (in range: NumPy casts it)
