@@ -274,7 +274,7 @@ class RangeCreation(RuntimeBase):
         data = np.linspace(bounds[0], bounds[1], num, dtype=dtype.numpy, endpoint=endpoint)
         return Array._new(data, dtype, self, device)
 
-    def eye(
+    def eye(  # (the standard's signature, written out as each creation function's is)
         self,
         n_rows: int,
         n_cols: int | None = None,

@@ -848,13 +848,13 @@ def _make_binary(name):
             and x2._device is x1._device
         ):
             fast = self._fast.get((name, x1._dtype, x2._dtype))  # the fast path (see _binary_plan)
-            if fast is None:
-                return self._apply2(name, x1, x2, False)
-            try:
-                out = fast[0](x1._data, x2._data)
-            except ValueError:  # shapes that do not broadcast: the full path says so in our words
-                return self._apply2(name, x1, x2, False)
-            return _result_array(out, fast[1], fast[1].numpy, self, x1._device)
+            if fast is not None:
+                try:
+                    out = fast[0](x1._data, x2._data)
+                except ValueError:  # shapes that do not broadcast: the full path says so in our words
+                    fast = None
+                if fast is not None:
+                    return _result_array(out, fast[1], fast[1].numpy, self, x1._device)
         return self._apply2(name, x1, x2, False)
 
     func.__name__ = func.__qualname__ = name

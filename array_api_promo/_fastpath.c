@@ -2687,6 +2687,7 @@ register_array(PyObject *module, PyObject *args)
     Py_XSETREF(Array, type);
     Py_INCREF(ndarray);
     Py_XSETREF(NDArray, (PyTypeObject *)ndarray);
+    /* each global set alike (register_scalar_converter below too): written out, one line a global */
     Py_INCREF(asarray_func);
     Py_XSETREF(asarray, asarray_func);
     Py_INCREF(bool_dt);
