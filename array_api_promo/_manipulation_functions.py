@@ -264,12 +264,13 @@ class ManipulationFunctions(JoiningFunctions):
 
     def squeeze(self, x: Array, /, axis: int | tuple[int, ...]) -> Array:
         """Removes the axes ``axis``, each of size one, from ``x``."""
-        if type(x) is Array and x._runtime is self and type(axis) is int:
-            data = x._data
-            shape = data.shape
-            if type(data) is _ndarray and -len(shape) <= axis < len(shape) and shape[axis] == 1:
-                # one size-1 axis: the view of NumPy's squeeze, without the general path's checks
-                return new_array(data.squeeze(axis), x._dtype, self, x._device)
+        if type(x) is Array and x._runtime is self and type(axis) is int and type(x._data) is _ndarray:
+            # one axis: the view of NumPy's squeeze, without the general path's checks; NumPy's
+            # refusal (no such axis, not of size one) leaves the words to the general path
+            try:
+                return new_array(x._data.squeeze(axis), x._dtype, self, x._device)
+            except ValueError:
+                pass
         func = "squeeze"
         x = self._check_array(x, func)
         data = x._data
