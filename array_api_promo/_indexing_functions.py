@@ -26,13 +26,25 @@ from . import _dtypes as D
 from ._array import Array
 from ._dtypes import PY_SCALARS
 from ._errors import IndexTypeError
-from ._runtime import RuntimeBase, describe_value
+from ._runtime import RuntimeBase, describe_value, new_array
 from .promotion import PromotionError, scalar_type
 
 __all__ = ["IndexingFunctions"]
 
 _ndarray = np.ndarray
 _new_object = object.__new__
+_arange = np.arange
+
+
+def _along_axis_key(shape: tuple, idx, axis: int) -> tuple:
+    """The key of NumPy's take_along_axis (its _make_along_axis_idx) for indices of x's own shape
+    and a non-negative ``axis``: the indices at ``axis``, an arange along each other axis."""
+    ones = (1,) * len(shape)
+    return tuple(
+        idx if d == axis else _arange(n).reshape(ones[:d] + (-1,) + ones[d + 1 :]) for d, n in enumerate(shape)
+    )
+
+
 _ELLIPSIS = type(Ellipsis)
 _NONE = type(None)
 _BASIC = frozenset((int, slice, _ELLIPSIS, _NONE))
@@ -494,6 +506,27 @@ class IndexingFunctions(RuntimeBase):
 
     def take_along_axis(self, x: Array, indices: Array, /, *, axis: int = -1) -> Array:
         """Elements of ``x`` at the per-position ``indices`` along ``axis``."""
+        if type(x) is Array and type(indices) is Array and type(axis) is int and x._runtime is self:
+            data, idx = x._data, indices._data
+            if (
+                indices._runtime is self
+                and indices._device is x._device
+                and type(data) is _ndarray
+                and type(idx) is _ndarray
+                and idx.shape == data.shape
+                and idx.dtype.kind == "i"
+                and -data.ndim <= axis < data.ndim
+            ):
+                # signed indices of x's shape along one of its axes: what the checks below let through
+                # to NumPy's take_along_axis unchanged, whose own indexing this is (an index out of
+                # bounds: their words)
+                try:
+                    out = data[_along_axis_key(data.shape, idx, axis % data.ndim)]
+                except IndexError:
+                    pass
+                else:
+                    if out.base is None or not np.shares_memory(out, data):
+                        return new_array(out, x._dtype, self, x._device)
         func = "take_along_axis"
         x = self._check_array(x, func)
         idx = self._indices_arg(x, indices, func)

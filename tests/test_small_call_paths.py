@@ -117,6 +117,48 @@ def test_take_answers_as_the_general_path(policy):
     assert _outcome(lambda: ns.take(x, i.to_device(DEVICE1)))[0][0] == "error"
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_take_along_axis_answers_as_the_general_path(policy):
+    """Signed indices of x's own shape along an int axis (the plain case: NumPy's take_along_axis key)
+    against an axis the plain case does not take: every dtype and index dtype, indices out of bounds,
+    shapes that broadcast or do not, other devices and namespaces."""
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    index_dtypes = [d for d in dtypes if d.name.startswith(("int", "uint"))] + [dtypes[0], dtypes[-1]]
+    for dtype in dtypes:
+        values = special_values(dtype)
+        for x_data in (
+            values[:4],
+            np.resize(values, (2, 3)),
+            np.resize(values, (3, 2)).T,
+            np.resize(values, (2, 1, 3)),
+        ):
+            shape = x_data.shape
+            picks = [np.zeros(shape, np.int64), np.resize([1, -1, 0], shape), np.full(shape, shape[-1])]
+            picks += [np.full(shape, -5), np.zeros(shape[:-1] + (1,), np.int64), np.zeros((1,) * len(shape), np.int64)]
+            picks += [np.zeros(shape + (1,), np.int64), np.zeros(shape[::-1], np.int64)]
+            for pick in picks:
+                for index_dtype in index_dtypes:
+                    with np.errstate(all="ignore"):
+                        idx_data = pick.astype(index_dtype.numpy)
+                    for axis in range(-len(shape) - 1, len(shape) + 1):
+
+                        def call(make, axis, x_data=x_data, idx_data=idx_data):
+                            return ns.take_along_axis(make(x_data), ns.asarray(idx_data), axis=axis)
+
+                        fast = _outcome(lambda call=call, axis=axis: call(ns.asarray, axis))
+                        general = _outcome(lambda call=call, axis=axis: call(other.asarray, _Int(axis)))
+                        assert fast == general, (policy, dtype, shape, pick.shape, index_dtype, axis)
+    x, i = ns.asarray([[1.0, 2.0, 3.0]]), ns.asarray([[2, 0, 1]])
+    assert _describe(ns.take_along_axis(x.to_device(DEVICE1), i.to_device(DEVICE1))) == _describe(
+        ns.take_along_axis(other.asarray(x._data, device=DEVICE1), i.to_device(DEVICE1), axis=_Int(-1))
+    )
+    assert _outcome(lambda: ns.take_along_axis(x, i.to_device(DEVICE1)))[0][0] == "error"
+    assert _outcome(lambda: ns.take_along_axis(x, other.asarray(i._data))) == _outcome(
+        lambda: ns.take_along_axis(x, other.asarray(i._data), axis=_Int(-1))
+    )
+
+
 _FILLS = [0, 1, -1, 2**70, -(2**63), 255, 0.5, -0.0, 1e300, -1e300, math.nan, math.inf, True, False, 1 + 2j]
 
 
