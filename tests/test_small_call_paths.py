@@ -159,6 +159,31 @@ def test_take_along_axis_answers_as_the_general_path(policy):
     )
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("func", ["all", "any"])
+def test_all_and_any_answer_as_the_general_path(policy, func):
+    """The plain case (None or an int axis in range, a bool keepdims: the logical ufunc's reduce, as np.all
+    and np.any call it) against x of the other namespace of the policy (the general path): every dtype,
+    shape and axis, keepdims spelled otherwise."""
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        for data in (values, values[:0], values[0], np.resize(values, (2, 3)), np.resize(values, (3, 2, 0))):
+            for axis in [None, *range(-data.ndim - 1, data.ndim + 1), (0,), 1.0, True]:
+                for keepdims in (False, True, 1, None):
+                    kwargs = {"axis": axis, "keepdims": keepdims}
+
+                    def call(make, data=data, kwargs=kwargs):
+                        return getattr(ns, func)(make(data), **kwargs)
+
+                    fast = _outcome(lambda call=call: call(ns.asarray))
+                    assert fast == _outcome(lambda call=call: call(other.asarray)), (policy, dtype, data.shape, kwargs)
+    on_device = ns.asarray(special_values(_dtypes(ns)[0]), device=DEVICE1)
+    assert _describe(getattr(ns, func)(on_device)) == _describe(
+        getattr(ns, func)(other.asarray(on_device._data, device=DEVICE1))
+    )
+
+
 _FILLS = [0, 1, -1, 2**70, -(2**63), 255, 0.5, -0.0, 1e300, -1e300, math.nan, math.inf, True, False, 1 + 2j]
 
 
