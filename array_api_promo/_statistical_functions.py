@@ -10,7 +10,8 @@ the cumulative functions through ``policy.accumulation_dtype``); an explicit
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +28,7 @@ __all__ = ["StatisticalFunctions"]
 
 _asarray = np.asarray
 _ndarray = np.ndarray
+_add_reduce: Callable[..., Any] = np.add.reduce  # np.sum's kernel (its overloads match no Context.run call for mypy)
 _new_object = object.__new__
 _NUMBER_TYPES = (int, float)
 _ALL_AXES: dict = {}  # ndim -> (0, ..., ndim - 1)
@@ -301,10 +303,10 @@ class StatisticalFunctions(RuntimeBase):
             if result is not None:  # (only where x's dtype is the working one: no cast)
                 data = x._data
                 axes = _fast_axes(data.ndim, axis, keepdims)
-                if axes is not None and (count := data.size if axis is None else data.shape[axis]):
+                if axes is not None and (count := data.shape[axis] if type(axis) is int else data.size):
                     # the general path's sum (np.sum's own call) and division by the count, without its checks
                     context = quiet_context()
-                    total = context.run(np.add.reduce, data, axes, None, None, keepdims)
+                    total = context.run(_add_reduce, data, axes, keepdims=keepdims)
                     out = context.run(np.true_divide, total, _divisor(data.dtype, count))
                     return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
         x, axes, result, data, count, keepdims = self._moment_args("mean", x, axis, keepdims)
@@ -314,7 +316,7 @@ class StatisticalFunctions(RuntimeBase):
         # quiet context's, as the remembered path above and sum, prod, var: the same answer every call);
         # a division by a count that is never 0
         context = quiet_context()
-        total = context.run(np.add.reduce, data, axes, None, None, keepdims)  # (np.sum's own call)
+        total = context.run(_add_reduce, data, axes, keepdims=keepdims)  # (np.sum's own call)
         out = context.run(np.true_divide, total, _divisor(data.dtype, count)) if count else total * np.nan
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
