@@ -36,13 +36,32 @@ _new_object = object.__new__
 _arange = np.arange
 
 
-def _along_axis_key(shape: tuple, idx, axis: int) -> tuple:
-    """The key of NumPy's take_along_axis (its _make_along_axis_idx) for indices of x's own shape
-    and a non-negative ``axis``: the indices at ``axis``, an arange along each other axis."""
-    ones = (1,) * len(shape)
-    return tuple(
-        idx if d == axis else _arange(n).reshape(ones[:d] + (-1,) + ones[d + 1 :]) for d, n in enumerate(shape)
+def _taken_along_plainly(x: Array, indices: Array, axis):
+    """take_along_axis's data for signed indices of x's own shape on x's device along an int axis of x
+    (two arrays of one namespace): what its checks let through to NumPy's take_along_axis unchanged, by
+    NumPy's own key (its _make_along_axis_idx: the indices at the axis, an arange along each other axis);
+    else None (the general path; an index out of bounds too, for its words)."""
+    data, idx = x._data, indices._data
+    if (
+        type(axis) is not int
+        or indices._device is not x._device
+        or type(data) is not _ndarray
+        or type(idx) is not _ndarray
+        or idx.shape != data.shape
+        or idx.dtype.kind != "i"
+        or not -data.ndim <= axis < data.ndim
+    ):
+        return None
+    axis %= data.ndim
+    ones = (1,) * data.ndim
+    key = tuple(
+        idx if d == axis else _arange(n).reshape(ones[:d] + (-1,) + ones[d + 1 :]) for d, n in enumerate(data.shape)
     )
+    try:
+        out = data[key]
+    except IndexError:
+        return None
+    return out if out.base is None or not np.shares_memory(out, data) else None
 
 
 _ELLIPSIS = type(Ellipsis)
@@ -506,27 +525,10 @@ class IndexingFunctions(RuntimeBase):
 
     def take_along_axis(self, x: Array, indices: Array, /, *, axis: int = -1) -> Array:
         """Elements of ``x`` at the per-position ``indices`` along ``axis``."""
-        if type(x) is Array and type(indices) is Array and type(axis) is int and x._runtime is self:
-            data, idx = x._data, indices._data
-            if (
-                indices._runtime is self
-                and indices._device is x._device
-                and type(data) is _ndarray
-                and type(idx) is _ndarray
-                and idx.shape == data.shape
-                and idx.dtype.kind == "i"
-                and -data.ndim <= axis < data.ndim
-            ):
-                # signed indices of x's shape along one of its axes: what the checks below let through
-                # to NumPy's take_along_axis unchanged, whose own indexing this is (an index out of
-                # bounds: their words)
-                try:
-                    out = data[_along_axis_key(data.shape, idx, axis % data.ndim)]
-                except IndexError:
-                    pass
-                else:
-                    if out.base is None or not np.shares_memory(out, data):
-                        return new_array(out, x._dtype, self, x._device)
+        if type(x) is Array and type(indices) is Array and x._runtime is self and indices._runtime is self:
+            out = _taken_along_plainly(x, indices, axis)
+            if out is not None:
+                return new_array(out, x._dtype, self, x._device)
         func = "take_along_axis"
         x = self._check_array(x, func)
         idx = self._indices_arg(x, indices, func)
