@@ -56,6 +56,13 @@ def _dot_norm(data):
     return _sqrt(flat.dot(flat))
 
 
+def _quiet_vecdot(d1, d2):
+    """NumPy's vecdot in the thread's quiet context (only products and sums: what they can signal,
+    overflow and invalid, passes silently): the kernel of vecdot's plan in the runtime's fast table,
+    which the compiled path calls for two arrays of one dtype (a ValueError: the Python path's words)."""
+    return quiet_context().run(_vecdot, d1, d2)
+
+
 def _vector_norm(data, axes, keepdims, ord):
     """The ``ord``-norm of real or complex ``data`` over ``axes`` (None: all of them)."""
     whole = not keepdims and (axes is None or len(axes) == data.ndim)
@@ -308,7 +315,13 @@ class LinearAlgebraFunctions(MatrixDecompositions):
                 raise ValueError(f"{func}: shapes {s1} and {s2} do not broadcast") from None
         # Only products and sums: the quiet context ignores what they can signal (overflow, invalid).
         out = quietly(np.vecdot, d1, d2) if axis == -1 else quietly(np.vecdot, d1, d2, axis=axis)
+        if x1._dtype is dtype and x2._dtype is dtype and x1._runtime is self and x2._runtime is self:
+            # two arrays of the compute dtype: the compiled path's plan (it tells apart no shapes, whose
+            # refusals, a 0-d operand's too, NumPy's ValueError leaves to this path)
+            self._fast["vecdot", dtype, dtype] = (_quiet_vecdot, dtype)
         return Array._new(out if type(out) is np.ndarray else np.asarray(out), dtype, self, device)
+
+    vecdot = fast_path(_core.BINARY_FUNCTION, "vecdot", vecdot)  # two arrays of one dtype met before: in C
 
     # -- linalg: two-array functions ------------------------------------------------------
     def linalg_cross(self, x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -487,4 +500,6 @@ class LinearAlgebraFunctions(MatrixDecompositions):
 
         ``vecdot`` (also in the main namespace).
         """
+        if type(axis) is int and axis == -1:
+            return self.vecdot(x1, x2)  # (the call vecdot's compiled path takes: no keyword)
         return self.vecdot(x1, x2, axis=axis)

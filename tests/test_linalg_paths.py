@@ -270,6 +270,37 @@ def test_vecdot_of_the_special_values_is_the_former_product(ns):
             assert _same_nans(out._data, _former_vecdot(a, b, -1)), dtype
 
 
+class _Int(int):
+    """An int the plain cases do not take (``type(axis) is int``): the general path's."""
+
+
+_VECDOT_SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((3,), (2, 3)), ((2, 3), (4, 3)), ((2, 3), (2, 4)), ((1, 3), (2, 3))]
+_VECDOT_SHAPES += [((3,), ()), ((), ()), ((0, 3), (0, 3)), ((2, 0), (2, 0)), ((2, 1, 3), (4, 3)), ((2, 3), (3, 2))]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_vecdot_of_two_arrays_of_one_dtype_answers_as_the_general_path(policy):
+    """Once the general path has decided for a dtype, vecdot of two arrays of it (the compiled path's plan:
+    NumPy's vecdot in the quiet context) gives what the same call with an axis the plain cases do not take
+    gives, for every shape, the refused ones (a 0-d operand, sizes that differ, shapes that do not
+    broadcast) included, and on special values; linalg.vecdot too."""
+    ns = fresh_namespace(policy)
+    for dtype in _dtypes(ns):
+        with contextlib.suppress(Exception):  # a dtype the policy refuses: nothing remembered
+            ns.vecdot(_plain(ns, dtype), _plain(ns, dtype))
+        values = _special(dtype)
+        for s1, s2 in _VECDOT_SHAPES:
+            a, b = ns.asarray(np.resize(values, s1)), ns.asarray(np.resize(values[::-1], s2))
+            general = outcome(lambda a=a, b=b: ns.vecdot(a, b, axis=_Int(-1)), _describe)
+            for func in (ns.vecdot, ns.linalg.vecdot):
+                assert outcome(lambda a=a, b=b, f=func: f(a, b), _describe) == general, (policy, dtype, s1, s2)
+        a = ns.asarray(np.resize(values, (2, 3)))
+        for b in (a.to_device(DEVICE1), tx.asarray(np.resize(values, (2, 3)))):
+            assert outcome(lambda b=b: ns.vecdot(a, b), _describe) == outcome(
+                lambda b=b: ns.vecdot(a, b, axis=_Int(-1)), _describe
+            )
+
+
 # -- vector_norm -----------------------------------------------------------------------------------------
 @NAMESPACES
 def test_vector_norm_of_real_input_squares_as_the_abs_formula(ns):
