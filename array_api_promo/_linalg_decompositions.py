@@ -26,6 +26,7 @@ _inv = np.linalg.inv
 _det = np.linalg.det
 _slogdet = np.linalg.slogdet
 _cholesky = np.linalg.cholesky
+_matmul = np.matmul
 _working = D.working_numpy
 try:  # the generalized ufuncs numpy.linalg's det and slogdet call, after checks and a dtype choice made here too
     from numpy.linalg import _umath_linalg
@@ -61,6 +62,25 @@ def _slogdet_of(a):
     if known[2] is None:
         return sign, logabs
     return sign.astype(known[2], copy=False), logabs.astype(known[3], copy=False)
+
+
+def _power_of(a, n: int):
+    """``np.linalg.matrix_power(a, n)`` for ``n >= 1`` of a stack of square matrices of a numeric dtype (the
+    callers' checks): NumPy's own products (``a`` itself for 1, its short-cuts for 2 and 3, then its binary
+    decomposition), without its Python layer."""
+    if n == 1:
+        return a
+    if n == 2:
+        return _matmul(a, a)
+    if n == 3:
+        return _matmul(_matmul(a, a), a)
+    z = result = None
+    while n > 0:
+        z = a if z is None else _matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
+            result = z if result is None else _matmul(result, z)
+    return result
 
 
 class EighResult(NamedTuple):
@@ -228,6 +248,9 @@ class MatrixDecompositions(RuntimeBase):
 
     def linalg_matrix_power(self, x: Array, n: int, /) -> Array:
         """``x`` raised to the integer power ``n`` (``n < 0``: of the inverse)."""
+        if type(n) is int and n > 0 and (plain := self._plain_matrices(x, "linalg.matrix_power")) is not None:
+            # a positive power (no inverse to fail, nothing to refuse) in the dtype the general path computes in
+            return self._plain_result(silent_context().run(_power_of, plain[0], n), plain[1], x._device)
         func = "linalg.matrix_power"
         if type(n) is not int:
             n = self._int(n, func, "n")

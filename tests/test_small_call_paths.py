@@ -563,6 +563,64 @@ def test_linalg_solve_and_inv_answer_as_the_general_path(policy):
 
 
 @pytest.mark.parametrize("policy", POLICIES)
+def test_matrix_power_and_matrix_norm_answer_as_the_general_path(policy):
+    """matrix_power of a positive int power and matrix_norm's default (the plain cases: NumPy's own products,
+    and norm's own steps for "fro") against the general path's call: the first argument an array of the other
+    namespace; every dtype, stacks regular, singular, special-valued, empty and not square."""
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        for a in _matrices(dtype) + [np.resize(special_values(dtype), (2, 3, 2)), np.zeros((2, 0, 3), dtype.numpy)]:
+            for n in (1, 2, 3, 4, 5, 6, 7, 8, 13, 0, -1, -2, True, _Int(3)):
+                for _ in range(2):  # the first call decides (where allowed), the second takes the plain case
+                    fast = _outcome(lambda a=a, n=n: ns.linalg.matrix_power(ns.asarray(a), n))
+                general = _outcome(lambda a=a, n=n: ns.linalg.matrix_power(other.asarray(a), n))
+                assert fast == general, (policy, dtype, a.shape, n)
+            for kwargs in ({}, {"keepdims": True}, {"ord": "fro"}, {"ord": 1}, {"ord": "nuc"}, {"ord": None}):
+                for _ in range(2):
+                    fast = _outcome(lambda a=a, k=kwargs: ns.linalg.matrix_norm(ns.asarray(a), **k))
+                general = _outcome(lambda a=a, k=kwargs: ns.linalg.matrix_norm(other.asarray(a), **k))
+                assert fast == general, (policy, dtype, a.shape, kwargs)
+    x = ns.asarray(np.eye(3))
+    for func in (lambda x: ns.linalg.matrix_power(x, 2), ns.linalg.matrix_norm):
+        func(x)
+        assert _describe(func(x.to_device(DEVICE1))) == _describe(func(other.asarray(x._data, device=DEVICE1)))
+        assert _outcome(lambda f=func: f(ns.asarray(np.ones(3))))[0][0] == "error"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int64", "uint8"])
+def test_matrix_power_and_matrix_norm_are_numpys_bit_for_bit(dtype):
+    """The plain cases give NumPy's np.linalg.matrix_power and matrix_norm, bytes and dtype (the namespace
+    keeping a float or complex dtype: no cast after), on random, singular and special-valued stacks."""
+    rng = np.random.default_rng(51)
+    with np.errstate(all="ignore"):
+        stacks = [
+            (rng.standard_normal((3, 4, 4)) * 3).astype(dtype),
+            np.resize(special_values(getattr(xp, dtype)), (2, 3, 3)),
+        ]
+        if dtype.startswith("complex"):
+            stacks[0] = stacks[0] + 1j * rng.standard_normal((3, 4, 4)).astype(dtype)
+        stacks += [stacks[0][0], stacks[0].swapaxes(-1, -2), np.zeros((0, 2, 2), dtype)]
+    for ns in (xp, xp.torch, xp.namespace("numpy")):
+        for a in stacks:
+            x = ns.asarray(a)
+            for n in (1, 2, 3, 4, 5, 11):
+                with np.errstate(all="ignore"):
+                    try:
+                        for _ in range(2):  # the general path, then the plain case
+                            out = ns.linalg.matrix_power(x, n)._data
+                    except TypeError:  # (integer matrices: refused by the policy)
+                        continue
+                    expected = np.linalg.matrix_power(a, n)
+                assert out.dtype == expected.dtype and out.tobytes() == expected.tobytes(), (dtype, a.shape, n)
+            if dtype.startswith(("float", "complex")):
+                with np.errstate(all="ignore"):
+                    for _ in range(2):
+                        out = ns.linalg.matrix_norm(x)._data
+                    expected = np.asarray(np.linalg.matrix_norm(a))
+                assert out.dtype == expected.dtype and out.tobytes() == expected.tobytes(), (dtype, a.shape)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
 def test_fft_frequencies_answer_as_the_general_path(policy):
     ns, _ = _pair(policy)
     for name in ("fftfreq", "rfftfreq"):
