@@ -116,11 +116,16 @@ class DataTypeFunctions(RuntimeBase):
 
     def can_cast(self, from_: DType | Array, to: DType, /) -> bool:
         """Tells whether the data type ``from_`` can be cast to ``to`` under the type promotion rules."""
+        if type(from_) is DType and type(to) is DType:
+            answer = self._can_casts.get((from_, to))  # two dtypes answered for before: the policy's answer
+            if answer is not None:
+                return answer
         if type(from_) is Array:
             from_ = self._check_array(from_, "can_cast", "from_")._dtype
         from_ = self._check_dtype(from_, "can_cast", "from_")
         to = self._check_dtype(to, "can_cast", "to")
-        return self.policy.can_cast(from_, to)
+        answer = self._can_casts[from_, to] = self.policy.can_cast(from_, to)
+        return answer
 
     def finfo(self, type: DType | Array, /) -> finfo_object:
         """Returns the machine limits of a floating-point data type (or of an array's data type)."""

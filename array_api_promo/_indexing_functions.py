@@ -26,13 +26,44 @@ from . import _dtypes as D
 from ._array import Array
 from ._dtypes import PY_SCALARS
 from ._errors import IndexTypeError
-from ._runtime import RuntimeBase, describe_value
+from ._runtime import RuntimeBase, describe_value, new_array
 from .promotion import PromotionError, scalar_type
 
 __all__ = ["IndexingFunctions"]
 
 _ndarray = np.ndarray
 _new_object = object.__new__
+_arange = np.arange
+
+
+def _taken_along_plainly(x: Array, indices: Array, axis):
+    """take_along_axis's data for signed indices of x's own shape on x's device along an int axis of x
+    (two arrays of one namespace): what its checks let through to NumPy's take_along_axis unchanged, by
+    NumPy's own key (its _make_along_axis_idx: the indices at the axis, an arange along each other axis);
+    else None (the general path; an index out of bounds too, for its words)."""
+    data, idx = x._data, indices._data
+    if (
+        type(axis) is not int
+        or indices._device is not x._device
+        or type(data) is not _ndarray
+        or type(idx) is not _ndarray
+        or idx.shape != data.shape
+        or idx.dtype.kind != "i"
+        or not -data.ndim <= axis < data.ndim
+    ):
+        return None
+    axis %= data.ndim
+    ones = (1,) * data.ndim
+    key = tuple(
+        idx if d == axis else _arange(n).reshape(ones[:d] + (-1,) + ones[d + 1 :]) for d, n in enumerate(data.shape)
+    )
+    try:
+        out = data[key]
+    except IndexError:
+        return None
+    return out if out.base is None or not np.shares_memory(out, data) else None
+
+
 _ELLIPSIS = type(Ellipsis)
 _NONE = type(None)
 _BASIC = frozenset((int, slice, _ELLIPSIS, _NONE))
@@ -493,6 +524,10 @@ class IndexingFunctions(RuntimeBase):
 
     def take_along_axis(self, x: Array, indices: Array, /, *, axis: int = -1) -> Array:
         """Elements of ``x`` at the per-position ``indices`` along ``axis``."""
+        if type(x) is Array and type(indices) is Array and x._runtime is self and indices._runtime is self:
+            out = _taken_along_plainly(x, indices, axis)
+            if out is not None:
+                return new_array(out, x._dtype, self, x._device)
         func = "take_along_axis"
         x = self._check_array(x, func)
         idx = self._indices_arg(x, indices, func)

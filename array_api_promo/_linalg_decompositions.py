@@ -26,7 +26,61 @@ _inv = np.linalg.inv
 _det = np.linalg.det
 _slogdet = np.linalg.slogdet
 _cholesky = np.linalg.cholesky
+_matmul = np.matmul
 _working = D.working_numpy
+try:  # the generalized ufuncs numpy.linalg's det and slogdet call, after checks and a dtype choice made here too
+    from numpy.linalg import _umath_linalg
+except ImportError:  # pragma: no cover (NumPy moves it: its wrappers, as they are)
+    _umath_linalg = None  # type: ignore[assignment]
+# The dtypes np.linalg.det and slogdet keep (float32, float64, complex64, complex128): the signature they give
+# their ufunc (LAPACK in double or complex double: _commonType's choice), and the dtypes they cast its results
+# to where those differ (a NumPy scalar's astype costs half the ufunc's call: skipped where it is no cast)
+_DETERMINANTS = {
+    np.dtype("f4"): ("d->d", "d->dd", np.dtype("f4"), np.dtype("f4")),
+    np.dtype("f8"): ("d->d", "d->dd", None, None),
+    np.dtype("c8"): ("D->D", "D->Dd", np.dtype("c8"), np.dtype("f4")),
+    np.dtype("c16"): ("D->D", "D->Dd", None, None),
+}
+
+
+def _det_of(a):
+    """``np.linalg.det(a)`` of a stack of square matrices (the callers' checks): its own ufunc call and cast,
+    without its Python steps (its checks again, _commonType's choice of signature)."""
+    known = _DETERMINANTS.get(a.dtype)
+    if known is None or _umath_linalg is None or type(a) is not _ndarray:
+        return _det(a)
+    out = _umath_linalg.det(a, signature=known[0])
+    return out if known[2] is None else out.astype(known[2], copy=False)
+
+
+def _slogdet_of(a):
+    """``np.linalg.slogdet(a)`` as ``_det_of`` is det: (sign, logabsdet)."""
+    known = _DETERMINANTS.get(a.dtype)
+    if known is None or _umath_linalg is None or type(a) is not _ndarray:
+        return _slogdet(a)
+    sign, logabs = _umath_linalg.slogdet(a, signature=known[1])
+    if known[2] is None:
+        return sign, logabs
+    return sign.astype(known[2], copy=False), logabs.astype(known[3], copy=False)
+
+
+def _power_of(a, n: int):
+    """``np.linalg.matrix_power(a, n)`` for ``n >= 1`` of a stack of square matrices of a numeric dtype (the
+    callers' checks): NumPy's own products (``a`` itself for 1, its short-cuts for 2 and 3, then its binary
+    decomposition), without its Python layer."""
+    if n == 1:
+        return a
+    if n == 2:
+        return _matmul(a, a)
+    if n == 3:
+        return _matmul(_matmul(a, a), a)
+    z = result = None
+    while n > 0:
+        z = a if z is None else _matmul(z, z)
+        n, bit = divmod(n, 2)
+        if bit:
+            result = z if result is None else _matmul(result, z)
+    return result
 
 
 class EighResult(NamedTuple):
@@ -157,7 +211,7 @@ class MatrixDecompositions(RuntimeBase):
 
     def linalg_det(self, x: Array, /) -> Array:
         """Determinant of each square matrix."""
-        return self._square_lapack(x, "linalg.det", _det)
+        return self._square_lapack(x, "linalg.det", _det_of)
 
     def linalg_eigh(self, x: Array, /) -> EighResult:
         """Eigenvalues (ascending, real) and eigenvectors of Hermitian matrices."""
@@ -194,6 +248,9 @@ class MatrixDecompositions(RuntimeBase):
 
     def linalg_matrix_power(self, x: Array, n: int, /) -> Array:
         """``x`` raised to the integer power ``n`` (``n < 0``: of the inverse)."""
+        if type(n) is int and n > 0 and (plain := self._plain_matrices(x, "linalg.matrix_power")) is not None:
+            # a positive power (no inverse to fail, nothing to refuse) in the dtype the general path computes in
+            return self._plain_result(silent_context().run(_power_of, plain[0], n), plain[1], x._device)
         func = "linalg.matrix_power"
         if type(n) is not int:
             n = self._int(n, func, "n")
@@ -270,7 +327,7 @@ class MatrixDecompositions(RuntimeBase):
         """Sign and natural log of the absolute determinant of each square matrix."""
         if (plain := self._plain_matrices(x, "linalg.slogdet")) is not None:
             try:
-                sign, logabs = silent_context().run(_slogdet, plain[0])
+                sign, logabs = silent_context().run(_slogdet_of, plain[0])
             except _LinAlgError:
                 pass  # (the general path says so in its words)
             else:
@@ -281,7 +338,7 @@ class MatrixDecompositions(RuntimeBase):
                 )
         func = "linalg.slogdet"
         x, dtype, data = self._linalg_input(x, func, square=True)
-        sign, logabs = self._lapack(func, np.linalg.slogdet, data)
+        sign, logabs = self._lapack(func, _slogdet_of, data)
         return SlogdetResult(
             self._wrap_result(sign, dtype, x._device),
             self._wrap_result(logabs, self._function_result("slogdet", dtype), x._device),

@@ -56,6 +56,20 @@ def _dot_norm(data):
     return _sqrt(flat.dot(flat))
 
 
+def _quiet_vecdot(d1, d2):
+    """NumPy's vecdot in the thread's quiet context (only products and sums: what they can signal,
+    overflow and invalid, passes silently): the kernel of vecdot's plan in the runtime's fast table,
+    which the compiled path calls for two arrays of one dtype (a ValueError: the Python path's words)."""
+    return quiet_context().run(_vecdot, d1, d2)
+
+
+def _frobenius(data):
+    """``np.linalg.norm(data, "fro", axis=(-2, -1))`` of real or complex floating ``data`` of 2 or more
+    dimensions: its own steps for it (the square root of the sum of ``conj(x) * x``), without its Python
+    layers (matrix_norm's two, norm's dispatch on ord and axis)."""
+    return _sqrt(np.add.reduce((data.conj() * data).real, axis=(-2, -1)))
+
+
 def _vector_norm(data, axes, keepdims, ord):
     """The ``ord``-norm of real or complex ``data`` over ``axes`` (None: all of them)."""
     whole = not keepdims and (axes is None or len(axes) == data.ndim)
@@ -308,7 +322,13 @@ class LinearAlgebraFunctions(MatrixDecompositions):
                 raise ValueError(f"{func}: shapes {s1} and {s2} do not broadcast") from None
         # Only products and sums: the quiet context ignores what they can signal (overflow, invalid).
         out = quietly(np.vecdot, d1, d2) if axis == -1 else quietly(np.vecdot, d1, d2, axis=axis)
+        if x1._dtype is dtype and x2._dtype is dtype and x1._runtime is self and x2._runtime is self:
+            # two arrays of the compute dtype: the compiled path's plan (it tells apart no shapes, whose
+            # refusals, a 0-d operand's too, NumPy's ValueError leaves to this path)
+            self._fast["vecdot", dtype, dtype] = (_quiet_vecdot, dtype)
         return Array._new(out if type(out) is np.ndarray else np.asarray(out), dtype, self, device)
+
+    vecdot = fast_path(_core.BINARY_FUNCTION, "vecdot", vecdot)  # two arrays of one dtype met before: in C
 
     # -- linalg: two-array functions ------------------------------------------------------
     def linalg_cross(self, x1: Array, x2: Array, /, *, axis: int = -1) -> Array:
@@ -375,6 +395,12 @@ class LinearAlgebraFunctions(MatrixDecompositions):
     ) -> Array:
         """Matrix norm of each matrix (real result)."""
         func = "linalg.matrix_norm"
+        if keepdims is False and type(x) is Array and type(ord) is str and ord == "fro":
+            result = self._function_results.get(("matrix_norm fro", x._dtype))  # (see below)
+            data = x._data
+            if result is not None and x._runtime is self and type(data) is _ndarray and data.ndim >= 2:
+                out = silent_context().run(_frobenius, data)
+                return Array._new(_asarray(out, result.numpy), result, self, x._device)
         if type(keepdims) is not bool:
             keepdims = self._flag(keepdims, func, "keepdims")
         if self.policy.numpy_argument_reading and (ord is None or type(ord) is bool):
@@ -393,6 +419,10 @@ class LinearAlgebraFunctions(MatrixDecompositions):
             out = np.zeros(data.shape[:-2] + ((1, 1) if keepdims else ()), dtype=D.working_numpy(result))
             return self._wrap_result(out, result, x._device)
         out = self._lapack(func, np.linalg.norm, data, ord=ord, axis=(-2, -1), keepdims=keepdims)
+        if ord == "fro" and data is x._data and data.dtype.kind in "fc" and type(data) is _ndarray:
+            # x's floating dtype needs no cast (norm casts integers to float64 first): the plain case above,
+            # np.linalg.norm's own steps for "fro", and the result's dtype
+            self._function_results["matrix_norm fro", x._dtype] = result
         return self._wrap_result(out, result, x._device)
 
     def linalg_trace(self, x: Array, /, *, offset: int = 0, dtype: DType | None = None) -> Array:
@@ -402,8 +432,12 @@ class LinearAlgebraFunctions(MatrixDecompositions):
             result = self._function_results.get(("linalg.trace", x._dtype))
             data = x._data
             if result is not None and x._dtype is result and type(data) is _ndarray and data.ndim >= 2:
-                out = silent_context().run(data.trace, 0, -2, -1, result.numpy)
-                return self._plain_result(out, result, x._device)
+                # (a floating sum of its own dtype: dtype= only costs; the result is x's dtype, on x's device)
+                if result.category >= D.CATEGORY_FLOATING:
+                    out = silent_context().run(data.trace, 0, -2, -1)
+                else:
+                    out = silent_context().run(data.trace, 0, -2, -1, result.numpy)
+                return new_array(out if type(out) is _ndarray else _asarray(out), result, self, x._device)
         func = "linalg.trace"
         x, offset = self._matrices_and_offset(x, offset, func)
         result = self._function_results.get((func, x._dtype))
@@ -488,4 +522,6 @@ class LinearAlgebraFunctions(MatrixDecompositions):
 
         ``vecdot`` (also in the main namespace).
         """
+        if type(axis) is int and axis == -1:
+            return self.vecdot(x1, x2)  # (the call vecdot's compiled path takes: no keyword)
         return self.vecdot(x1, x2, axis=axis)

@@ -68,6 +68,32 @@ def _owner(data):
     return data
 
 
+def _tile_plainly(data, reps: tuple):
+    """``np.tile(data, reps)`` by np.tile's own steps (each axis's rows repeated in turn), without its
+    Python layers, where tile's checks pass and data is repeated: reps ints of at least 1, one
+    more, data not empty, the result of at most PLAIN_LENGTH elements (nothing for check_fits to
+    refuse); else None (the general path). Every repeat makes new C-ordered data, as np.tile's."""
+    shape = data.shape
+    extra = len(reps) - len(shape)
+    if extra > 0:
+        shape = (1,) * extra + shape  # (np.tile's array(x, ndmin=len(reps)))
+    elif extra < 0:
+        reps = (1,) * -extra + reps
+    n = total = data.size
+    for r in reps:
+        if type(r) is not int or r < 1:
+            return None
+        total *= r
+    if total == n or total > PLAIN_LENGTH or len(shape) > _MAX_DIMS:  # (total == n: empty, or no repeat)
+        return None
+    out = data
+    for dim, r in zip(shape, reps):
+        if r != 1:
+            out = out.reshape(-1, n).repeat(r, 0)
+        n //= dim
+    return out.reshape(tuple(s * r for s, r in zip(shape, reps)))
+
+
 def _as_int(value, func: str, what: str, bools: bool = False) -> int:
     """``value`` as a Python int (anything with ``__index__`` but a bool, unless ``bools``), else ``TypeError``."""
     if type(value) is int:
@@ -264,12 +290,13 @@ class ManipulationFunctions(JoiningFunctions):
 
     def squeeze(self, x: Array, /, axis: int | tuple[int, ...]) -> Array:
         """Removes the axes ``axis``, each of size one, from ``x``."""
-        if type(x) is Array and x._runtime is self and type(axis) is int:
-            data = x._data
-            shape = data.shape
-            if type(data) is _ndarray and -len(shape) <= axis < len(shape) and shape[axis] == 1:
-                # one size-1 axis: the view of NumPy's squeeze, without the general path's checks
-                return new_array(data.squeeze(axis), x._dtype, self, x._device)
+        if type(x) is Array and x._runtime is self and type(axis) is int and type(x._data) is _ndarray:
+            # one axis: the view of NumPy's squeeze, without the general path's checks; NumPy's
+            # refusal (no such axis, not of size one) leaves the words to the general path
+            try:
+                return new_array(x._data.squeeze(axis), x._dtype, self, x._device)
+            except ValueError:
+                pass
         func = "squeeze"
         x = self._check_array(x, func)
         data = x._data
@@ -530,6 +557,10 @@ class ManipulationFunctions(JoiningFunctions):
 
     def tile(self, x: Array, repetitions: tuple[int, ...], /) -> Array:
         """Constructs an array by repeating ``x`` as many times along each axis as ``repetitions`` says."""
+        if type(x) is Array and x._runtime is self and type(repetitions) is tuple and type(x._data) is _ndarray:
+            out = _tile_plainly(x._data, repetitions)
+            if out is not None:
+                return new_array(out, x._dtype, self, x._device)
         func = "tile"
         x = self._check_array(x, func)
         if not isinstance(repetitions, (tuple, list)):

@@ -75,6 +75,7 @@ class RuntimeBase:
         # (name, dtype): the operators' fast path (see _elementwise_functions).
         self._fast: dict = {}
         self._result_types: dict = {}  # result_type of two arrays, by the same keys
+        self._can_casts: dict = {}  # can_cast's answers by (from_, to), two dtypes of this namespace
         # What the general path of a linear algebra or fft function has decided once, one home per
         # kind of answer: result dtypes by (op, dtype) (_function_result, linalg.trace's accumulation);
         # the compute dtype of two arrays by (function, dtype, dtype) (_two_arrays, vecdot); and

@@ -10,7 +10,8 @@ the cumulative functions through ``policy.accumulation_dtype``); an explicit
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -27,6 +28,7 @@ __all__ = ["StatisticalFunctions"]
 
 _asarray = np.asarray
 _ndarray = np.ndarray
+_add_reduce: Callable[..., Any] = np.add.reduce  # np.sum's kernel (its overloads match no Context.run call for mypy)
 _new_object = object.__new__
 _NUMBER_TYPES = (int, float)
 _ALL_AXES: dict = {}  # ndim -> (0, ..., ndim - 1)
@@ -299,22 +301,26 @@ class StatisticalFunctions(RuntimeBase):
 
     def mean(self, x: Array, /, *, axis: int | tuple[int, ...] | None = None, keepdims: bool = False) -> Array:
         """Arithmetic mean of ``x`` (NaN when there are no elements)."""
-        whole = axis is None and keepdims is False
-        if whole and type(x) is Array and x._runtime is self and x._data.size:
+        if type(x) is Array and x._runtime is self:
             result = self._accumulations.get(("mean", x._dtype))  # the general path's answer before
             if result is not None:  # (only where x's dtype is the working one: no cast)
                 data = x._data
-                axes = _ALL_AXES.get(data.ndim) or tuple(range(data.ndim))
-                # a sum of elements and one division by their count: nothing to divide by zero
-                total = quiet_context().run(np.add.reduce, data, axes)
-                out = quiet_context().run(np.true_divide, total, _divisor(data.dtype, data.size))
-                return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
+                axes = _fast_axes(data.ndim, axis, keepdims)
+                if axes is not None and (count := data.shape[axis] if type(axis) is int else data.size):
+                    # the general path's sum (np.sum's own call) and division by the count, without its checks
+                    context = quiet_context()
+                    total = context.run(_add_reduce, data, axes, keepdims=keepdims)
+                    out = context.run(np.true_divide, total, _divisor(data.dtype, count))
+                    return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
         x, axes, result, data, count, keepdims = self._moment_args("mean", x, axis, keepdims)
-        if whole and data is x._data and result is x._dtype and x._runtime is self:
+        if data is x._data and result is x._dtype and x._runtime is self:  # (the same for every axis and keepdims)
             self._accumulations["mean", x._dtype] = result
-        with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-            total = np.sum(data, axis=axes, keepdims=keepdims)
-            out = total / _divisor(data.dtype, count) if count else total * np.nan
+        # IEEE's inf and NaN of an overflow or inf - inf, silently; an underflow of the division too (the
+        # quiet context's, as the remembered path above and sum, prod, var: the same answer every call);
+        # a division by a count that is never 0
+        context = quiet_context()
+        total = context.run(_add_reduce, data, axes, keepdims=keepdims)  # (np.sum's own call)
+        out = context.run(np.true_divide, total, _divisor(data.dtype, count)) if count else total * np.nan
         return Array._new(_asarray(out, dtype=result.numpy), result, self, x._device)
 
     def _variance(self, func, x, axis, correction, keepdims):

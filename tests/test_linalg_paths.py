@@ -270,6 +270,87 @@ def test_vecdot_of_the_special_values_is_the_former_product(ns):
             assert _same_nans(out._data, _former_vecdot(a, b, -1)), dtype
 
 
+class _Int(int):
+    """An int the plain cases do not take (``type(axis) is int``): the general path's."""
+
+
+_VECDOT_SHAPES = [((3,), (3,)), ((2, 3), (3,)), ((3,), (2, 3)), ((2, 3), (4, 3)), ((2, 3), (2, 4)), ((1, 3), (2, 3))]
+_VECDOT_SHAPES += [((3,), ()), ((), ()), ((0, 3), (0, 3)), ((2, 0), (2, 0)), ((2, 1, 3), (4, 3)), ((2, 3), (3, 2))]
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_vecdot_of_two_arrays_of_one_dtype_answers_as_the_general_path(policy):
+    """Once the general path has decided for a dtype, vecdot of two arrays of it (the compiled path's plan:
+    NumPy's vecdot in the quiet context) gives what the same call with an axis the plain cases do not take
+    gives, for every shape, the refused ones (a 0-d operand, sizes that differ, shapes that do not
+    broadcast) included, and on special values; linalg.vecdot too."""
+    ns = fresh_namespace(policy)
+    for dtype in _dtypes(ns):
+        with contextlib.suppress(Exception):  # a dtype the policy refuses: nothing remembered
+            ns.vecdot(_plain(ns, dtype), _plain(ns, dtype))
+        values = _special(dtype)
+        for s1, s2 in _VECDOT_SHAPES:
+            a, b = ns.asarray(np.resize(values, s1)), ns.asarray(np.resize(values[::-1], s2))
+            general = outcome(lambda a=a, b=b: ns.vecdot(a, b, axis=_Int(-1)), _describe)
+            for func in (ns.vecdot, ns.linalg.vecdot):
+                assert outcome(lambda a=a, b=b, f=func: f(a, b), _describe) == general, (policy, dtype, s1, s2)
+        a = ns.asarray(np.resize(values, (2, 3)))
+        for b in (a.to_device(DEVICE1), tx.asarray(np.resize(values, (2, 3)))):
+            assert outcome(lambda b=b: ns.vecdot(a, b), _describe) == outcome(
+                lambda b=b: ns.vecdot(a, b, axis=_Int(-1)), _describe
+            )
+
+
+# -- det and slogdet ------------------------------------------------------------------------------------
+def _determinant_inputs(dtype):
+    """Stacks of square matrices of ``dtype``: random, singular, of special values, 1x1, empty, views."""
+    rng = np.random.default_rng(51)
+    values = _special(getattr(xp, dtype.name))
+    with np.errstate(all="ignore"):
+        random = (rng.standard_normal((4, 3, 3)) * 10).astype(dtype)
+        if dtype.kind == "c":
+            random = random + 1j * rng.standard_normal((4, 3, 3)).astype(dtype)
+        return [
+            random,
+            random[0],
+            random[:, ::-1].swapaxes(-1, -2),
+            np.zeros((3, 3), dtype),
+            np.ones((2, 2), dtype),
+            np.resize(values, (3, 3)),
+            np.resize(values, (2, 2, 2)),
+            np.full((2, 2), 1e300, dtype),
+            np.eye(4, dtype=dtype) * 1e-200,
+            np.zeros((1, 1), dtype),
+            np.zeros((0, 2, 2), dtype),
+            np.zeros((0, 0), dtype),
+        ]
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+def test_det_and_slogdet_are_numpys_bit_for_bit(dtype):
+    """NumPy's own ufunc call (np.linalg.det's and slogdet's steps, without their Python layer) gives their
+    results, type and bytes, with or without the namespace's plain case."""
+    from array_api_promo import _linalg_decompositions as L
+
+    def same(mine, numpys):
+        assert type(mine) is type(numpys) and np.asarray(mine).dtype == np.asarray(numpys).dtype
+        assert np.asarray(mine).shape == np.asarray(numpys).shape
+        assert np.asarray(mine).tobytes() == np.asarray(numpys).tobytes()
+
+    for a in _determinant_inputs(np.dtype(dtype)):
+        with np.errstate(all="ignore"):
+            same(L._det_of(a), np.linalg.det(a))
+            for mine, numpys in zip(L._slogdet_of(a), np.linalg.slogdet(a)):
+                same(mine, numpys)
+        for ns in (xp, tx):
+            x = ns.asarray(a)
+            for _ in range(2):  # the general path, then the plain case
+                with np.errstate(all="ignore"):
+                    same(ns.linalg.det(x)._data, np.asarray(np.linalg.det(a)))
+                    for mine, numpys in zip(ns.linalg.slogdet(x), np.linalg.slogdet(a)):
+                        same(mine._data, np.asarray(numpys))
+
+
 # -- vector_norm -----------------------------------------------------------------------------------------
 @NAMESPACES
 def test_vector_norm_of_real_input_squares_as_the_abs_formula(ns):

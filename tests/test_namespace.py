@@ -107,6 +107,16 @@ def test_devices_do_not_combine_and_to_device_copies():
         a.to_device("gpu")
 
 
+@pytest.mark.parametrize("policy", promotion.available_policies())
+def test_to_device_of_the_arrays_own_device_is_the_array_itself_and_still_checks_stream(policy):
+    ns = xp.namespace(policy)
+    for device in (xp.CPU, xp.DEVICE1):
+        a = ns.asarray([1.0, 2.0]).to_device(device)
+        assert a.to_device(device) is a and a.to_device(a.device, stream=None) is a
+        with pytest.raises(ValueError, match="stream is not supported"):
+            a.to_device(device, stream=1)
+
+
 def test_array_api_compat_recognises_our_arrays():
     array_api_compat = pytest.importorskip("array_api_compat")
     assert array_api_compat.array_namespace(xp.asarray([1])) is xp

@@ -511,22 +511,28 @@ def test_clip_with_array_bounds_answers_as_the_general_path(policy):
 
 
 @pytest.mark.parametrize("policy", POLICIES)
-def test_finfo_and_result_type_of_two_dtypes_answer_as_the_general_path(policy):
+def test_finfo_result_type_and_can_cast_of_two_dtypes_answer_as_the_general_path(policy):
     dtypes = _dtypes(_fresh(policy))
     for dtype in dtypes:
         general, fast = _general_then_fast(policy, lambda ns, d=dtype: ns.finfo(d), lambda ns, d=dtype: ns.finfo(d))
         floating = dtype.kind in ("real floating", "complex floating")
         assert fast == general and (general[0][0] == "error") != floating, (policy, dtype)
         for other in dtypes:
+            for func in ("result_type", "can_cast"):
 
-            def call(ns, d1=dtype, d2=other):
-                return ns.result_type(d1, d2)
+                def call(ns, d1=dtype, d2=other, func=func):
+                    return getattr(ns, func)(d1, d2)
 
-            general, fast = _general_then_fast(policy, call, call)
-            assert fast == general, (policy, dtype, other)
+                general, fast = _general_then_fast(policy, call, call)
+                assert fast == general, (policy, func, dtype, other)
     for version in ("2022.12", "2025.12"):  # a dtype another namespace took is checked by this one
         ns = xp.namespace(policy, version)
         assert _outcome(lambda ns=ns: ns.finfo(xp.float32)) == _outcome(lambda: xp.finfo(xp.float32))
+    old, new = xp.namespace(policy, "2021.12"), xp.namespace(policy, "2025.12")  # (2021.12: no complex dtypes)
+    refused = _outcome(lambda: old.can_cast(xp.complex64, xp.complex128))
+    with contextlib.suppress(ValueError):  # (a policy without complex128)
+        new.can_cast(xp.complex64, xp.complex128)  # remembered by the namespace that has them, not by the other
+    assert refused[0][0] == "error" and _outcome(lambda: old.can_cast(xp.complex64, xp.complex128)) == refused
 
 
 def test_an_empty_array_is_refused_by_max_after_a_remembered_call():
@@ -556,7 +562,7 @@ def _all_axes_spelled(axis, ndim):
 
 
 @pytest.mark.parametrize("policy", POLICIES)
-@pytest.mark.parametrize("func", ["sum", "prod", "max", "min"])
+@pytest.mark.parametrize("func", ["sum", "prod", "max", "min", "mean"])
 @pytest.mark.parametrize("errstate", ["default", "raise"])
 def test_reductions_along_an_axis_answer_as_the_general_path(policy, func, errstate):
     reference, ns = _fresh(policy), _fresh(policy)
@@ -579,8 +585,9 @@ def test_reductions_along_an_axis_answer_as_the_general_path(policy, func, errst
                     assert first == general and again == general, (policy, dtype, data.shape, axis, keepdims)
     with pytest.raises(TypeError, match=f"^{func}: keepdims must be a bool"):  # (1 is NumPy's reading: taken)
         getattr(ns, func)(ns.asarray([1.0, 2.0]), axis=0, keepdims=None)
-    with pytest.raises(TypeError, match=f"^{func}: axis must be"):
-        getattr(ns, func)(ns.asarray([1.0, 2.0]), axis=True)
+    if func != "mean":  # (mean reads True as NumPy's mean does where the policy reads arguments as NumPy)
+        with pytest.raises(TypeError, match=f"^{func}: axis must be"):
+            getattr(ns, func)(ns.asarray([1.0, 2.0]), axis=True)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
@@ -602,6 +609,15 @@ def test_variance_of_a_whole_array_answers_as_the_general_path(policy, func, err
                 first = _outcome(lambda call=call: call(ns, False))
                 again = _outcome(lambda call=call: call(ns, False))
                 assert first == general and again == general, (policy, dtype, data.shape, correction)
+
+
+def test_mean_underflows_silently_as_its_remembered_path_does():
+    ns = _fresh("array_api")
+    for data in ([5e-324, 0.0], [[5e-324], [0.0]]):
+        tiny = ns.asarray(data)
+        for _ in range(2):  # the general path, then the remembered one
+            with np.errstate(all="raise"):
+                assert ns.mean(tiny, axis=0 if tiny.ndim == 2 else None)._data.tolist() in (0.0, [0.0])
 
 
 def test_variance_underflows_silently_as_its_remembered_path_does():

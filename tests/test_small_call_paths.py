@@ -117,6 +117,73 @@ def test_take_answers_as_the_general_path(policy):
     assert _outcome(lambda: ns.take(x, i.to_device(DEVICE1)))[0][0] == "error"
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_take_along_axis_answers_as_the_general_path(policy):
+    """Signed indices of x's own shape along an int axis (the plain case: NumPy's take_along_axis key)
+    against an axis the plain case does not take: every dtype and index dtype, indices out of bounds,
+    shapes that broadcast or do not, other devices and namespaces."""
+    ns, other = _pair(policy)
+    dtypes = _dtypes(ns)
+    index_dtypes = [d for d in dtypes if d.name.startswith(("int", "uint"))] + [dtypes[0], dtypes[-1]]
+    for dtype in dtypes:
+        values = special_values(dtype)
+        for x_data in (
+            values[:4],
+            np.resize(values, (2, 3)),
+            np.resize(values, (3, 2)).T,
+            np.resize(values, (2, 1, 3)),
+        ):
+            shape = x_data.shape
+            picks = [np.zeros(shape, np.int64), np.resize([1, -1, 0], shape), np.full(shape, shape[-1])]
+            picks += [np.full(shape, -5), np.zeros(shape[:-1] + (1,), np.int64), np.zeros((1,) * len(shape), np.int64)]
+            picks += [np.zeros(shape + (1,), np.int64), np.zeros(shape[::-1], np.int64)]
+            for pick in picks:
+                for index_dtype in index_dtypes:
+                    with np.errstate(all="ignore"):
+                        idx_data = pick.astype(index_dtype.numpy)
+                    for axis in range(-len(shape) - 1, len(shape) + 1):
+
+                        def call(make, axis, x_data=x_data, idx_data=idx_data):
+                            return ns.take_along_axis(make(x_data), ns.asarray(idx_data), axis=axis)
+
+                        fast = _outcome(lambda call=call, axis=axis: call(ns.asarray, axis))
+                        general = _outcome(lambda call=call, axis=axis: call(other.asarray, _Int(axis)))
+                        assert fast == general, (policy, dtype, shape, pick.shape, index_dtype, axis)
+    x, i = ns.asarray([[1.0, 2.0, 3.0]]), ns.asarray([[2, 0, 1]])
+    assert _describe(ns.take_along_axis(x.to_device(DEVICE1), i.to_device(DEVICE1))) == _describe(
+        ns.take_along_axis(other.asarray(x._data, device=DEVICE1), i.to_device(DEVICE1), axis=_Int(-1))
+    )
+    assert _outcome(lambda: ns.take_along_axis(x, i.to_device(DEVICE1)))[0][0] == "error"
+    assert _outcome(lambda: ns.take_along_axis(x, other.asarray(i._data))) == _outcome(
+        lambda: ns.take_along_axis(x, other.asarray(i._data), axis=_Int(-1))
+    )
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("func", ["all", "any"])
+def test_all_and_any_answer_as_the_general_path(policy, func):
+    """The plain case (None or an int axis in range, a bool keepdims: the logical ufunc's reduce, as np.all
+    and np.any call it) against x of the other namespace of the policy (the general path): every dtype,
+    shape and axis, keepdims spelled otherwise."""
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        for data in (values, values[:0], values[0], np.resize(values, (2, 3)), np.resize(values, (3, 2, 0))):
+            for axis in [None, *range(-data.ndim - 1, data.ndim + 1), (0,), 1.0, True]:
+                for keepdims in (False, True, 1, None):
+                    kwargs = {"axis": axis, "keepdims": keepdims}
+
+                    def call(make, data=data, kwargs=kwargs):
+                        return getattr(ns, func)(make(data), **kwargs)
+
+                    fast = _outcome(lambda call=call: call(ns.asarray))
+                    assert fast == _outcome(lambda call=call: call(other.asarray)), (policy, dtype, data.shape, kwargs)
+    on_device = ns.asarray(special_values(_dtypes(ns)[0]), device=DEVICE1)
+    assert _describe(getattr(ns, func)(on_device)) == _describe(
+        getattr(ns, func)(other.asarray(on_device._data, device=DEVICE1))
+    )
+
+
 _FILLS = [0, 1, -1, 2**70, -(2**63), 255, 0.5, -0.0, 1e300, -1e300, math.nan, math.inf, True, False, 1 + 2j]
 
 
@@ -493,6 +560,64 @@ def test_linalg_solve_and_inv_answer_as_the_general_path(policy):
                     fast = _outcome(lambda a=a, b=b: ns.linalg.solve(ns.asarray(a), ns.asarray(b)))
                 general = _outcome(lambda a=a, b=b: ns.linalg.solve(other.asarray(a), ns.asarray(b)))
                 assert fast == general, (policy, dtype, a.shape, b.dtype, b.shape)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_matrix_power_and_matrix_norm_answer_as_the_general_path(policy):
+    """matrix_power of a positive int power and matrix_norm's default (the plain cases: NumPy's own products,
+    and norm's own steps for "fro") against the general path's call: the first argument an array of the other
+    namespace; every dtype, stacks regular, singular, special-valued, empty and not square."""
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        for a in _matrices(dtype) + [np.resize(special_values(dtype), (2, 3, 2)), np.zeros((2, 0, 3), dtype.numpy)]:
+            for n in (1, 2, 3, 4, 5, 6, 7, 8, 13, 0, -1, -2, True, _Int(3)):
+                for _ in range(2):  # the first call decides (where allowed), the second takes the plain case
+                    fast = _outcome(lambda a=a, n=n: ns.linalg.matrix_power(ns.asarray(a), n))
+                general = _outcome(lambda a=a, n=n: ns.linalg.matrix_power(other.asarray(a), n))
+                assert fast == general, (policy, dtype, a.shape, n)
+            for kwargs in ({}, {"keepdims": True}, {"ord": "fro"}, {"ord": 1}, {"ord": "nuc"}, {"ord": None}):
+                for _ in range(2):
+                    fast = _outcome(lambda a=a, k=kwargs: ns.linalg.matrix_norm(ns.asarray(a), **k))
+                general = _outcome(lambda a=a, k=kwargs: ns.linalg.matrix_norm(other.asarray(a), **k))
+                assert fast == general, (policy, dtype, a.shape, kwargs)
+    x = ns.asarray(np.eye(3))
+    for func in (lambda x: ns.linalg.matrix_power(x, 2), ns.linalg.matrix_norm):
+        func(x)
+        assert _describe(func(x.to_device(DEVICE1))) == _describe(func(other.asarray(x._data, device=DEVICE1)))
+        assert _outcome(lambda f=func: f(ns.asarray(np.ones(3))))[0][0] == "error"
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128", "int64", "uint8"])
+def test_matrix_power_and_matrix_norm_are_numpys_bit_for_bit(dtype):
+    """The plain cases give NumPy's np.linalg.matrix_power and matrix_norm, bytes and dtype (the namespace
+    keeping a float or complex dtype: no cast after), on random, singular and special-valued stacks."""
+    rng = np.random.default_rng(51)
+    with np.errstate(all="ignore"):
+        stacks = [
+            (rng.standard_normal((3, 4, 4)) * 3).astype(dtype),
+            np.resize(special_values(getattr(xp, dtype)), (2, 3, 3)),
+        ]
+        if dtype.startswith("complex"):
+            stacks[0] = stacks[0] + 1j * rng.standard_normal((3, 4, 4)).astype(dtype)
+        stacks += [stacks[0][0], stacks[0].swapaxes(-1, -2), np.zeros((0, 2, 2), dtype)]
+    for ns in (xp, xp.torch, xp.namespace("numpy")):
+        for a in stacks:
+            x = ns.asarray(a)
+            for n in (1, 2, 3, 4, 5, 11):
+                with np.errstate(all="ignore"):
+                    try:
+                        for _ in range(2):  # the general path, then the plain case
+                            out = ns.linalg.matrix_power(x, n)._data
+                    except TypeError:  # (integer matrices: refused by the policy)
+                        continue
+                    expected = np.linalg.matrix_power(a, n)
+                assert out.dtype == expected.dtype and out.tobytes() == expected.tobytes(), (dtype, a.shape, n)
+            if dtype.startswith(("float", "complex")):
+                with np.errstate(all="ignore"):
+                    for _ in range(2):
+                        out = ns.linalg.matrix_norm(x)._data
+                    expected = np.asarray(np.linalg.matrix_norm(a))
+                assert out.dtype == expected.dtype and out.tobytes() == expected.tobytes(), (dtype, a.shape)
 
 
 @pytest.mark.parametrize("policy", POLICIES)

@@ -85,6 +85,24 @@ def test_crossed_clip_bounds_are_a_value_error():
     assert xp.clip(x, 1.5, 1.5)._data.tolist() == [1.5, 1.5, 1.5]
     assert xp.clip(x, float("nan"), 1.0).shape == (3,)  # a NaN bound crosses nothing
     assert np_ns.clip(np_ns.asarray([1.0, 2.0]), 2.0, 1.0)._data.tolist() == [1.0, 1.0]  # NumPy's, as before
+    # refused exactly where (lo > hi).any(): 0-d and n-d bounds, broadcast, NaN, every real dtype
+    nan = float("nan")
+    pairs = [([2.0], [1.0]), ([nan, 2.0], [1.0, 3.0]), ([1.0, nan], [nan, 0.5]), ([[0.0], [2.0]], [1.0, 3.0])]
+    pairs += [([-0.0], [0.0]), ([0.0], [-0.0]), ([nan], [nan]), ([1.0], [1.0]), ([[0.0, 0.0]], [[1.0], [-1.0]])]
+    for lo, hi in pairs:
+        for dtype in ("float32", "float64", "int8", "uint8"):
+            with np.errstate(invalid="ignore"):
+                lo_data, hi_data = np.array(lo).astype(dtype), np.array(hi).astype(dtype)
+            for lo_b, hi_b in ((lo_data, hi_data), (lo_data[..., :1], hi_data), (lo_data[0], hi_data[0])):
+                lo_b, hi_b = xp.asarray(np.asarray(lo_b)), xp.asarray(np.asarray(hi_b))
+                x = xp.asarray(np.zeros((2, 2), dtype))
+                crossed = bool(np.any(np.asarray(lo_b._data) > np.asarray(hi_b._data)))
+                for _ in range(2):  # the general path, then the remembered one
+                    if crossed:
+                        with pytest.raises(ValueError, match="clip: min must not exceed max"):
+                            xp.clip(x, lo_b, hi_b)
+                    else:
+                        assert xp.clip(x, lo_b, hi_b).shape == (2, 2)
 
 
 def test_fill_value_is_a_python_scalar():

@@ -152,16 +152,18 @@ def test_shape_answers_as_the_python_property(ns):
 
 
 # -- squeeze ----------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
-def test_squeeze_answers_as_its_general_path(ns):
+@pytest.mark.parametrize("policy", POLICIES)
+def test_squeeze_answers_as_its_general_path(policy):
+    ns = xp.namespace(policy)
     for shape in [(1, 5), (5, 1), (1,), (1, 1, 3), (2, 3), (0, 1), ()]:
-        x = ns.asarray(np.arange(math.prod(shape), dtype=np.float32).reshape(shape))
-        for axis in range(-4, 4):
-            fast = _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=axis))
-            assert fast == _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=_Int(axis))), (shape, axis)
-            assert fast == _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=(axis,))), (shape, axis)
-            if fast[0][0] == "array" and x.size:
-                assert _shares(ns.squeeze(x, axis=axis), x)
+        on_cpu = ns.asarray(np.arange(math.prod(shape), dtype=np.float32).reshape(shape))
+        for x in (on_cpu, on_cpu.to_device(DEVICE1)):
+            for axis in range(-4, 4):
+                fast = _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=axis))
+                assert fast == _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=_Int(axis))), (shape, axis)
+                assert fast == _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=(axis,))), (shape, axis)
+                if fast[0][0] == "array" and x.size:
+                    assert _shares(ns.squeeze(x, axis=axis), x)
     with pytest.raises(TypeError, match="squeeze"):
         ns.squeeze(np.ones((1, 2)), axis=0)
 
@@ -319,6 +321,28 @@ def test_tile_never_returns_a_view(ns):
         assert not _shares(out, x) and np.asarray(out).flags.writeable
     empty = ns.asarray(np.zeros((0, 3)))
     assert not _shares(ns.tile(empty, (2,)), empty) and ns.tile(empty, (2, 1)).shape == (0, 3)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_tile_answers_as_its_general_path(policy):
+    """A tuple of ints (the plain case: np.tile's steps) against the same repetitions as ints the plain
+    case does not take: the same array, and its layout, or the same error, for every dtype."""
+    ns = xp.namespace(policy)
+    reps_cases = [(2,), (3, 1), (1, 2), (2, 2), (2, 1, 3), (1,), (1, 1), (0,), (2, 0), (-1,), (2, True), ()]
+    reps_cases += [(1,) * 70 + (2,), (1 << 20, 1 << 20), (2.0,)]
+    for dtype in ns.__array_namespace_info__().dtypes().values():
+        values = special_values(dtype)
+        for data in (values[:3], values[0], values[:0], np.resize(values, (2, 3)), np.resize(values, (3, 2)).T):
+            on_cpu = ns.asarray(data)
+            for x in (on_cpu, on_cpu.to_device(DEVICE1)):
+                for reps in reps_cases:
+                    fast = _outcome(lambda x=x, reps=reps: ns.tile(x, reps))
+                    spelled = tuple(_Int(r) if type(r) is int else r for r in reps)
+                    assert fast == _outcome(lambda x=x, r=spelled: ns.tile(x, r)), (policy, dtype, data.shape, reps)
+                    if fast[0][0] == "array":
+                        out, general = ns.tile(x, reps), ns.tile(x, spelled)
+                        assert out._data.strides == general._data.strides
+                        assert not _shares(out, x)
 
 
 # -- torch's checked conversion of a float (full, full_like, where, clip) ------------------------------
