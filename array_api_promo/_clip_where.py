@@ -247,7 +247,7 @@ class ClipWhereFunctions(RuntimeBase):
             array, first = (x1, True) if type(x1) is Array else (x2, False)  # type: ignore[assignment]  # (one is)
             plan = self._where_plans.get((array._dtype, array._data.ndim == 0, type(x2 if first else x1), first))
             device = condition._device
-            if plan is not None and self._plain_where_operands(condition, array):
+            if plan is not None and self._plain_where_operands(condition, array):  # type: ignore[arg-type]
                 decision, convert, limit = plan
                 value = x2 if first else x1
                 if not (limit is not None and -limit <= value <= limit):  # (in range: NumPy casts it)
