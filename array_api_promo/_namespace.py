@@ -209,7 +209,9 @@ def namespace(
     key = (policy, api_version)
     module = _cached(key)
     if module is None and api_version == DEFAULT_API_VERSION and policy.name in POLICY_MODULES and _is_builtin(policy):
-        importlib.import_module(POLICY_MODULES[policy.name])  # array_api_promo.torch loads on first use
+        # array_api_promo.torch runs on its first use (the package's LazyLoader): vars() is a use, where
+        # an import of a module already in sys.modules is none (CPython 3.10 reads no attribute of it)
+        vars(importlib.import_module(POLICY_MODULES[policy.name]))
         module = _cached(key)
     if module is not None:
         return module
