@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from . import _dtypes as D
+from . import _core, _dtypes as D
 from ._array import Array
+from ._core import fast_path
 from ._devices import CPU
 from ._errors import ArgumentError
 from ._runtime import RuntimeBase, describe_value, is_one_of
@@ -30,6 +31,7 @@ try:  # the C count of a whole array, which np.count_nonzero(x) reaches through 
 except ImportError:  # pragma: no cover (NumPy moves it)
     _count_nonzero = np.count_nonzero
 _new_object = object.__new__
+_COMPILED = _core.COMPILED
 
 
 def _promotion_key(runtime, x1: Array, x2: Array) -> tuple:
@@ -105,7 +107,11 @@ class SearchingFunctions(RuntimeBase):
                 device.admit(index, self)
             array = _new_object(Array)
             out = _asarray(_count_nonzero(x._data))  # (NumPy's default int: the index dtype's, else cast)
-            array._data = out if out.dtype is index.numpy else _asarray(out, index.numpy)
+            if out.dtype is not index.numpy:
+                out = _asarray(out, index.numpy)
+            elif _COMPILED:  # the compiled unary path's plan from here on: the count, made an array as here
+                self._fast["count_nonzero", x._dtype] = (_count_nonzero, index)
+            array._data = out
             array._dtype = index
             array._runtime = self
             array._device = device
@@ -129,6 +135,8 @@ class SearchingFunctions(RuntimeBase):
         else:
             out = np.count_nonzero(data, axis=axis, keepdims=keepdims)
         return self._index_result(out, x._device)
+
+    count_nonzero = fast_path(_core.UNARY_FUNCTION, "count_nonzero", count_nonzero)  # the whole array: in C
 
     def nonzero(self, x: Array, /) -> tuple[Array, ...]:
         """Indices of the non-zero elements of ``x``, one array per dimension, in C order."""

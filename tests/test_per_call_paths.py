@@ -448,6 +448,23 @@ def test_whole_array_reductions_answer_as_the_general_path(policy, func, errstat
             assert fast == general, (policy, dtype, shape)
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_count_nonzero_of_the_whole_array_answers_as_the_general_path(policy):
+    """count_nonzero(x), again after its first call remembered the plan (in C: the compiled unary
+    path), against the general path's spelling of it, axis= every axis; on both devices."""
+    ns = _fresh(policy)
+    for dtype in _dtypes(ns):
+        for shape in ((8,), (2, 4), (), (2, 0)):
+            for device in (None, DEVICE1):
+                x = ns.asarray(np.resize(_special(ns, dtype), shape))
+                if device is not None:
+                    x = x.to_device(device)
+                general = _outcome(lambda x=x: ns.count_nonzero(x, axis=tuple(range(x.ndim))))
+                for _ in range(2):
+                    assert _outcome(lambda x=x: ns.count_nonzero(x)) == general, (policy, dtype, shape, device)
+    assert _outcome(lambda: ns.count_nonzero(np.ones(3)))[0][0] == "error"  # not an array: as before
+
+
 def test_cumulative_prod_underflows_silently_as_prod_does():
     ns = _fresh("array_api")
     tiny = ns.asarray([1e-200, 1e-200, 1e-200])
