@@ -689,3 +689,20 @@ def test_repeat_eye_and_the_matmul_function_answer_as_the_general_path(policy):
                     fast = _outcome(lambda n=n_rows, m=n_cols, k=k, kw=kwargs: ns.eye(n, m, k=k, **kw))
                     general = _outcome(lambda n=n_rows, m=n_cols, k=k, kw=kwargs: ns.eye(n, m, k=k, **kw, device=CPU))
                     assert fast == general, (policy, n_rows, n_cols, k, dtype)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_linalg_diagonal_answers_as_the_general_path(policy):
+    """x of this namespace and an int offset (the plain case: NumPy's read-only view) against the general
+    path's call: x an array of the other namespace; every dtype, stacks, empty and not square, on both devices."""
+    ns, other = _pair(policy)
+    for dtype in _dtypes(ns):
+        values = special_values(dtype)
+        for data in (values, values[0], np.resize(values, (3, 3)), np.resize(values, (2, 3, 2)), values[:0, None]):
+            for offset in (0, 1, -1, 2, -5, 99, True, _Int(1), 1.0, np.int64(1)):
+                fast = _outcome(lambda d=data, k=offset: ns.linalg.diagonal(ns.asarray(d), offset=k))
+                general = _outcome(lambda d=data, k=offset: ns.linalg.diagonal(other.asarray(d), offset=k))
+                assert fast == general, (policy, dtype, data.shape, offset)
+    x = ns.asarray(np.eye(3)).to_device(DEVICE1)
+    assert _describe(ns.linalg.diagonal(x)) == _describe(ns.linalg.diagonal(other.asarray(x._data, device=DEVICE1)))
+    assert _outcome(lambda: ns.linalg.diagonal(np.eye(3)))[0][0] == "error"
