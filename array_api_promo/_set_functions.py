@@ -14,7 +14,7 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase, describe_value
+from ._runtime import RuntimeBase, describe_value, new_array
 from .promotion import PromotionError
 
 __all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
@@ -90,17 +90,19 @@ def _unstable_sort(flat: np.ndarray, inverse: bool):
     if kind not in "biuf":
         return None
     if inverse:
-        order = np.argsort(flat)
+        order = flat.argsort()  # (np.argsort's and np.sort's own calls, without their Python layers)
         aux = flat[order]
     else:
         order = None
-        aux = np.sort(flat)
+        aux = flat.copy()
+        aux.sort()
     if kind == "f" and aux.shape[0]:
         if aux[-1] != aux[-1]:  # NaNs sort last
             return None
-        zero = int(np.searchsorted(aux, 0))
-        if zero < aux.shape[0] and aux[zero] == 0:
-            aux[zero] = flat[np.argmax(flat == 0)]  # the sign of the first zero of flat
+        if aux[0] <= 0 <= aux[-1]:  # (no NaN: a zero lies between the least and the greatest)
+            zero = int(aux.searchsorted(0))
+            if zero < aux.shape[0] and aux[zero] == 0:
+                aux[zero] = flat[np.argmax(flat == 0)]  # the sign of the first zero of flat
     return aux, order
 
 
@@ -155,9 +157,10 @@ class SetFunctions(RuntimeBase):
 
     def unique_values(self, x: Array, /) -> Array:
         """The unique values of ``x`` (sorted, one-dimensional)."""
-        x = self._check_array(x, "unique_values")  # (_unique_parts' steps for the values alone)
+        if type(x) is not Array or x._runtime is not self:
+            x = self._check_array(x, "unique_values")  # (_unique_parts' steps for the values alone)
         values = _unique(x._data.reshape(-1), index=False, inverse=False, counts=False)[0]
-        return Array._new(values, x._dtype, self, x._device)
+        return new_array(values, x._dtype, self, x._device)  # (x's device holds x's dtype)
 
     def isin(self, x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
         """Whether each element of ``x1`` equals some element of ``x2`` (or not, with ``invert``)."""
