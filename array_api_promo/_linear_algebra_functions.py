@@ -529,3 +529,6 @@ class LinearAlgebraFunctions(MatrixDecompositions):
         if type(axis) is int and axis == -1:
             return self.vecdot(x1, x2)  # (the call vecdot's compiled path takes: no keyword)
         return self.vecdot(x1, x2, axis=axis)
+
+    # vecdot's plan: two arrays of one dtype met before, in C without this frame
+    linalg_vecdot = fast_path(_core.BINARY_FUNCTION, "vecdot", linalg_vecdot)

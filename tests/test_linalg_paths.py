@@ -91,6 +91,7 @@ _ONE_MATRIX = {
 
 _TWO_ARRAYS = {
     "vecdot": lambda ns, a, b: ns.vecdot(a, b),
+    "linalg.vecdot": lambda ns, a, b: ns.linalg.vecdot(a, b),
     "linalg.vecdot axis": lambda ns, a, b: ns.linalg.vecdot(a, b, axis=-2),
     "tensordot": lambda ns, a, b: ns.tensordot(a, b, axes=1),
     "tensordot pairs": lambda ns, a, b: ns.linalg.tensordot(a, b, axes=((1, 2), (2, 1))),
@@ -153,6 +154,13 @@ def test_remembered_dtypes_still_check_devices_dimensions_and_namespaces():
         ns.vecdot(a, ns.asarray(1.0))
     with pytest.raises(TypeError, match="cannot mix arrays"):
         ns.vecdot(a, tx.asarray(np.eye(3)))
+    for vecdot in (ns.vecdot, ns.linalg.vecdot):  # (linalg.vecdot: vecdot's compiled path, then its own)
+        with pytest.raises(ValueError, match="different devices"):
+            vecdot(a, a.to_device(DEVICE1))
+        with pytest.raises(ValueError, match="^vecdot: operands must have at least one dimension"):
+            vecdot(a, ns.asarray(1.0))
+        with pytest.raises(ValueError, match="^vecdot: the vectors have different sizes"):
+            vecdot(a, ns.asarray(np.ones((3, 2))))
     with pytest.raises(TypeError, match="cannot mix arrays"):
         ns.linalg.det(tx.asarray(np.eye(3)))
     with pytest.raises(ValueError, match="square"):
