@@ -26,6 +26,7 @@ __all__ = [
     "fast_path",
     "forward_calls",
     "guarded",
+    "quiet_kernel",
     "register_array",
     "register_quiet_context",
     "register_scalar_converter",
@@ -47,6 +48,7 @@ try:
         UNTRACKED_ARRAYS,
         FastPath,
         Guarded,
+        Quiet,
         all_finite as _all_finite,
         forward_calls as _forward_calls,
         register_array as _register_array,
@@ -56,7 +58,7 @@ try:
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
-    _forward_calls = Guarded = None
+    _forward_calls = Guarded = Quiet = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
     if not PURE_PYTHON_REQUESTED:
@@ -105,6 +107,12 @@ def guarded(ufunc, kernel, fact: str):
     if fact not in GUARD_FACTS:
         raise ValueError(f"guarded: fact must be one of {GUARD_FACTS}, got {fact!r}")
     return kernel if Guarded is None else Guarded(ufunc, kernel, fact)
+
+
+def quiet_kernel(function, python_kernel):
+    """``python_kernel`` (which calls ``function`` in ``_runtime.quiet_context()``, as ``quietly``
+    does), or, with the compiled module, the same call made in C, without its Python frames."""
+    return python_kernel if Quiet is None else Quiet(function)
 
 
 def forward_calls(function) -> None:

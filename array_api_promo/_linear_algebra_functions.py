@@ -63,6 +63,9 @@ def _quiet_vecdot(d1, d2):
     return quiet_context().run(_vecdot, d1, d2)
 
 
+_vecdot_kernel = _core.quiet_kernel(_vecdot, _quiet_vecdot)  # (compiled: the same call, in C)
+
+
 def _frobenius(data):
     """``np.linalg.norm(data, "fro", axis=(-2, -1))`` of real or complex floating ``data`` of 2 or more
     dimensions: its own steps for it (the square root of the sum of ``conj(x) * x``), without its Python
@@ -325,7 +328,7 @@ class LinearAlgebraFunctions(MatrixDecompositions):
         if x1._dtype is dtype and x2._dtype is dtype and x1._runtime is self and x2._runtime is self:
             # two arrays of the compute dtype: the compiled path's plan (it tells apart no shapes, whose
             # refusals, a 0-d operand's too, NumPy's ValueError leaves to this path)
-            self._fast["vecdot", dtype, dtype] = (_quiet_vecdot, dtype)
+            self._fast["vecdot", dtype, dtype] = (_vecdot_kernel, dtype)
         return Array._new(out if type(out) is np.ndarray else np.asarray(out), dtype, self, device)
 
     vecdot = fast_path(_core.BINARY_FUNCTION, "vecdot", vecdot)  # two arrays of one dtype met before: in C

@@ -756,3 +756,41 @@ def _numpy_outcome(call):
         except Exception as exc:  # noqa: BLE001 - the error is the outcome
             result = ("error", type(exc), str(exc))
     return result, [(w.category, str(w.message)) for w in caught]
+
+
+def test_a_quiet_kernel_is_its_python_code_in_every_error_state_and_thread():
+    """vecdot's kernel, NumPy's vecdot entered into the thread's quiet context in C, gives what its
+    Python code (``quiet_context().run``) gives: overflow and invalid silent whatever the caller's
+    error state, divide-by-zero and underflow as the quiet context has them, in a new thread too,
+    and the same error where the quiet context is already entered."""
+    import threading
+
+    from array_api_promo import _linear_algebra_functions as linalg
+    from array_api_promo._runtime import quiet_context
+
+    kernel = linalg._vecdot_kernel
+    assert type(kernel) is _core.Quiet and kernel.__wrapped__ is np.vecdot
+    operands = [np.array([1e200, 1e200]), np.array([np.inf, 1.0]), np.array([1e-200, 1e-200]), np.array([1.0, 2.0])]
+    operands += [np.array([[1e38, 3e38]], dtype=np.float32), np.array([2**62, 2**62]), np.ones(3)]
+    outcomes = []
+
+    def compare():
+        for mode in ("raise", "warn", "ignore"):
+            with np.errstate(all=mode):
+                for a, b in itertools.product(operands, repeat=2):
+                    fast, slow = (
+                        _numpy_outcome(lambda: kernel(a, b)),
+                        _numpy_outcome(lambda: linalg._quiet_vecdot(a, b)),
+                    )
+                    outcomes.append(fast == slow)
+                    assert fast == slow, (mode, a, b)
+
+    compare()
+    thread = threading.Thread(target=compare)
+    thread.start()
+    thread.join()
+    assert len(outcomes) == 2 * 3 * len(operands) ** 2 and all(outcomes)
+    a = operands[0]
+    nested = _numpy_outcome(lambda: quiet_context().run(kernel, a, a))
+    assert nested == _numpy_outcome(lambda: quiet_context().run(linalg._quiet_vecdot, a, a))
+    assert nested[0][0] == "error"

@@ -144,6 +144,23 @@ def test_functions_of_two_arrays_answer_as_the_general_path(policy):
                 assert fast == general, (policy, d1, d2, name)
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("errstate", ["raise", "warn"])
+def test_vecdot_overflows_silently_on_both_paths(policy, errstate):
+    """vecdot's remembered plan (compiled: NumPy's vecdot entered into the quiet context in C) against
+    the general path, on products and sums that overflow or meet inf - inf, whatever the caller's error state."""
+    for values in ([1e200, 1e200], [np.inf, -np.inf], [1e-200, 1e-200], [3e38, 3e38]):
+        for dtype in ("float64", "float32", "complex128"):
+            data = np.array([values, values[::-1]], dtype=dtype)
+
+            def call(ns, data=data):
+                with np.errstate(all=errstate):
+                    return ns.linalg.vecdot(ns.asarray(data), ns.asarray(data))
+
+            general, fast = _general_then_fast(policy, call, call)
+            assert fast == general, (policy, values, dtype)
+
+
 def test_remembered_dtypes_still_check_devices_dimensions_and_namespaces():
     ns = fresh_namespace("array_api")
     a = ns.asarray(np.eye(3))
