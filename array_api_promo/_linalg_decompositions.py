@@ -83,6 +83,11 @@ def _power_of(a, n: int):
     return result
 
 
+def _singular_values(a):
+    """``np.linalg.svd(a, compute_uv=False)``: svdvals' kernel."""
+    return np.linalg.svd(a, compute_uv=False)
+
+
 class EighResult(NamedTuple):
     eigenvalues: Array
     eigenvectors: Array
@@ -116,17 +121,22 @@ def _real_of(dtype):
 class MatrixDecompositions(RuntimeBase):
     """Mixin: the linalg extension's solves, inverses and decompositions."""
 
-    def _plain_lapack(self, x, func, kernel):
-        """``kernel`` (a NumPy LAPACK function of one stack of matrices) of x's plain case
-        (``_plain_matrices``) as an array, or None: no plain case, or LAPACK refused (the general
-        path then says so in its words)."""
+    def _plain_lapack_of(self, x, func, kernel):
+        """(``kernel``'s result, the compute dtype) of x's plain case (``_plain_matrices``; ``kernel``
+        a NumPy LAPACK function of one stack of matrices), or None: no plain case, or LAPACK refused
+        (the general path then says so in its words)."""
         if (plain := self._plain_matrices(x, func)) is None:
             return None
         try:
-            out = silent_context().run(kernel, plain[0])
+            return silent_context().run(kernel, plain[0]), plain[1]
         except _LinAlgError:
             return None
-        return self._plain_result(out, plain[1], x._device)
+
+    def _plain_lapack(self, x, func, kernel):
+        """``_plain_lapack_of``'s result as an array of the compute dtype, or None."""
+        if (plain := self._plain_lapack_of(x, func, kernel)) is None:
+            return None
+        return self._plain_result(plain[0], plain[1], x._device)
 
     def _square_lapack(self, x, func, kernel):
         """``kernel`` of x's square matrices, of x's dtype (det, inv): the plain case, else the general path."""
@@ -216,6 +226,10 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_eigh(self, x: Array, /) -> EighResult:
         """Eigenvalues (ascending, real) and eigenvectors of Hermitian matrices."""
         func = "linalg.eigh"
+        if (plain := self._plain_lapack_of(x, func, np.linalg.eigh)) is not None:
+            (w, v), dtype = plain
+            device = x._device
+            return EighResult(self._plain_result(w, _real_of(dtype), device), self._plain_result(v, dtype, device))
         x, dtype, data = self._linalg_input(x, func, square=True)
         w, v = self._lapack(func, np.linalg.eigh, data)
         return EighResult(self._wrap_result(w, _real_of(dtype), x._device), self._wrap_result(v, dtype, x._device))
@@ -223,6 +237,8 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_eigvalsh(self, x: Array, /) -> Array:
         """Eigenvalues (ascending, real) of Hermitian matrices."""
         func = "linalg.eigvalsh"
+        if (plain := self._plain_lapack_of(x, func, np.linalg.eigvalsh)) is not None:
+            return self._plain_result(plain[0], self._function_result("eigvalsh", plain[1]), x._device)
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvalsh, data)
         return self._wrap_result(w, self._function_result("eigvalsh", dtype), x._device)
@@ -230,6 +246,10 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_eig(self, x: Array, /) -> EigResult:
         """Eigenvalues and eigenvectors of general square matrices (complex results)."""
         func = "linalg.eig"
+        if (plain := self._plain_lapack_of(x, func, np.linalg.eig)) is not None:
+            (w, v), dtype = plain
+            ctype = self.policy.complex_of(dtype)
+            return EigResult(self._plain_result(w, ctype, x._device), self._plain_result(v, ctype, x._device))
         x, dtype, data = self._linalg_input(x, func, square=True)
         w, v = self._lapack(func, np.linalg.eig, data)
         ctype = self.policy.complex_of(dtype)
@@ -238,6 +258,8 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_eigvals(self, x: Array, /) -> Array:
         """Eigenvalues of general square matrices (complex results)."""
         func = "linalg.eigvals"
+        if (plain := self._plain_lapack_of(x, func, np.linalg.eigvals)) is not None:
+            return self._plain_result(plain[0], self.policy.complex_of(plain[1]), x._device)
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvals, data)
         return self._wrap_result(w, self.policy.complex_of(dtype), x._device)
@@ -347,6 +369,14 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_svd(self, x: Array, /, *, full_matrices: bool = True) -> SVDResult:
         """Singular value decomposition ``U, S, Vh`` (``S`` real, descending)."""
         func = "linalg.svd"
+        if full_matrices is True and (plain := self._plain_lapack_of(x, func, np.linalg.svd)) is not None:
+            (u, s, vh), dtype = plain
+            device = x._device
+            return SVDResult(
+                self._plain_result(u, dtype, device),
+                self._plain_result(s, _real_of(dtype), device),
+                self._plain_result(vh, dtype, device),
+            )
         if type(full_matrices) is not bool:
             full_matrices = self._flag(full_matrices, func, "full_matrices")
         x, dtype, data = self._linalg_input(x, func)
@@ -361,6 +391,8 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_svdvals(self, x: Array, /) -> Array:
         """Singular values of each matrix (real, descending)."""
         func = "linalg.svdvals"
+        if (plain := self._plain_lapack_of(x, func, _singular_values)) is not None:
+            return self._plain_result(plain[0], self._function_result("svdvals", plain[1]), x._device)
         x, dtype, data = self._linalg_input(x, func)
-        s = self._lapack(func, np.linalg.svd, data, compute_uv=False)
+        s = self._lapack(func, _singular_values, data)
         return self._wrap_result(s, self._function_result("svdvals", dtype), x._device)

@@ -78,6 +78,11 @@ _ONE_MATRIX = {
     "slogdet": lambda ns, x: ns.linalg.slogdet(x),
     "eigvalsh": lambda ns, x: ns.linalg.eigvalsh(x),
     "svdvals": lambda ns, x: ns.linalg.svdvals(x),
+    "eigh": lambda ns, x: ns.linalg.eigh(x),
+    "eig": lambda ns, x: ns.linalg.eig(x),
+    "eigvals": lambda ns, x: ns.linalg.eigvals(x),
+    "svd": lambda ns, x: ns.linalg.svd(x),
+    "svd reduced": lambda ns, x: ns.linalg.svd(x, full_matrices=False),
     "matrix_norm": lambda ns, x: ns.linalg.matrix_norm(x),
     "matrix_power": lambda ns, x: ns.linalg.matrix_power(x, 2),
     "trace": lambda ns, x: ns.linalg.trace(x),
@@ -125,6 +130,24 @@ def test_functions_of_one_matrix_answer_as_the_general_path(policy):
 
             general, fast = _general_then_fast(policy, call, warm)
             assert fast == general, (policy, dtype, name)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_functions_of_one_matrix_of_ordinary_values_answer_as_the_general_path(policy):
+    """The plain cases where LAPACK succeeds: a symmetric matrix and a general one, a stack and one matrix."""
+    rng = np.random.default_rng(51)
+    general_matrix = rng.standard_normal((2, 3, 3))
+    for dtype in _dtypes(fresh_namespace(policy)):
+        for data in (np.eye(3) * 2 + 1, general_matrix, general_matrix[0] + general_matrix[0].T):
+            with np.errstate(all="ignore"):
+                data = data.astype(dtype.numpy)
+            for name, function in _ONE_MATRIX.items():
+
+                def call(ns, data=data, function=function):
+                    return function(ns, ns.asarray(data))
+
+                general, fast = _general_then_fast(policy, call, call)
+                assert fast == general, (policy, dtype, data.shape, name)
 
 
 @pytest.mark.parametrize("policy", POLICIES)
