@@ -3000,6 +3000,8 @@ quiet_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
     return (PyObject *)self;
 }
 
+/* (The slots below are CPython's boilerplate for a collected callable holding objects, as
+ * Guarded's above: deliberately alike, one type per kind of kernel.) */
 static int
 quiet_traverse(Quiet *self, visitproc visit, void *arg)
 {
