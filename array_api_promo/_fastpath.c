@@ -225,6 +225,8 @@ call_kernel2(PyObject *kernel, PyObject *a, PyObject *b)
 #endif
 
 #if UNTRACKED_ARRAYS
+static void array_dealloc(PyObject *self);
+
 /* Released arrays kept for the next ones, as CPython keeps floats and tuples: a small result
  * otherwise pays the allocator twice, a tenth of x.T.  Their slots are all NULL. */
 #define SPARE_ARRAYS 16
@@ -309,7 +311,7 @@ new_array(PyObject *data, PyObject *dtype, PyObject *runtime, PyObject *device)
 {
     PyObject *array;
 #if UNTRACKED_ARRAYS
-    if (spare_array_count > 0) {
+    if (spare_array_count > 0 && Array->tp_dealloc == array_dealloc) { /* (the layout untrack_arrays checked) */
         array = PyObject_Init(spare_arrays[--spare_array_count], Array);
     }
     else
