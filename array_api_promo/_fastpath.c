@@ -217,11 +217,106 @@ call_kernel2(PyObject *kernel, PyObject *a, PyObject *b)
     return call2(kernel, a, b);
 }
 
+/* Arrays untracked by the garbage collector, with a release of their own (untrack_arrays). */
+#if PY_VERSION_HEX < 0x030C0000 && !defined(Py_GIL_DISABLED)
+#define UNTRACKED_ARRAYS 1
+#else
+#define UNTRACKED_ARRAYS 0
+#endif
+
+#if UNTRACKED_ARRAYS
+static void array_dealloc(PyObject *self);
+
+/* Released arrays kept for the next ones, as CPython keeps floats and tuples: a small result
+ * otherwise pays the allocator twice, a tenth of x.T.  Their slots are all NULL. */
+#define SPARE_ARRAYS 16
+static PyObject *spare_arrays[SPARE_ARRAYS];
+static int spare_array_count = 0;
+
+/* The 0-d ndarrays of released arrays, for the next 0-d result of their dtype (x[i]): a new one
+ * costs NumPy's allocation of its data through the memory handler and its release, a third of
+ * x[i].  One is kept only when nothing but the array held it and it is as NumPy makes it (its own
+ * data, no base, no weak reference, the flags of a new array): then it is a new array in all but
+ * its address.  It is handed out only under the memory handler it was made with. */
+#define SPARE_SCALARS 8
+#define NEW_ARRAY_FLAGS (NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_F_CONTIGUOUS | NPY_ARRAY_OWNDATA | NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE)
+static PyObject *spare_scalars[SPARE_SCALARS];
+static int spare_scalar_count = 0;
+
+static inline int
+as_new(PyArrayObject *a)
+{
+    return PyArray_NDIM(a) == 0 && PyArray_FLAGS(a) == NEW_ARRAY_FLAGS && PyArray_BASE(a) == NULL &&
+           ((PyArrayObject_fields *)a)->weakreflist == NULL && PyArray_ITEMSIZE(a) <= 16;
+}
+
+/* Keep data, a released array's data held by nothing else, if it is a spare 0-d array: 1 if kept. */
+static int
+keep_spare_scalar(PyObject *data)
+{
+    if (spare_scalar_count == SPARE_SCALARS || Py_REFCNT(data) != 1 || Py_TYPE(data) != NDArray ||
+        !as_new((PyArrayObject *)data)) {
+        return 0;
+    }
+    spare_scalars[spare_scalar_count++] = data;
+    return 1;
+}
+
+/* A spare 0-d ndarray of descr (a new reference), NULL if none. */
+static PyObject *
+take_spare_scalar(PyArray_Descr *descr)
+{
+    for (int i = spare_scalar_count - 1; i >= 0; i--) {
+        PyObject *spare = spare_scalars[i];
+        if (PyArray_DESCR((PyArrayObject *)spare) == descr) {
+            PyObject *handler = PyDataMem_GetHandler();
+            if (handler == NULL) {
+                PyErr_Clear();
+                return NULL;
+            }
+            Py_DECREF(handler); /* (the context holds it) */
+            if (((PyArrayObject_fields *)spare)->mem_handler != handler) {
+                return NULL;
+            }
+            spare_scalars[i] = spare_scalars[--spare_scalar_count];
+            return spare;
+        }
+    }
+    return NULL;
+}
+#endif
+
+/* A new 0-d ndarray of descr (borrowed) holding the item at bytes, NULL with an error set. */
+static PyObject *
+new_scalar_array(PyArray_Descr *descr, const char *bytes)
+{
+    PyObject *element = NULL;
+#if UNTRACKED_ARRAYS
+    element = take_spare_scalar(descr);
+#endif
+    if (element == NULL) {
+        Py_INCREF(descr); /* stolen by PyArray_NewFromDescr */
+        element = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, NULL, 0, NULL);
+        if (element == NULL) {
+            return NULL;
+        }
+    }
+    memcpy(PyArray_DATA((PyArrayObject *)element), bytes, descr->elsize);
+    return element;
+}
+
 /* A new Array with the given slots (references are borrowed; the array takes its own). */
 static PyObject *
 new_array(PyObject *data, PyObject *dtype, PyObject *runtime, PyObject *device)
 {
-    PyObject *array = Array->tp_alloc(Array, 0);
+    PyObject *array;
+#if UNTRACKED_ARRAYS
+    if (spare_array_count > 0 && Array->tp_dealloc == array_dealloc) { /* (the layout untrack_arrays checked) */
+        array = PyObject_Init(spare_arrays[--spare_array_count], Array);
+    }
+    else
+#endif
+        array = Array->tp_alloc(Array, 0);
     if (array == NULL) {
         return NULL;
     }
@@ -236,14 +331,28 @@ new_array(PyObject *data, PyObject *dtype, PyObject *runtime, PyObject *device)
     return array;
 }
 
-/* NumPy gives a NumPy scalar for 0-d operands: the result is an array all the same. */
+/* NumPy gives a NumPy scalar for 0-d operands: the result is an array all the same, as
+ * numpy.asarray makes it (for a number or bool, without calling it). */
 static PyObject *
 as_ndarray(PyObject *out)
 {
     if (out == NULL || Py_TYPE(out) == NDArray) {
         return out;
     }
-    PyObject *arr = PyObject_CallOneArg(asarray, out);
+    PyObject *arr = NULL;
+    PyArray_Descr *descr = PyArray_IsScalar(out, Generic) ? PyArray_DescrFromScalar(out) : NULL;
+    if (descr != NULL && PyTypeNum_ISNUMBER(descr->type_num) && descr->elsize <= 16) {
+        union {
+            npy_clongdouble widest;
+            char bytes[16];
+        } item;
+        PyArray_ScalarAsCtype(out, &item);
+        arr = new_scalar_array(descr, item.bytes);
+    }
+    else if (!PyErr_Occurred()) {
+        arr = PyObject_CallOneArg(asarray, out);
+    }
+    Py_XDECREF(descr);
     Py_DECREF(out);
     return arr;
 }
@@ -905,13 +1014,7 @@ element_of_vector(PyArrayObject *data, PyObject *key)
     if (i < 0 || i >= n || !PyArray_ISNOTSWAPPED(data) || PyDataType_REFCHK(descr)) {
         return FALL_BACK;
     }
-    Py_INCREF(descr); /* stolen by PyArray_NewFromDescr */
-    PyObject *element = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, NULL, 0, NULL);
-    if (element != NULL) {
-        memcpy(PyArray_DATA((PyArrayObject *)element), PyArray_BYTES(data) + i * PyArray_STRIDE(data, 0),
-               PyArray_ITEMSIZE(data));
-    }
-    return element;
+    return new_scalar_array(descr, PyArray_BYTES(data) + i * PyArray_STRIDE(data, 0));
 }
 
 /* Whether two ndarrays have one shape. */
@@ -1069,7 +1172,7 @@ getitem(PyObject *x, PyObject *key)
             return out;
         }
     }
-    else if (t == &PyLong_Type || t == &PySlice_Type || basic_tuple(key)) {
+    else if (t == &PyLong_Type || t == &PySlice_Type || key == Py_Ellipsis || basic_tuple(key)) {
         if (!plain_key((PyArrayObject *)data, key, 0)) {
             int refuses = refuses_keys(x);
             if (refuses != 0) {
@@ -2222,7 +2325,9 @@ matrix_view(FastPath *self, PyObject *x)
     if (stacked ? ndim < 2 : ndim != 2) {
         return FALL_BACK;
     }
-    PyObject *view = PyArray_SwapAxes((PyArrayObject *)data, ndim - 2, ndim - 1);
+    /* (a matrix's transpose as ndarray.T makes it: SwapAxes makes the same view, with a permutation first) */
+    PyObject *view = ndim == 2 ? PyArray_Transpose((PyArrayObject *)data, NULL)
+                               : PyArray_SwapAxes((PyArrayObject *)data, ndim - 2, ndim - 1);
     if (view == NULL) {
         return NULL;
     }
@@ -2515,9 +2620,7 @@ slot_offset(PyTypeObject *cls, const char *name, Py_ssize_t *offset)
  * subclass made later is tracked again by CPython, its subtype_dealloc ending in
  * array_dealloc).  CPython 3.10 and 3.11 only: from 3.12 a class's weak-reference list lies
  * before the object, a layout only CPython's own release knows; there arrays stay tracked. */
-#if PY_VERSION_HEX < 0x030C0000 && !defined(Py_GIL_DISABLED)
-#define UNTRACKED_ARRAYS 1
-
+#if UNTRACKED_ARRAYS
 static void
 array_dealloc(PyObject *self)
 {
@@ -2525,11 +2628,20 @@ array_dealloc(PyObject *self)
     if (SLOT(self, WEAKLIST) != NULL) {
         PyObject_ClearWeakRefs(self);
     }
+    PyObject *data = SLOT(self, DATA);
+    if (data != NULL && keep_spare_scalar(data)) {
+        SLOT(self, DATA) = NULL;
+    }
     Py_CLEAR(SLOT(self, DATA));
     Py_CLEAR(SLOT(self, DTYPE));
     Py_CLEAR(SLOT(self, RUNTIME));
     Py_CLEAR(SLOT(self, DEVICE));
-    type->tp_free(self);
+    if (type == Array && spare_array_count < SPARE_ARRAYS && SLOT(self, WEAKLIST) == NULL) {
+        spare_arrays[spare_array_count++] = self;
+    }
+    else {
+        type->tp_free(self);
+    }
     Py_DECREF(type); /* an instance of a heap type holds its type */
 }
 
@@ -2554,8 +2666,6 @@ untrack_arrays(PyTypeObject *type)
     PyType_Modified(type);
 }
 #else
-#define UNTRACKED_ARRAYS 0
-
 static void
 untrack_arrays(PyTypeObject *type)
 {
@@ -2662,6 +2772,98 @@ slots_by_fast_paths(PyTypeObject *type)
     PyType_Modified(type);
 }
 
+/* The Array class's attributes read by getters of the type: x.dtype, x.device, x.ndim, x.size,
+ * x.shape, x.T and x.mT (a property's call, and its function's frame, cost more than the answer:
+ * half of x.ndim).  Each getter does the plain case and leaves the rest to the class's property
+ * (lazy storage, a subclass, a refusal); setting or deleting the attribute goes to the property,
+ * which refuses it in its own words. */
+enum { ATTR_DTYPE, ATTR_DEVICE, ATTR_NDIM, ATTR_SIZE, ATTR_SHAPE, ATTR_T, ATTR_MT, ATTR_COUNT };
+static const char *const attribute_names[ATTR_COUNT] = {"dtype", "device", "ndim", "size", "shape", "T", "mT"};
+static PyObject *attribute_properties[ATTR_COUNT]; /* each getter's property, NULL: left a property */
+static PyObject *attribute_fast_paths[ATTR_COUNT]; /* its getter where that is a FastPath (shape, T, mT) */
+static PyGetSetDef attribute_getters[ATTR_COUNT];
+
+static PyObject *
+array_attribute(PyObject *self, void *closure)
+{
+    int which = (int)(intptr_t)closure;
+    PyObject *property = attribute_properties[which];
+    if (is_array(self)) {
+        PyObject *data = SLOT(self, DATA);
+        int numpy_data = Py_TYPE(data) == NDArray;
+        switch (which) {
+        case ATTR_DTYPE:
+            return Py_NewRef(SLOT(self, DTYPE));
+        case ATTR_DEVICE:
+            return Py_NewRef(SLOT(self, DEVICE));
+        case ATTR_NDIM:
+            if (numpy_data) {
+                return PyLong_FromLong(PyArray_NDIM((PyArrayObject *)data));
+            }
+            break;
+        case ATTR_SIZE:
+            if (numpy_data) {
+                return PyLong_FromSsize_t(PyArray_SIZE((PyArrayObject *)data));
+            }
+            break;
+        default: { /* shape, T, mT: the property's getter is their fast path */
+            FastPath *path = (FastPath *)attribute_fast_paths[which];
+            PyObject *result = path == NULL               ? FALL_BACK
+                               : path->kind == SHAPE       ? shape_of(self)
+                               : path->kind == MATRIX_VIEW ? matrix_view(path, self)
+                                                           : FALL_BACK;
+            if (result != FALL_BACK) {
+                return result;
+            }
+        }
+        }
+    }
+    return Py_TYPE(property)->tp_descr_get(property, self, (PyObject *)Py_TYPE(self));
+}
+
+static int
+set_array_attribute(PyObject *self, PyObject *value, void *closure)
+{
+    PyObject *property = attribute_properties[(intptr_t)closure];
+    return Py_TYPE(property)->tp_descr_set(property, self, value);
+}
+
+/* Put a getter in place of each of the class's properties named above (a property of Python's own). */
+static int
+attributes_by_getters(PyTypeObject *type)
+{
+    for (int i = 0; i < ATTR_COUNT; i++) {
+        PyObject *property = PyDict_GetItemString(type->tp_dict, attribute_names[i]);
+        if (property == NULL || Py_TYPE(property) != &PyProperty_Type) {
+            continue; /* none, not a property (done already), or a property of a subclass of property */
+        }
+        PyObject *doc = PyObject_GetAttrString(property, "__doc__");
+        PyObject *fget = doc == NULL ? NULL : PyObject_GetAttrString(property, "fget");
+        if (fget == NULL) {
+            Py_XDECREF(doc);
+            return -1;
+        }
+        Py_XSETREF(attribute_fast_paths[i], Py_TYPE(fget) == &FastPathType ? fget : NULL);
+        if (attribute_fast_paths[i] == NULL) {
+            Py_DECREF(fget);
+        }
+        Py_INCREF(property);
+        Py_XSETREF(attribute_properties[i], property);
+        /* the docstring's UTF-8 lives as long as its str, which the property (held above) holds */
+        const char *text = PyUnicode_Check(doc) ? PyUnicode_AsUTF8(doc) : NULL;
+        Py_DECREF(doc);
+        attribute_getters[i] = (PyGetSetDef){(char *)attribute_names[i], array_attribute, set_array_attribute,
+                                             (char *)text, (void *)(intptr_t)i};
+        PyObject *getter = PyDescr_NewGetSet(type, &attribute_getters[i]);
+        if (getter == NULL || PyObject_SetAttrString((PyObject *)type, attribute_names[i], getter) < 0) {
+            Py_XDECREF(getter);
+            return -1;
+        }
+        Py_DECREF(getter);
+    }
+    return 0;
+}
+
 static PyObject *
 register_array(PyObject *module, PyObject *args)
 {
@@ -2681,6 +2883,9 @@ register_array(PyObject *module, PyObject *args)
     RUNTIME = runtime;
     DEVICE = device;
     untrack_arrays(type);
+    if (attributes_by_getters(type) < 0) {
+        return NULL;
+    }
     subscript_by_fast_path(type);
     slots_by_fast_paths(type);
     Py_INCREF(cls);

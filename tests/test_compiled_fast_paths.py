@@ -561,6 +561,73 @@ def test_arrays_are_untracked_and_released_in_full():
     assert [sys.getrefcount(o) for o in held] == before
 
 
+def test_the_array_attributes_read_in_c_are_the_properties():
+    """x.dtype, x.device, x.ndim, x.size, x.shape, x.T and x.mT, read by the compiled build's
+    getters (where the class has them), give what the Python properties give: the same values,
+    the same views, the same refusals, for a subclass's instance and when set or deleted."""
+
+    class Sub(Array):
+        pass
+
+    def outcome(f):
+        try:
+            value = f()
+        except Exception as e:
+            return type(e), str(e)
+        if type(value) is Array or type(value) is Sub:
+            data = value._data
+            return data.shape, data.strides, data.__array_interface__["data"], value._dtype, value._device
+        return value
+
+    views = {"T": Array._transposed, "mT": Array._matrix_transposed}
+    for ns in (xp, tx):
+        for shape in ((), (3,), (2, 3), (2, 3, 4), (0, 2)):
+            base = ns.reshape(ns.arange(math.prod(shape), dtype=ns.float32), shape)
+            for x in (base, Sub._new(base._data, base._dtype, base._runtime, base._device)):
+                expected = {
+                    "dtype": lambda: x._dtype,
+                    "device": lambda: x._device,
+                    "ndim": lambda: x._data.ndim,
+                    "size": lambda: x._data.size,
+                    "shape": lambda: x._data.shape,
+                    **{name: (lambda view=view: view(x)) for name, view in views.items()},
+                }
+                for name, general in expected.items():
+                    assert outcome(lambda: getattr(x, name)) == outcome(general), (ns, shape, name)
+                    for change in (lambda: setattr(x, name, 1), lambda: delattr(x, name)):
+                        with pytest.raises(AttributeError, match=name):
+                            change()
+
+
+@pytest.mark.skipif(not getattr(_core, "UNTRACKED_ARRAYS", False), reason="arrays are tracked on this Python")
+def test_a_released_0d_array_is_reused_only_when_nothing_else_can_see_it():
+    """The 0-d data of a released array is kept for the next 0-d result (x[i], a 0-d operation)
+    only when the array alone held it and it is as NumPy made it: data that the user still
+    holds, holds by a weak reference, or made read-only is never written again."""
+    import weakref
+
+    for ns, dtype in ((xp, xp.float64), (xp, xp.int8), (tx, tx.complex64), (tx, tx.bool)):
+        x = ns.asarray(np.arange(6) % 2 if dtype == ns.bool else np.arange(6), dtype=dtype)
+        values = [x[i] for i in range(6)]
+        assert [np.asarray(v)[()] for v in values] == list(np.asarray(x))
+        held = np.asarray(x[1])  # the user's reference to the data of a released array
+        watched = np.asarray(x[2])
+        ref = weakref.ref(watched)
+        frozen = np.asarray(x[3])
+        frozen.flags.writeable = False
+        del watched, frozen
+        fresh = [x[i] for i in (4, 5, 0, 4, 5, 0)] + [x[0] + x[4] * x[5] for _ in range(3)]
+        assert held[()] == np.asarray(x)[1]
+        assert ref() is None or ref()[()] == np.asarray(x)[2]
+        for f in fresh:
+            data = np.asarray(f)
+            assert data.flags.writeable and data.flags.owndata and data.base is None and data.ndim == 0
+        assert [np.asarray(f)[()] for f in fresh[:6]] == list(np.asarray(x)[[4, 5, 0, 4, 5, 0]])
+        y = x[1]
+        y[()] = x[2]  # writing into one result changes no other
+        assert np.asarray(x[1])[()] == np.asarray(x)[1] and held[()] == np.asarray(x)[1]
+
+
 def test_a_matrix_product_is_numpys_matmul_bit_for_bit():
     """x @ y of two C-contiguous float or complex matrices runs NumPy's dot (the same BLAS gemm
     call as NumPy's matmul, without the generalized ufunc's set-up): bit for bit matmul's result,
