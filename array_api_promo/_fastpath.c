@@ -33,6 +33,7 @@
 #define NPY_TARGET_VERSION NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 #include <numpy/ufuncobject.h>
+#include <fenv.h> /* the floating-point flags around NumPy loops run block by block (clip_arrays, Guarded) */
 
 /* The kinds of fast path (_core.py names the same numbers); args[0] is an Array for the operators, the runtime for the functions. */
 enum {
@@ -2938,44 +2939,340 @@ register_quiet_context(PyObject *module, PyObject *function)
     Py_RETURN_NONE;
 }
 
+/* -- the facts' tests: blocks of a plain array's elements, in loops the compiler vectorizes -----------
+ * Each test reads n elements (native, aligned) and answers 1 if one of them fails the fact: bit
+ * operations or one comparison per element, OR-ed into accumulators of the element's width, 128
+ * bytes' worth side by side (independent vector registers: no chain of ORs holds the loop back),
+ * with no early out inside a block (which would keep the loop scalar); the callers go block by
+ * block and stop at the first failing block.  The special-value kernels' guards (Guarded, below)
+ * and clip's crossed bounds (clip_arrays) test with these. */
+typedef int (*block_test)(const char *x1, const char *x2, npy_intp n);
+
+/* acc (an array of LANES(T) accumulators of type T) |= EXPR(i) for every i < n, folded into acc[0] */
+#define LANES(T) (128 / (int)sizeof(T))
+#define OR_EACH(T, acc, EXPR)                                                                                         \
+    do {                                                                                                               \
+        npy_intp i_ = 0;                                                                                               \
+        for (; i_ + LANES(T) <= n; i_ += LANES(T)) {                                                                   \
+            for (int j_ = 0; j_ < LANES(T); j_++) {                                                                    \
+                npy_intp i = i_ + j_;                                                                                  \
+                acc[j_] |= (T)(EXPR);                                                                                  \
+            }                                                                                                          \
+        }                                                                                                              \
+        for (npy_intp i = i_; i < n; i++) {                                                                            \
+            acc[0] |= (T)(EXPR);                                                                                       \
+        }                                                                                                              \
+        for (int j_ = 1; j_ < LANES(T); j_++) {                                                                        \
+            acc[0] |= acc[j_];                                                                                         \
+        }                                                                                                              \
+    } while (0)
+
+/* x1 (where given) or x2 holds NaN or an infinity: exponent bits all ones, which + 1 carry into the sign bit */
+#define NONFINITE_TEST(NAME, ATTR, U, MASK, ONE, SIGN)                                                                \
+    ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
+    {                                                                                                                  \
+        const U *a = (const U *)x1, *b = (const U *)x2;                                                                \
+        U acc[LANES(U)] = {0};                                                                                         \
+        if (a != NULL) {                                                                                               \
+            OR_EACH(U, acc, (a[i] & (MASK)) + (ONE));                                                                  \
+        }                                                                                                              \
+        OR_EACH(U, acc, (b[i] & (MASK)) + (ONE));                                                                      \
+        return (int)(acc[0] >> (SIGN));                                                                                \
+    }
+
+/* x2 has a negative element (signed kinds): the OR of all is negative */
+#define NEGATIVE_TEST(NAME, ATTR, T)                                                                                  \
+    ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
+    {                                                                                                                  \
+        const T *b = (const T *)x2;                                                                                    \
+        T acc[LANES(T)] = {0};                                                                                         \
+        OR_EACH(T, acc, b[i]);                                                                                         \
+        return acc[0] < 0;                                                                                             \
+    }
+
+/* x2 has a zero element */
+#define ZERO_TEST(NAME, ATTR, T)                                                                                      \
+    ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
+    {                                                                                                                  \
+        const T *b = (const T *)x2;                                                                                    \
+        T acc[LANES(T)] = {0};                                                                                         \
+        OR_EACH(T, acc, b[i] == 0);                                                                                    \
+        return acc[0] != 0;                                                                                            \
+    }
+
+/* an element of x1 (clip's min) exceeds x2's (max) at the same place; a NaN never does.  U: an
+ * unsigned type of T's width.  (A float comparison with NaN may raise the invalid flag: run_blocks'
+ * caller then redoes the call its own way, as it would for a loop's flag.) */
+#define CROSSED_TEST(NAME, ATTR, T, U)                                                                                \
+    ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
+    {                                                                                                                  \
+        const T *lo = (const T *)x1, *hi = (const T *)x2;                                                              \
+        U acc[LANES(U)] = {0};                                                                                         \
+        OR_EACH(U, acc, lo[i] > hi[i]);                                                                                \
+        return acc[0] != 0;                                                                                            \
+    }
+
+/* The tests of one instruction set: by element size (1, 2, 4, 8 bytes) where several */
+typedef struct {
+    block_test nonfinite_f64, nonfinite_f32, crossed_f64, crossed_f32;
+    block_test negative[4], zero[4], crossed_signed[4], crossed_unsigned[4];
+} Tests;
+
+#define DEFINE_TESTS(S, ATTR)                                                                                          \
+    NONFINITE_TEST(nonfinite_f64_##S, ATTR, npy_uint64, 0x7ff0000000000000ULL, 0x0010000000000000ULL, 63)             \
+    NONFINITE_TEST(nonfinite_f32_##S, ATTR, npy_uint32, 0x7f800000U, 0x00800000U, 31)                                  \
+    NEGATIVE_TEST(negative_i8_##S, ATTR, npy_int8)                                                                     \
+    NEGATIVE_TEST(negative_i16_##S, ATTR, npy_int16)                                                                   \
+    NEGATIVE_TEST(negative_i32_##S, ATTR, npy_int32)                                                                   \
+    NEGATIVE_TEST(negative_i64_##S, ATTR, npy_int64)                                                                   \
+    ZERO_TEST(zero_u8_##S, ATTR, npy_uint8)                                                                            \
+    ZERO_TEST(zero_u16_##S, ATTR, npy_uint16)                                                                          \
+    ZERO_TEST(zero_u32_##S, ATTR, npy_uint32)                                                                          \
+    ZERO_TEST(zero_u64_##S, ATTR, npy_uint64)                                                                          \
+    CROSSED_TEST(crossed_i8_##S, ATTR, npy_int8, npy_uint8)                                                            \
+    CROSSED_TEST(crossed_i16_##S, ATTR, npy_int16, npy_uint16)                                                         \
+    CROSSED_TEST(crossed_i32_##S, ATTR, npy_int32, npy_uint32)                                                         \
+    CROSSED_TEST(crossed_i64_##S, ATTR, npy_int64, npy_uint64)                                                         \
+    CROSSED_TEST(crossed_u8_##S, ATTR, npy_uint8, npy_uint8)                                                           \
+    CROSSED_TEST(crossed_u16_##S, ATTR, npy_uint16, npy_uint16)                                                        \
+    CROSSED_TEST(crossed_u32_##S, ATTR, npy_uint32, npy_uint32)                                                        \
+    CROSSED_TEST(crossed_u64_##S, ATTR, npy_uint64, npy_uint64)                                                        \
+    CROSSED_TEST(crossed_f32_##S, ATTR, npy_float32, npy_uint32)                                                       \
+    CROSSED_TEST(crossed_f64_##S, ATTR, npy_float64, npy_uint64)                                                       \
+    static const Tests tests_##S = {                                                                                   \
+        nonfinite_f64_##S,                                                                                             \
+        nonfinite_f32_##S,                                                                                             \
+        crossed_f64_##S,                                                                                               \
+        crossed_f32_##S,                                                                                               \
+        {negative_i8_##S, negative_i16_##S, negative_i32_##S, negative_i64_##S},                                       \
+        {zero_u8_##S, zero_u16_##S, zero_u32_##S, zero_u64_##S},                                                       \
+        {crossed_i8_##S, crossed_i16_##S, crossed_i32_##S, crossed_i64_##S},                                           \
+        {crossed_u8_##S, crossed_u16_##S, crossed_u32_##S, crossed_u64_##S},                                           \
+    };
+
+DEFINE_TESTS(baseline, )
+/* x86: the same tests in AVX2's 32-byte registers too, where the CPU has it (chosen once, at import:
+ * tests = &tests_avx2); at 10**6 elements SSE2's cost a tenth of a shift's time, AVX2's half that */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_TESTS_AVX2 1
+DEFINE_TESTS(avx2, __attribute__((target("avx2"))))
+#endif
+static const Tests *tests = &tests_baseline;
+
+/* The test for the elements of an array of this size: its index in the tables, a power of two from 1 to 8 */
+static int
+size_index(int itemsize)
+{
+    switch (itemsize) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    default: return -1;
+    }
+}
+
+/* Whether obj is an exact ndarray NumPy's loops read as one run: C-contiguous, aligned, native byte order */
+static int
+plain_array(PyObject *obj)
+{
+    if (!PyArray_CheckExact(obj)) {
+        return 0;
+    }
+    PyArrayObject *a = (PyArrayObject *)obj;
+    return PyArray_IS_C_CONTIGUOUS(a) && PyArray_ISALIGNED(a) && PyArray_ISNOTSWAPPED(a);
+}
+
+/* Whether obj is a plain array of like's type and shape */
+static int
+plain_like(PyObject *obj, PyArrayObject *like)
+{
+    return plain_array(obj) && PyArray_TYPE((PyArrayObject *)obj) == PyArray_TYPE(like) &&
+           PyArray_SAMESHAPE((PyArrayObject *)obj, like);
+}
+
+/* A test over a whole array, block by block with an early out: 1 if some element fails */
+#define TEST_BLOCK_BYTES 2048
+static int
+fails_anywhere(block_test test, const char *x1, const char *x2, npy_intp n, npy_intp itemsize)
+{
+    npy_intp block = TEST_BLOCK_BYTES / itemsize;
+    for (npy_intp start = 0; start < n; start += block) {
+        npy_intp offset = start * itemsize;
+        if (test(x1 == NULL ? NULL : x1 + offset, x2 + offset, n - start < block ? n - start : block)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* all_finite(a): whether no element of a float64 or float32 ndarray (native, aligned, C-contiguous) is
  * NaN or infinite, by its exponent bits (no floating-point operation: no flag, no warning); NotImplemented
  * for any other object (the Python caller asks NumPy).  The special-value kernels' guard: NumPy's
  * isfinite and count_nonzero cost two calls where the answer takes a few nanoseconds. */
-#define FINITE_BLOCK 256
 static PyObject *
 all_finite(PyObject *module, PyObject *arg)
 {
-    if (!PyArray_CheckExact(arg)) {
+    if (!plain_array(arg)) {
         Py_RETURN_NOTIMPLEMENTED;
     }
     PyArrayObject *a = (PyArrayObject *)arg;
     int type = PyArray_TYPE(a);
-    if (!(type == NPY_DOUBLE || type == NPY_FLOAT) || !PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) ||
-        !PyArray_ISNOTSWAPPED(a)) {
+    if (!(type == NPY_DOUBLE || type == NPY_FLOAT)) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    npy_intp n = PyArray_SIZE(a);
-    int bad = 0;
-    if (type == NPY_DOUBLE) {
-        const npy_uint64 *bits = (const npy_uint64 *)PyArray_DATA(a), mask = 0x7ff0000000000000ULL;
-        for (npy_intp start = 0; start < n && !bad; start += FINITE_BLOCK) { /* blocks: vectorized, early out */
-            npy_intp end = n - start < FINITE_BLOCK ? n : start + FINITE_BLOCK;
-            for (npy_intp i = start; i < end; i++) {
-                bad |= (bits[i] & mask) == mask;
-            }
+    block_test test = type == NPY_DOUBLE ? tests->nonfinite_f64 : tests->nonfinite_f32;
+    return PyBool_FromLong(!fails_anywhere(test, NULL, PyArray_DATA(a), PyArray_SIZE(a), PyArray_ITEMSIZE(a)));
+}
+
+/* -- blockwise runs: a test and NumPy's own loops, one cache-sized block at a time ------------------
+ * At 10**6 elements a test over the whole of an operand before the ufunc reads it from memory a
+ * second time (a third of a shift's time).  Block by block, the loop reads what the test has just
+ * brought into the cache: the ufunc's inner loop for the block's elements (the very function
+ * NumPy's call runs, so the same values bit for bit) right after the block passed the test. */
+#define GUARD_BLOCK_BYTES 8192 /* a guard's operand blocks stay in the L1 cache, tested before the loop */
+#define CLIP_BLOCK_BYTES 65536 /* clip's four in L2, fewer calls of NumPy's loops (each reads the FP flags) */
+#define FUSE_MIN_BYTES 131072  /* below: the test over the whole operand, then the ufunc's call */
+#define FP_FLAGS (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+enum { BLOCKS_DONE, BLOCKS_FAILED, BLOCKS_RAISED };
+
+/* The inner loop NumPy's ufunc (two inputs, one output) runs for three operands of type_num, or NULL */
+static PyUFuncGenericFunction
+same_type_loop(PyObject *ufunc, int type_num, void **data)
+{
+    if (numpy_ufunc == NULL || Py_TYPE(ufunc) != (PyTypeObject *)numpy_ufunc) {
+        return NULL;
+    }
+    PyUFuncObject *u = (PyUFuncObject *)ufunc;
+    if (u->nin != 2 || u->nout != 1 || u->core_enabled || u->functions == NULL || u->types == NULL ||
+        u->userloops != NULL) {
+        return NULL;
+    }
+    for (int j = 0; j < u->ntypes; j++) {
+        const char *types = u->types + 3 * j;
+        if (types[0] == type_num && types[1] == type_num && types[2] == type_num) {
+            *data = u->data == NULL ? NULL : u->data[j];
+            return u->functions[j];
         }
     }
-    else {
-        const npy_uint32 *bits = (const npy_uint32 *)PyArray_DATA(a), mask = 0x7f800000U;
-        for (npy_intp start = 0; start < n && !bad; start += FINITE_BLOCK) {
-            npy_intp end = n - start < FINITE_BLOCK ? n : start + FINITE_BLOCK;
-            for (npy_intp i = start; i < end; i++) {
-                bad |= (bits[i] & mask) == mask;
-            }
+    return NULL;
+}
+
+/* out = first(a, b), then (second given) out = second(out, c), block by block, each block tested by
+ * test(t1, t2) (test NULL: no test) before its loops, or with test_after after them.  Before suits
+ * the loops that wait on memory (a shift, clip's maximum and minimum): the test brings the block
+ * into the cache for them.  After suits the slow ones (floor_divide): they have time to fetch their
+ * operands meanwhile, and the test then reads them from the cache.  BLOCKS_FAILED where a block
+ * fails (out is then partly written, and a loop may have set an error for that block, after: the
+ * caller clears it), BLOCKS_RAISED where a floating-point flag went up (NumPy would warn or raise:
+ * the caller redoes the call its own way), else BLOCKS_DONE.  Without the GIL. */
+static int
+run_blocks(npy_intp n, npy_intp itemsize, npy_intp block_bytes, block_test test, int test_after, const char *t1, const char *t2,
+           PyUFuncGenericFunction first, void *first_data, char *a, char *b, PyUFuncGenericFunction second,
+           void *second_data, char *c, char *out)
+{
+    npy_intp block = block_bytes / itemsize, steps[3] = {itemsize, itemsize, itemsize};
+    feclearexcept(FE_ALL_EXCEPT); /* (as NumPy's call does before its loop) */
+    for (npy_intp start = 0; start < n; start += block) {
+        npy_intp len = n - start < block ? n - start : block, offset = start * itemsize;
+        if (test != NULL && !test_after && test(t1 == NULL ? NULL : t1 + offset, t2 + offset, len)) {
+            return BLOCKS_FAILED;
+        }
+        char *first_args[3] = {a + offset, b + offset, out + offset};
+        first(first_args, &len, steps, first_data);
+        if (second != NULL) {
+            char *second_args[3] = {out + offset, c + offset, out + offset};
+            second(second_args, &len, steps, second_data);
+        }
+        if (test != NULL && test_after && test(t1 == NULL ? NULL : t1 + offset, t2 + offset, len)) {
+            return BLOCKS_FAILED;
         }
     }
-    return PyBool_FromLong(!bad);
+    /* the flags are sticky: one look at the end (reading them waits for every operation in flight) */
+    return fetestexcept(FP_FLAGS) ? BLOCKS_RAISED : BLOCKS_DONE;
+}
+
+/* run_blocks' answer, with the error a loop may have set (a negative integer exponent's in power):
+ * cleared where the block failed its test, and BLOCKS_RAISED where the run went to the end (NumPy's
+ * own call then raises it).  With the GIL. */
+static int
+blocks_answer(int status)
+{
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return status == BLOCKS_FAILED ? BLOCKS_FAILED : BLOCKS_RAISED;
+    }
+    return status;
+}
+
+/* A new C-contiguous array of like's shape and type (NumPy's result for two operands of that
+ * shape and type), or NULL with an error */
+static PyArrayObject *
+new_like(PyArrayObject *like)
+{
+    PyArray_Descr *descr = PyArray_DescrFromType(PyArray_TYPE(like));
+    if (descr == NULL) {
+        return NULL;
+    }
+    return (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, descr, PyArray_NDIM(like), PyArray_DIMS(like),
+                                                 NULL, NULL, 0, NULL);
+}
+
+/* clip_arrays(maximum, minimum, x, lo, hi, check): minimum(maximum(x, lo), hi) by NumPy's own loops,
+ * block by block (one pass over the data where two ufunc calls make two), for x, lo and hi plain
+ * arrays of one shape and one integer or float32/float64 type of 128 KiB or more; with check true, a
+ * block is first tested for crossed bounds (lo > hi at one place).  The new array; None where some
+ * bounds cross; NotImplemented for any other call (the caller's own code: also where a loop raised
+ * a floating-point flag, so that the warning is NumPy's). */
+static PyObject *
+clip_arrays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !plain_array(args[2])) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyArrayObject *x = (PyArrayObject *)args[2];
+    int check = PyObject_IsTrue(args[5]);
+    if (check < 0) {
+        return NULL;
+    }
+    char kind = PyArray_DESCR(x)->kind;
+    int size = size_index((int)PyArray_ITEMSIZE(x)), type_num = PyArray_TYPE(x);
+    block_test test = NULL;
+    if (kind == 'i' && size >= 0) {
+        test = tests->crossed_signed[size];
+    }
+    else if (kind == 'u' && size >= 0) {
+        test = tests->crossed_unsigned[size];
+    }
+    else if (type_num == NPY_DOUBLE || type_num == NPY_FLOAT) {
+        test = type_num == NPY_DOUBLE ? tests->crossed_f64 : tests->crossed_f32;
+    }
+    void *max_data, *min_data;
+    PyUFuncGenericFunction max_loop, min_loop;
+    if (test == NULL || PyArray_NBYTES(x) < FUSE_MIN_BYTES || !plain_like(args[3], x) || !plain_like(args[4], x) ||
+        (max_loop = same_type_loop(args[0], type_num, &max_data)) == NULL ||
+        (min_loop = same_type_loop(args[1], type_num, &min_data)) == NULL) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyArrayObject *out = new_like(x);
+    if (out == NULL) {
+        return NULL;
+    }
+    char *lo = PyArray_DATA((PyArrayObject *)args[3]), *hi = PyArray_DATA((PyArrayObject *)args[4]);
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = run_blocks(PyArray_SIZE(x), PyArray_ITEMSIZE(x), CLIP_BLOCK_BYTES, check ? test : NULL, 1, lo, hi, max_loop,
+                        max_data, PyArray_DATA(x), lo, min_loop, min_data, hi, PyArray_DATA(out));
+    Py_END_ALLOW_THREADS
+    status = blocks_answer(status);
+    if (status == BLOCKS_DONE) {
+        return (PyObject *)out;
+    }
+    Py_DECREF(out);
+    if (status == BLOCKS_FAILED) {
+        Py_RETURN_NONE;
+    }
+    Py_RETURN_NOTIMPLEMENTED;
 }
 
 /* A special-value kernel (_special_values.py) that is its ufunc's call for the operands a
@@ -2983,7 +3280,9 @@ all_finite(PyObject *module, PyObject *arg)
  * fact) called with (x1, x2) calls ufunc(x1, x2) where the fact holds and kernel(x1, x2)
  * otherwise (or for any call it cannot test: another argument count, keywords, an operand that
  * is no plain C-contiguous ndarray).  The Python code declares which fact makes the kernel its
- * ufunc's (the rule, and its words where it refuses, stay there); this only tests the fact. */
+ * ufunc's (the rule, and its words where it refuses, stay there); this only tests the fact.
+ * Two operands of one shape and type of 128 KiB or more it tests block by block, running the
+ * ufunc's own loop on each block that passed (run_blocks). */
 enum {
     NONZERO_SECOND,     /* x2, an integer array, has no zero (integer division: no warning to quiet) */
     NONNEGATIVE_SECOND, /* x2, an integer array, has no negative element (shift amounts, exponents) */
@@ -3002,46 +3301,22 @@ typedef struct {
     int fact;
 } Guarded;
 
-/* A plain array's elements as integers of its kind: 1 if every one passes (nonzero or nonnegative),
- * 0 if one fails or the array is not one this can read. */
-static int
-integers_all(PyObject *obj, int nonzero)
+/* The test of the fact for operands of a's type, or NULL (none is needed, or none can read it);
+ * *both: whether it reads x1 too */
+static block_test
+fact_test(int fact, PyArrayObject *a, int *both)
 {
-    if (!PyArray_CheckExact(obj)) {
-        return 0;
-    }
-    PyArrayObject *a = (PyArrayObject *)obj;
-    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) || !PyArray_ISNOTSWAPPED(a)) {
-        return 0;
-    }
     char kind = PyArray_DESCR(a)->kind;
-    if (kind != 'i' && kind != 'u') {
-        return 0;
+    int size = size_index((int)PyArray_ITEMSIZE(a)), type_num = PyArray_TYPE(a);
+    *both = 0;
+    switch (fact) {
+    case NONZERO_SECOND: return (kind == 'i' || kind == 'u') && size >= 0 ? tests->zero[size] : NULL;
+    case NONNEGATIVE_SECOND: return kind == 'i' && size >= 0 ? tests->negative[size] : NULL;
+    case FINITE_OPERANDS:
+        *both = 1;
+        return type_num == NPY_DOUBLE ? tests->nonfinite_f64 : type_num == NPY_FLOAT ? tests->nonfinite_f32 : NULL;
+    default: return NULL;
     }
-    if (kind == 'u' && !nonzero) {
-        return 1;
-    }
-    npy_intp n = PyArray_SIZE(a);
-    const void *data = PyArray_DATA(a);
-    int bad = 0;
-#define EVERY(T)                                                                                                      \
-    for (npy_intp i = 0; i < n; i++) {                                                                                 \
-        bad |= nonzero ? ((const T *)data)[i] == 0 : ((const T *)data)[i] < 0;                                         \
-    }                                                                                                                  \
-    break;
-    switch (PyArray_ITEMSIZE(a) * (kind == 'i' ? 1 : -1)) {
-    case 1: EVERY(npy_int8)
-    case 2: EVERY(npy_int16)
-    case 4: EVERY(npy_int32)
-    case 8: EVERY(npy_int64)
-    case -1: EVERY(npy_uint8)
-    case -2: EVERY(npy_uint16)
-    case -4: EVERY(npy_uint32)
-    case -8: EVERY(npy_uint64)
-    default: return 0;
-    }
-#undef EVERY
-    return !bad;
 }
 
 /* all_finite's answer as 1 or 0 (0 too for an array it cannot read) */
@@ -3054,16 +3329,76 @@ operand_finite(PyObject *obj)
     return is_true;
 }
 
+/* Whether the fact holds of (x1, x2): 1 or 0 (0 too for operands it cannot read) */
+static int
+fact_holds(int fact, PyObject *x1, PyObject *x2)
+{
+    if (fact == SECOND_NOT_0D) {
+        return PyArray_CheckExact(x2) && PyArray_NDIM((PyArrayObject *)x2) > 0;
+    }
+    if (fact == FINITE_OPERANDS) {
+        return operand_finite(x1) && operand_finite(x2);
+    }
+    if (!plain_array(x2)) {
+        return 0;
+    }
+    PyArrayObject *b = (PyArrayObject *)x2;
+    if (fact == NONNEGATIVE_SECOND && PyArray_DESCR(b)->kind == 'u') {
+        return 1; /* (never negative) */
+    }
+    int both;
+    block_test test = fact_test(fact, b, &both);
+    return test != NULL && !fails_anywhere(test, NULL, PyArray_DATA(b), PyArray_SIZE(b), PyArray_ITEMSIZE(b));
+}
+
+/* ufunc(x1, x2) block by block (run_blocks), or NULL with an error, or Py_None (not a reference)
+ * where it does not run to the end: *holds then 0 where the fact fails, 1 where it holds but a
+ * loop raised a floating-point flag, -1 where it cannot run (the caller tests as it would) */
+static PyObject *
+guarded_blocks(Guarded *self, PyObject *x1, PyObject *x2, int *holds)
+{
+    *holds = -1;
+    if (!PyArray_CheckExact(x1) || PyArray_NBYTES((PyArrayObject *)x1) < FUSE_MIN_BYTES || !plain_array(x1) ||
+        !plain_like(x2, (PyArrayObject *)x1)) { /* (the size first: a small call pays one test more) */
+        return Py_None;
+    }
+    PyArrayObject *a = (PyArrayObject *)x1, *b = (PyArrayObject *)x2;
+    int both;
+    void *data;
+    block_test test = fact_test(self->fact, a, &both);
+    PyUFuncGenericFunction loop;
+    if (test == NULL || (loop = same_type_loop(self->ufunc, PyArray_TYPE(a), &data)) == NULL) {
+        return Py_None;
+    }
+    PyArrayObject *out = new_like(a);
+    if (out == NULL) {
+        return NULL;
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = run_blocks(PyArray_SIZE(a), PyArray_ITEMSIZE(a), GUARD_BLOCK_BYTES, test, self->fact != NONNEGATIVE_SECOND,
+                        both ? PyArray_DATA(a) : NULL, PyArray_DATA(b), loop, data, PyArray_DATA(a), PyArray_DATA(b), NULL, NULL, NULL, PyArray_DATA(out));
+    Py_END_ALLOW_THREADS
+    status = blocks_answer(status);
+    if (status == BLOCKS_DONE) {
+        return (PyObject *)out;
+    }
+    Py_DECREF(out);
+    *holds = status == BLOCKS_RAISED;
+    return Py_None;
+}
+
 static PyObject *
 guarded_vectorcall(Guarded *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     int holds = 0;
     if (PyVectorcall_NARGS(nargsf) == 2 && kwnames == NULL) {
-        switch (self->fact) {
-        case NONZERO_SECOND: holds = integers_all(args[1], 1); break;
-        case NONNEGATIVE_SECOND: holds = integers_all(args[1], 0); break;
-        case FINITE_OPERANDS: holds = operand_finite(args[0]) && operand_finite(args[1]); break;
-        case SECOND_NOT_0D: holds = PyArray_CheckExact(args[1]) && PyArray_NDIM((PyArrayObject *)args[1]) > 0; break;
+        PyObject *out = guarded_blocks(self, args[0], args[1], &holds);
+        if (out != Py_None) {
+            return out;
+        }
+        if (holds < 0) {
+            holds = fact_holds(self->fact, args[0], args[1]);
         }
     }
     return PyObject_Vectorcall(holds ? self->ufunc : self->kernel, args, nargsf, kwnames);
@@ -3255,6 +3590,9 @@ static PyMethodDef module_methods[] = {
      "forward_calls(function): calls of the function go straight to its one closure cell's object, in C."},
     {"all_finite", all_finite, METH_O,
      "all_finite(a): whether a float64/float32 ndarray holds no NaN or infinity (NotImplemented: ask NumPy)."},
+    {"clip_arrays", (PyCFunction)(void (*)(void))clip_arrays, METH_FASTCALL,
+     "clip_arrays(maximum, minimum, x, lo, hi, check): minimum(maximum(x, lo), hi) in one pass (None: crossed "
+     "bounds; NotImplemented: ask NumPy)."},
     {NULL},
 };
 
@@ -3320,6 +3658,12 @@ PyInit__fastpath(void)
         }
     }
     import_array(); /* NumPy's C API (returns NULL with NumPy's error when it cannot) */
+#ifdef HAVE_TESTS_AVX2
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) {
+        tests = &tests_avx2;
+    }
+#endif
     PyObject *numpy = PyImport_ImportModule("numpy");
     numpy_matmul = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "matmul");
     numpy_ufunc = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "ufunc");

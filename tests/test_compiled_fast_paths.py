@@ -813,6 +813,84 @@ def test_a_guarded_kernel_is_its_python_code_where_the_fact_holds_and_elsewhere(
     assert checked > 1000
 
 
+def test_a_guarded_kernel_on_large_operands_is_its_python_code_block_by_block():
+    """From 128 KiB, two operands of one shape and type are tested block by block, each block then
+    given to the ufunc's own loop (run_blocks): the same outcome as the Python code where the fact
+    holds, where it fails in the first or the last block only, and where the loop raises a
+    floating-point flag (a zero divisor: NumPy's warning, from NumPy's own call)."""
+    from array_api_promo import _special_values as special
+
+    guarded = [k for k in special.UFUNC_OF if type(k) is not type(special.floor_divide)]
+    guarded += [special.special_kernel(name, "int64", xp._runtime.policy) for name in ("pow", "bitwise_left_shift")]
+    guarded += [special.special_kernel("floor_divide", "int32", tx._runtime.policy)]
+    rng = np.random.default_rng(5)
+    n = 3 * 65536 + 7  # several blocks of every element size, and a short last one
+    pairs = []
+    for t in ("int8", "int16", "int32", "int64", "uint8", "uint64"):
+        a = rng.integers(1, 100, n).astype(t)
+        for where, bad in ((None, None), (3, 0), (n - 1, 0), (n - 2, -1), (0, -3)):
+            b = rng.integers(1, 7, n).astype(t)
+            if where is not None and (bad >= 0 or t[0] == "i"):
+                b[where] = bad
+            pairs.append((a, b))
+    for t in ("float32", "float64"):
+        a, b = rng.standard_normal(n).astype(t), rng.standard_normal(n).astype(t) + 3
+        for where, bad in ((None, None), (n - 1, np.inf), (5, np.nan), (n // 2, 0.0)):
+            y = b.copy()
+            if where is not None:
+                y[where] = bad
+            pairs.append((a, y))
+            pairs.append((y, a))
+    checked = 0
+    for kernel in guarded:
+        for a, b in pairs:
+            if a.dtype != b.dtype:
+                continue
+            fast, slow = _numpy_outcome(lambda: kernel(a, b)), _numpy_outcome(lambda: kernel.__wrapped__(a, b))
+            assert fast == slow, (kernel, a.dtype, b)
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "int16", "int32", "int64", "uint8", "uint64"])
+def test_clip_arrays_is_maximum_then_minimum_bit_for_bit(dtype):
+    """clip_arrays (clip's three plain arrays of 128 KiB or more, block by block): minimum(maximum(x, lo),
+    hi) bit for bit (signed zeros, infinities), None for crossed bounds in any block when asked to
+    test them, and NotImplemented where the caller's code must answer (shapes or dtypes that differ,
+    a non-contiguous operand, a small one, a floating-point flag left up)."""
+    rng = np.random.default_rng(6)
+    n = 3 * 65536 + 7
+    x = (rng.standard_normal(n) * 40).astype(dtype)
+    lo = (-np.abs(rng.standard_normal(n)) * 40).astype(dtype)
+    hi = (np.abs(rng.standard_normal(n)) * 40).astype(dtype)
+    if dtype.startswith("float"):
+        x[::97], x[1::97], lo[::89], hi[::83], lo[3::89], hi[4::83] = 0.0, -0.0, -0.0, 0.0, 0.0, -0.0
+        x[5::7], lo[6::11], x[8::13] = np.inf, -np.inf, -np.inf
+    lo = np.where(lo > hi, hi, lo)
+    clip = _core.clip_arrays
+    for check in (True, False):
+        out = clip(np.maximum, np.minimum, x, lo, hi, check)
+        ref = np.minimum(np.maximum(x, lo), hi)
+        assert type(out) is np.ndarray and out.dtype == ref.dtype and out.tobytes() == ref.tobytes()
+    for where in (0, n // 2, n - 1):
+        crossed = lo.copy()
+        crossed[where] = hi[where] + 1 if hi[where] < 100 else crossed[where]
+        assert clip(np.maximum, np.minimum, x, crossed, hi, True) is None
+        assert (
+            clip(np.maximum, np.minimum, x, crossed, hi, False).tobytes()
+            == np.minimum(np.maximum(x, crossed), hi).tobytes()
+        )
+    if dtype.startswith("float"):
+        nan = lo.copy()
+        nan[7] = np.nan  # (where the comparison's flag outlives NumPy's loops: the caller's code)
+        out = clip(np.maximum, np.minimum, x, nan, hi, True)
+        assert out is NotImplemented or out.tobytes() == np.minimum(np.maximum(x, nan), hi).tobytes()
+    assert clip(np.maximum, np.minimum, x, lo[:-1], hi[:-1], True) is NotImplemented  # (the shapes differ)
+    assert clip(np.maximum, np.minimum, x, lo.astype("float16"), hi, True) is NotImplemented
+    assert clip(np.maximum, np.minimum, x[::-1], lo, hi, True) is NotImplemented
+    assert clip(np.maximum, np.minimum, x[:100], lo[:100], hi[:100], True) is NotImplemented  # (small: two calls)
+
+
 def _numpy_outcome(call):
     """A NumPy call's result (dtype, shape, bytes) or error, with its warnings."""
     with warnings.catch_warnings(record=True) as caught:
