@@ -3160,9 +3160,9 @@ same_type_loop(PyObject *ufunc, int type_num, void **data)
 
 /* out = first(a, b), then (second given) out = second(out, c), block by block, each block tested by
  * test(t1, t2) (test NULL: no test) before its loops, or with test_after after them.  Before suits
- * the loops that wait on memory (a shift, clip's maximum and minimum): the test brings the block
- * into the cache for them.  After suits the slow ones (floor_divide): they have time to fetch their
- * operands meanwhile, and the test then reads them from the cache.  BLOCKS_FAILED where a block
+ * a loop that waits on memory (a shift): the test brings the block into the cache for it.  After
+ * suits the slow ones (floor_divide) and clip's two loops over its block of 64 KiB (measured): they
+ * fetch their operands meanwhile, and the test then reads them from the cache.  BLOCKS_FAILED where a block
  * fails (out is then partly written, and a loop may have set an error for that block, after: the
  * caller clears it), BLOCKS_RAISED where a floating-point flag went up (NumPy would warn or raise:
  * the caller redoes the call its own way), else BLOCKS_DONE.  Without the GIL. */
