@@ -12,7 +12,7 @@ import numpy as np
 
 from . import _core, _dtypes as D
 from ._array import Array
-from ._core import fast_path
+from ._core import clip_arrays as _clip_arrays, fast_path
 from ._devices import CPU
 from ._dtypes import PY_SCALARS
 from ._runtime import RuntimeBase, check_broadcast, new_array
@@ -20,6 +20,7 @@ from .promotion import OPS, PromotionError
 
 _ndarray = np.ndarray
 _asarray = np.asarray
+_maximum, _minimum = np.maximum, np.minimum
 _where = np.where
 _new_object = object.__new__
 
@@ -128,7 +129,18 @@ class ClipWhereFunctions(RuntimeBase):
 
     def _clipped(self, x, data, lo, hi, result, device):
         """clip's kernel: ``data`` (``x``'s, in the compute dtype) between the converted bounds."""
-        if lo is not None and hi is not None and "crossed_clip" in self.policy.undefined_refusals and _crossed(lo, hi):
+        check = "crossed_clip" in self.policy.undefined_refusals
+        if _clip_arrays is not None and type(lo) is _ndarray and type(hi) is _ndarray and data.size >= _ONE_PASS_MIN:
+            # three plain arrays of one shape and dtype: maximum's and minimum's own loops in C, block by
+            # block, each block's bounds tested for crossing (one pass where the code below makes four)
+            out = _clip_arrays(_maximum, _minimum, data, lo, hi, check)
+            if out is None:  # crossed bounds: the error below
+                check = True
+            elif out is not NotImplemented:
+                if out.dtype is not result.numpy:
+                    out = _asarray(out, dtype=result.numpy)
+                return Array._new(out, result, self, device)
+        if lo is not None and hi is not None and check and _crossed(lo, hi):
             crossed = np.broadcast_arrays(lo, hi)
             where = np.argmax(crossed[0] > crossed[1])
             raise self._refusal(

@@ -19,6 +19,7 @@ import numpy as np
 __all__ = [
     "COMPILED",
     "all_finite",
+    "clip_arrays",
     "UNTRACKED_ARRAYS",
     "FastPath",
     "GUARD_FACTS",
@@ -50,6 +51,7 @@ try:
         Guarded,
         Quiet,
         all_finite as _all_finite,
+        clip_arrays,
         forward_calls as _forward_calls,
         register_array as _register_array,
         register_quiet_context as _register_quiet_context,
@@ -58,7 +60,7 @@ try:
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
-    _forward_calls = Guarded = Quiet = None
+    _forward_calls = Guarded = Quiet = clip_arrays = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
     if not PURE_PYTHON_REQUESTED:

@@ -33,6 +33,7 @@
 #define NPY_TARGET_VERSION NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 #include <numpy/ufuncobject.h>
+#include <fenv.h> /* the floating-point flags around NumPy loops run block by block (clip_arrays, Guarded) */
 
 /* The kinds of fast path (_core.py names the same numbers); args[0] is an Array for the operators, the runtime for the functions. */
 enum {
@@ -217,11 +218,106 @@ call_kernel2(PyObject *kernel, PyObject *a, PyObject *b)
     return call2(kernel, a, b);
 }
 
+/* Arrays untracked by the garbage collector, with a release of their own (untrack_arrays). */
+#if PY_VERSION_HEX < 0x030C0000 && !defined(Py_GIL_DISABLED)
+#define UNTRACKED_ARRAYS 1
+#else
+#define UNTRACKED_ARRAYS 0
+#endif
+
+#if UNTRACKED_ARRAYS
+static void array_dealloc(PyObject *self);
+
+/* Released arrays kept for the next ones, as CPython keeps floats and tuples: a small result
+ * otherwise pays the allocator twice, a tenth of x.T.  Their slots are all NULL. */
+#define SPARE_ARRAYS 16
+static PyObject *spare_arrays[SPARE_ARRAYS];
+static int spare_array_count = 0;
+
+/* The 0-d ndarrays of released arrays, for the next 0-d result of their dtype (x[i]): a new one
+ * costs NumPy's allocation of its data through the memory handler and its release, a third of
+ * x[i].  One is kept only when nothing but the array held it and it is as NumPy makes it (its own
+ * data, no base, no weak reference, the flags of a new array): then it is a new array in all but
+ * its address.  It is handed out only under the memory handler it was made with. */
+#define SPARE_SCALARS 8
+#define NEW_ARRAY_FLAGS (NPY_ARRAY_C_CONTIGUOUS | NPY_ARRAY_F_CONTIGUOUS | NPY_ARRAY_OWNDATA | NPY_ARRAY_ALIGNED | NPY_ARRAY_WRITEABLE)
+static PyObject *spare_scalars[SPARE_SCALARS];
+static int spare_scalar_count = 0;
+
+static inline int
+as_new(PyArrayObject *a)
+{
+    return PyArray_NDIM(a) == 0 && PyArray_FLAGS(a) == NEW_ARRAY_FLAGS && PyArray_BASE(a) == NULL &&
+           ((PyArrayObject_fields *)a)->weakreflist == NULL && PyArray_ITEMSIZE(a) <= 16;
+}
+
+/* Keep data, a released array's data held by nothing else, if it is a spare 0-d array: 1 if kept. */
+static int
+keep_spare_scalar(PyObject *data)
+{
+    if (spare_scalar_count == SPARE_SCALARS || Py_REFCNT(data) != 1 || Py_TYPE(data) != NDArray ||
+        !as_new((PyArrayObject *)data)) {
+        return 0;
+    }
+    spare_scalars[spare_scalar_count++] = data;
+    return 1;
+}
+
+/* A spare 0-d ndarray of descr (a new reference), NULL if none. */
+static PyObject *
+take_spare_scalar(PyArray_Descr *descr)
+{
+    for (int i = spare_scalar_count - 1; i >= 0; i--) {
+        PyObject *spare = spare_scalars[i];
+        if (PyArray_DESCR((PyArrayObject *)spare) == descr) {
+            PyObject *handler = PyDataMem_GetHandler();
+            if (handler == NULL) {
+                PyErr_Clear();
+                return NULL;
+            }
+            Py_DECREF(handler); /* (the context holds it) */
+            if (((PyArrayObject_fields *)spare)->mem_handler != handler) {
+                return NULL;
+            }
+            spare_scalars[i] = spare_scalars[--spare_scalar_count];
+            return spare;
+        }
+    }
+    return NULL;
+}
+#endif
+
+/* A new 0-d ndarray of descr (borrowed) holding the item at bytes, NULL with an error set. */
+static PyObject *
+new_scalar_array(PyArray_Descr *descr, const char *bytes)
+{
+    PyObject *element = NULL;
+#if UNTRACKED_ARRAYS
+    element = take_spare_scalar(descr);
+#endif
+    if (element == NULL) {
+        Py_INCREF(descr); /* stolen by PyArray_NewFromDescr */
+        element = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, NULL, 0, NULL);
+        if (element == NULL) {
+            return NULL;
+        }
+    }
+    memcpy(PyArray_DATA((PyArrayObject *)element), bytes, descr->elsize);
+    return element;
+}
+
 /* A new Array with the given slots (references are borrowed; the array takes its own). */
 static PyObject *
 new_array(PyObject *data, PyObject *dtype, PyObject *runtime, PyObject *device)
 {
-    PyObject *array = Array->tp_alloc(Array, 0);
+    PyObject *array;
+#if UNTRACKED_ARRAYS
+    if (spare_array_count > 0 && Array->tp_dealloc == array_dealloc) { /* (the layout untrack_arrays checked) */
+        array = PyObject_Init(spare_arrays[--spare_array_count], Array);
+    }
+    else
+#endif
+        array = Array->tp_alloc(Array, 0);
     if (array == NULL) {
         return NULL;
     }
@@ -236,14 +332,28 @@ new_array(PyObject *data, PyObject *dtype, PyObject *runtime, PyObject *device)
     return array;
 }
 
-/* NumPy gives a NumPy scalar for 0-d operands: the result is an array all the same. */
+/* NumPy gives a NumPy scalar for 0-d operands: the result is an array all the same, as
+ * numpy.asarray makes it (for a number or bool, without calling it). */
 static PyObject *
 as_ndarray(PyObject *out)
 {
     if (out == NULL || Py_TYPE(out) == NDArray) {
         return out;
     }
-    PyObject *arr = PyObject_CallOneArg(asarray, out);
+    PyObject *arr = NULL;
+    PyArray_Descr *descr = PyArray_IsScalar(out, Generic) ? PyArray_DescrFromScalar(out) : NULL;
+    if (descr != NULL && PyTypeNum_ISNUMBER(descr->type_num) && descr->elsize <= 16) {
+        union {
+            npy_clongdouble widest;
+            char bytes[16];
+        } item;
+        PyArray_ScalarAsCtype(out, &item);
+        arr = new_scalar_array(descr, item.bytes);
+    }
+    else if (!PyErr_Occurred()) {
+        arr = PyObject_CallOneArg(asarray, out);
+    }
+    Py_XDECREF(descr);
     Py_DECREF(out);
     return arr;
 }
@@ -905,13 +1015,7 @@ element_of_vector(PyArrayObject *data, PyObject *key)
     if (i < 0 || i >= n || !PyArray_ISNOTSWAPPED(data) || PyDataType_REFCHK(descr)) {
         return FALL_BACK;
     }
-    Py_INCREF(descr); /* stolen by PyArray_NewFromDescr */
-    PyObject *element = PyArray_NewFromDescr(&PyArray_Type, descr, 0, NULL, NULL, NULL, 0, NULL);
-    if (element != NULL) {
-        memcpy(PyArray_DATA((PyArrayObject *)element), PyArray_BYTES(data) + i * PyArray_STRIDE(data, 0),
-               PyArray_ITEMSIZE(data));
-    }
-    return element;
+    return new_scalar_array(descr, PyArray_BYTES(data) + i * PyArray_STRIDE(data, 0));
 }
 
 /* Whether two ndarrays have one shape. */
@@ -1069,7 +1173,7 @@ getitem(PyObject *x, PyObject *key)
             return out;
         }
     }
-    else if (t == &PyLong_Type || t == &PySlice_Type || basic_tuple(key)) {
+    else if (t == &PyLong_Type || t == &PySlice_Type || key == Py_Ellipsis || basic_tuple(key)) {
         if (!plain_key((PyArrayObject *)data, key, 0)) {
             int refuses = refuses_keys(x);
             if (refuses != 0) {
@@ -2222,7 +2326,9 @@ matrix_view(FastPath *self, PyObject *x)
     if (stacked ? ndim < 2 : ndim != 2) {
         return FALL_BACK;
     }
-    PyObject *view = PyArray_SwapAxes((PyArrayObject *)data, ndim - 2, ndim - 1);
+    /* (a matrix's transpose as ndarray.T makes it: SwapAxes makes the same view, with a permutation first) */
+    PyObject *view = ndim == 2 ? PyArray_Transpose((PyArrayObject *)data, NULL)
+                               : PyArray_SwapAxes((PyArrayObject *)data, ndim - 2, ndim - 1);
     if (view == NULL) {
         return NULL;
     }
@@ -2515,9 +2621,7 @@ slot_offset(PyTypeObject *cls, const char *name, Py_ssize_t *offset)
  * subclass made later is tracked again by CPython, its subtype_dealloc ending in
  * array_dealloc).  CPython 3.10 and 3.11 only: from 3.12 a class's weak-reference list lies
  * before the object, a layout only CPython's own release knows; there arrays stay tracked. */
-#if PY_VERSION_HEX < 0x030C0000 && !defined(Py_GIL_DISABLED)
-#define UNTRACKED_ARRAYS 1
-
+#if UNTRACKED_ARRAYS
 static void
 array_dealloc(PyObject *self)
 {
@@ -2525,11 +2629,20 @@ array_dealloc(PyObject *self)
     if (SLOT(self, WEAKLIST) != NULL) {
         PyObject_ClearWeakRefs(self);
     }
+    PyObject *data = SLOT(self, DATA);
+    if (data != NULL && keep_spare_scalar(data)) {
+        SLOT(self, DATA) = NULL;
+    }
     Py_CLEAR(SLOT(self, DATA));
     Py_CLEAR(SLOT(self, DTYPE));
     Py_CLEAR(SLOT(self, RUNTIME));
     Py_CLEAR(SLOT(self, DEVICE));
-    type->tp_free(self);
+    if (type == Array && spare_array_count < SPARE_ARRAYS && SLOT(self, WEAKLIST) == NULL) {
+        spare_arrays[spare_array_count++] = self;
+    }
+    else {
+        type->tp_free(self);
+    }
     Py_DECREF(type); /* an instance of a heap type holds its type */
 }
 
@@ -2554,8 +2667,6 @@ untrack_arrays(PyTypeObject *type)
     PyType_Modified(type);
 }
 #else
-#define UNTRACKED_ARRAYS 0
-
 static void
 untrack_arrays(PyTypeObject *type)
 {
@@ -2662,6 +2773,98 @@ slots_by_fast_paths(PyTypeObject *type)
     PyType_Modified(type);
 }
 
+/* The Array class's attributes read by getters of the type: x.dtype, x.device, x.ndim, x.size,
+ * x.shape, x.T and x.mT (a property's call, and its function's frame, cost more than the answer:
+ * half of x.ndim).  Each getter does the plain case and leaves the rest to the class's property
+ * (lazy storage, a subclass, a refusal); setting or deleting the attribute goes to the property,
+ * which refuses it in its own words. */
+enum { ATTR_DTYPE, ATTR_DEVICE, ATTR_NDIM, ATTR_SIZE, ATTR_SHAPE, ATTR_T, ATTR_MT, ATTR_COUNT };
+static const char *const attribute_names[ATTR_COUNT] = {"dtype", "device", "ndim", "size", "shape", "T", "mT"};
+static PyObject *attribute_properties[ATTR_COUNT]; /* each getter's property, NULL: left a property */
+static PyObject *attribute_fast_paths[ATTR_COUNT]; /* its getter where that is a FastPath (shape, T, mT) */
+static PyGetSetDef attribute_getters[ATTR_COUNT];
+
+static PyObject *
+array_attribute(PyObject *self, void *closure)
+{
+    int which = (int)(intptr_t)closure;
+    PyObject *property = attribute_properties[which];
+    if (is_array(self)) {
+        PyObject *data = SLOT(self, DATA);
+        int numpy_data = Py_TYPE(data) == NDArray;
+        switch (which) {
+        case ATTR_DTYPE:
+            return Py_NewRef(SLOT(self, DTYPE));
+        case ATTR_DEVICE:
+            return Py_NewRef(SLOT(self, DEVICE));
+        case ATTR_NDIM:
+            if (numpy_data) {
+                return PyLong_FromLong(PyArray_NDIM((PyArrayObject *)data));
+            }
+            break;
+        case ATTR_SIZE:
+            if (numpy_data) {
+                return PyLong_FromSsize_t(PyArray_SIZE((PyArrayObject *)data));
+            }
+            break;
+        default: { /* shape, T, mT: the property's getter is their fast path */
+            FastPath *path = (FastPath *)attribute_fast_paths[which];
+            PyObject *result = path == NULL               ? FALL_BACK
+                               : path->kind == SHAPE       ? shape_of(self)
+                               : path->kind == MATRIX_VIEW ? matrix_view(path, self)
+                                                           : FALL_BACK;
+            if (result != FALL_BACK) {
+                return result;
+            }
+        }
+        }
+    }
+    return Py_TYPE(property)->tp_descr_get(property, self, (PyObject *)Py_TYPE(self));
+}
+
+static int
+set_array_attribute(PyObject *self, PyObject *value, void *closure)
+{
+    PyObject *property = attribute_properties[(intptr_t)closure];
+    return Py_TYPE(property)->tp_descr_set(property, self, value);
+}
+
+/* Put a getter in place of each of the class's properties named above (a property of Python's own). */
+static int
+attributes_by_getters(PyTypeObject *type)
+{
+    for (int i = 0; i < ATTR_COUNT; i++) {
+        PyObject *property = PyDict_GetItemString(type->tp_dict, attribute_names[i]);
+        if (property == NULL || Py_TYPE(property) != &PyProperty_Type) {
+            continue; /* none, not a property (done already), or a property of a subclass of property */
+        }
+        PyObject *doc = PyObject_GetAttrString(property, "__doc__");
+        PyObject *fget = doc == NULL ? NULL : PyObject_GetAttrString(property, "fget");
+        if (fget == NULL) {
+            Py_XDECREF(doc);
+            return -1;
+        }
+        Py_XSETREF(attribute_fast_paths[i], Py_TYPE(fget) == &FastPathType ? fget : NULL);
+        if (attribute_fast_paths[i] == NULL) {
+            Py_DECREF(fget);
+        }
+        Py_INCREF(property);
+        Py_XSETREF(attribute_properties[i], property);
+        /* the docstring's UTF-8 lives as long as its str, which the property (held above) holds */
+        const char *text = PyUnicode_Check(doc) ? PyUnicode_AsUTF8(doc) : NULL;
+        Py_DECREF(doc);
+        attribute_getters[i] = (PyGetSetDef){(char *)attribute_names[i], array_attribute, set_array_attribute,
+                                             (char *)text, (void *)(intptr_t)i};
+        PyObject *getter = PyDescr_NewGetSet(type, &attribute_getters[i]);
+        if (getter == NULL || PyObject_SetAttrString((PyObject *)type, attribute_names[i], getter) < 0) {
+            Py_XDECREF(getter);
+            return -1;
+        }
+        Py_DECREF(getter);
+    }
+    return 0;
+}
+
 static PyObject *
 register_array(PyObject *module, PyObject *args)
 {
@@ -2681,6 +2884,9 @@ register_array(PyObject *module, PyObject *args)
     RUNTIME = runtime;
     DEVICE = device;
     untrack_arrays(type);
+    if (attributes_by_getters(type) < 0) {
+        return NULL;
+    }
     subscript_by_fast_path(type);
     slots_by_fast_paths(type);
     Py_INCREF(cls);
@@ -2733,44 +2939,340 @@ register_quiet_context(PyObject *module, PyObject *function)
     Py_RETURN_NONE;
 }
 
+/* -- the facts' tests: blocks of a plain array's elements, in loops the compiler vectorizes -----------
+ * Each test reads n elements (native, aligned) and answers 1 if one of them fails the fact: bit
+ * operations or one comparison per element, OR-ed into accumulators of the element's width, 128
+ * bytes' worth side by side (independent vector registers: no chain of ORs holds the loop back),
+ * with no early out inside a block (which would keep the loop scalar); the callers go block by
+ * block and stop at the first failing block.  The special-value kernels' guards (Guarded, below)
+ * and clip's crossed bounds (clip_arrays) test with these. */
+typedef int (*block_test)(const char *x1, const char *x2, npy_intp n);
+
+/* acc (an array of LANES(T) accumulators of type T) |= EXPR(i) for every i < n, folded into acc[0] */
+#define LANES(T) (128 / (int)sizeof(T))
+#define OR_EACH(T, acc, EXPR)                                                                                         \
+    do {                                                                                                               \
+        npy_intp i_ = 0;                                                                                               \
+        for (; i_ + LANES(T) <= n; i_ += LANES(T)) {                                                                   \
+            for (int j_ = 0; j_ < LANES(T); j_++) {                                                                    \
+                npy_intp i = i_ + j_;                                                                                  \
+                acc[j_] |= (T)(EXPR);                                                                                  \
+            }                                                                                                          \
+        }                                                                                                              \
+        for (npy_intp i = i_; i < n; i++) {                                                                            \
+            acc[0] |= (T)(EXPR);                                                                                       \
+        }                                                                                                              \
+        for (int j_ = 1; j_ < LANES(T); j_++) {                                                                        \
+            acc[0] |= acc[j_];                                                                                         \
+        }                                                                                                              \
+    } while (0)
+
+/* x1 (where given) or x2 holds NaN or an infinity: exponent bits all ones, which + 1 carry into the sign bit */
+#define NONFINITE_TEST(NAME, ATTR, U, MASK, ONE, SIGN)                                                                \
+    ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
+    {                                                                                                                  \
+        const U *a = (const U *)x1, *b = (const U *)x2;                                                                \
+        U acc[LANES(U)] = {0};                                                                                         \
+        if (a != NULL) {                                                                                               \
+            OR_EACH(U, acc, (a[i] & (MASK)) + (ONE));                                                                  \
+        }                                                                                                              \
+        OR_EACH(U, acc, (b[i] & (MASK)) + (ONE));                                                                      \
+        return (int)(acc[0] >> (SIGN));                                                                                \
+    }
+
+/* x2 has a negative element (signed kinds): the OR of all is negative */
+#define NEGATIVE_TEST(NAME, ATTR, T)                                                                                  \
+    ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
+    {                                                                                                                  \
+        const T *b = (const T *)x2;                                                                                    \
+        T acc[LANES(T)] = {0};                                                                                         \
+        OR_EACH(T, acc, b[i]);                                                                                         \
+        return acc[0] < 0;                                                                                             \
+    }
+
+/* x2 has a zero element */
+#define ZERO_TEST(NAME, ATTR, T)                                                                                      \
+    ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
+    {                                                                                                                  \
+        const T *b = (const T *)x2;                                                                                    \
+        T acc[LANES(T)] = {0};                                                                                         \
+        OR_EACH(T, acc, b[i] == 0);                                                                                    \
+        return acc[0] != 0;                                                                                            \
+    }
+
+/* an element of x1 (clip's min) exceeds x2's (max) at the same place; a NaN never does.  U: an
+ * unsigned type of T's width.  (A float comparison with NaN may raise the invalid flag: run_blocks'
+ * caller then redoes the call its own way, as it would for a loop's flag.) */
+#define CROSSED_TEST(NAME, ATTR, T, U)                                                                                \
+    ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
+    {                                                                                                                  \
+        const T *lo = (const T *)x1, *hi = (const T *)x2;                                                              \
+        U acc[LANES(U)] = {0};                                                                                         \
+        OR_EACH(U, acc, lo[i] > hi[i]);                                                                                \
+        return acc[0] != 0;                                                                                            \
+    }
+
+/* The tests of one instruction set: by element size (1, 2, 4, 8 bytes) where several */
+typedef struct {
+    block_test nonfinite_f64, nonfinite_f32, crossed_f64, crossed_f32;
+    block_test negative[4], zero[4], crossed_signed[4], crossed_unsigned[4];
+} Tests;
+
+#define DEFINE_TESTS(S, ATTR)                                                                                          \
+    NONFINITE_TEST(nonfinite_f64_##S, ATTR, npy_uint64, 0x7ff0000000000000ULL, 0x0010000000000000ULL, 63)             \
+    NONFINITE_TEST(nonfinite_f32_##S, ATTR, npy_uint32, 0x7f800000U, 0x00800000U, 31)                                  \
+    NEGATIVE_TEST(negative_i8_##S, ATTR, npy_int8)                                                                     \
+    NEGATIVE_TEST(negative_i16_##S, ATTR, npy_int16)                                                                   \
+    NEGATIVE_TEST(negative_i32_##S, ATTR, npy_int32)                                                                   \
+    NEGATIVE_TEST(negative_i64_##S, ATTR, npy_int64)                                                                   \
+    ZERO_TEST(zero_u8_##S, ATTR, npy_uint8)                                                                            \
+    ZERO_TEST(zero_u16_##S, ATTR, npy_uint16)                                                                          \
+    ZERO_TEST(zero_u32_##S, ATTR, npy_uint32)                                                                          \
+    ZERO_TEST(zero_u64_##S, ATTR, npy_uint64)                                                                          \
+    CROSSED_TEST(crossed_i8_##S, ATTR, npy_int8, npy_uint8)                                                            \
+    CROSSED_TEST(crossed_i16_##S, ATTR, npy_int16, npy_uint16)                                                         \
+    CROSSED_TEST(crossed_i32_##S, ATTR, npy_int32, npy_uint32)                                                         \
+    CROSSED_TEST(crossed_i64_##S, ATTR, npy_int64, npy_uint64)                                                         \
+    CROSSED_TEST(crossed_u8_##S, ATTR, npy_uint8, npy_uint8)                                                           \
+    CROSSED_TEST(crossed_u16_##S, ATTR, npy_uint16, npy_uint16)                                                        \
+    CROSSED_TEST(crossed_u32_##S, ATTR, npy_uint32, npy_uint32)                                                        \
+    CROSSED_TEST(crossed_u64_##S, ATTR, npy_uint64, npy_uint64)                                                        \
+    CROSSED_TEST(crossed_f32_##S, ATTR, npy_float32, npy_uint32)                                                       \
+    CROSSED_TEST(crossed_f64_##S, ATTR, npy_float64, npy_uint64)                                                       \
+    static const Tests tests_##S = {                                                                                   \
+        nonfinite_f64_##S,                                                                                             \
+        nonfinite_f32_##S,                                                                                             \
+        crossed_f64_##S,                                                                                               \
+        crossed_f32_##S,                                                                                               \
+        {negative_i8_##S, negative_i16_##S, negative_i32_##S, negative_i64_##S},                                       \
+        {zero_u8_##S, zero_u16_##S, zero_u32_##S, zero_u64_##S},                                                       \
+        {crossed_i8_##S, crossed_i16_##S, crossed_i32_##S, crossed_i64_##S},                                           \
+        {crossed_u8_##S, crossed_u16_##S, crossed_u32_##S, crossed_u64_##S},                                           \
+    };
+
+DEFINE_TESTS(baseline, )
+/* x86: the same tests in AVX2's 32-byte registers too, where the CPU has it (chosen once, at import:
+ * tests = &tests_avx2); at 10**6 elements SSE2's cost a tenth of a shift's time, AVX2's half that */
+#if (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define HAVE_TESTS_AVX2 1
+DEFINE_TESTS(avx2, __attribute__((target("avx2"))))
+#endif
+static const Tests *tests = &tests_baseline;
+
+/* The test for the elements of an array of this size: its index in the tables, a power of two from 1 to 8 */
+static int
+size_index(int itemsize)
+{
+    switch (itemsize) {
+    case 1: return 0;
+    case 2: return 1;
+    case 4: return 2;
+    case 8: return 3;
+    default: return -1;
+    }
+}
+
+/* Whether obj is an exact ndarray NumPy's loops read as one run: C-contiguous, aligned, native byte order */
+static int
+plain_array(PyObject *obj)
+{
+    if (!PyArray_CheckExact(obj)) {
+        return 0;
+    }
+    PyArrayObject *a = (PyArrayObject *)obj;
+    return PyArray_IS_C_CONTIGUOUS(a) && PyArray_ISALIGNED(a) && PyArray_ISNOTSWAPPED(a);
+}
+
+/* Whether obj is a plain array of like's type and shape */
+static int
+plain_like(PyObject *obj, PyArrayObject *like)
+{
+    return plain_array(obj) && PyArray_TYPE((PyArrayObject *)obj) == PyArray_TYPE(like) &&
+           PyArray_SAMESHAPE((PyArrayObject *)obj, like);
+}
+
+/* A test over a whole array, block by block with an early out: 1 if some element fails */
+#define TEST_BLOCK_BYTES 2048
+static int
+fails_anywhere(block_test test, const char *x1, const char *x2, npy_intp n, npy_intp itemsize)
+{
+    npy_intp block = TEST_BLOCK_BYTES / itemsize;
+    for (npy_intp start = 0; start < n; start += block) {
+        npy_intp offset = start * itemsize;
+        if (test(x1 == NULL ? NULL : x1 + offset, x2 + offset, n - start < block ? n - start : block)) {
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* all_finite(a): whether no element of a float64 or float32 ndarray (native, aligned, C-contiguous) is
  * NaN or infinite, by its exponent bits (no floating-point operation: no flag, no warning); NotImplemented
  * for any other object (the Python caller asks NumPy).  The special-value kernels' guard: NumPy's
  * isfinite and count_nonzero cost two calls where the answer takes a few nanoseconds. */
-#define FINITE_BLOCK 256
 static PyObject *
 all_finite(PyObject *module, PyObject *arg)
 {
-    if (!PyArray_CheckExact(arg)) {
+    if (!plain_array(arg)) {
         Py_RETURN_NOTIMPLEMENTED;
     }
     PyArrayObject *a = (PyArrayObject *)arg;
     int type = PyArray_TYPE(a);
-    if (!(type == NPY_DOUBLE || type == NPY_FLOAT) || !PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) ||
-        !PyArray_ISNOTSWAPPED(a)) {
+    if (!(type == NPY_DOUBLE || type == NPY_FLOAT)) {
         Py_RETURN_NOTIMPLEMENTED;
     }
-    npy_intp n = PyArray_SIZE(a);
-    int bad = 0;
-    if (type == NPY_DOUBLE) {
-        const npy_uint64 *bits = (const npy_uint64 *)PyArray_DATA(a), mask = 0x7ff0000000000000ULL;
-        for (npy_intp start = 0; start < n && !bad; start += FINITE_BLOCK) { /* blocks: vectorized, early out */
-            npy_intp end = n - start < FINITE_BLOCK ? n : start + FINITE_BLOCK;
-            for (npy_intp i = start; i < end; i++) {
-                bad |= (bits[i] & mask) == mask;
-            }
+    block_test test = type == NPY_DOUBLE ? tests->nonfinite_f64 : tests->nonfinite_f32;
+    return PyBool_FromLong(!fails_anywhere(test, NULL, PyArray_DATA(a), PyArray_SIZE(a), PyArray_ITEMSIZE(a)));
+}
+
+/* -- blockwise runs: a test and NumPy's own loops, one cache-sized block at a time ------------------
+ * At 10**6 elements a test over the whole of an operand before the ufunc reads it from memory a
+ * second time (a third of a shift's time).  Block by block, the loop reads what the test has just
+ * brought into the cache: the ufunc's inner loop for the block's elements (the very function
+ * NumPy's call runs, so the same values bit for bit) right after the block passed the test. */
+#define GUARD_BLOCK_BYTES 8192 /* a guard's operand blocks stay in the L1 cache, tested before the loop */
+#define CLIP_BLOCK_BYTES 65536 /* clip's four in L2, fewer calls of NumPy's loops (each reads the FP flags) */
+#define FUSE_MIN_BYTES 131072  /* below: the test over the whole operand, then the ufunc's call */
+#define FP_FLAGS (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+enum { BLOCKS_DONE, BLOCKS_FAILED, BLOCKS_RAISED };
+
+/* The inner loop NumPy's ufunc (two inputs, one output) runs for three operands of type_num, or NULL */
+static PyUFuncGenericFunction
+same_type_loop(PyObject *ufunc, int type_num, void **data)
+{
+    if (numpy_ufunc == NULL || Py_TYPE(ufunc) != (PyTypeObject *)numpy_ufunc) {
+        return NULL;
+    }
+    PyUFuncObject *u = (PyUFuncObject *)ufunc;
+    if (u->nin != 2 || u->nout != 1 || u->core_enabled || u->functions == NULL || u->types == NULL ||
+        u->userloops != NULL) {
+        return NULL;
+    }
+    for (int j = 0; j < u->ntypes; j++) {
+        const char *types = u->types + 3 * j;
+        if (types[0] == type_num && types[1] == type_num && types[2] == type_num) {
+            *data = u->data == NULL ? NULL : u->data[j];
+            return u->functions[j];
         }
     }
-    else {
-        const npy_uint32 *bits = (const npy_uint32 *)PyArray_DATA(a), mask = 0x7f800000U;
-        for (npy_intp start = 0; start < n && !bad; start += FINITE_BLOCK) {
-            npy_intp end = n - start < FINITE_BLOCK ? n : start + FINITE_BLOCK;
-            for (npy_intp i = start; i < end; i++) {
-                bad |= (bits[i] & mask) == mask;
-            }
+    return NULL;
+}
+
+/* out = first(a, b), then (second given) out = second(out, c), block by block, each block tested by
+ * test(t1, t2) (test NULL: no test) before its loops, or with test_after after them.  Before suits
+ * a loop that waits on memory (a shift): the test brings the block into the cache for it.  After
+ * suits the slow ones (floor_divide) and clip's two loops over its block of 64 KiB (measured): they
+ * fetch their operands meanwhile, and the test then reads them from the cache.  BLOCKS_FAILED where a block
+ * fails (out is then partly written, and a loop may have set an error for that block, after: the
+ * caller clears it), BLOCKS_RAISED where a floating-point flag went up (NumPy would warn or raise:
+ * the caller redoes the call its own way), else BLOCKS_DONE.  Without the GIL. */
+static int
+run_blocks(npy_intp n, npy_intp itemsize, npy_intp block_bytes, block_test test, int test_after, const char *t1, const char *t2,
+           PyUFuncGenericFunction first, void *first_data, char *a, char *b, PyUFuncGenericFunction second,
+           void *second_data, char *c, char *out)
+{
+    npy_intp block = block_bytes / itemsize, steps[3] = {itemsize, itemsize, itemsize};
+    feclearexcept(FE_ALL_EXCEPT); /* (as NumPy's call does before its loop) */
+    for (npy_intp start = 0; start < n; start += block) {
+        npy_intp len = n - start < block ? n - start : block, offset = start * itemsize;
+        if (test != NULL && !test_after && test(t1 == NULL ? NULL : t1 + offset, t2 + offset, len)) {
+            return BLOCKS_FAILED;
+        }
+        char *first_args[3] = {a + offset, b + offset, out + offset};
+        first(first_args, &len, steps, first_data);
+        if (second != NULL) {
+            char *second_args[3] = {out + offset, c + offset, out + offset};
+            second(second_args, &len, steps, second_data);
+        }
+        if (test != NULL && test_after && test(t1 == NULL ? NULL : t1 + offset, t2 + offset, len)) {
+            return BLOCKS_FAILED;
         }
     }
-    return PyBool_FromLong(!bad);
+    /* the flags are sticky: one look at the end (reading them waits for every operation in flight) */
+    return fetestexcept(FP_FLAGS) ? BLOCKS_RAISED : BLOCKS_DONE;
+}
+
+/* run_blocks' answer, with the error a loop may have set (a negative integer exponent's in power):
+ * cleared where the block failed its test, and BLOCKS_RAISED where the run went to the end (NumPy's
+ * own call then raises it).  With the GIL. */
+static int
+blocks_answer(int status)
+{
+    if (PyErr_Occurred()) {
+        PyErr_Clear();
+        return status == BLOCKS_FAILED ? BLOCKS_FAILED : BLOCKS_RAISED;
+    }
+    return status;
+}
+
+/* A new C-contiguous array of like's shape and type (NumPy's result for two operands of that
+ * shape and type), or NULL with an error */
+static PyArrayObject *
+new_like(PyArrayObject *like)
+{
+    PyArray_Descr *descr = PyArray_DescrFromType(PyArray_TYPE(like));
+    if (descr == NULL) {
+        return NULL;
+    }
+    return (PyArrayObject *)PyArray_NewFromDescr(&PyArray_Type, descr, PyArray_NDIM(like), PyArray_DIMS(like),
+                                                 NULL, NULL, 0, NULL);
+}
+
+/* clip_arrays(maximum, minimum, x, lo, hi, check): minimum(maximum(x, lo), hi) by NumPy's own loops,
+ * block by block (one pass over the data where two ufunc calls make two), for x, lo and hi plain
+ * arrays of one shape and one integer or float32/float64 type of 128 KiB or more; with check true, a
+ * block is first tested for crossed bounds (lo > hi at one place).  The new array; None where some
+ * bounds cross; NotImplemented for any other call (the caller's own code: also where a loop raised
+ * a floating-point flag, so that the warning is NumPy's). */
+static PyObject *
+clip_arrays(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 6 || !plain_array(args[2])) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyArrayObject *x = (PyArrayObject *)args[2];
+    int check = PyObject_IsTrue(args[5]);
+    if (check < 0) {
+        return NULL;
+    }
+    char kind = PyArray_DESCR(x)->kind;
+    int size = size_index((int)PyArray_ITEMSIZE(x)), type_num = PyArray_TYPE(x);
+    block_test test = NULL;
+    if (kind == 'i' && size >= 0) {
+        test = tests->crossed_signed[size];
+    }
+    else if (kind == 'u' && size >= 0) {
+        test = tests->crossed_unsigned[size];
+    }
+    else if (type_num == NPY_DOUBLE || type_num == NPY_FLOAT) {
+        test = type_num == NPY_DOUBLE ? tests->crossed_f64 : tests->crossed_f32;
+    }
+    void *max_data, *min_data;
+    PyUFuncGenericFunction max_loop, min_loop;
+    if (test == NULL || PyArray_NBYTES(x) < FUSE_MIN_BYTES || !plain_like(args[3], x) || !plain_like(args[4], x) ||
+        (max_loop = same_type_loop(args[0], type_num, &max_data)) == NULL ||
+        (min_loop = same_type_loop(args[1], type_num, &min_data)) == NULL) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    PyArrayObject *out = new_like(x);
+    if (out == NULL) {
+        return NULL;
+    }
+    char *lo = PyArray_DATA((PyArrayObject *)args[3]), *hi = PyArray_DATA((PyArrayObject *)args[4]);
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = run_blocks(PyArray_SIZE(x), PyArray_ITEMSIZE(x), CLIP_BLOCK_BYTES, check ? test : NULL, 1, lo, hi, max_loop,
+                        max_data, PyArray_DATA(x), lo, min_loop, min_data, hi, PyArray_DATA(out));
+    Py_END_ALLOW_THREADS
+    status = blocks_answer(status);
+    if (status == BLOCKS_DONE) {
+        return (PyObject *)out;
+    }
+    Py_DECREF(out);
+    if (status == BLOCKS_FAILED) {
+        Py_RETURN_NONE;
+    }
+    Py_RETURN_NOTIMPLEMENTED;
 }
 
 /* A special-value kernel (_special_values.py) that is its ufunc's call for the operands a
@@ -2778,7 +3280,9 @@ all_finite(PyObject *module, PyObject *arg)
  * fact) called with (x1, x2) calls ufunc(x1, x2) where the fact holds and kernel(x1, x2)
  * otherwise (or for any call it cannot test: another argument count, keywords, an operand that
  * is no plain C-contiguous ndarray).  The Python code declares which fact makes the kernel its
- * ufunc's (the rule, and its words where it refuses, stay there); this only tests the fact. */
+ * ufunc's (the rule, and its words where it refuses, stay there); this only tests the fact.
+ * Two operands of one shape and type of 128 KiB or more it tests block by block, running the
+ * ufunc's own loop on each block that passed (run_blocks). */
 enum {
     NONZERO_SECOND,     /* x2, an integer array, has no zero (integer division: no warning to quiet) */
     NONNEGATIVE_SECOND, /* x2, an integer array, has no negative element (shift amounts, exponents) */
@@ -2797,46 +3301,22 @@ typedef struct {
     int fact;
 } Guarded;
 
-/* A plain array's elements as integers of its kind: 1 if every one passes (nonzero or nonnegative),
- * 0 if one fails or the array is not one this can read. */
-static int
-integers_all(PyObject *obj, int nonzero)
+/* The test of the fact for operands of a's type, or NULL (none is needed, or none can read it);
+ * *both: whether it reads x1 too */
+static block_test
+fact_test(int fact, PyArrayObject *a, int *both)
 {
-    if (!PyArray_CheckExact(obj)) {
-        return 0;
-    }
-    PyArrayObject *a = (PyArrayObject *)obj;
-    if (!PyArray_IS_C_CONTIGUOUS(a) || !PyArray_ISALIGNED(a) || !PyArray_ISNOTSWAPPED(a)) {
-        return 0;
-    }
     char kind = PyArray_DESCR(a)->kind;
-    if (kind != 'i' && kind != 'u') {
-        return 0;
+    int size = size_index((int)PyArray_ITEMSIZE(a)), type_num = PyArray_TYPE(a);
+    *both = 0;
+    switch (fact) {
+    case NONZERO_SECOND: return (kind == 'i' || kind == 'u') && size >= 0 ? tests->zero[size] : NULL;
+    case NONNEGATIVE_SECOND: return kind == 'i' && size >= 0 ? tests->negative[size] : NULL;
+    case FINITE_OPERANDS:
+        *both = 1;
+        return type_num == NPY_DOUBLE ? tests->nonfinite_f64 : type_num == NPY_FLOAT ? tests->nonfinite_f32 : NULL;
+    default: return NULL;
     }
-    if (kind == 'u' && !nonzero) {
-        return 1;
-    }
-    npy_intp n = PyArray_SIZE(a);
-    const void *data = PyArray_DATA(a);
-    int bad = 0;
-#define EVERY(T)                                                                                                      \
-    for (npy_intp i = 0; i < n; i++) {                                                                                 \
-        bad |= nonzero ? ((const T *)data)[i] == 0 : ((const T *)data)[i] < 0;                                         \
-    }                                                                                                                  \
-    break;
-    switch (PyArray_ITEMSIZE(a) * (kind == 'i' ? 1 : -1)) {
-    case 1: EVERY(npy_int8)
-    case 2: EVERY(npy_int16)
-    case 4: EVERY(npy_int32)
-    case 8: EVERY(npy_int64)
-    case -1: EVERY(npy_uint8)
-    case -2: EVERY(npy_uint16)
-    case -4: EVERY(npy_uint32)
-    case -8: EVERY(npy_uint64)
-    default: return 0;
-    }
-#undef EVERY
-    return !bad;
 }
 
 /* all_finite's answer as 1 or 0 (0 too for an array it cannot read) */
@@ -2849,16 +3329,76 @@ operand_finite(PyObject *obj)
     return is_true;
 }
 
+/* Whether the fact holds of (x1, x2): 1 or 0 (0 too for operands it cannot read) */
+static int
+fact_holds(int fact, PyObject *x1, PyObject *x2)
+{
+    if (fact == SECOND_NOT_0D) {
+        return PyArray_CheckExact(x2) && PyArray_NDIM((PyArrayObject *)x2) > 0;
+    }
+    if (fact == FINITE_OPERANDS) {
+        return operand_finite(x1) && operand_finite(x2);
+    }
+    if (!plain_array(x2)) {
+        return 0;
+    }
+    PyArrayObject *b = (PyArrayObject *)x2;
+    if (fact == NONNEGATIVE_SECOND && PyArray_DESCR(b)->kind == 'u') {
+        return 1; /* (never negative) */
+    }
+    int both;
+    block_test test = fact_test(fact, b, &both);
+    return test != NULL && !fails_anywhere(test, NULL, PyArray_DATA(b), PyArray_SIZE(b), PyArray_ITEMSIZE(b));
+}
+
+/* ufunc(x1, x2) block by block (run_blocks), or NULL with an error, or Py_None (not a reference)
+ * where it does not run to the end: *holds then 0 where the fact fails, 1 where it holds but a
+ * loop raised a floating-point flag, -1 where it cannot run (the caller tests as it would) */
+static PyObject *
+guarded_blocks(Guarded *self, PyObject *x1, PyObject *x2, int *holds)
+{
+    *holds = -1;
+    if (!PyArray_CheckExact(x1) || PyArray_NBYTES((PyArrayObject *)x1) < FUSE_MIN_BYTES || !plain_array(x1) ||
+        !plain_like(x2, (PyArrayObject *)x1)) { /* (the size first: a small call pays one test more) */
+        return Py_None;
+    }
+    PyArrayObject *a = (PyArrayObject *)x1, *b = (PyArrayObject *)x2;
+    int both;
+    void *data;
+    block_test test = fact_test(self->fact, a, &both);
+    PyUFuncGenericFunction loop;
+    if (test == NULL || (loop = same_type_loop(self->ufunc, PyArray_TYPE(a), &data)) == NULL) {
+        return Py_None;
+    }
+    PyArrayObject *out = new_like(a);
+    if (out == NULL) {
+        return NULL;
+    }
+    int status;
+    Py_BEGIN_ALLOW_THREADS
+    status = run_blocks(PyArray_SIZE(a), PyArray_ITEMSIZE(a), GUARD_BLOCK_BYTES, test, self->fact != NONNEGATIVE_SECOND,
+                        both ? PyArray_DATA(a) : NULL, PyArray_DATA(b), loop, data, PyArray_DATA(a), PyArray_DATA(b), NULL, NULL, NULL, PyArray_DATA(out));
+    Py_END_ALLOW_THREADS
+    status = blocks_answer(status);
+    if (status == BLOCKS_DONE) {
+        return (PyObject *)out;
+    }
+    Py_DECREF(out);
+    *holds = status == BLOCKS_RAISED;
+    return Py_None;
+}
+
 static PyObject *
 guarded_vectorcall(Guarded *self, PyObject *const *args, size_t nargsf, PyObject *kwnames)
 {
     int holds = 0;
     if (PyVectorcall_NARGS(nargsf) == 2 && kwnames == NULL) {
-        switch (self->fact) {
-        case NONZERO_SECOND: holds = integers_all(args[1], 1); break;
-        case NONNEGATIVE_SECOND: holds = integers_all(args[1], 0); break;
-        case FINITE_OPERANDS: holds = operand_finite(args[0]) && operand_finite(args[1]); break;
-        case SECOND_NOT_0D: holds = PyArray_CheckExact(args[1]) && PyArray_NDIM((PyArrayObject *)args[1]) > 0; break;
+        PyObject *out = guarded_blocks(self, args[0], args[1], &holds);
+        if (out != Py_None) {
+            return out;
+        }
+        if (holds < 0) {
+            holds = fact_holds(self->fact, args[0], args[1]);
         }
     }
     return PyObject_Vectorcall(holds ? self->ufunc : self->kernel, args, nargsf, kwnames);
@@ -3158,6 +3698,9 @@ static PyMethodDef module_methods[] = {
      "forward_calls(function): calls of the function go straight to its one closure cell's object, in C."},
     {"all_finite", all_finite, METH_O,
      "all_finite(a): whether a float64/float32 ndarray holds no NaN or infinity (NotImplemented: ask NumPy)."},
+    {"clip_arrays", (PyCFunction)(void (*)(void))clip_arrays, METH_FASTCALL,
+     "clip_arrays(maximum, minimum, x, lo, hi, check): minimum(maximum(x, lo), hi) in one pass (None: crossed "
+     "bounds; NotImplemented: ask NumPy)."},
     {NULL},
 };
 
@@ -3223,6 +3766,12 @@ PyInit__fastpath(void)
         }
     }
     import_array(); /* NumPy's C API (returns NULL with NumPy's error when it cannot) */
+#ifdef HAVE_TESTS_AVX2
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx2")) {
+        tests = &tests_avx2;
+    }
+#endif
     PyObject *numpy = PyImport_ImportModule("numpy");
     numpy_matmul = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "matmul");
     numpy_ufunc = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "ufunc");

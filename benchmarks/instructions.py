@@ -91,6 +91,11 @@ CASES = {
     "fft": ("xp.fft.fft(XC)", "np.fft.fft(c)"),
     "solve": ("xp.linalg.solve(XSPD, XS)", "np.linalg.solve(SPD, S)"),
     "inv": ("xp.linalg.inv(XSPD)", "np.linalg.inv(SPD)"),
+    # the views and attributes of issue 51's last sweep
+    "a.T": ("X2.T", "a2.T"),
+    "a[..., 0]": ("X2[..., 0]", "a2[..., 0]"),
+    "a[None, ...]": ("X2[None, ...]", "a2[None, ...]"),
+    "a.ndim": ("X2.ndim", "a2.ndim"),
 }
 
 

@@ -561,6 +561,73 @@ def test_arrays_are_untracked_and_released_in_full():
     assert [sys.getrefcount(o) for o in held] == before
 
 
+def test_the_array_attributes_read_in_c_are_the_properties():
+    """x.dtype, x.device, x.ndim, x.size, x.shape, x.T and x.mT, read by the compiled build's
+    getters (where the class has them), give what the Python properties give: the same values,
+    the same views, the same refusals, for a subclass's instance and when set or deleted."""
+
+    class Sub(Array):
+        pass
+
+    def outcome(f):
+        try:
+            value = f()
+        except Exception as e:
+            return type(e), str(e)
+        if type(value) is Array or type(value) is Sub:
+            data = value._data
+            return data.shape, data.strides, data.__array_interface__["data"], value._dtype, value._device
+        return value
+
+    views = {"T": Array._transposed, "mT": Array._matrix_transposed}
+    for ns in (xp, tx):
+        for shape in ((), (3,), (2, 3), (2, 3, 4), (0, 2)):
+            base = ns.reshape(ns.arange(math.prod(shape), dtype=ns.float32), shape)
+            for x in (base, Sub._new(base._data, base._dtype, base._runtime, base._device)):
+                expected = {
+                    "dtype": lambda: x._dtype,
+                    "device": lambda: x._device,
+                    "ndim": lambda: x._data.ndim,
+                    "size": lambda: x._data.size,
+                    "shape": lambda: x._data.shape,
+                    **{name: (lambda view=view: view(x)) for name, view in views.items()},
+                }
+                for name, general in expected.items():
+                    assert outcome(lambda: getattr(x, name)) == outcome(general), (ns, shape, name)
+                    for change in (lambda: setattr(x, name, 1), lambda: delattr(x, name)):
+                        with pytest.raises(AttributeError, match=name):
+                            change()
+
+
+@pytest.mark.skipif(not getattr(_core, "UNTRACKED_ARRAYS", False), reason="arrays are tracked on this Python")
+def test_a_released_0d_array_is_reused_only_when_nothing_else_can_see_it():
+    """The 0-d data of a released array is kept for the next 0-d result (x[i], a 0-d operation)
+    only when the array alone held it and it is as NumPy made it: data that the user still
+    holds, holds by a weak reference, or made read-only is never written again."""
+    import weakref
+
+    for ns, dtype in ((xp, xp.float64), (xp, xp.int8), (tx, tx.complex64), (tx, tx.bool)):
+        x = ns.asarray(np.arange(6) % 2 if dtype == ns.bool else np.arange(6), dtype=dtype)
+        values = [x[i] for i in range(6)]
+        assert [np.asarray(v)[()] for v in values] == list(np.asarray(x))
+        held = np.asarray(x[1])  # the user's reference to the data of a released array
+        watched = np.asarray(x[2])
+        ref = weakref.ref(watched)
+        frozen = np.asarray(x[3])
+        frozen.flags.writeable = False
+        del watched, frozen
+        fresh = [x[i] for i in (4, 5, 0, 4, 5, 0)] + [x[0] + x[4] * x[5] for _ in range(3)]
+        assert held[()] == np.asarray(x)[1]
+        assert ref() is None or ref()[()] == np.asarray(x)[2]
+        for f in fresh:
+            data = np.asarray(f)
+            assert data.flags.writeable and data.flags.owndata and data.base is None and data.ndim == 0
+        assert [np.asarray(f)[()] for f in fresh[:6]] == list(np.asarray(x)[[4, 5, 0, 4, 5, 0]])
+        y = x[1]
+        y[()] = x[2]  # writing into one result changes no other
+        assert np.asarray(x[1])[()] == np.asarray(x)[1] and held[()] == np.asarray(x)[1]
+
+
 def test_a_matrix_product_is_numpys_matmul_bit_for_bit():
     """x @ y of two C-contiguous float or complex matrices runs NumPy's dot (the same BLAS gemm
     call as NumPy's matmul, without the generalized ufunc's set-up): bit for bit matmul's result,
@@ -744,6 +811,84 @@ def test_a_guarded_kernel_is_its_python_code_where_the_fact_holds_and_elsewhere(
             assert fast == slow, (kernel, a, b)
             checked += 1
     assert checked > 1000
+
+
+def test_a_guarded_kernel_on_large_operands_is_its_python_code_block_by_block():
+    """From 128 KiB, two operands of one shape and type are tested block by block, each block then
+    given to the ufunc's own loop (run_blocks): the same outcome as the Python code where the fact
+    holds, where it fails in the first or the last block only, and where the loop raises a
+    floating-point flag (a zero divisor: NumPy's warning, from NumPy's own call)."""
+    from array_api_promo import _special_values as special
+
+    guarded = [k for k in special.UFUNC_OF if type(k) is not type(special.floor_divide)]
+    guarded += [special.special_kernel(name, "int64", xp._runtime.policy) for name in ("pow", "bitwise_left_shift")]
+    guarded += [special.special_kernel("floor_divide", "int32", tx._runtime.policy)]
+    rng = np.random.default_rng(5)
+    n = 3 * 65536 + 7  # several blocks of every element size, and a short last one
+    pairs = []
+    for t in ("int8", "int16", "int32", "int64", "uint8", "uint64"):
+        a = rng.integers(1, 100, n).astype(t)
+        for where, bad in ((None, None), (3, 0), (n - 1, 0), (n - 2, -1), (0, -3)):
+            b = rng.integers(1, 7, n).astype(t)
+            if where is not None and (bad >= 0 or t[0] == "i"):
+                b[where] = bad
+            pairs.append((a, b))
+    for t in ("float32", "float64"):
+        a, b = rng.standard_normal(n).astype(t), rng.standard_normal(n).astype(t) + 3
+        for where, bad in ((None, None), (n - 1, np.inf), (5, np.nan), (n // 2, 0.0)):
+            y = b.copy()
+            if where is not None:
+                y[where] = bad
+            pairs.append((a, y))
+            pairs.append((y, a))
+    checked = 0
+    for kernel in guarded:
+        for a, b in pairs:
+            if a.dtype != b.dtype:
+                continue
+            fast, slow = _numpy_outcome(lambda: kernel(a, b)), _numpy_outcome(lambda: kernel.__wrapped__(a, b))
+            assert fast == slow, (kernel, a.dtype, b)
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("dtype", ["float64", "float32", "int8", "int16", "int32", "int64", "uint8", "uint64"])
+def test_clip_arrays_is_maximum_then_minimum_bit_for_bit(dtype):
+    """clip_arrays (clip's three plain arrays of 128 KiB or more, block by block): minimum(maximum(x, lo),
+    hi) bit for bit (signed zeros, infinities), None for crossed bounds in any block when asked to
+    test them, and NotImplemented where the caller's code must answer (shapes or dtypes that differ,
+    a non-contiguous operand, a small one, a floating-point flag left up)."""
+    rng = np.random.default_rng(6)
+    n = 3 * 65536 + 7
+    x = (rng.standard_normal(n) * 40).astype(dtype)
+    lo = (-np.abs(rng.standard_normal(n)) * 40).astype(dtype)
+    hi = (np.abs(rng.standard_normal(n)) * 40).astype(dtype)
+    if dtype.startswith("float"):
+        x[::97], x[1::97], lo[::89], hi[::83], lo[3::89], hi[4::83] = 0.0, -0.0, -0.0, 0.0, 0.0, -0.0
+        x[5::7], lo[6::11], x[8::13] = np.inf, -np.inf, -np.inf
+    lo = np.where(lo > hi, hi, lo)
+    clip = _core.clip_arrays
+    for check in (True, False):
+        out = clip(np.maximum, np.minimum, x, lo, hi, check)
+        ref = np.minimum(np.maximum(x, lo), hi)
+        assert type(out) is np.ndarray and out.dtype == ref.dtype and out.tobytes() == ref.tobytes()
+    for where in (0, n // 2, n - 1):
+        crossed = lo.copy()
+        crossed[where] = hi[where] + 1 if hi[where] < 100 else crossed[where]
+        assert clip(np.maximum, np.minimum, x, crossed, hi, True) is None
+        assert (
+            clip(np.maximum, np.minimum, x, crossed, hi, False).tobytes()
+            == np.minimum(np.maximum(x, crossed), hi).tobytes()
+        )
+    if dtype.startswith("float"):
+        nan = lo.copy()
+        nan[7] = np.nan  # (where the comparison's flag outlives NumPy's loops: the caller's code)
+        out = clip(np.maximum, np.minimum, x, nan, hi, True)
+        assert out is NotImplemented or out.tobytes() == np.minimum(np.maximum(x, nan), hi).tobytes()
+    assert clip(np.maximum, np.minimum, x, lo[:-1], hi[:-1], True) is NotImplemented  # (the shapes differ)
+    assert clip(np.maximum, np.minimum, x, lo.astype("float16"), hi, True) is NotImplemented
+    assert clip(np.maximum, np.minimum, x[::-1], lo, hi, True) is NotImplemented
+    assert clip(np.maximum, np.minimum, x[:100], lo[:100], hi[:100], True) is NotImplemented  # (small: two calls)
 
 
 def _numpy_outcome(call):

@@ -170,7 +170,7 @@ def surface(ns, prefix: str) -> list[Target]:
         if name in _NOT_CALLABLE_MEMBERS or (name.startswith("_") and not name.startswith("__")):
             continue
         key = f"{prefix}.Array.{name}"
-        if isinstance(value, property):
+        if isinstance(value, (property, types.GetSetDescriptorType)):  # (the compiled build's getters)
             targets.append(Target(key, "property", name, (name,)))
             continue
         if not callable(value) and not isinstance(value, (classmethod, staticmethod)):
