@@ -3136,7 +3136,9 @@ all_finite(PyObject *module, PyObject *arg)
 #define FP_FLAGS (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
 enum { BLOCKS_DONE, BLOCKS_FAILED, BLOCKS_RAISED };
 
-/* The inner loop NumPy's ufunc (two inputs, one output) runs for three operands of type_num, or NULL */
+/* The inner loop NumPy's ufunc (two inputs, one output) runs for three operands of type_num (a
+ * NumPy type of its own), or NULL.  Loops registered for other types (ml_dtypes' bfloat16 before
+ * 0.7, in userloops) leave the NumPy types' loops as they are. */
 static PyUFuncGenericFunction
 same_type_loop(PyObject *ufunc, int type_num, void **data)
 {
@@ -3145,7 +3147,7 @@ same_type_loop(PyObject *ufunc, int type_num, void **data)
     }
     PyUFuncObject *u = (PyUFuncObject *)ufunc;
     if (u->nin != 2 || u->nout != 1 || u->core_enabled || u->functions == NULL || u->types == NULL ||
-        u->userloops != NULL) {
+        type_num >= NPY_NTYPES_LEGACY) {
         return NULL;
     }
     for (int j = 0; j < u->ntypes; j++) {
