@@ -160,7 +160,7 @@ def plain_pytest_run(policy: str, suite: str, max_examples: int, seed: int) -> t
     """Wall seconds of a plain ``pytest -n 2`` of the suite on ``policy``'s namespace, and pytest's
     summary line (its exit status is not looked at: the suite's failures are the policy's deviations)."""
     from array_api_promo.conformance import DEFAULT_API_VERSION
-    from array_api_promo.conformance.runner import resolve_policy
+    from array_api_promo.conformance.plan import resolve_policy
 
     target = resolve_policy(policy)
     env = dict(os.environ, ARRAY_API_TESTS_MODULE=target.module, ARRAY_API_TESTS_VERSION=DEFAULT_API_VERSION)
