@@ -2948,22 +2948,29 @@ register_quiet_context(PyObject *module, PyObject *function)
  * and clip's crossed bounds (clip_arrays) test with these. */
 typedef int (*block_test)(const char *x1, const char *x2, npy_intp n);
 
-/* acc (an array of LANES(T) accumulators of type T) |= EXPR(i) for every i < n, folded into acc[0] */
+/* acc[0] |= EXPR(i) for every i < n, through acc's LANES(T) accumulators of type T where n fills
+ * them at least once (fewer elements, as a 10-element operator's: acc[0] alone, without setting
+ * and folding the others); the caller sets acc[0] to 0 before the first */
 #define LANES(T) (128 / (int)sizeof(T))
 #define OR_EACH(T, acc, EXPR)                                                                                         \
     do {                                                                                                               \
         npy_intp i_ = 0;                                                                                               \
-        for (; i_ + LANES(T) <= n; i_ += LANES(T)) {                                                                   \
-            for (int j_ = 0; j_ < LANES(T); j_++) {                                                                    \
-                npy_intp i = i_ + j_;                                                                                  \
-                acc[j_] |= (T)(EXPR);                                                                                  \
+        if (n >= LANES(T)) {                                                                                           \
+            for (int j_ = 1; j_ < LANES(T); j_++) {                                                                    \
+                acc[j_] = 0;                                                                                           \
+            }                                                                                                          \
+            for (; i_ + LANES(T) <= n; i_ += LANES(T)) {                                                               \
+                for (int j_ = 0; j_ < LANES(T); j_++) {                                                                \
+                    npy_intp i = i_ + j_;                                                                              \
+                    acc[j_] |= (T)(EXPR);                                                                              \
+                }                                                                                                      \
+            }                                                                                                          \
+            for (int j_ = 1; j_ < LANES(T); j_++) {                                                                    \
+                acc[0] |= acc[j_];                                                                                     \
             }                                                                                                          \
         }                                                                                                              \
         for (npy_intp i = i_; i < n; i++) {                                                                            \
             acc[0] |= (T)(EXPR);                                                                                       \
-        }                                                                                                              \
-        for (int j_ = 1; j_ < LANES(T); j_++) {                                                                        \
-            acc[0] |= acc[j_];                                                                                         \
         }                                                                                                              \
     } while (0)
 
@@ -2972,7 +2979,8 @@ typedef int (*block_test)(const char *x1, const char *x2, npy_intp n);
     ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
     {                                                                                                                  \
         const U *a = (const U *)x1, *b = (const U *)x2;                                                                \
-        U acc[LANES(U)] = {0};                                                                                         \
+        U acc[LANES(U)];                                                                                               \
+        acc[0] = 0;                                                                                                    \
         if (a != NULL) {                                                                                               \
             OR_EACH(U, acc, (a[i] & (MASK)) + (ONE));                                                                  \
         }                                                                                                              \
@@ -2985,7 +2993,8 @@ typedef int (*block_test)(const char *x1, const char *x2, npy_intp n);
     ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
     {                                                                                                                  \
         const T *b = (const T *)x2;                                                                                    \
-        T acc[LANES(T)] = {0};                                                                                         \
+        T acc[LANES(T)];                                                                                               \
+        acc[0] = 0;                                                                                                    \
         OR_EACH(T, acc, b[i]);                                                                                         \
         return acc[0] < 0;                                                                                             \
     }
@@ -2995,7 +3004,8 @@ typedef int (*block_test)(const char *x1, const char *x2, npy_intp n);
     ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
     {                                                                                                                  \
         const T *b = (const T *)x2;                                                                                    \
-        T acc[LANES(T)] = {0};                                                                                         \
+        T acc[LANES(T)];                                                                                               \
+        acc[0] = 0;                                                                                                    \
         OR_EACH(T, acc, b[i] == 0);                                                                                    \
         return acc[0] != 0;                                                                                            \
     }
@@ -3007,7 +3017,8 @@ typedef int (*block_test)(const char *x1, const char *x2, npy_intp n);
     ATTR static int NAME(const char *x1, const char *x2, npy_intp n)                                                  \
     {                                                                                                                  \
         const T *lo = (const T *)x1, *hi = (const T *)x2;                                                              \
-        U acc[LANES(U)] = {0};                                                                                         \
+        U acc[LANES(U)];                                                                                               \
+        acc[0] = 0;                                                                                                    \
         OR_EACH(U, acc, lo[i] > hi[i]);                                                                                \
         return acc[0] != 0;                                                                                            \
     }
@@ -3072,6 +3083,13 @@ size_index(int itemsize)
     }
 }
 
+/* a's number of elements (PyArray_SIZE, without its call into NumPy for a vector) */
+static inline npy_intp
+element_count(PyArrayObject *a)
+{
+    return PyArray_NDIM(a) == 1 ? PyArray_DIM(a, 0) : PyArray_SIZE(a);
+}
+
 /* Whether obj is an exact ndarray NumPy's loops read as one run: C-contiguous, aligned, native byte order */
 static int
 plain_array(PyObject *obj)
@@ -3096,6 +3114,9 @@ plain_like(PyObject *obj, PyArrayObject *like)
 static int
 fails_anywhere(block_test test, const char *x1, const char *x2, npy_intp n, npy_intp itemsize)
 {
+    if (n * itemsize <= TEST_BLOCK_BYTES) { /* one block: no division for its length */
+        return test(x1, x2, n);
+    }
     npy_intp block = TEST_BLOCK_BYTES / itemsize;
     for (npy_intp start = 0; start < n; start += block) {
         npy_intp offset = start * itemsize;
@@ -3350,7 +3371,7 @@ fact_holds(int fact, PyObject *x1, PyObject *x2)
     }
     int both;
     block_test test = fact_test(fact, b, &both);
-    return test != NULL && !fails_anywhere(test, NULL, PyArray_DATA(b), PyArray_SIZE(b), PyArray_ITEMSIZE(b));
+    return test != NULL && !fails_anywhere(test, NULL, PyArray_DATA(b), element_count(b), PyArray_ITEMSIZE(b));
 }
 
 /* ufunc(x1, x2) block by block (run_blocks), or NULL with an error, or Py_None (not a reference)
@@ -3360,7 +3381,8 @@ static PyObject *
 guarded_blocks(Guarded *self, PyObject *x1, PyObject *x2, int *holds)
 {
     *holds = -1;
-    if (!PyArray_CheckExact(x1) || PyArray_NBYTES((PyArrayObject *)x1) < FUSE_MIN_BYTES || !plain_array(x1) ||
+    if (!PyArray_CheckExact(x1) || element_count((PyArrayObject *)x1) * PyArray_ITEMSIZE((PyArrayObject *)x1) < FUSE_MIN_BYTES ||
+        !plain_array(x1) ||
         !plain_like(x2, (PyArrayObject *)x1)) { /* (the size first: a small call pays one test more) */
         return Py_None;
     }
