@@ -30,6 +30,7 @@ T, U, TF32 = tx.asarray(a), tx.asarray(b), tx.asarray(f32)
 M = np.linspace(0, 1, 32 * 32).reshape(32, 32); XM = xp.asarray(M)
 a2, b2 = a.reshape(2, 5), b.reshape(2, 5); X2, Y2 = xp.asarray(a2), xp.asarray(b2)
 k = np.array([3, 41, 7, 3, 19, 0, 41, 25, 7, 12]); XK = xp.asarray(k)
+sh = np.arange(10) % 7 + 1; XSH = xp.asarray(sh)  # shift amounts and divisors: no negative, no zero
 TMASK = tx.asarray(mask); idx = np.arange(10)[::-1].copy(); XIDX, TIDX = xp.asarray(idx), tx.asarray(idx)
 c = a + 1j * b; XC = xp.asarray(c); S = np.linspace(0, 1, 9).reshape(3, 3); SPD = S @ S.T + 4 * np.eye(3)
 XS, XSPD = xp.asarray(S), xp.asarray(SPD)
@@ -45,6 +46,8 @@ CASES = {
     "tx f32 + f64": ("TF32 + U", "f32 + b"),
     "sin(a)": ("xp.sin(X)", "np.sin(a)"),
     "a > b": ("X > Y", "a > b"),
+    "k << s": ("XK << XSH", "k << sh"),
+    "k // s": ("XK // XSH", "k // sh"),
     "a[i]": ("X[3]", "a[3]"),
     "a[2:5]": ("X[2:5]", "a[2:5]"),
     "a[mask]": ("X[XMASK]", "a[mask]"),

@@ -262,15 +262,20 @@ def _short(e: BaseException) -> str:
     return msg if len(msg) <= 120 else msg[:117] + "..."
 
 
-def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median):
+def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median, *, numbers=None, first_round=0):
     """{lib: per-call seconds (stat over the rounds) or None}, {lib: error}, {lib: per-call
     seconds of each round, in round order}, {lib: paired ratio to NumPy (stat over the rounds of
     lib's time / NumPy's in that round)}.
 
     A case may give a library a NumPy call of its own, under ``"numpy:<lib>"`` (the torch
     policy's creation functions make float32, as torch does: NumPy's call then asks for float32
-    too); it is timed in the same rounds and that library's ratio is to it."""
-    timers, numbers, errors, samples = {}, {}, {}, {}
+    too); it is timed in the same rounds and that library's ratio is to it.
+
+    ``numbers`` ({lib: calls per sample}) is read for the libraries it has and given the count
+    found for the others, so that rounds run in other processes take samples of the same size;
+    ``first_round`` numbers the rounds on, for whose turn it is to go first."""
+    numbers = {} if numbers is None else numbers
+    timers, errors, samples = {}, {}, {}
     own = case.stmts if isinstance(case.stmts, dict) else {}
     references = [f"numpy:{lib}" for lib in case.libs if own.get(f"numpy:{lib}")]
     for lib in list(case.libs) + references:
@@ -285,8 +290,8 @@ def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median)
             g = case.setup(module, mods[module])
             timer = timeit.Timer(stmt, globals=g)
             timer.timeit(1)  # fails fast for a missing function or a refused operation
-            number = 1
-            while True:  # autorange to min_time
+            number = numbers.get(lib, 1)
+            while lib not in numbers:  # autorange to min_time
                 t = timer.timeit(number)
                 if t >= min_time:
                     break
@@ -295,11 +300,11 @@ def measure_case(case, mods, missing, repeats, min_time, stat=statistics.median)
         except Exception as e:
             errors[lib] = _short(e)
     order = list(timers)
-    for r in range(repeats):  # interleave libraries, rotating who goes first
+    for r in range(first_round, first_round + repeats):  # interleave libraries, rotating who goes first
         k = r % len(order) if order else 0
         for lib in order[k:] + order[:k]:
             samples[lib].append(timers[lib].timeit(numbers[lib]) / numbers[lib])
-    times = {lib: (stat(samples[lib]) if lib in samples else None) for lib in case.libs}
+    times = {lib: (stat(samples[lib]) if samples.get(lib) else None) for lib in case.libs}
     # Paired ratios for the median only: the least of per-round ratios would flatter (--stat min
     # compares the minima instead).
     paired = {}

@@ -14,7 +14,10 @@ Each case is one ``timeit`` statement per library on the same NumPy buffers (eve
 wraps them without a copy; array-api-compat takes them as they are); the libraries are
 interleaved round by round and each ratio is paired: the median over the rounds of that
 round's time over NumPy's (``run.measure_case``), or with ``--stat min`` the ratio of the
-least times. NumPy's equivalent is the call a NumPy user writes (``x.reshape(shape)``,
+least times. The rounds run in fresh interpreters, one round each by default, at the calls per
+sample the parent found (``--processes 1``: all in one process): a process's memory layout moves
+a 10-element call by up to a fifth for its whole life, so one process's rounds share its luck.
+NumPy's equivalent is the call a NumPy user writes (``x.reshape(shape)``,
 ``x.astype(dtype)``; ``np.unique_values`` is its hash-based, unsorted one, where the
 namespaces sort). Targets (issue 51): at 10 elements every case within 1.5x of NumPy and the
 median within 1.1x; every case NumPy answers in under 20 us at 10**6 elements (a view, one
@@ -555,32 +558,118 @@ def ratios(case_stmts, libs, samples, stat: str) -> tuple[dict, dict]:
 
 
 # -- running and printing ------------------------------------------------------------------------------
-def run_cases(cases, mods, missing, repeats, min_time, progress=None, stat="median"):
-    results = []
-    for number, case in enumerate(cases):
+def case_result(case, samples, errors, stat):
+    """A case's entry of the results from its samples ({lib: per-call seconds of each round}) and
+    errors: each library's time (``stat`` over its rounds) and its ratios."""
+    reduce = min if stat == "min" else statistics.median
+    times = {lib: (reduce(samples[lib]) if samples.get(lib) else None) for lib in case.libs}
+    paired, vs_compat = ratios(case.stmts, case.libs, samples, stat)
+    return {
+        "case": case.key,
+        "title": case.title,
+        "n": case.n,
+        "large": case.large,
+        "stmt": case.stmts,
+        "times": times,
+        "paired": paired,
+        "vs_compat": vs_compat,
+        "errors": errors,
+    }
+
+
+def measure_rounds(cases, mods, missing, repeats, min_time, numbers, first_round=0):
+    """{case key: (samples, errors)}: ``repeats`` interleaved rounds of every case in this process,
+    with the calls per sample in ``numbers`` ({case key: {lib: count}}, completed where missing)."""
+    out = {}
+    for case in cases:
         try:
-            times, errors, samples, _ = measure_case(
-                case, mods, missing, repeats, min_time, min if stat == "min" else statistics.median
+            _, errors, samples, _ = measure_case(
+                case,
+                mods,
+                missing,
+                repeats,
+                min_time,
+                numbers=numbers.setdefault(case.key, {}),
+                first_round=first_round,
             )
-            paired, vs_compat = ratios(case.stmts, case.libs, samples, stat)
         except Exception as e:  # never crash the run
-            times, errors, paired, vs_compat = {}, {"*": _short(e)}, {}, {}
-        results.append(
-            {
-                "case": case.key,
-                "title": case.title,
-                "n": case.n,
-                "large": case.large,
-                "stmt": case.stmts,
-                "times": times,
-                "paired": paired,
-                "vs_compat": vs_compat,
-                "errors": errors,
-            }
-        )
-        if progress:
-            progress(number + 1, len(cases))
+            samples, errors = {}, {"*": _short(e)}
+        out[case.key] = (samples, errors)
+    return out
+
+
+def run_cases(cases, mods, missing, repeats, min_time, stat="median", processes=1, worker_argv=()):
+    """The results of every case: its rounds in this process (``processes`` 1), or spread over
+    ``processes`` fresh interpreters run one after the other, each taking its share of the rounds
+    at the calls per sample found here first. A process's memory layout and hash seed move a
+    10-element call by up to a fifth for the whole process (pyperf spawns its workers for the same
+    reason); over several processes the median round is a typical one, not one process's luck."""
+    numbers: dict = {}
+    if processes <= 1:
+        measured = measure_rounds(cases, mods, missing, repeats, min_time, numbers)
+    else:
+        measured = measure_rounds(cases, mods, missing, 0, min_time, numbers)  # the counts, and what cannot run
+        share = [repeats // processes + (i < repeats % processes) for i in range(processes)]
+        first = 0
+        for rounds in (r for r in share if r):
+            part = _run_worker(worker_argv, numbers, first, rounds, min_time)
+            for key, (samples, errors) in measured.items():
+                more_samples, more_errors = part.get(key, ({}, {"*": "no result from a worker process"}))
+                errors.update(more_errors)
+                for lib, values in more_samples.items():
+                    samples.setdefault(lib, []).extend(values)
+            first += rounds
+        for samples, errors in measured.values():  # a library that failed in any process has no ratio
+            for lib in errors:
+                samples.pop(lib, None)
+            if "*" in errors:
+                samples.clear()
+    results = []
+    for case in cases:
+        samples, errors = measured[case.key]
+        try:
+            results.append(case_result(case, samples, errors, stat))
+        except Exception as e:  # never crash the run
+            results.append(case_result(case, {}, {**errors, "*": _short(e)}, stat))
     return results
+
+
+def _run_worker(worker_argv, numbers, first_round, rounds, min_time) -> dict:
+    """One fresh interpreter's rounds: {case key: (samples, errors)}; RuntimeError if it fails."""
+    import subprocess
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as folder:
+        plan, out = os.path.join(folder, "plan.json"), os.path.join(folder, "out.json")
+        with open(plan, "w") as f:
+            json.dump({"numbers": numbers, "first_round": first_round, "rounds": rounds, "min_time": min_time}, f)
+        root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+        command = [sys.executable, "-m", "benchmarks.surface", *worker_argv, "--worker", plan, out]
+        done = subprocess.run(command, cwd=root, capture_output=True, text=True)
+        if done.returncode != 0 or not os.path.exists(out):
+            raise RuntimeError(f"a worker process (rounds {first_round}+{rounds}) failed: {done.stderr[-2000:]}")
+        with open(out) as f:
+            return {key: (entry["samples"], entry["errors"]) for key, entry in json.load(f).items()}
+
+
+def _worker(plan_path, out_path, cases) -> int:
+    """A worker process: the rounds its plan asks for, written as JSON for the parent."""
+    with open(plan_path) as f:
+        plan = json.load(f)
+    mods, missing = _namespaces()
+    measured = measure_rounds(
+        cases, mods, missing, plan["rounds"], plan["min_time"], plan["numbers"], plan["first_round"]
+    )
+    with open(out_path, "w") as f:
+        json.dump({key: {"samples": s, "errors": e} for key, (s, e) in measured.items()}, f)
+    return 0
+
+
+def _namespaces():
+    mods, missing = _load_namespaces()
+    mods.pop("floor", None)
+    mods.pop("torch", None)
+    return mods, missing
 
 
 def _cell(r, lib):
@@ -624,9 +713,11 @@ def _how(meta) -> str:
     load = meta.get("loadavg") or [float("nan")]
     busy = meta.get("other_cpu_s")
     others = "" if busy is None else f", other processes used {busy:.0f} CPU-seconds meanwhile"
+    processes = meta.get("processes") or 1
+    where = "" if processes <= 1 else f" in {processes} fresh processes"
     return (
-        f"{meta['repeats']} interleaved rounds, {stat}; load average {load[0]:.1f} on {meta['cpus']} CPUs at the "
-        f"end{others}"
+        f"{meta['repeats']} interleaved rounds{where}, {stat}; load average {load[0]:.1f} on {meta['cpus']} CPUs at "
+        f"the end{others}"
     )
 
 
@@ -701,25 +792,41 @@ def main(argv=None, console=None):
         default="median",
         help="median of paired per-round ratios (default), or the ratio of the least times (steadier on a busy machine)",
     )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=None,
+        help="fresh interpreters the rounds are spread over, one after the other (default: one per round; "
+        "1: every round in this process)",
+    )
     p.add_argument("--json", metavar="PATH", help="write the results as JSON")
     p.add_argument("--markdown", metavar="PATH", help="write the table and targets as Markdown")
+    p.add_argument("--worker", nargs=2, metavar=("PLAN", "OUT"), help=argparse.SUPPRESS)
     args = p.parse_args(argv)
+    cases = make_cases(args.quick, args.filter)
+    if args.worker:
+        return _worker(*args.worker, cases)
     repeats = args.repeats or (3 if args.quick else 7)
     min_time = args.min_time or (0.002 if args.quick else 0.02)
+    processes = max(1, min(repeats, args.processes or repeats))
     if console is None:
         from rich.console import Console
 
         console = Console() if sys.stdout.isatty() else Console(width=200)
-    mods, missing = _load_namespaces()
-    mods.pop("floor", None)
-    mods.pop("torch", None)
+    mods, missing = _namespaces()
     uncovered = sorted(standard_names() - covered_names())
     if uncovered:
         console.print(f"[red]functions without a case[/red]: {', '.join(uncovered)}")
-    cases = make_cases(args.quick, args.filter)
     start = time.perf_counter()
     machine_before = cpu_seconds()
-    results = run_cases(cases, mods, missing, repeats, min_time, stat=args.stat)
+    worker_argv = (["--quick"] if args.quick else []) + (["-k", args.filter] if args.filter else [])
+    try:
+        results = run_cases(
+            cases, mods, missing, repeats, min_time, stat=args.stat, processes=processes, worker_argv=worker_argv
+        )
+    except RuntimeError as e:  # a worker failed: no partial figures
+        console.print(f"[red]surface: not measured[/red]: {e}", highlight=False)
+        return 2
     machine_after = cpu_seconds()
     meta = run_meta(
         start,
@@ -731,6 +838,7 @@ def main(argv=None, console=None):
         if machine_before is None or machine_after is None
         else (machine_after[0] - machine_before[0]) - (machine_after[1] - machine_before[1]),
         compiled_fast_paths=_compiled(),
+        processes=processes,
     )
     checks = check_targets(results)
     print_report(results, checks, meta, console)

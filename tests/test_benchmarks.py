@@ -158,6 +158,39 @@ def test_the_surface_ratios_are_paired_by_round_or_of_the_least_times():
     assert to_numpy == {"compat": 1.0, "xp": 2.0, "tx": 2.0} and to_compat == {"xp": 2.0, "tx": 1.0}
 
 
+def test_the_surface_spreads_its_rounds_over_fresh_processes_at_one_sample_size(tmp_path, monkeypatch):
+    # Each worker process times its share of the rounds at the calls per sample the parent found,
+    # numbering rounds on; the parent pairs the merged rounds. A worker that fails stops the run
+    # with no figures.
+    from benchmarks import surface
+
+    out = tmp_path / "surface.json"
+    argv = ["--quick", "-k", "op <<", "--repeats", "3", "--processes", "2", "--min-time", "0.0005", "--json", str(out)]
+    assert surface.main(argv) == 0
+    report = json.loads(out.read_text())
+    assert report["meta"]["processes"] == 2 and report["meta"]["repeats"] == 3
+    assert [r["case"] for r in report["results"]] == ["op << @10", f"op << @{surface.QUICK_LARGE}"]
+    for r in report["results"]:
+        assert not r["errors"] and set(r["paired"]) == {"strict", "compat", "xp", "tx"}
+        assert all(t > 0 for t in r["times"].values())
+
+    seen = []
+    real = surface._run_worker
+
+    def worker(worker_argv, numbers, first_round, rounds, min_time):
+        seen.append((first_round, rounds, {key: dict(n) for key, n in numbers.items()}))
+        return real(worker_argv, numbers, first_round, rounds, min_time)
+
+    monkeypatch.setattr(surface, "_run_worker", worker)
+    assert surface.main(argv) == 0
+    assert [(first, rounds) for first, rounds, _ in seen] == [(0, 2), (2, 1)]
+    assert seen[0][2] == seen[1][2] and all(n >= 1 for counts in seen[0][2].values() for n in counts.values())
+    with pytest.raises(RuntimeError, match="a worker process"):
+        real(["--no-such-option"], {}, 0, 1, 0.0005)
+    monkeypatch.setattr(surface, "_run_worker", lambda *a: real(["--no-such-option"], *a[1:]))
+    assert surface.main(argv) == 2
+
+
 def test_the_sweep_times_its_cases_at_both_sizes_and_judges_the_targets(tmp_path):
     from benchmarks import sweep
 
