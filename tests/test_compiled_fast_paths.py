@@ -813,6 +813,38 @@ def test_a_guarded_kernel_is_its_python_code_where_the_fact_holds_and_elsewhere(
     assert checked > 1000
 
 
+def test_a_guarded_kernel_tests_every_element_of_an_operand_of_any_length():
+    """The facts' tests read a short operand without their vector accumulators and a longer one
+    through them, then the elements left over, in one block or several: at every length around
+    those edges, the ufunc is called exactly where NumPy finds the fact true (no zero divisor, no
+    negative amount, no NaN or infinity in either operand), wherever the failing element is."""
+    facts = {
+        "nonzero_second": lambda x1, x2: bool(np.all(x2 != 0)),
+        "nonnegative_second": lambda x1, x2: bool(np.all(x2 >= 0)),
+        "finite_operands": lambda x1, x2: bool(np.all(np.isfinite(x1)) and np.all(np.isfinite(x2))),
+    }
+    guarded = {fact: _core.Guarded(np.add, lambda x1, x2: "kernel", fact) for fact in facts}
+    rng = np.random.default_rng(7)
+    checked = 0
+    for n in [*range(0, 140), 255, 256, 257, 1000, 5000]:
+        places = sorted({0, n // 2, n - 1, int(rng.integers(0, n))}) if n else []
+        for t in ("int8", "int16", "int32", "int64", "uint8", "uint64", "float32", "float64"):
+            integer = not t.startswith("float")
+            a, b = np.ones(n, t), (np.arange(n) % 5 + 1).astype(t)
+            operands = [(a, b)]
+            for place in places:
+                for bad in ((0, -1) if t[0] == "i" else (0,)) if integer else (np.nan, np.inf):
+                    y = b.copy()
+                    y[place] = bad
+                    operands += [(a, y), (y, a)]
+            for fact in ("nonzero_second", "nonnegative_second") if integer else ("finite_operands",):
+                for x1, x2 in operands:
+                    called_ufunc = not isinstance(guarded[fact](x1, x2), str)
+                    assert called_ufunc == facts[fact](x1, x2), (fact, t, n, x1, x2)
+                    checked += 1
+    assert checked > 10000
+
+
 def test_a_guarded_kernel_on_large_operands_is_its_python_code_block_by_block():
     """From 128 KiB, two operands of one shape and type are tested block by block, each block then
     given to the ufunc's own loop (run_blocks): the same outcome as the Python code where the fact
