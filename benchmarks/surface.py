@@ -601,7 +601,7 @@ def measure_rounds(cases, mods, missing, repeats, min_time, numbers, first_round
 def run_cases(cases, mods, missing, repeats, min_time, stat="median", processes=1, worker_argv=()):
     """The results of every case: its rounds in this process (``processes`` 1), or spread over
     ``processes`` fresh interpreters run one after the other, each taking its share of the rounds
-    at the calls per sample found here first. A process's memory layout and hash seed move a
+    at the calls per sample found here first. A process's memory layout (not its hash seed) moves a
     10-element call by up to a fifth for the whole process (pyperf spawns its workers for the same
     reason); over several processes the median round is a typical one, not one process's luck."""
     numbers: dict = {}
