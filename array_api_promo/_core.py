@@ -27,6 +27,7 @@ __all__ = [
     "fast_path",
     "forward_calls",
     "guarded",
+    "loop_call",
     "quiet_kernel",
     "register_array",
     "register_quiet_context",
@@ -53,6 +54,7 @@ try:
         all_finite as _all_finite,
         clip_arrays,
         forward_calls as _forward_calls,
+        loop_call,
         register_array as _register_array,
         register_quiet_context as _register_quiet_context,
         register_scalar_converter as _register_converter,
@@ -60,7 +62,7 @@ try:
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
-    _forward_calls = Guarded = Quiet = clip_arrays = None
+    _forward_calls = Guarded = Quiet = clip_arrays = loop_call = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
     if not PURE_PYTHON_REQUESTED:

@@ -5,7 +5,8 @@
  * operator, an elementwise function of the runtime, __getitem__, result_type).
  * The C code does only what the Python function's own fast path does -- one
  * lookup in the runtime's table of plans that were already decided (skipped when
- * the plan is the one this path found last: LastPlan), one NumPy call, one new
+ * the plan is the one this path found last: LastPlan), one NumPy call (for a small
+ * ufunc call, the very inner loop NumPy's call would run: direct_call), one new
  * array -- and hands every other call, unchanged, to the Python function.  No
  * rule lives here: the tables are filled by the Python code, and a miss, a
  * foreign operand or an error that the Python code words (ValueError of shapes
@@ -33,6 +34,8 @@
 #define NPY_TARGET_VERSION NPY_2_0_API_VERSION
 #include <numpy/arrayobject.h>
 #include <numpy/ufuncobject.h>
+#include <float.h>
+#include <math.h>
 #include <fenv.h> /* the floating-point flags around NumPy loops run block by block (clip_arrays, Guarded) */
 
 /* The kinds of fast path (_core.py names the same numbers); args[0] is an Array for the operators, the runtime for the functions. */
@@ -172,10 +175,291 @@ keywords(PyObject *kwnames, PyObject *const *kwvalues, PyObject *const *names, i
     return 0;
 }
 
-/* kernel(a, b) */
+/* -- small calls: the ufunc's own inner loop, without its call's set-up --------------------------
+ * On 10 elements a ufunc's call is nearly all set-up (its arguments, the loop's resolution, the
+ * iterator, the floating-point flags), the loop itself a few nanoseconds.  For a small call of a
+ * NumPy ufunc on plain operands of one NumPy type (each C-contiguous, aligned and native, of one
+ * shape or one of them 0-d), direct_call runs the very loop NumPy's call would run: the one
+ * NumPy's own resolution names (ufunc.resolve_dtypes, asked once per ufunc and type, whose
+ * answer must leave the operands uncast), found as NumPy's legacy loop selector finds it, into a
+ * new C-contiguous array of the resolved output dtype.  Where the loop raised a floating-point
+ * flag or set an error, its result is dropped and NumPy's call runs instead, so that the warning
+ * or error is NumPy's own under the caller's np.errstate.  Small: the loop runs with the GIL held,
+ * as NumPy's does below its threshold. */
+#define DIRECT_MAX_BYTES 8192
+#define DIRECT_SLOTS 4096 /* NumPy's ufuncs and types make about 2,000 pairs; a full table hands the rest to NumPy's call */
+#define FP_FLAGS (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
+
+typedef struct {
+    PyObject *ufunc; /* a strong reference (a ufunc freed would free its loops); NULL: a free slot */
+    int type_num;    /* the operands' NumPy type */
+    int weak;        /* which operand is a Python scalar (NEP 50's weak scalar: 1 the first, 2 the second), 0 none */
+    PyUFuncGenericFunction loop; /* NULL: no direct call for these operands */
+    void *data;
+    PyArray_Descr *out_descr; /* the resolved output dtype (a reference) */
+} DirectLoop;
+static DirectLoop direct_loops[DIRECT_SLOTS];
+
+static int plain_array(PyObject *obj);
+
+/* Fill entry with ufunc's loop for operands of type_num (one of them, weak, a Python scalar of
+ * that type's kind), where NumPy resolves them uncast: a weak scalar may take another loop
+ * (logical_and's of bools for a float32 array and a Python float). */
+static void
+resolve_direct_loop(DirectLoop *entry, PyUFuncObject *u, int type_num, int weak)
+{
+    int nin = u->nin, nargs = u->nin + 1;
+    if (u->nout != 1 || nin < 1 || nin > 2 || u->core_enabled || u->functions == NULL || u->types == NULL ||
+        !PyTypeNum_ISNUMBER(type_num)) { /* (bool included) */
+        return;
+    }
+    PyArray_Descr *descr = PyArray_DescrFromType(type_num);
+    PyObject *given = descr == NULL ? NULL : PyTuple_New(nargs);
+    if (given == NULL) {
+        Py_XDECREF(descr);
+        PyErr_Clear();
+        return;
+    }
+    PyObject *python_type = PyTypeNum_ISCOMPLEX(type_num) ? (PyObject *)&PyComplex_Type
+                            : PyTypeNum_ISFLOAT(type_num) ? (PyObject *)&PyFloat_Type
+                                                          : (PyObject *)&PyLong_Type;
+    for (int k = 0; k < nin; k++) {
+        PyTuple_SET_ITEM(given, k, Py_NewRef(weak == k + 1 ? python_type : (PyObject *)descr));
+    }
+    PyTuple_SET_ITEM(given, nin, Py_NewRef(Py_None));
+    Py_DECREF(descr);
+    PyObject *resolved = PyObject_CallMethod((PyObject *)u, "resolve_dtypes", "(O)", given);
+    Py_DECREF(given);
+    if (resolved == NULL || !PyTuple_CheckExact(resolved) || PyTuple_GET_SIZE(resolved) != nargs) {
+        Py_XDECREF(resolved);
+        PyErr_Clear(); /* (no loop for this type: NumPy's call words it) */
+        return;
+    }
+    int types[3];
+    for (int k = 0; k < nargs; k++) {
+        PyObject *d = PyTuple_GET_ITEM(resolved, k);
+        if (!PyArray_DescrCheck(d) || !PyArray_ISNBO(((PyArray_Descr *)d)->byteorder) ||
+            ((PyArray_Descr *)d)->type_num >= NPY_NTYPES_LEGACY || ((PyArray_Descr *)d)->type_num == NPY_OBJECT ||
+            (k < nin && ((PyArray_Descr *)d)->type_num != type_num)) {
+            Py_DECREF(resolved);
+            return; /* an operand cast, or an output NumPy makes its own way */
+        }
+        types[k] = ((PyArray_Descr *)d)->type_num;
+    }
+    for (int j = 0; j < u->ntypes; j++) { /* NumPy's legacy loop selector: the first exact match */
+        const char *t = u->types + nargs * j;
+        int k = 0;
+        while (k < nargs && t[k] == types[k]) {
+            k++;
+        }
+        if (k == nargs) {
+            entry->loop = u->functions[j];
+            entry->data = u->data == NULL ? NULL : u->data[j];
+            entry->out_descr = (PyArray_Descr *)Py_NewRef(PyTuple_GET_ITEM(resolved, nin));
+            break;
+        }
+    }
+    Py_DECREF(resolved);
+}
+
+/* The entry for ufunc (an exact numpy.ufunc) and type_num, resolved the first time; NULL when the
+ * table is full. */
+static DirectLoop *
+direct_loop(PyObject *ufunc, int type_num, int weak)
+{
+    size_t i = (((size_t)ufunc >> 4) * 31 + (size_t)type_num * 3 + (size_t)weak) % DIRECT_SLOTS;
+    for (int probe = 0; probe < DIRECT_SLOTS; probe++, i = (i + 1) % DIRECT_SLOTS) {
+        DirectLoop *entry = &direct_loops[i];
+        if (entry->ufunc == ufunc && entry->type_num == type_num && entry->weak == weak) {
+            return entry;
+        }
+        if (entry->ufunc == NULL) {
+            entry->ufunc = Py_NewRef(ufunc);
+            entry->type_num = type_num;
+            entry->weak = weak;
+            entry->loop = NULL;
+            resolve_direct_loop(entry, (PyUFuncObject *)ufunc, type_num, weak);
+            return entry;
+        }
+    }
+    return NULL;
+}
+
+/* value, a Python scalar NumPy takes as an item of like's type (NEP 50: a weak scalar of the
+ * array's own kind, its value within that type; float32 and complex64 round as NumPy's cast does)
+ * or a NumPy scalar of that very type, as that item in item: 1, or 0 for any other value. */
+static int
+scalar_item(PyObject *value, PyArrayObject *like, char *item)
+{
+    PyArray_Descr *descr = PyArray_DESCR(like);
+    if (Py_TYPE(value) == descr->typeobj) {
+        PyArray_ScalarAsCtype(value, item);
+        return 1;
+    }
+    int type_num = descr->type_num, overflow = 0;
+    if (type_num == NPY_BOOL) {
+        if (!PyBool_Check(value)) {
+            return 0;
+        }
+        *(npy_bool *)item = value == Py_True;
+        return 1;
+    }
+    if (PyTypeNum_ISINTEGER(type_num)) {
+        if (!PyLong_CheckExact(value)) {
+            return 0;
+        }
+        long long v = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow != 0 || (v == -1 && PyErr_Occurred())) {
+            PyErr_Clear();
+            return 0; /* (beyond int64: NumPy's own call, also for uint64's upper half) */
+        }
+        switch (type_num) {
+#define INTEGER_ITEM(TYPE, CTYPE, LO, HI)                                                                              \
+    case TYPE:                                                                                                         \
+        if (v < (long long)(LO) || (v > 0 && (unsigned long long)v > (unsigned long long)(HI))) {                     \
+            return 0; /* out of range: NumPy raises its OverflowError */                                              \
+        }                                                                                                              \
+        *(CTYPE *)item = (CTYPE)v;                                                                                     \
+        return 1;
+            INTEGER_ITEM(NPY_BYTE, npy_byte, NPY_MIN_BYTE, NPY_MAX_BYTE)
+            INTEGER_ITEM(NPY_SHORT, npy_short, NPY_MIN_SHORT, NPY_MAX_SHORT)
+            INTEGER_ITEM(NPY_INT, npy_int, NPY_MIN_INT, NPY_MAX_INT)
+            INTEGER_ITEM(NPY_LONG, npy_long, NPY_MIN_LONG, NPY_MAX_LONG)
+            INTEGER_ITEM(NPY_LONGLONG, npy_longlong, NPY_MIN_LONGLONG, NPY_MAX_LONGLONG)
+            INTEGER_ITEM(NPY_UBYTE, npy_ubyte, 0, NPY_MAX_UBYTE)
+            INTEGER_ITEM(NPY_USHORT, npy_ushort, 0, NPY_MAX_USHORT)
+            INTEGER_ITEM(NPY_UINT, npy_uint, 0, NPY_MAX_UINT)
+            INTEGER_ITEM(NPY_ULONG, npy_ulong, 0, NPY_MAX_ULONG)
+            INTEGER_ITEM(NPY_ULONGLONG, npy_ulonglong, 0, NPY_MAX_ULONGLONG)
+#undef INTEGER_ITEM
+        default: return 0;
+        }
+    }
+    double re, im = 0.0;
+    if ((type_num == NPY_DOUBLE || type_num == NPY_FLOAT) && PyFloat_CheckExact(value)) {
+        re = PyFloat_AS_DOUBLE(value);
+    }
+    else if ((type_num == NPY_CDOUBLE || type_num == NPY_CFLOAT) && PyComplex_CheckExact(value)) {
+        Py_complex c = PyComplex_AsCComplex(value);
+        re = c.real;
+        im = c.imag;
+    }
+    else {
+        return 0;
+    }
+    if (type_num == NPY_FLOAT || type_num == NPY_CFLOAT) {
+        if ((fabs(re) > FLT_MAX && isfinite(re)) || (fabs(im) > FLT_MAX && isfinite(im))) {
+            return 0; /* NumPy's cast overflows: its call warns */
+        }
+        float parts[2] = {(float)re, (float)im};
+        memcpy(item, parts, type_num == NPY_FLOAT ? sizeof(float) : 2 * sizeof(float));
+        return 1;
+    }
+    double parts[2] = {re, im};
+    memcpy(item, parts, type_num == NPY_DOUBLE ? sizeof(double) : 2 * sizeof(double));
+    return 1;
+}
+
+/* ufunc(a) or ufunc(a, b) (b NULL: a unary ufunc) by the loop NumPy's call runs (see above), each
+ * operand a plain array, or one of two a Python or NumPy scalar the other's type takes
+ * (scalar_item): the new array, NULL with an error set, or FALL_BACK for a call this does not make
+ * (then nothing was set: the caller calls the ufunc). */
+static PyObject *
+direct_call(PyObject *ufunc, PyObject *a, PyObject *b)
+{
+#ifdef Py_GIL_DISABLED
+    return FALL_BACK; /* (the table is filled with the GIL's protection) */
+#else
+    if (Py_TYPE(ufunc) != (PyTypeObject *)numpy_ufunc || ((PyUFuncObject *)ufunc)->nin != (b == NULL ? 1 : 2)) {
+        return FALL_BACK;
+    }
+    union {
+        npy_clongdouble widest;
+        char bytes[sizeof(npy_clongdouble)];
+    } item;
+    PyObject *operands[2] = {a, b};
+    char *data[3] = {NULL, NULL, NULL};
+    npy_intp steps[3] = {0, 0, 0};
+    PyArrayObject *shaped = NULL; /* the operand whose shape the result has */
+    int nin = b == NULL ? 1 : 2, weak = 0;
+    for (int k = 0; k < nin; k++) {
+        if (!PyArray_CheckExact(operands[k])) {
+            continue;
+        }
+        if (!plain_array(operands[k])) {
+            return FALL_BACK;
+        }
+        PyArrayObject *x = (PyArrayObject *)operands[k];
+        data[k] = PyArray_DATA(x);
+        if (shaped == NULL) {
+            shaped = x;
+        }
+        else if (PyArray_TYPE(x) != PyArray_TYPE(shaped)) {
+            return FALL_BACK;
+        }
+        else if (PyArray_NDIM(x) == 0 && PyArray_NDIM(shaped) != 0) {
+            continue; /* (a step of 0) */
+        }
+        else if (PyArray_NDIM(shaped) == 0 && PyArray_NDIM(x) != 0) {
+            steps[0] = 0;
+            shaped = x;
+        }
+        else if (!PyArray_SAMESHAPE(x, shaped)) {
+            return FALL_BACK;
+        }
+        steps[k] = PyArray_ITEMSIZE(x);
+    }
+    if (shaped == NULL) {
+        return FALL_BACK;
+    }
+    for (int k = 0; k < nin; k++) {
+        if (data[k] == NULL) { /* a scalar of the array's type, a step of 0 */
+            if (!scalar_item(operands[k], shaped, item.bytes)) {
+                return FALL_BACK;
+            }
+            data[k] = item.bytes;
+            if (PyLong_CheckExact(operands[k]) || PyFloat_CheckExact(operands[k]) || PyComplex_CheckExact(operands[k])) {
+                weak = k + 1;
+            }
+        }
+    }
+    npy_intp n = PyArray_SIZE(shaped);
+    if (n * PyArray_ITEMSIZE(shaped) > DIRECT_MAX_BYTES) {
+        return FALL_BACK;
+    }
+    DirectLoop *entry = direct_loop(ufunc, PyArray_TYPE(shaped), weak);
+    if (entry == NULL || entry->loop == NULL) {
+        return FALL_BACK;
+    }
+    Py_INCREF(entry->out_descr); /* stolen */
+    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, entry->out_descr, PyArray_NDIM(shaped), PyArray_DIMS(shaped),
+                                         NULL, NULL, 0, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    if (n > 0) {
+        data[nin] = PyArray_DATA((PyArrayObject *)out);
+        steps[nin] = PyArray_ITEMSIZE((PyArrayObject *)out);
+        feclearexcept(FE_ALL_EXCEPT); /* (as NumPy's call does before its loop) */
+        entry->loop(data, &n, steps, entry->data);
+        if (fetestexcept(FP_FLAGS) || PyErr_Occurred()) {
+            PyErr_Clear();
+            Py_DECREF(out);
+            return FALL_BACK; /* NumPy's call warns, raises or calls as np.errstate says */
+        }
+    }
+    return out;
+#endif
+}
+
+/* kernel(a, b): a ufunc's small call by its loop (direct_call) */
 static PyObject *
 call2(PyObject *kernel, PyObject *a, PyObject *b)
 {
+    PyObject *out = direct_call(kernel, a, b);
+    if (out != FALL_BACK) {
+        return out;
+    }
     PyObject *args[2] = {a, b};
     return PyObject_Vectorcall(kernel, args, 2, NULL);
 }
@@ -987,7 +1271,10 @@ unary(FastPath *self, PyObject *runtime, PyObject *x)
     if (plan == NULL || plan == FALL_BACK) {
         return plan == NULL ? MISSED() : FALL_BACK;
     }
-    PyObject *out = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 0), SLOT(x, DATA));
+    PyObject *out = direct_call(PyTuple_GET_ITEM(plan, 0), SLOT(x, DATA), NULL);
+    if (out == FALL_BACK) {
+        out = PyObject_CallOneArg(PyTuple_GET_ITEM(plan, 0), SLOT(x, DATA));
+    }
     PyObject *result = out == NULL ? NULL : wrap(out, PyTuple_GET_ITEM(plan, 1), runtime, SLOT(x, DEVICE));
     Py_DECREF(plan);
     return result;
@@ -3157,7 +3444,6 @@ all_finite(PyObject *module, PyObject *arg)
 #define GUARD_BLOCK_BYTES 8192 /* a guard's operand blocks stay in the L1 cache, tested before the loop */
 #define CLIP_BLOCK_BYTES 65536 /* clip's four in L2, fewer calls of NumPy's loops (each reads the FP flags) */
 #define FUSE_MIN_BYTES 131072  /* below: the test over the whole operand, then the ufunc's call */
-#define FP_FLAGS (FE_DIVBYZERO | FE_OVERFLOW | FE_UNDERFLOW | FE_INVALID)
 enum { BLOCKS_DONE, BLOCKS_FAILED, BLOCKS_RAISED };
 
 /* The inner loop NumPy's ufunc (two inputs, one output) runs for three operands of type_num (a
@@ -3712,6 +3998,22 @@ forward_calls(PyObject *Py_UNUSED(module), PyObject *function)
     Py_RETURN_NONE;
 }
 
+/* loop_call(ufunc, a[, b]): direct_call's answer, NotImplemented where it makes no call (the tests
+ * hold it to NumPy's own call). */
+static PyObject *
+loop_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 && nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "loop_call(ufunc, a[, b]) takes two or three arguments");
+        return NULL;
+    }
+    PyObject *out = direct_call(args[0], args[1], nargs == 3 ? args[2] : NULL);
+    if (out == FALL_BACK) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"wrap_each", (PyCFunction)(void (*)(void))wrap_each, METH_FASTCALL,
      "wrap_each(datas, dtype, runtime, device): a tuple of new arrays of the given slots, one per data."},
@@ -3725,6 +4027,9 @@ static PyMethodDef module_methods[] = {
      "forward_calls(function): calls of the function go straight to its one closure cell's object, in C."},
     {"all_finite", all_finite, METH_O,
      "all_finite(a): whether a float64/float32 ndarray holds no NaN or infinity (NotImplemented: ask NumPy)."},
+    {"loop_call", (PyCFunction)(void (*)(void))loop_call, METH_FASTCALL,
+     "loop_call(ufunc, a[, b]): a small call of a NumPy ufunc by the loop NumPy's call runs (NotImplemented: no "
+     "such call; the ufunc's own call then)."},
     {"clip_arrays", (PyCFunction)(void (*)(void))clip_arrays, METH_FASTCALL,
      "clip_arrays(maximum, minimum, x, lo, hi, check): minimum(maximum(x, lo), hi) in one pass (None: crossed "
      "bounds; NotImplemented: ask NumPy)."},

@@ -971,3 +971,91 @@ def test_a_quiet_kernel_is_its_python_code_in_every_error_state_and_thread():
     nested = _numpy_outcome(lambda: quiet_context().run(kernel, a, a))
     assert nested == _numpy_outcome(lambda: quiet_context().run(linalg._quiet_vecdot, a, a))
     assert nested[0][0] == "error"
+
+
+_LOOP_DTYPES = ["bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"]
+_LOOP_DTYPES += ["float32", "float64", "complex64", "complex128"]
+
+
+def _loop_values(dtype):
+    """Seven elements of dtype with its edges: zeros, signs, extremes, NaN and infinities."""
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return np.array([True, False, True, True, False, False, True])
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        return np.array([0, 1, 3, 7, info.max, info.min, info.max // 2 + 1], dtype=dt)
+    big = np.finfo(dt).max / 2
+    values = np.array([0.0, -0.0, 1.5, -2.25, np.inf, np.nan, big], dtype=dt)
+    if dt.kind == "c":
+        values.imag = [1, -0.0, np.nan, 2, -np.inf, 0, big]
+    return values
+
+
+def test_a_small_ufunc_call_runs_numpys_own_loop_and_gives_numpys_result():
+    """``loop_call``, the compiled paths' small call of a NumPy ufunc by its inner loop, gives
+    NumPy's own call's result (dtype, shape, bytes, a new C-contiguous array) wherever it gives one,
+    for every NumPy ufunc of one output and every dtype of the standard, on arrays of one shape, a
+    0-d array with another, and Python and NumPy scalars; and it gives one only where NumPy's call
+    neither warns nor raises, in every error state (elsewhere it hands the call back, so that the
+    warning is NumPy's)."""
+    loop_call = _core.loop_call
+    ufuncs = sorted({f for f in vars(np).values() if isinstance(f, np.ufunc) and f.nout == 1 and f.nin <= 2}, key=str)
+    direct = total = 0
+    for ufunc, dtype, mode in itertools.product(ufuncs, _LOOP_DTYPES, ("raise", "warn")):
+        edges = _loop_values(dtype)
+        tame = np.array([1, 2, 3, 1, 2, 3, 1], dtype=dtype)  # (where the edges raise a flag in most ufuncs)
+        v, w = np.concatenate([edges, tame]), np.concatenate([tame, edges[::-1]])
+        scalars = [v[2], 1, -1, 300, 2**63, 2.5, 1e300, -1e-300, float("nan"), 1.5 - 2j, True]
+        if ufunc.nin == 1:
+            cases = [(v,), (tame,), (v.reshape(7, 2),), (np.asarray(v[3]),), (v[:0],)]
+        else:
+            cases = [
+                (v, w),
+                (tame, tame),
+                (v, np.asarray(w[2])),
+                (np.asarray(v[4]), w),
+                (v.reshape(2, 7), w.reshape(2, 7)),
+            ]
+            cases += [(np.asarray(v[1]), np.asarray(w[1])), (v[:0], w[:0])]
+            cases += [(v, s) for s in scalars] + [(s, w) for s in scalars] + [(tame, s) for s in scalars]
+        for operands in cases:
+            with np.errstate(all=mode):
+                expected, caught = _numpy_outcome(lambda: ufunc(*operands))
+                got = loop_call(ufunc, *operands)
+            total += 1
+            if got is NotImplemented:
+                continue
+            direct += 1
+            assert type(got) is np.ndarray and got.flags.c_contiguous and got.flags.owndata, (ufunc, operands)
+            assert not caught and expected[0] == "ok", (ufunc, dtype, mode, operands, caught, expected)
+            assert ("ok", got.dtype, got.shape, got.tobytes()) == expected, (ufunc, dtype, operands)
+    assert direct > total // 10, (direct, total)
+    # every call on tame operands NumPy resolves without a cast is made by the loop
+    for ufunc, dtype in itertools.product(ufuncs, _LOOP_DTYPES):
+        tame = np.array([1, 2, 3], dtype=dtype)
+        if ufunc.signature is not None:
+            assert loop_call(ufunc, *(tame,) * ufunc.nin) is NotImplemented, ufunc
+            continue
+        try:
+            resolved = ufunc.resolve_dtypes((tame.dtype,) * ufunc.nin + (None,))
+        except TypeError:
+            continue
+        with np.errstate(all="raise"):
+            try:
+                ufunc(*(tame,) * ufunc.nin)
+            except FloatingPointError:
+                continue
+        uncast = all(d == tame.dtype for d in resolved[: ufunc.nin])
+        assert (loop_call(ufunc, *(tame,) * ufunc.nin) is not NotImplemented) == uncast, (ufunc, dtype)
+    x = np.arange(10.0)
+    assert type(loop_call(np.add, x, x)) is np.ndarray and type(loop_call(np.sin, x)) is np.ndarray
+    assert loop_call(np.add, x, 1.0) is not NotImplemented and loop_call(np.less, 2.0, x) is not NotImplemented
+    # not taken: a cast operand, a foreign or strided or large array, a generalized ufunc, a mixed scalar
+    assert loop_call(np.add, x, x.astype(np.float32)) is NotImplemented
+    assert loop_call(np.add, x[::2], x[::2]) is NotImplemented
+    assert loop_call(np.add, np.arange(10**5.0), np.arange(10**5.0)) is NotImplemented
+    assert loop_call(np.matmul, x, x) is NotImplemented and loop_call(np.add, x, 1) is NotImplemented
+    assert loop_call(np.true_divide, np.arange(3), np.arange(3)) is NotImplemented  # (NumPy casts to float64)
+    with np.errstate(all="raise"):
+        assert loop_call(np.divide, x, x) is NotImplemented  # 0/0: NumPy's own call raises
