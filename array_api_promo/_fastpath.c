@@ -1404,6 +1404,120 @@ plain_key(PyArrayObject *data, PyObject *key, int setitem)
     return ellipsis || count == ndim;
 }
 
+/* Bounds of a slice given by None or exact ints (its step too), for plain_view: 1, or 0 (another
+ * slice: the general path, which may call __index__ or word x[::0]). */
+static int
+plain_slice_view(PyObject *s, npy_intp n, npy_intp *start, npy_intp *step, npy_intp *length)
+{
+    PySliceObject *slice = (PySliceObject *)s;
+    if (!slice_in(s, n) || !(slice->step == Py_None || PyLong_CheckExact(slice->step))) {
+        return 0;
+    }
+    Py_ssize_t begin, end, stride;
+    if (PySlice_Unpack(s, &begin, &end, &stride) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    if (stride == 0) {
+        return 0;
+    }
+    *length = PySlice_AdjustIndices(n, &begin, &end, stride);
+    *start = begin;
+    *step = stride;
+    if (*length <= 0) { /* (NumPy's view of an empty slice starts at 0, step 1) */
+        *length = 0;
+        *start = 0;
+        *step = 1;
+    }
+    return 1;
+}
+
+/* data[key] for a plain key (plain_key) of slices, ints within bounds, None and Ellipsis, not ints
+ * alone (NumPy's element): the view NumPy's basic indexing makes (its get_view_from_index: the
+ * same shape, strides, data pointer, flags and base, by NumPy's own constructor and base setter), without NumPy's
+ * parsing of the key.  The new view, NULL with an error set, or FALL_BACK for any other key (the
+ * caller's checks and NumPy's indexing then). */
+static PyObject *
+plain_view(PyArrayObject *data, PyObject *key)
+{
+    PyObject *const *entries = &key;
+    Py_ssize_t count = 1;
+    if (PyTuple_CheckExact(key)) {
+        entries = &PyTuple_GET_ITEM(key, 0);
+        count = PyTuple_GET_SIZE(key);
+    }
+    int ndim = PyArray_NDIM(data), named = 0, ellipsis = 0, nones = 0, ints = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *k = entries[i];
+        if (k == Py_Ellipsis) {
+            ellipsis++;
+        }
+        else if (k == Py_None) {
+            nones++;
+        }
+        else if (PySlice_Check(k)) {
+            named++;
+        }
+        else if (PyLong_CheckExact(k)) {
+            named++;
+            ints++;
+        }
+        else {
+            return FALL_BACK;
+        }
+    }
+    if (ellipsis > 1 || named > ndim || (!ellipsis && named != ndim) || ints == count || nones + ndim - ints > NPY_MAXDIMS) {
+        return FALL_BACK;
+    }
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    char *start = PyArray_BYTES(data);
+    int axis = 0, out = 0;
+    for (Py_ssize_t i = 0; i < count; i++) {
+        PyObject *k = entries[i];
+        if (k == Py_None) {
+            shape[out] = 1;
+            strides[out++] = 0;
+        }
+        else if (k == Py_Ellipsis) {
+            for (int j = named; j < ndim; j++, axis++) {
+                shape[out] = PyArray_DIM(data, axis);
+                strides[out++] = PyArray_STRIDE(data, axis);
+            }
+        }
+        else if (PyLong_CheckExact(k)) {
+            int overflow;
+            long long v = PyLong_AsLongLongAndOverflow(k, &overflow);
+            npy_intp n = PyArray_DIM(data, axis);
+            if (overflow != 0 || v < -(long long)n || v >= (long long)n) {
+                return FALL_BACK; /* (out of bounds: NumPy's IndexError, which the Python path words) */
+            }
+            start += PyArray_STRIDE(data, axis) * (npy_intp)(v < 0 ? v + n : v);
+            axis++;
+        }
+        else {
+            npy_intp first, step, length;
+            if (!plain_slice_view(k, PyArray_DIM(data, axis), &first, &step, &length)) {
+                return FALL_BACK;
+            }
+            start += PyArray_STRIDE(data, axis) * first;
+            shape[out] = length;
+            strides[out++] = PyArray_STRIDE(data, axis) * step;
+            axis++;
+        }
+    }
+    PyArray_Descr *descr = PyArray_DESCR(data);
+    Py_INCREF(descr); /* stolen */
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, out, shape, strides, start, PyArray_FLAGS(data), NULL);
+    Py_INCREF(data); /* stolen */
+    if (view != NULL && PyArray_SetBaseObject((PyArrayObject *)view, (PyObject *)data) < 0) {
+        Py_CLEAR(view);
+    }
+    else if (view == NULL) {
+        Py_DECREF(data);
+    }
+    return view;
+}
+
 /* Whether x's runtime refuses some indexing keys (runtime._key_refusals not empty): then a key
  * that is not plain takes the Python path, which applies the policy.  1, 0, or -1 with an error set. */
 static int
@@ -1458,6 +1572,12 @@ getitem(PyObject *x, PyObject *key)
         out = element_of_vector((PyArrayObject *)data, key);
         if (out == NULL || out == FALL_BACK) {
             return out;
+        }
+    }
+    else if ((t == &PySlice_Type || t == &PyTuple_Type || key == Py_Ellipsis) &&
+             (out = plain_view((PyArrayObject *)data, key)) != FALL_BACK) {
+        if (out == NULL) {
+            return NULL;
         }
     }
     else if (t == &PyLong_Type || t == &PySlice_Type || key == Py_Ellipsis || basic_tuple(key)) {
@@ -4014,6 +4134,22 @@ loop_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* plain_view_of(a, key): plain_view's answer for an exact ndarray, NotImplemented where it makes
+ * none (the tests hold it to NumPy's indexing). */
+static PyObject *
+plain_view_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyArray_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "plain_view_of(a, key) takes an ndarray and a key");
+        return NULL;
+    }
+    PyObject *out = plain_view((PyArrayObject *)args[0], args[1]);
+    if (out == FALL_BACK) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"wrap_each", (PyCFunction)(void (*)(void))wrap_each, METH_FASTCALL,
      "wrap_each(datas, dtype, runtime, device): a tuple of new arrays of the given slots, one per data."},
@@ -4030,6 +4166,9 @@ static PyMethodDef module_methods[] = {
     {"loop_call", (PyCFunction)(void (*)(void))loop_call, METH_FASTCALL,
      "loop_call(ufunc, a[, b]): a small call of a NumPy ufunc by the loop NumPy's call runs (NotImplemented: no "
      "such call; the ufunc's own call then)."},
+    {"plain_view_of", (PyCFunction)(void (*)(void))plain_view_of, METH_FASTCALL,
+     "plain_view_of(a, key): a[key] for a plain basic key, by NumPy's view constructor without its key parsing "
+     "(NotImplemented: another key; NumPy's indexing then)."},
     {"clip_arrays", (PyCFunction)(void (*)(void))clip_arrays, METH_FASTCALL,
      "clip_arrays(maximum, minimum, x, lo, hi, check): minimum(maximum(x, lo), hi) in one pass (None: crossed "
      "bounds; NotImplemented: ask NumPy)."},

@@ -1059,3 +1059,63 @@ def test_a_small_ufunc_call_runs_numpys_own_loop_and_gives_numpys_result():
     assert loop_call(np.true_divide, np.arange(3), np.arange(3)) is NotImplemented  # (NumPy casts to float64)
     with np.errstate(all="raise"):
         assert loop_call(np.divide, x, x) is NotImplemented  # 0/0: NumPy's own call raises
+
+
+def _view_facts(v):
+    """What tells two views apart: type, dtype, shape, strides, first byte, flags, base, values."""
+    flags = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED", "WRITEBACKIFCOPY")
+    return (
+        type(v),
+        v.dtype,
+        v.shape,
+        v.strides,
+        v.__array_interface__["data"][0],
+        tuple(v.flags[f] for f in flags),
+        id(v.base),
+        v.tobytes(),
+    )
+
+
+def test_a_plain_basic_key_makes_numpys_own_view():
+    """``plain_view_of``, the compiled ``__getitem__``'s view for a plain basic key, is NumPy's
+    view (type, dtype, shape, strides, data pointer, flags, base, values) for every key of slices,
+    ints, None and one Ellipsis that names every axis, on contiguous, strided, transposed,
+    read-only, byte-swapped, 0-d and empty arrays and views of views; it hands back every other key
+    (ints alone, which NumPy answers with an element; out-of-bounds ints and slice bounds; a zero
+    step; other entries) and a view of more than NumPy's 64 dimensions."""
+    view_of = _core.plain_view_of
+    base = np.arange(120.0).reshape(4, 5, 6)
+    readonly = base.copy()
+    readonly.flags.writeable = False
+    arrays = [base, base[::2, 1:, ::-1], base.transpose(2, 0, 1), readonly, base.astype(">i4"), np.asarray(7.5)]
+    arrays += [np.zeros((0, 3)), base[1], base[1][2:], np.arange(5, dtype=np.int8)]
+    entries = [0, 1, -1, 3, slice(None), slice(1, 3), slice(None, None, -1), slice(-2, None), slice(3, 1)]
+    entries += [slice(None, None, 2), slice(4, None, -2), None, Ellipsis]
+    made = handed = 0
+    for a in arrays:
+        keys = [Ellipsis, (), (Ellipsis, None), (None, Ellipsis, None)]
+        keys += [e for e in entries if e is not Ellipsis]
+        for n in range(1, a.ndim + 2):
+            keys += [tuple(k) for k in itertools.islice(itertools.product(entries, repeat=n), 0, None, 7)]
+        for key in keys:
+            got = view_of(a, key)
+            try:
+                expected = a[key]
+            except (IndexError, ValueError, TypeError):
+                assert got is NotImplemented, (a.shape, key)
+                continue
+            if got is NotImplemented:
+                handed += 1
+                continue
+            made += 1
+            assert _view_facts(got) == _view_facts(expected), (a.shape, a.strides, key)
+    assert made > 1000 and handed > 100, (made, handed)
+    v = np.arange(10.0)
+    assert view_of(base, (1, 2, 3)) is NotImplemented  # ints alone: NumPy's element, a copy
+    assert view_of(base, (1, 2, 3, Ellipsis)) is not NotImplemented  # a 0-d view
+    assert view_of(v, slice(0, 11)) is NotImplemented and view_of(v, 10) is NotImplemented  # out of bounds
+    assert view_of(v, slice(None, None, 0)) is NotImplemented and view_of(v, 2**70) is NotImplemented
+    assert view_of(v, (Ellipsis, Ellipsis)) is NotImplemented and view_of(v, (1.5,)) is NotImplemented
+    assert view_of(v, (None,) * 64 + (Ellipsis,)) is NotImplemented  # 65 dimensions: NumPy's error
+    assert view_of(v, (None,) * 63 + (Ellipsis,)).ndim == 64
+    assert view_of(base, (1, 2)) is NotImplemented  # not every axis named: the policy's check first
