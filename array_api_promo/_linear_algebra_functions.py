@@ -351,17 +351,25 @@ class LinearAlgebraFunctions(MatrixDecompositions):
                 ),
                 "cross_size",
             )
-        a = np.moveaxis(d1, axis, -1)
-        b = np.moveaxis(d2, axis, -1)
-        try:
-            np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
-        except ValueError:
-            raise ValueError(f"{func}: shapes {d1.shape} and {d2.shape} do not broadcast") from None
+        # (the vectors along the last axis: no moves, as for the default axis=-1)
+        a = d1 if axis == -1 else np.moveaxis(d1, axis, -1)
+        b = d2 if axis == -1 else np.moveaxis(d2, axis, -1)
+        if a.shape != b.shape:
+            try:
+                np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+            except ValueError:
+                raise ValueError(f"{func}: shapes {d1.shape} and {d2.shape} do not broadcast") from None
         a0, a1, a2 = a[..., 0], a[..., 1], a[..., 2]
         b0, b1, b2 = b[..., 0], b[..., 1], b[..., 2]
+        # each component a product minus a product, written into its column (d1 and d2 have one dtype)
+        out = np.empty(a.shape if a.shape == b.shape else np.broadcast_shapes(a.shape, b.shape), dtype=a.dtype)
         with np.errstate(all="ignore"):
-            out = np.stack([a1 * b2 - a2 * b1, a2 * b0 - a0 * b2, a0 * b1 - a1 * b0], axis=-1)
-        out = np.moveaxis(out, -1, axis)
+            for column, (p, q, r, s) in enumerate(((a1, b2, a2, b1), (a2, b0, a0, b2), (a0, b1, a1, b0))):
+                component = out[..., column]
+                np.multiply(p, q, out=component)
+                np.subtract(component, r * s, out=component)
+        if axis != -1:
+            out = np.moveaxis(out, -1, axis)
         return self._wrap_result(out, dtype, device)
 
     def linalg_outer(self, x1: Array, x2: Array, /) -> Array:
