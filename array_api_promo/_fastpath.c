@@ -1438,7 +1438,7 @@ plain_slice_view(PyObject *s, npy_intp n, npy_intp *start, npy_intp *step, npy_i
  * parsing of the key.  The new view, NULL with an error set, or FALL_BACK for any other key (the
  * caller's checks and NumPy's indexing then). */
 static PyObject *
-plain_view(PyArrayObject *data, PyObject *key)
+plain_view(PyArrayObject *data, PyObject *key, int setitem)
 {
     PyObject *const *entries = &key;
     Py_ssize_t count = 1;
@@ -1453,6 +1453,9 @@ plain_view(PyArrayObject *data, PyObject *key)
             ellipsis++;
         }
         else if (k == Py_None) {
+            if (setitem) {
+                return FALL_BACK; /* (not plain in an assignment: the policy's check first) */
+            }
             nones++;
         }
         else if (PySlice_Check(k)) {
@@ -1575,7 +1578,7 @@ getitem(PyObject *x, PyObject *key)
         }
     }
     else if ((t == &PySlice_Type || t == &PyTuple_Type || key == Py_Ellipsis) &&
-             (out = plain_view((PyArrayObject *)data, key)) != FALL_BACK) {
+             (out = plain_view((PyArrayObject *)data, key, 0)) != FALL_BACK) {
         if (out == NULL) {
             return NULL;
         }
@@ -1750,7 +1753,7 @@ setitem(FastPath *self, PyObject *x, PyObject *key, PyObject *value)
         return FALL_BACK;
     }
     PyTypeObject *t = Py_TYPE(key);
-    PyObject *np_key = key;
+    PyObject *np_key = key, *view = NULL; /* view: the plain key's (plain_view), where it makes one */
     if (!(t == &PyLong_Type || t == &PySlice_Type || key == Py_Ellipsis || basic_tuple(key))) {
         int mask = own_mask(x, key);
         if (mask <= 0) {
@@ -1758,17 +1761,36 @@ setitem(FastPath *self, PyObject *x, PyObject *key, PyObject *value)
         }
         np_key = SLOT(key, DATA);
     }
+    else if ((t == &PySlice_Type || t == &PyTuple_Type || key == Py_Ellipsis) &&
+             (view = plain_view((PyArrayObject *)data, key, 1)) != FALL_BACK) {
+        if (view == NULL) {
+            return NULL;
+        }
+    }
     else if (!plain_key((PyArrayObject *)data, key, 1)) {
         int refuses = refuses_keys(x);
         if (refuses != 0) {
             return refuses < 0 ? NULL : FALL_BACK;
         }
     }
+    if (view == FALL_BACK) {
+        view = NULL;
+    }
     PyObject *stored = stored_value(self, x, value);
     if (stored == NULL || stored == FALL_BACK) {
+        Py_XDECREF(view);
         return stored;
     }
-    int failed = store_double((PyArrayObject *)data, np_key, stored) ? 0 : PyObject_SetItem(data, np_key, stored);
+    int failed;
+    if (view != NULL && stored != data) {
+        /* NumPy's own assignment to a basic key: its check of x, then its copy into the key's view */
+        failed = PyArray_FailUnlessWriteable((PyArrayObject *)data, "assignment destination") < 0 ||
+                 PyArray_CopyObject((PyArrayObject *)view, stored) < 0;
+    }
+    else {
+        failed = store_double((PyArrayObject *)data, np_key, stored) ? 0 : PyObject_SetItem(data, np_key, stored);
+    }
+    Py_XDECREF(view);
     Py_DECREF(stored);
     if (failed) {
         return worded_by_python() ? FALL_BACK : NULL; /* out of bounds, read-only, shapes */
@@ -3833,6 +3855,12 @@ guarded_vectorcall(Guarded *self, PyObject *const *args, size_t nargsf, PyObject
         if (holds < 0) {
             holds = fact_holds(self->fact, args[0], args[1]);
         }
+        if (holds) {
+            PyObject *direct = direct_call(self->ufunc, args[0], args[1]);
+            if (direct != FALL_BACK) {
+                return direct;
+            }
+        }
     }
     return PyObject_Vectorcall(holds ? self->ufunc : self->kernel, args, nargsf, kwnames);
 }
@@ -4134,16 +4162,16 @@ loop_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
-/* plain_view_of(a, key): plain_view's answer for an exact ndarray, NotImplemented where it makes
- * none (the tests hold it to NumPy's indexing). */
+/* plain_view_of(a, key[, setitem]): plain_view's answer for an exact ndarray, NotImplemented where it
+ * makes none (the tests hold it to NumPy's indexing). */
 static PyObject *
 plain_view_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 {
-    if (nargs != 2 || !PyArray_CheckExact(args[0])) {
-        PyErr_SetString(PyExc_TypeError, "plain_view_of(a, key) takes an ndarray and a key");
+    if ((nargs != 2 && nargs != 3) || !PyArray_CheckExact(args[0])) {
+        PyErr_SetString(PyExc_TypeError, "plain_view_of(a, key[, setitem]) takes an ndarray, a key and a flag");
         return NULL;
     }
-    PyObject *out = plain_view((PyArrayObject *)args[0], args[1]);
+    PyObject *out = plain_view((PyArrayObject *)args[0], args[1], nargs == 3 && PyObject_IsTrue(args[2]));
     if (out == FALL_BACK) {
         Py_RETURN_NOTIMPLEMENTED;
     }

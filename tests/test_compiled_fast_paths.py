@@ -1119,3 +1119,42 @@ def test_a_plain_basic_key_makes_numpys_own_view():
     assert view_of(v, (None,) * 64 + (Ellipsis,)) is NotImplemented  # 65 dimensions: NumPy's error
     assert view_of(v, (None,) * 63 + (Ellipsis,)).ndim == 64
     assert view_of(base, (1, 2)) is NotImplemented  # not every axis named: the policy's check first
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_an_assignment_to_a_plain_key_stores_what_numpys_own_assignment_stores(ns):
+    """x[key] = value for plain keys of slices, ints and an Ellipsis (the compiled path's copy into
+    ``plain_view``'s view) stores what NumPy's own ``a[key] = value`` stores, byte for byte: values
+    of the key's shape, broadcast ones, Python scalars, and views of x itself that overlap the
+    destination (NumPy's copy first); a read-only x is refused in the Python path's words."""
+    setitem = vars(Array)["__setitem__"]
+    assert _core.plain_view_of(np.zeros((2, 3)), (None, 0, Ellipsis), True) is NotImplemented  # (None: not plain)
+    base = np.arange(24.0).reshape(4, 6)
+    keys = [(slice(1, 3), slice(None)), (Ellipsis, 0), (1, slice(None, None, -1)), (slice(None, None, 2), Ellipsis)]
+    keys += [(slice(3, 1), 2), Ellipsis, (slice(-3, None), slice(1, 5, 3))]
+    stores = 0
+    for dtype in ("float64", "int16", "complex64"):
+        a0 = base.astype(dtype)
+        for key in keys:
+            target = a0[key]
+            values = [1, np.asarray(target) * 2 + 1, np.asarray(target)[..., :1] if target.ndim else target]
+            values += ["self-overlap"]
+            for value in values:
+                a, x = a0.copy(), ns.asarray(a0.copy())
+                if isinstance(value, str):
+                    shifted = tuple(slice(None, None, -1) if isinstance(k, slice) else k for k in np.index_exp[key])
+                    a[key] = a[shifted][tuple(slice(0, n) for n in a[key].shape)] if a[key].ndim else a[key]
+                    x_value = x[shifted][tuple(slice(0, n) for n in x[key].shape)] if x[key].ndim else x[key]
+                elif isinstance(value, int):
+                    a[key] = value
+                    x_value = value
+                else:
+                    a[key] = value
+                    x_value = ns.asarray(value)
+                setitem(x, key, x_value)
+                stores += 1
+                assert x._data.tobytes() == a.tobytes(), (dtype, key, value)
+    assert stores == 3 * len(keys) * 4
+    readonly = ns.broadcast_to(ns.asarray([1.0, 2.0, 3.0]), (2, 3))
+    fast = _outcome(lambda: setitem(readonly, (0, slice(None)), 1.0))
+    assert fast == _outcome(lambda: setitem.fallback(readonly, (0, slice(None)), 1.0)) and fast[0] == "error"
