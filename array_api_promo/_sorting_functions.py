@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._array import Array
+from ._array import Array, new_array
 from ._runtime import RuntimeBase
 
 __all__ = ["SortingFunctions"]
@@ -98,8 +98,8 @@ class SortingFunctions(RuntimeBase):
     def sort(self, x: Array, /, *, axis: int = -1, descending: bool = False, stable: bool = True) -> Array:
         """A sorted copy of ``x`` along ``axis`` (stable, ascending or descending)."""
         data = self._plain_sort(x, axis, descending, stable)
-        if data is not None:
-            return Array._new(_ascending(data, -1), x._dtype, self, x._device)
+        if data is not None:  # (x's device holds x's dtype)
+            return new_array(_ascending(data, -1), x._dtype, self, x._device)
         x, data, axis, descending = self._sort_args("sort", x, axis, descending, stable)
         if not descending:
             out = _ascending(data, axis)
