@@ -201,6 +201,19 @@ typedef struct {
 static DirectLoop direct_loops[DIRECT_SLOTS];
 
 static int plain_array(PyObject *obj);
+/* x86 with AVX: the upper halves of the vector registers cleared before a loop, as on a return from
+ * AVX code.  Left dirty, every SSE instruction of the loop pays a transition (measured: NumPy's
+ * float64 sin loop on 200 elements took 2.8 us from here, 1.6 us in NumPy's own call; equal
+ * once cleared).  The registers are the caller's to save across a call, so clearing them is free. */
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define HAVE_ZERO_UPPER 1
+__attribute__((target("avx"))) static void
+zero_upper(void)
+{
+    __builtin_ia32_vzeroupper();
+}
+static int has_avx = 0; /* set at import, from the CPU */
+#endif
 
 /* Fill entry with ufunc's loop for operands of type_num (one of them, weak, a Python scalar of
  * that type's kind), where NumPy resolves them uncast: a weak scalar may take another loop
@@ -440,7 +453,14 @@ direct_call(PyObject *ufunc, PyObject *a, PyObject *b)
     if (n > 0) {
         data[nin] = PyArray_DATA((PyArrayObject *)out);
         steps[nin] = PyArray_ITEMSIZE((PyArrayObject *)out);
-        feclearexcept(FE_ALL_EXCEPT); /* (as NumPy's call does before its loop) */
+        if (fetestexcept(FP_FLAGS)) { /* (as NumPy's call does before its loop: cleared where raised) */
+            feclearexcept(FP_FLAGS);
+        }
+#ifdef HAVE_ZERO_UPPER
+        if (has_avx) {
+            zero_upper();
+        }
+#endif
         entry->loop(data, &n, steps, entry->data);
         if (fetestexcept(FP_FLAGS) || PyErr_Occurred()) {
             PyErr_Clear();
@@ -4265,11 +4285,16 @@ PyInit__fastpath(void)
         }
     }
     import_array(); /* NumPy's C API (returns NULL with NumPy's error when it cannot) */
+#ifdef HAVE_ZERO_UPPER
+    __builtin_cpu_init();
+    has_avx = __builtin_cpu_supports("avx");
+#endif
 #ifdef HAVE_TESTS_AVX2
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx2")) {
         tests = &tests_avx2;
     }
+
 #endif
     PyObject *numpy = PyImport_ImportModule("numpy");
     numpy_matmul = numpy == NULL ? NULL : PyObject_GetAttrString(numpy, "matmul");
