@@ -179,8 +179,9 @@ keywords(PyObject *kwnames, PyObject *const *kwvalues, PyObject *const *names, i
  * On 10 elements a ufunc's call is nearly all set-up (its arguments, the loop's resolution, the
  * iterator, the floating-point flags), the loop itself a few nanoseconds.  For a small call of a
  * NumPy ufunc on plain operands of one NumPy type (each C-contiguous, aligned and native, of one
- * shape or one of them 0-d), direct_call runs the very loop NumPy's call would run: the one
- * NumPy's own resolution names (ufunc.resolve_dtypes, asked once per ufunc and type, whose
+ * shape or one of them 0-d; or one of two a Python or NumPy scalar of the array's kind),
+ * direct_call runs the very loop NumPy's call would run: the one NumPy's own resolution names
+ * (ufunc.resolve_dtypes, asked once per ufunc, type and Python scalar's position, whose
  * answer must leave the operands uncast), found as NumPy's legacy loop selector finds it, into a
  * new C-contiguous array of the resolved output dtype.  Where the loop raised a floating-point
  * flag or set an error, its result is dropped and NumPy's call runs instead, so that the warning
