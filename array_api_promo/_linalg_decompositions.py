@@ -13,7 +13,8 @@ import numpy as np
 
 from . import _dtypes as D
 from ._array import Array
-from ._runtime import RuntimeBase, is_one_of, silent_context
+from ._core import all_finite
+from ._runtime import RuntimeBase, is_one_of, lapack_context, silent_context
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -62,6 +63,100 @@ def _slogdet_of(a):
     if known[2] is None:
         return sign, logabs
     return sign.astype(known[2], copy=False), logabs.astype(known[3], copy=False)
+
+
+# np.linalg's one-matrix functions, as they call their LAPACK gufuncs for a stack of square float32, float64,
+# complex64 or complex128 matrices (the callers' checks; run in _runtime.lapack_context, whose LinAlgError
+# their errstate raises): in double or complex double, cast back to the input's precision (_commonType).
+_REAL_PRECISION = {np.dtype("f4"): np.dtype("f4"), np.dtype("f8"): np.dtype("f8")}
+_REAL_PRECISION.update({np.dtype("c8"): np.dtype("f4"), np.dtype("c16"): np.dtype("f8")})
+_COMPLEX_PRECISION = {np.dtype("f4"): np.dtype("c8"), np.dtype("f8"): np.dtype("c16")}
+_COMPLEX_PRECISION.update({np.dtype("c8"): np.dtype("c8"), np.dtype("c16"): np.dtype("c16")})
+_gufunc = getattr(_umath_linalg, "__dict__", {}).get  # (None where NumPy has moved them: its functions)
+_INV, _CHOLESKY, _EIGVALSH, _EIGH = _gufunc("inv"), _gufunc("cholesky_lo"), _gufunc("eigvalsh_lo"), _gufunc("eigh_lo")
+_EIG, _EIGVALS = _gufunc("eig"), _gufunc("eigvals")
+_SVD_SQUARE = _gufunc("svd_f") or _gufunc("svd_n_f")  # NumPy 2.0 names it by m >= n (square: n)
+_SVDVALS_SQUARE = _gufunc("svd") or _gufunc("svd_n")
+
+
+def _inv_of(a):
+    """``np.linalg.inv(a)``."""
+    if _INV is None or type(a) is not _ndarray or a.dtype not in _REAL_PRECISION:
+        return _inv(a)
+    return _INV(a, signature="D->D" if a.dtype.kind == "c" else "d->d").astype(a.dtype, copy=False)
+
+
+def _cholesky_of(a):
+    """``np.linalg.cholesky(a)`` (the lower factor)."""
+    if _CHOLESKY is None or type(a) is not _ndarray or a.dtype not in _REAL_PRECISION:
+        return _cholesky(a)
+    return _CHOLESKY(a, signature="D->D" if a.dtype.kind == "c" else "d->d").astype(a.dtype, copy=False)
+
+
+def _eigvalsh_of(a):
+    """``np.linalg.eigvalsh(a)``."""
+    real = _REAL_PRECISION.get(a.dtype)
+    if _EIGVALSH is None or type(a) is not _ndarray or real is None:
+        return np.linalg.eigvalsh(a)
+    return _EIGVALSH(a, signature="D->d" if a.dtype.kind == "c" else "d->d").astype(real, copy=False)
+
+
+def _eigh_of(a):
+    """``np.linalg.eigh(a)``: (eigenvalues, eigenvectors)."""
+    real = _REAL_PRECISION.get(a.dtype)
+    if _EIGH is None or type(a) is not _ndarray or real is None:
+        return np.linalg.eigh(a)
+    w, v = _EIGH(a, signature="D->dD" if a.dtype.kind == "c" else "d->dd")
+    return w.astype(real, copy=False), v.astype(a.dtype, copy=False)
+
+
+def _general_eigen(a, vectors: bool):
+    """``np.linalg.eig(a)`` (``vectors``) or ``np.linalg.eigvals(a)``: real where real input has real eigenvalues."""
+    gufunc = _EIG if vectors else _EIGVALS
+    if gufunc is None or type(a) is not _ndarray or a.dtype not in _REAL_PRECISION:
+        return np.linalg.eig(a) if vectors else np.linalg.eigvals(a)
+    if not all_finite(a):
+        raise _LinAlgError("Array must not contain infs or NaNs")
+    complex_input = a.dtype.kind == "c"
+    if vectors:
+        w, v = gufunc(a, signature="D->DD" if complex_input else "d->DD")
+    else:
+        w, v = gufunc(a, signature="D->D" if complex_input else "d->D"), None
+    if not complex_input and (w.imag == 0.0).all():
+        result = a.dtype
+        w = w.real
+        v = None if v is None else v.real
+    else:
+        result = _COMPLEX_PRECISION[a.dtype]
+    w = w.astype(result, copy=False)
+    return w if v is None else (w, v.astype(result, copy=False))
+
+
+def _eig_of(a):
+    """``np.linalg.eig(a)``: (eigenvalues, eigenvectors)."""
+    return _general_eigen(a, True)
+
+
+def _eigvals_of(a):
+    """``np.linalg.eigvals(a)``."""
+    return _general_eigen(a, False)
+
+
+def _svd_of(a):
+    """``np.linalg.svd(a)`` (full matrices) of square matrices: (U, S, Vh)."""
+    real = _REAL_PRECISION.get(a.dtype)
+    if _SVD_SQUARE is None or type(a) is not _ndarray or real is None or a.shape[-1] != a.shape[-2]:
+        return np.linalg.svd(a)
+    u, s, vh = _SVD_SQUARE(a, signature="D->DdD" if a.dtype.kind == "c" else "d->ddd")
+    return u.astype(a.dtype, copy=False), s.astype(real, copy=False), vh.astype(a.dtype, copy=False)
+
+
+def _svdvals_of(a):
+    """``np.linalg.svd(a, compute_uv=False)`` of square matrices."""
+    real = _REAL_PRECISION.get(a.dtype)
+    if _SVDVALS_SQUARE is None or type(a) is not _ndarray or real is None or a.shape[-1] != a.shape[-2]:
+        return np.linalg.svd(a, compute_uv=False)
+    return _SVDVALS_SQUARE(a, signature="D->d" if a.dtype.kind == "c" else "d->d").astype(real, copy=False)
 
 
 def _power_of(a, n: int):
@@ -127,8 +222,8 @@ class MatrixDecompositions(RuntimeBase):
         (the general path then says so in its words)."""
         if (plain := self._plain_matrices(x, func)) is None:
             return None
-        try:
-            return silent_context().run(kernel, plain[0]), plain[1]
+        try:  # (a kernel of np.linalg's own steps: its errstate, whose LinAlgError the general path words)
+            return lapack_context().run(kernel, plain[0]), plain[1]
         except _LinAlgError:
             return None
 
@@ -138,9 +233,10 @@ class MatrixDecompositions(RuntimeBase):
             return None
         return self._plain_result(plain[0], plain[1], x._device)
 
-    def _square_lapack(self, x, func, kernel):
-        """``kernel`` of x's square matrices, of x's dtype (det, inv): the plain case, else the general path."""
-        if (out := self._plain_lapack(x, func, kernel)) is not None:
+    def _square_lapack(self, x, func, kernel, plain_kernel):
+        """``kernel`` of x's square matrices, of x's dtype (det, inv): the plain case (``plain_kernel``, the same
+        steps in ``lapack_context``), else the general path."""
+        if (out := self._plain_lapack(x, func, plain_kernel)) is not None:
             return out
         x, dtype, data = self._linalg_input(x, func, square=True)
         return self._wrap_result(self._lapack(func, kernel, data), dtype, x._device)
@@ -210,7 +306,7 @@ class MatrixDecompositions(RuntimeBase):
     # -- linalg: one-matrix functions -----------------------------------------------------
     def linalg_cholesky(self, x: Array, /, *, upper: bool = False) -> Array:
         """Cholesky factor of each Hermitian positive-definite matrix."""
-        if upper is False and (out := self._plain_lapack(x, "linalg.cholesky", _cholesky)) is not None:
+        if upper is False and (out := self._plain_lapack(x, "linalg.cholesky", _cholesky_of)) is not None:
             return out
         func = "linalg.cholesky"
         if type(upper) is not bool:
@@ -221,12 +317,12 @@ class MatrixDecompositions(RuntimeBase):
 
     def linalg_det(self, x: Array, /) -> Array:
         """Determinant of each square matrix."""
-        return self._square_lapack(x, "linalg.det", _det_of)
+        return self._square_lapack(x, "linalg.det", _det_of, _det_of)
 
     def linalg_eigh(self, x: Array, /) -> EighResult:
         """Eigenvalues (ascending, real) and eigenvectors of Hermitian matrices."""
         func = "linalg.eigh"
-        if (plain := self._plain_lapack_of(x, func, np.linalg.eigh)) is not None:
+        if (plain := self._plain_lapack_of(x, func, _eigh_of)) is not None:
             (w, v), dtype = plain
             device = x._device
             return EighResult(self._plain_result(w, _real_of(dtype), device), self._plain_result(v, dtype, device))
@@ -237,7 +333,7 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_eigvalsh(self, x: Array, /) -> Array:
         """Eigenvalues (ascending, real) of Hermitian matrices."""
         func = "linalg.eigvalsh"
-        if (plain := self._plain_lapack_of(x, func, np.linalg.eigvalsh)) is not None:
+        if (plain := self._plain_lapack_of(x, func, _eigvalsh_of)) is not None:
             return self._plain_result(plain[0], self._function_result("eigvalsh", plain[1]), x._device)
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvalsh, data)
@@ -246,7 +342,7 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_eig(self, x: Array, /) -> EigResult:
         """Eigenvalues and eigenvectors of general square matrices (complex results)."""
         func = "linalg.eig"
-        if (plain := self._plain_lapack_of(x, func, np.linalg.eig)) is not None:
+        if (plain := self._plain_lapack_of(x, func, _eig_of)) is not None:
             (w, v), dtype = plain
             ctype = self.policy.complex_of(dtype)
             return EigResult(self._plain_result(w, ctype, x._device), self._plain_result(v, ctype, x._device))
@@ -258,7 +354,7 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_eigvals(self, x: Array, /) -> Array:
         """Eigenvalues of general square matrices (complex results)."""
         func = "linalg.eigvals"
-        if (plain := self._plain_lapack_of(x, func, np.linalg.eigvals)) is not None:
+        if (plain := self._plain_lapack_of(x, func, _eigvals_of)) is not None:
             return self._plain_result(plain[0], self.policy.complex_of(plain[1]), x._device)
         x, dtype, data = self._linalg_input(x, func, square=True)
         w = self._lapack(func, np.linalg.eigvals, data)
@@ -266,7 +362,7 @@ class MatrixDecompositions(RuntimeBase):
 
     def linalg_inv(self, x: Array, /) -> Array:
         """Inverse of each square matrix."""
-        return self._square_lapack(x, "linalg.inv", _inv)
+        return self._square_lapack(x, "linalg.inv", _inv, _inv_of)
 
     def linalg_matrix_power(self, x: Array, n: int, /) -> Array:
         """``x`` raised to the integer power ``n`` (``n < 0``: of the inverse)."""
@@ -369,7 +465,7 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_svd(self, x: Array, /, *, full_matrices: bool = True) -> SVDResult:
         """Singular value decomposition ``U, S, Vh`` (``S`` real, descending)."""
         func = "linalg.svd"
-        if full_matrices is True and (plain := self._plain_lapack_of(x, func, np.linalg.svd)) is not None:
+        if full_matrices is True and (plain := self._plain_lapack_of(x, func, _svd_of)) is not None:
             (u, s, vh), dtype = plain
             device = x._device
             return SVDResult(
@@ -391,7 +487,7 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_svdvals(self, x: Array, /) -> Array:
         """Singular values of each matrix (real, descending)."""
         func = "linalg.svdvals"
-        if (plain := self._plain_lapack_of(x, func, _singular_values)) is not None:
+        if (plain := self._plain_lapack_of(x, func, _svdvals_of)) is not None:
             return self._plain_result(plain[0], self._function_result("svdvals", plain[1]), x._device)
         x, dtype, data = self._linalg_input(x, func)
         s = self._lapack(func, _singular_values, data)

@@ -383,6 +383,25 @@ def silent_context() -> contextvars.Context:
         return context
 
 
+_lapack = threading.local()
+
+
+def _refuse_lapack_result(error: str, flag: int):
+    raise np.linalg.LinAlgError(f"LAPACK failed ({error})")
+
+
+def lapack_context() -> contextvars.Context:
+    """The context np.linalg's functions call their LAPACK gufuncs in, made once per thread: an
+    invalid value (a singular matrix, no convergence) raises ``LinAlgError``, the other floating-point
+    conditions pass silently (their ``np.errstate(call=..., invalid="call", ...)``)."""
+    try:
+        return _lapack.context
+    except AttributeError:
+        with np.errstate(call=_refuse_lapack_result, invalid="call", over="ignore", divide="ignore", under="ignore"):
+            context = _lapack.context = contextvars.copy_context()
+        return context
+
+
 def silently(function, *args, **kwargs):
     """``function(*args, **kwargs)`` with NumPy's floating-point warnings off (a NumPy call)."""
     return silent_context().run(function, *args, **kwargs)

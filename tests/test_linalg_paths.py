@@ -399,6 +399,67 @@ def test_det_and_slogdet_are_numpys_bit_for_bit(dtype):
                         same(mine._data, np.asarray(numpys))
 
 
+_NUMPYS_ONE_MATRIX_FUNCTIONS = {
+    "_inv_of": np.linalg.inv,
+    "_cholesky_of": np.linalg.cholesky,
+    "_eigvalsh_of": np.linalg.eigvalsh,
+    "_eigh_of": np.linalg.eigh,
+    "_eig_of": np.linalg.eig,
+    "_eigvals_of": np.linalg.eigvals,
+    "_svd_of": np.linalg.svd,
+    "_svdvals_of": lambda a: np.linalg.svd(a, compute_uv=False),
+}
+
+
+def _one_matrix_inputs(dtype):
+    """The determinant's inputs, and matrices each decomposition succeeds on: positive definite, symmetric,
+    triangular (real eigenvalues of real input), rotations (complex ones), a stack of both."""
+    rng = np.random.default_rng(52)
+    general = rng.standard_normal((3, 4, 4))
+    with np.errstate(all="ignore"):
+        extra = [
+            (general @ general.swapaxes(-1, -2) + 4 * np.eye(4)).astype(dtype),
+            (general + general.swapaxes(-1, -2)).astype(dtype),
+            np.triu(general).astype(dtype),
+            np.array([[0.0, -1.0], [1.0, 0.0]], dtype),
+            np.stack([np.diag([1.0, 2.0]), np.array([[0.0, -1.0], [1.0, 0.0]])]).astype(dtype),
+        ]
+    return _determinant_inputs(dtype) + extra
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "complex64", "complex128"])
+@pytest.mark.parametrize("kernel", sorted(_NUMPYS_ONE_MATRIX_FUNCTIONS))
+def test_the_plain_cases_lapack_kernels_are_numpys_functions_bit_for_bit(kernel, dtype):
+    """The plain cases call np.linalg's LAPACK gufuncs as its functions do (signature, casts, eig's real
+    results, the finite check), in ``lapack_context`` (its errstate): the same arrays, type and bytes, or
+    LinAlgError where NumPy raises it, for every input."""
+    from array_api_promo import _linalg_decompositions as L
+    from array_api_promo._runtime import lapack_context
+
+    mine_of, numpys_of = getattr(L, kernel), _NUMPYS_ONE_MATRIX_FUNCTIONS[kernel]
+
+    def arrays(call):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            try:
+                out = call()
+            except np.linalg.LinAlgError:
+                return "LinAlgError", []
+        out = out if isinstance(out, tuple) else (out,)
+        return [(type(o), o.dtype, o.shape, o.tobytes()) for o in out], [str(w.message) for w in caught]
+
+    answered = 0
+    for a in _one_matrix_inputs(np.dtype(dtype)):
+        if a.shape[-1] != a.shape[-2]:
+            continue
+        mine, mine_warned = arrays(lambda a=a: lapack_context().run(mine_of, a))
+        numpys, _ = arrays(lambda a=a: numpys_of(a))
+        assert mine == numpys, (kernel, dtype, a.shape)
+        assert mine_warned == [], (kernel, dtype, a.shape)
+        answered += mine != "LinAlgError"
+    assert answered >= 5  # (not only refusals)
+
+
 # -- vector_norm -----------------------------------------------------------------------------------------
 @NAMESPACES
 def test_vector_norm_of_real_input_squares_as_the_abs_formula(ns):
