@@ -64,6 +64,16 @@ def _quiet_vecdot(d1, d2):
 
 
 _vecdot_kernel = _core.quiet_kernel(_vecdot, _quiet_vecdot)  # (compiled: the same call, in C)
+_multiply_outer = np.multiply.outer
+
+
+def _quiet_outer(d1, d2):
+    """``np.multiply.outer`` in the thread's quiet context (a product signals only overflow, invalid and
+    underflow, which pass silently there as in ``silently``): linalg.outer's kernel for two plain vectors."""
+    return quiet_context().run(_multiply_outer, d1, d2)
+
+
+_outer_kernel = _core.quiet_kernel(_multiply_outer, _quiet_outer)  # (compiled: the same call, in C)
 
 
 def _frobenius(data):
@@ -374,6 +384,23 @@ class LinearAlgebraFunctions(MatrixDecompositions):
 
     def linalg_outer(self, x1: Array, x2: Array, /) -> Array:
         """Outer product of two vectors."""
+        if type(x1) is Array and type(x2) is Array and x1._runtime is self and x2._runtime is self:
+            # two vectors on NumPy storage of the dtype the general path has allowed for their dtypes
+            d1, d2 = x1._data, x2._data
+            dtype = self._function_pair_dtypes.get(("linalg.outer", x1._dtype, x2._dtype))
+            if (
+                dtype is x1._dtype
+                and dtype is x2._dtype
+                and type(d1) is _ndarray
+                and type(d2) is _ndarray
+                and d1.ndim == 1
+                and d2.ndim == 1
+                and x2._device is x1._device
+            ):
+                out = _outer_kernel(d1, d2)
+                if out.dtype is dtype.numpy:
+                    return new_array(out, dtype, self, x1._device)
+                return self._wrap_result(out, dtype, x1._device)
         func = "linalg.outer"
         d1, d2, dtype, device = self._two_arrays(x1, x2, func, "outer")
         if d1.ndim != 1 or d2.ndim != 1:
