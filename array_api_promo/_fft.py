@@ -17,6 +17,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._devices import CPU
 from ._errors import ArgumentError, DtypeArgumentError
+from ._manipulation_functions import rolled
 from ._runtime import PLAIN_LENGTH, RuntimeBase, check_fits, index_int, is_one_of, new_array, quiet_context, quietly
 from .promotion import PromotionError
 
@@ -29,6 +30,7 @@ if TYPE_CHECKING:
 
 __all__ = ["FFTFunctions"]
 
+_ndarray = np.ndarray
 _NORMS = ("backward", "ortho", "forward")
 
 
@@ -329,10 +331,17 @@ class FFTFunctions(RuntimeBase):
         return self._freq("rfftfreq", n, d, dtype, device)
 
     def _shift(self, op, kernel, x, axes):
+        if axes is None and type(x) is Array and x._runtime is self and self._function_plans.get((f"fft.{op}", x._dtype)):
+            data = x._data
+            if type(data) is _ndarray and data.ndim:  # np.fft's steps for it: np.roll by half of every axis
+                half = [size // 2 for size in data.shape]
+                if op == "ifftshift":
+                    half = [-h % (size or 1) for h, size in zip(half, data.shape)]
+                return new_array(rolled(data, half), x._dtype, self, x._device)
         func = f"fft.{op}"
         x = self._check_array(x, func)
         try:
-            self.policy.function_dtype(op, x._dtype)
+            self._function_plans[func, x._dtype] = self.policy.function_dtype(op, x._dtype)  # (allowed: remembered)
         except PromotionError as exc:
             raise self._refusal(exc, "function_domain", op, x._dtype) from None
         ndim = x._data.ndim

@@ -10,6 +10,7 @@ from the policy.
 
 from __future__ import annotations
 
+import itertools
 import operator
 import sys
 from typing import TYPE_CHECKING
@@ -26,7 +27,7 @@ from ._runtime import PLAIN_LENGTH, check_fits, describe_value, is_one_of, new_a
 if TYPE_CHECKING:
     pass
 
-__all__ = ["ManipulationFunctions"]
+__all__ = ["ManipulationFunctions", "rolled"]
 
 _ndarray = np.ndarray
 _broadcast_to = np.broadcast_to
@@ -48,6 +49,22 @@ def _reshape_without_copy(data, shape):
 
 
 _index = operator.index
+_empty_like = np.empty_like
+_product = itertools.product
+_WHOLE_AXIS = ((slice(None), slice(None)),)
+
+
+def rolled(data: np.ndarray, offsets) -> np.ndarray:
+    """``np.roll``'s result for ``offsets``, one per axis of ``data`` (ndim >= 1), each in ``[0, size)``:
+    its own steps (an ``empty_like`` filled by a slice copy per block), without its argument handling."""
+    rolls = [
+        ((slice(None, -k), slice(k, None)), (slice(-k, None), slice(None, k))) if k else _WHOLE_AXIS for k in offsets
+    ]
+    out = _empty_like(data)
+    for indices in _product(*rolls):
+        source, target = zip(*indices)
+        out[target] = data[source]
+    return out
 _new_object = object.__new__
 _FORWARD, _BACKWARD = slice(None), slice(None, None, -1)
 
@@ -470,6 +487,12 @@ class ManipulationFunctions(JoiningFunctions):
     # -- new data ----------------------------------------------------------------------
     def roll(self, x: Array, /, shift: int | tuple[int, ...], *, axis: int | tuple[int, ...] | None = None) -> Array:
         """Rolls the elements of ``x`` by ``shift`` along ``axis`` (over the flattened array by default)."""
+        if type(x) is Array and x._runtime is self and type(shift) is int and axis is None:
+            data = x._data
+            if type(data) is _ndarray:  # np.roll's steps for it: the flattened data rolled, in x's shape
+                flat = data.ravel()
+                out = rolled(flat, (shift % (flat.size or 1),)).reshape(data.shape)
+                return new_array(out, x._dtype, self, x._device)
         func = "roll"
         x = self._check_array(x, func)
         data = x._data

@@ -675,6 +675,47 @@ def test_searching_sorting_and_unique_answer_as_the_general_path(policy, func):
         getattr(ns, func)(np.ones(3))
 
 
+# -- roll and the fft shifts -----------------------------------------------------------------------
+def _roll_inputs(dtype):
+    base = np.resize(np.arange(24), 24).astype(dtype)
+    return [base, base[:10], base.reshape(4, 6), base.reshape(4, 6)[:, ::-2], base.reshape(2, 3, 4).swapaxes(0, 2)]
+
+
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "float32", "complex128"])
+def test_rolled_is_numpys_roll(dtype):
+    """np.roll's own steps for per-axis offsets: its array, shape, strides and bytes, on strided views too."""
+    from array_api_promo._manipulation_functions import rolled
+
+    for data in _roll_inputs(dtype) + [np.zeros((0, 3), dtype), np.ones(1, dtype)]:
+        for shifts in ([0] * data.ndim, [1] * data.ndim, [-1] + [2] * (data.ndim - 1), [5] * data.ndim):
+            offsets = [k % (size or 1) for k, size in zip(shifts, data.shape)]
+            mine, numpys = rolled(data, offsets), np.roll(data, shifts, axis=tuple(range(data.ndim)))
+            assert (mine.dtype, mine.shape, mine.strides, mine.tobytes()) == (
+                numpys.dtype,
+                numpys.shape,
+                numpys.strides,
+                numpys.tobytes(),
+            ), (data.shape, shifts)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_roll_and_the_fft_shifts_answer_as_the_general_path(policy):
+    ns = _fresh(policy)
+    other = _general_namespace(ns)
+    calls = [lambda n, x, k=k: n.roll(x, k) for k in (0, 1, -3, 7, 2**70, True)]
+    calls += [lambda n, x: n.roll(x, 2, axis=0), lambda n, x: n.fft.fftshift(x), lambda n, x: n.fft.ifftshift(x)]
+    calls += [lambda n, x: n.fft.fftshift(x, axes=0)]
+    for dtype in _dtypes(ns):
+        inputs = [_special(ns, dtype), np.asarray(_special(ns, dtype)[0]), np.zeros((2, 0), dtype.numpy)]
+        inputs += [np.resize(_special(ns, dtype), (3, 4))[:, ::-1]]
+        for data in inputs:
+            for call in calls:
+                for _ in range(2):  # the general path, then the remembered one
+                    fast = _outcome(lambda data=data, call=call: call(ns, ns.asarray(data)))
+                general = _outcome(lambda data=data, call=call: call(ns, other.asarray(data)))
+                assert fast == general, (policy, dtype, data.shape)
+
+
 # -- concat and permute_dims -----------------------------------------------------------------------
 @pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
 def test_concat_answers_as_its_general_path(ns):
