@@ -27,6 +27,8 @@ _EXACT_INT = 2**53
 # ones NumPy computes natively (None); _fastpath.c's arange takes the same by their NumPy types.
 _RANGE_BOUNDS = {**D.INT_BOUNDS, D.float32: None, D.float64: None}
 _arange = np.arange
+_empty = np.empty
+_ndarray = np.ndarray
 _ceil = math.ceil
 
 
@@ -339,6 +341,10 @@ class RangeCreation(RuntimeBase):
 
     def meshgrid(self, *arrays: Array, indexing: Literal["xy", "ij"] = "xy") -> tuple[Array, ...]:
         """Returns coordinate matrices made from the one-dimensional coordinate vectors ``arrays``."""
+        if arrays and type(indexing) is str and (indexing == "xy" or indexing == "ij"):
+            grids = self._plain_grids(arrays, indexing)
+            if grids is not None:
+                return grids if self.api_version >= "2025.12" else list(grids)
         if not is_one_of(indexing, ("xy", "ij")):
             raise ValueError(f"meshgrid: indexing must be 'xy' or 'ij', got {indexing!r}")
         arrays = [self._check_array(a, "meshgrid", "arrays") for a in arrays]  # type: ignore[assignment]
@@ -364,3 +370,35 @@ class RangeCreation(RuntimeBase):
         # np.meshgrid copies (copy=True): writable grids that share nothing, as array-api-strict's
         grids = np.meshgrid(*(a._data for a in arrays), indexing=indexing)
         return sequence(Array._new(g, dtype, self, device) for g in grids)
+
+    def _plain_grids(self, arrays, indexing):
+        """meshgrid's grids (a tuple) where ``arrays`` are vectors of this namespace of one dtype on one device
+        and on NumPy storage, else None: np.meshgrid's steps (each vector reshaped to its axis, 'xy' swapping
+        the first two, broadcast to the grid and copied in C order), without its Python layers."""
+        first = arrays[0]
+        if type(first) is not Array or first._runtime is not self:
+            return None
+        dtype, device = first._dtype, first._device
+        datas = []
+        for a in arrays:
+            if type(a) is not Array or a._runtime is not self or a._dtype is not dtype or a._device is not device:
+                return None
+            data = a._data
+            if type(data) is not _ndarray or data.ndim != 1:
+                return None
+            datas.append(data)
+        ones = [1] * len(datas)
+        axes = list(range(len(datas)))
+        if indexing == "xy" and len(datas) > 1:
+            axes[0], axes[1] = 1, 0
+        shape = ones.copy()
+        for axis, data in zip(axes, datas):
+            shape[axis] = data.shape[0]
+        grids = []
+        for axis, data in zip(axes, datas):
+            along = ones.copy()
+            along[axis] = -1
+            grid = _empty(shape, data.dtype)
+            grid[...] = data.reshape(along)
+            grids.append(new_array(grid, dtype, self, device))
+        return tuple(grids)

@@ -331,7 +331,12 @@ class FFTFunctions(RuntimeBase):
         return self._freq("rfftfreq", n, d, dtype, device)
 
     def _shift(self, op, kernel, x, axes):
-        if axes is None and type(x) is Array and x._runtime is self and self._function_plans.get((f"fft.{op}", x._dtype)):
+        if (
+            axes is None
+            and type(x) is Array
+            and x._runtime is self
+            and self._function_plans.get((f"fft.{op}", x._dtype))
+        ):
             data = x._data
             if type(data) is _ndarray and data.ndim:  # np.fft's steps for it: np.roll by half of every axis
                 half = [size // 2 for size in data.shape]

@@ -65,6 +65,8 @@ def rolled(data: np.ndarray, offsets) -> np.ndarray:
         source, target = zip(*indices)
         out[target] = data[source]
     return out
+
+
 _new_object = object.__new__
 _FORWARD, _BACKWARD = slice(None), slice(None, None, -1)
 

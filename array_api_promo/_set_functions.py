@@ -17,6 +17,9 @@ from ._array import Array
 from ._runtime import RuntimeBase, describe_value, new_array
 from .promotion import PromotionError
 
+_isin = np.isin
+_ndarray = np.ndarray
+
 __all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 
 
@@ -164,6 +167,17 @@ class SetFunctions(RuntimeBase):
 
     def isin(self, x1: Array | int, x2: Array | int, /, *, invert: bool = False) -> Array:
         """Whether each element of ``x1`` equals some element of ``x2`` (or not, with ``invert``)."""
+        if type(x1) is Array and type(x2) is Array and x1._runtime is self and x2._runtime is self:
+            # two arrays (of one or more dimensions: no 0-d rule applies) of dtypes the general path has allowed
+            dtype = self._function_pair_dtypes.get(("isin", x1._dtype, x2._dtype))
+            d1, d2 = x1._data, x2._data
+            if dtype is not None and type(invert) is bool and x2._device is x1._device and d1.ndim and d2.ndim:
+                out = _isin(
+                    d1 if x1._dtype is dtype else d1.astype(dtype.numpy),
+                    d2 if x2._dtype is dtype else d2.astype(dtype.numpy),
+                    invert=invert,
+                )
+                return Array._new(out if type(out) is _ndarray else np.asarray(out), D.bool_, self, x1._device)
         func = "isin"
         if type(invert) is not bool:
             raise self._refusal(
@@ -206,7 +220,9 @@ class SetFunctions(RuntimeBase):
             )
         except OverflowError as exc:
             raise self._refusal(exc, "promotion", func, x1, x2) from None
-        out = np.isin(d1, d2, invert=invert)
-        if type(out) is not np.ndarray:
+        out = _isin(d1, d2, invert=invert)
+        if type(out) is not _ndarray:
             out = np.asarray(out)
+        if type(x1) is Array and type(x2) is Array and x1._data.ndim and x2._data.ndim:
+            self._function_pair_dtypes["isin", x1._dtype, x2._dtype] = dtype  # (allowed: remembered)
         return Array._new(out, D.bool_, self, device)

@@ -716,6 +716,46 @@ def test_roll_and_the_fft_shifts_answer_as_the_general_path(policy):
                 assert fast == general, (policy, dtype, data.shape)
 
 
+# -- isin and meshgrid ------------------------------------------------------------------------------
+@pytest.mark.parametrize("policy", POLICIES)
+def test_isin_answers_as_the_general_path(policy):
+    ns = _fresh(policy)
+    other = _general_namespace(ns)
+    dtypes = _dtypes(ns)
+    for d1 in dtypes:
+        for d2 in {d1, dtypes[0], dtypes[-1]}:
+            values = np.resize(_special(ns, d2), 7)
+            for data in (_special(ns, d1), np.resize(_special(ns, d1), (2, 3)), np.asarray(_special(ns, d1)[0])):
+                for invert in (False, True, 1):
+                    for _ in range(2):  # the general path, then the remembered one
+                        fast = _outcome(lambda: ns.isin(ns.asarray(data), ns.asarray(values), invert=invert))
+                    general = _outcome(lambda: ns.isin(other.asarray(data), other.asarray(values), invert=invert))
+                    assert fast == general, (policy, d1, d2, data.shape, invert)
+
+
+def _grids(grids):
+    return type(grids).__name__, tuple(grids)
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("version", ["2024.12", "2025.12"])
+def test_meshgrid_answers_as_the_general_path(policy, version):
+    ns = _fresh(policy) if version == "2025.12" else xp.namespace(_fresh(policy).asarray(0)._runtime.policy, version)
+    other = _general_namespace(ns) if version == "2025.12" else xp.namespace(ns.asarray(0)._runtime.policy, "2023.12")
+    dtypes = _dtypes(ns)
+    for dtype in dtypes:
+        a, b, c = _special(ns, dtype), _special(ns, dtype)[:2], _special(ns, dtype)[::-2]
+        cases = [(a,), (a, b), (a, b, c), (b, a, c, a), (a, np.resize(a, (2, 2))), (a, b.astype(dtypes[0].numpy))]
+        for arrays in cases:
+            for indexing in ("xy", "ij", "XY"):
+                fast = _outcome(lambda: _grids(ns.meshgrid(*[ns.asarray(v) for v in arrays], indexing=indexing)))
+                general = _outcome(lambda: _grids(ns.meshgrid(*[other.asarray(v) for v in arrays], indexing=indexing)))
+                assert fast == general, (policy, dtype, [v.shape for v in arrays], indexing)
+    on_two_devices = (ns.asarray(a), ns.asarray(a).to_device(DEVICE1))
+    with pytest.raises(ValueError, match="device"):
+        ns.meshgrid(*on_two_devices)
+
+
 # -- concat and permute_dims -----------------------------------------------------------------------
 @pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
 def test_concat_answers_as_its_general_path(ns):
