@@ -11,6 +11,7 @@ the standard names (float32 stays float32, complex64 stays complex64).
 
 from __future__ import annotations
 
+import math
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -46,6 +47,8 @@ _FLOAT64 = np.dtype(np.float64)
 _ndarray = np.ndarray
 _asarray = np.asarray
 _INF = float("inf")
+_dot = np.dot
+_prod = math.prod
 
 
 def _dot_norm(data):
@@ -74,6 +77,15 @@ def _quiet_outer(d1, d2):
 
 
 _outer_kernel = _core.quiet_kernel(_multiply_outer, _quiet_outer)  # (compiled: the same call, in C)
+
+
+def _contracted(a, b, k: int):
+    """``np.tensordot(a, b, axes=k)`` for an int ``k`` the caller has checked: its own steps, whose transposes
+    are the identity for an int (the last k axes of ``a`` against the first k of ``b``), so its reshapes and
+    its ``dot``, without its axis handling."""
+    kept_a, kept_b = a.shape[: a.ndim - k], b.shape[k:]
+    size = _prod(b.shape[:k])
+    return _dot(a.reshape(_prod(kept_a), size), b.reshape(size, _prod(kept_b))).reshape(kept_a + kept_b)
 
 
 def _frobenius(data):
@@ -270,7 +282,10 @@ class LinearAlgebraFunctions(MatrixDecompositions):
                     f"{func}: contracted axes have different sizes: x1 axis {i} has {d1.shape[i]}, "
                     f"x2 axis {j} has {d2.shape[j]} (contracted axes are not broadcast)"
                 )
-        out = silently(np.tensordot, d1, d2, axes=(a1, a2))
+        if type(axes) is int:
+            out = silent_context().run(_contracted, d1, d2, axes)
+        else:
+            out = silently(np.tensordot, d1, d2, axes=(a1, a2))
         return self._wrap_result(out, dtype, device)
 
     def _vector_axis(self, func, axis, n1, n2):

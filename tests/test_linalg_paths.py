@@ -460,6 +460,31 @@ def test_the_plain_cases_lapack_kernels_are_numpys_functions_bit_for_bit(kernel,
     assert answered >= 5  # (not only refusals)
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint32", "float32", "float64", "complex64"])
+def test_the_contraction_over_an_int_of_axes_is_numpys_tensordot_bit_for_bit(dtype):
+    """tensordot's kernel for an int ``axes`` (NumPy's reshapes and dot, without its axis handling) gives
+    np.tensordot's array: dtype, shape, bytes; on strided views and empty axes too."""
+    from array_api_promo._linear_algebra_functions import _contracted
+
+    rng = np.random.default_rng(53)
+    with np.errstate(all="ignore"):
+        big = (rng.standard_normal((4, 3, 2, 3)) * 1e155).astype(dtype)
+        pairs = [
+            (big[0, 0, 0], big[1, 1, 1]),
+            (big[0], big[1].transpose(1, 0, 2)[::-1]),
+            (big, big.transpose(2, 1, 3, 0)),
+            (big[:, :0], big[0, :0]),
+            (np.asarray(big[0, 0, 0, 0]), big[0, 0]),
+        ]
+    for a, b in pairs:
+        for k in range(min(a.ndim, b.ndim) + 1):
+            if a.shape[a.ndim - k :] != b.shape[:k]:
+                continue
+            with np.errstate(all="ignore"):
+                mine, numpys = _contracted(a, b, k), np.tensordot(a, b, axes=k)
+            assert (mine.dtype, mine.shape, mine.tobytes()) == (numpys.dtype, numpys.shape, numpys.tobytes())
+
+
 # -- vector_norm -----------------------------------------------------------------------------------------
 @NAMESPACES
 def test_vector_norm_of_real_input_squares_as_the_abs_formula(ns):
