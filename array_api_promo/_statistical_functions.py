@@ -328,26 +328,19 @@ class StatisticalFunctions(RuntimeBase):
             if not (self.policy.numpy_argument_reading and isinstance(correction, (int, float))):
                 raise TypeError(f"{func}: correction must be an int or a float, got {type(correction).__name__}")
             correction = float(correction) if isinstance(correction, float) else int(correction)  # True, np.float64
-        if axis is None and keepdims is False and type(x) is Array and x._runtime is self and x._data.size:
+        if type(x) is Array and x._runtime is self:
             result = self._accumulations.get((func, x._dtype))  # the general path's answer before
             if result is not None:  # (only where x's dtype is the working and the result one: no cast)
-                # the general path's kernel below, without its checks
+                # the general path's kernel below, without its checks: over all of x or one axis
                 data = x._data
-                axes = _fast_axes(data.ndim, None, False)
-                out = quiet_context().run(_variance_of, data, axes, data.size, correction, False, data.dtype)
-                return _asarray(out, dtype=result.numpy), result, x._device
+                axes = _fast_axes(data.ndim, axis, keepdims)
+                if axes is not None and (count := data.shape[axis] if type(axis) is int else data.size):
+                    out = quiet_context().run(_variance_of, data, axes, count, correction, keepdims, data.dtype)
+                    return _asarray(out, dtype=result.numpy), result, x._device
         x, axes, result, data, count, keepdims = self._moment_args(func, x, axis, keepdims)
         real = np.dtype(D.working_numpy(result))
-        if (
-            axis is None
-            and keepdims is False
-            and count
-            and data is x._data
-            and real is data.dtype
-            and result.numpy is real
-            and x._runtime is self
-        ):
-            self._accumulations[func, x._dtype] = result
+        if data is x._data and real is data.dtype and result.numpy is real and x._runtime is self:
+            self._accumulations[func, x._dtype] = result  # (a fact of x's dtype: no cast, for every axis)
         out = quiet_context().run(_variance_of, data, axes, count, correction, keepdims, real)
         return _asarray(out, dtype=real), result, x._device
 

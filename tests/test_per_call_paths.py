@@ -628,6 +628,29 @@ def test_variance_of_a_whole_array_answers_as_the_general_path(policy, func, err
                 assert first == general and again == general, (policy, dtype, data.shape, correction)
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+@pytest.mark.parametrize("func", ["var", "std"])
+def test_variance_along_an_axis_answers_as_the_general_path(policy, func):
+    """The remembered path takes an int axis too; the general path's spelling: the same axis in a tuple."""
+    reference, ns = _fresh(policy), _fresh(policy)
+    for dtype in _dtypes(ns):
+        for data in _reduction_inputs(ns, dtype):
+            for axis in (0, -1, 1):
+                for keepdims in (False, True):
+                    for correction in (0, 1, 1.5, 9):
+
+                        def call(ns, axis, data=data, correction=correction, keepdims=keepdims):
+                            with np.errstate(all="raise"):
+                                return getattr(ns, func)(
+                                    ns.asarray(data), axis=axis, correction=correction, keepdims=keepdims
+                                )
+
+                        general = _outcome(lambda call=call, axis=axis: call(reference, (axis,)))
+                        first = _outcome(lambda call=call, axis=axis: call(ns, axis))
+                        again = _outcome(lambda call=call, axis=axis: call(ns, axis))
+                        assert first == general and again == general, (policy, dtype, data.shape, axis, correction)
+
+
 def test_mean_underflows_silently_as_its_remembered_path_does():
     ns = _fresh("array_api")
     for data in ([5e-324, 0.0], [[5e-324], [0.0]]):
