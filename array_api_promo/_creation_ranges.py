@@ -28,6 +28,7 @@ _EXACT_INT = 2**53
 _RANGE_BOUNDS = {**D.INT_BOUNDS, D.float32: None, D.float64: None}
 _arange = np.arange
 _empty = np.empty
+_where = np.where
 _ndarray = np.ndarray
 _ceil = math.ceil
 
@@ -61,6 +62,33 @@ def _number_bound(value, func, arg, complex_ok=False):
     if complex_ok and isinstance(value, np.complexfloating):
         return complex(value)
     return value
+
+
+_MASKS: dict = {}  # tri(rows, cols, k, dtype=bool) by (rows, cols, k), read-only, for small matrices
+_MASKED_ELEMENTS = 1 << 16
+_ZEROS: dict = {}  # np.zeros(1, dtype) by dtype, read-only
+
+
+def triangle(data: np.ndarray, k: int, lower: bool) -> np.ndarray:
+    """``np.tril(data, k)`` (``lower``) or ``np.triu(data, k)`` of ``data`` (ndim >= 2): their own steps, NumPy's
+    ``where`` of ``np.tri``'s mask and a zero of data's dtype, the mask made once per small matrix shape."""
+    rows, cols = data.shape[-2:]
+    if not lower:
+        k -= 1  # (np.triu: the complement of tri's mask one diagonal down)
+    mask = _MASKS.get((rows, cols, k))
+    if mask is None:
+        mask = np.tri(rows, cols, k=k, dtype=bool)
+        if rows * cols <= _MASKED_ELEMENTS:
+            if len(_MASKS) >= 256:
+                _MASKS.clear()
+            mask.flags.writeable = False
+            _MASKS[rows, cols, k] = mask
+    zero = _ZEROS.get(data.dtype)
+    if zero is None:
+        zero = np.zeros(1, data.dtype)
+        zero.flags.writeable = False
+        _ZEROS[data.dtype] = zero
+    return _where(mask, data, zero) if lower else _where(mask, zero, data)
 
 
 class RangeCreation(RuntimeBase):
@@ -316,6 +344,10 @@ class RangeCreation(RuntimeBase):
         return Array._new(np.eye(n_rows, n_cols, k=k, dtype=dtype.numpy), dtype, self, device)
 
     def _triangle(self, x, k, numpy_func, func):
+        if type(x) is Array and x._runtime is self and type(k) is int:
+            data = x._data
+            if type(data) is _ndarray and data.ndim >= 2:  # np.tril's and np.triu's steps, their mask remembered
+                return new_array(triangle(data, k, func == "tril"), x._dtype, self, x._device)
         x = self._check_array(x, func)
         if type(k) is not int:
             if not (

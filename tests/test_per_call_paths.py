@@ -779,6 +779,45 @@ def test_meshgrid_answers_as_the_general_path(policy, version):
         ns.meshgrid(*on_two_devices)
 
 
+# -- tril and triu ---------------------------------------------------------------------------------
+@pytest.mark.parametrize("dtype", ["bool", "int16", "uint8", "float64", "complex64"])
+def test_triangle_is_numpys_tril_and_triu(dtype):
+    """np.tril's and np.triu's steps with the mask remembered: their arrays (dtype, shape, strides, bytes), on
+    stacks, strided views and empty matrices, for every k, twice (the mask made, then remembered)."""
+    from array_api_promo._creation_ranges import triangle
+
+    base = np.arange(1, 61).astype(dtype).reshape(3, 4, 5)
+    for data in (base, base[0], base[:, ::-1, ::2], base.swapaxes(-1, -2), base[:, :0], np.ones((1, 1), dtype)):
+        for k in (0, 1, -1, 3, -7, 40, -(2**40)):
+            for _ in range(2):
+                for lower, numpys in ((True, np.tril(data, k)), (False, np.triu(data, k))):
+                    mine = triangle(data, k, lower)
+                    assert (mine.dtype, mine.shape, mine.strides, mine.tobytes()) == (
+                        numpys.dtype,
+                        numpys.shape,
+                        numpys.strides,
+                        numpys.tobytes(),
+                    ), (data.shape, k, lower)
+                    assert mine.flags.writeable
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_tril_and_triu_answer_as_the_general_path(policy):
+    ns = _fresh(policy)
+    other = _general_namespace(ns)
+    for dtype in _dtypes(ns):
+        for data in (
+            np.resize(_special(ns, dtype), (3, 4)),
+            np.resize(_special(ns, dtype), (2, 2, 3)),
+            _special(ns, dtype),
+        ):
+            for k in (0, 2, -1, 1.0, True, 2**70):
+                for func in ("tril", "triu"):
+                    fast = _outcome(lambda: getattr(ns, func)(ns.asarray(data), k=k))
+                    general = _outcome(lambda: getattr(ns, func)(other.asarray(data), k=k))
+                    assert fast == general, (policy, dtype, data.shape, k, func)
+
+
 # -- concat and permute_dims -----------------------------------------------------------------------
 @pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
 def test_concat_answers_as_its_general_path(ns):
