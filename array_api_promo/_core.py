@@ -19,6 +19,7 @@ import numpy as np
 __all__ = [
     "COMPILED",
     "all_finite",
+    "broadcast_view",
     "clip_arrays",
     "UNTRACKED_ARRAYS",
     "FastPath",
@@ -53,6 +54,7 @@ try:
         Guarded,
         Quiet,
         all_finite as _all_finite,
+        broadcast_view as _broadcast_view,
         clip_arrays,
         forward_calls as _forward_calls,
         loop_call,
@@ -64,6 +66,7 @@ try:
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
+    _broadcast_view = None
     _forward_calls = Guarded = Quiet = clip_arrays = loop_call = plain_view_of = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
@@ -91,6 +94,18 @@ def all_finite(a) -> bool:
             return finite
     # count_nonzero of the mask is several times cheaper than ndarray.all() on small arrays
     return _count_nonzero(_isfinite(a)) == a.size
+
+
+def broadcast_view(a, shape: tuple):
+    """``np.broadcast_to(a, shape)`` of an exact ndarray and a tuple of ints, or NotImplemented where the
+    shapes do not broadcast (with the compiled module, its view made in C, NotImplemented for a size of 0
+    too: NumPy's call then)."""
+    if _broadcast_view is not None:
+        return _broadcast_view(a, shape)
+    try:
+        return np.broadcast_to(a, shape)
+    except ValueError:
+        return NotImplemented
 
 
 def fast_path(kind: int, name: str, function):

@@ -4199,6 +4199,67 @@ plain_view_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* broadcast_view(a, shape): np.broadcast_to(a, shape) for an exact ndarray and a tuple of non-negative
+ * ints with no 0 (the caller's checks): the read-only view NumPy's makes (its nditer's: data's strides where
+ * the sizes match, 0 where data's size is 1 or the axis is new; base by NumPy's setter), without its
+ * Python layer and iterator.  NotImplemented where the shapes do not broadcast or a size is 0 (NumPy's
+ * call then, and its error). */
+static PyObject *
+broadcast_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyArray_CheckExact(args[0]) || !PyTuple_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "broadcast_view(a, shape) takes an ndarray and a tuple");
+        return NULL;
+    }
+    PyArrayObject *data = (PyArrayObject *)args[0];
+    PyObject *target = args[1];
+    Py_ssize_t nd = PyTuple_GET_SIZE(target);
+    int data_nd = PyArray_NDIM(data);
+    if (nd > NPY_MAXDIMS || nd < data_nd) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    Py_ssize_t lead = nd - data_nd;
+    for (Py_ssize_t i = 0; i < nd; i++) {
+        PyObject *size = PyTuple_GET_ITEM(target, i);
+        if (!PyLong_CheckExact(size)) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        int overflow;
+        long long n = PyLong_AsLongLongAndOverflow(size, &overflow);
+        if (overflow != 0 || n <= 0 || n > NPY_MAX_INTP) {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+        shape[i] = (npy_intp)n;
+        if (i < lead) {
+            strides[i] = 0;
+            continue;
+        }
+        npy_intp own = PyArray_DIM(data, (int)(i - lead));
+        if (own == shape[i] && own != 1) {
+            strides[i] = PyArray_STRIDE(data, (int)(i - lead));
+        }
+        else if (own == 1) {
+            strides[i] = 0;
+        }
+        else {
+            Py_RETURN_NOTIMPLEMENTED;
+        }
+    }
+    PyArray_Descr *descr = PyArray_DESCR(data);
+    Py_INCREF(descr); /* stolen */
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, (int)nd, shape, strides, PyArray_BYTES(data), 0, NULL);
+    if (view == NULL) {
+        return NULL;
+    }
+    Py_INCREF(data); /* stolen */
+    if (PyArray_SetBaseObject((PyArrayObject *)view, (PyObject *)data) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
 static PyMethodDef module_methods[] = {
     {"wrap_each", (PyCFunction)(void (*)(void))wrap_each, METH_FASTCALL,
      "wrap_each(datas, dtype, runtime, device): a tuple of new arrays of the given slots, one per data."},
@@ -4218,6 +4279,9 @@ static PyMethodDef module_methods[] = {
     {"plain_view_of", (PyCFunction)(void (*)(void))plain_view_of, METH_FASTCALL,
      "plain_view_of(a, key): a[key] for a plain basic key, by NumPy's view constructor without its key parsing "
      "(NotImplemented: another key; NumPy's indexing then)."},
+    {"broadcast_view", (PyCFunction)(void (*)(void))broadcast_view, METH_FASTCALL,
+     "broadcast_view(a, shape): np.broadcast_to(a, shape)'s read-only view, without its iterator "
+     "(NotImplemented: shapes that do not broadcast, a size of 0; NumPy's call then)."},
     {"clip_arrays", (PyCFunction)(void (*)(void))clip_arrays, METH_FASTCALL,
      "clip_arrays(maximum, minimum, x, lo, hi, check): minimum(maximum(x, lo), hi) in one pass (None: crossed "
      "bounds; NotImplemented: ask NumPy)."},

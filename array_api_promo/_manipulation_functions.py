@@ -31,6 +31,7 @@ __all__ = ["ManipulationFunctions", "rolled"]
 
 _ndarray = np.ndarray
 _broadcast_to = np.broadcast_to
+_broadcast_view = _core.broadcast_view
 _MAX_INDEX = sys.maxsize  # the most elements (their nonzero sizes' product) NumPy indexes: check_fits' bound
 
 _RESHAPE_TAKES_COPY = np.lib.NumpyVersion(np.__version__) >= "2.1.0"
@@ -52,6 +53,17 @@ _index = operator.index
 _empty_like = np.empty_like
 _product = itertools.product
 _WHOLE_AXIS = ((slice(None), slice(None)),)
+
+
+def _broadcast_data(data, shape: tuple):
+    """``data`` itself for its own shape, else its read-only view broadcast to ``shape`` (which it fits)."""
+    if data.shape == shape:
+        return data
+    if type(data) is _ndarray and type(shape) is tuple:
+        out = _broadcast_view(data, shape)
+        if out is not NotImplemented:
+            return out
+    return _broadcast_to(data, shape)
 
 
 def rolled(data: np.ndarray, offsets) -> np.ndarray:
@@ -196,17 +208,17 @@ class ManipulationFunctions(JoiningFunctions):
                 self._check_array(a, func, f"arrays[{i}]")
         if not arrays:
             return () if self.api_version >= "2025.12" else []
-        device = self._same_device(func, *arrays)
-        shape = _broadcast_shapes([a._data.shape for a in arrays], func)
-        out = tuple(
-            Array._new(
-                a._data if a._data.shape == shape else np.broadcast_to(a._data, shape),
-                a._dtype,
-                self,
-                device,
-            )
-            for a in arrays
-        )
+        device = arrays[0]._device
+        shapes = []
+        for a in arrays:
+            if a._device is not device:
+                device = self._same_device(func, *arrays)
+            shapes.append(a._data.shape)
+        shape = shapes[0]
+        if shapes.count(shape) != len(shapes):
+            shape = _broadcast_shapes(shapes, func)
+        # (each array's own device holds its dtype: one device for all, checked above)
+        out = tuple([new_array(_broadcast_data(a._data, shape), a._dtype, self, device) for a in arrays])
         # The standard returns a tuple since 2025.12 and a list before.
         return out if self.api_version >= "2025.12" else list(out)
 
@@ -223,11 +235,8 @@ class ManipulationFunctions(JoiningFunctions):
                 if data.shape == shape:
                     return new_array(data, x._dtype, self, x._device)
                 if elements <= _MAX_INDEX:
-                    try:
-                        out = _broadcast_to(data, shape)
-                    except ValueError:  # shapes that do not broadcast: worded below
-                        pass
-                    else:
+                    out = _broadcast_view(data, shape)
+                    if out is not NotImplemented:  # (shapes that do not broadcast: worded below)
                         return new_array(out, x._dtype, self, x._device)
         func = "broadcast_to"
         x = self._check_array(x, func)

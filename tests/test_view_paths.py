@@ -368,3 +368,72 @@ def test_torchs_checked_float_conversion_answers_as_its_general_path(version):
     assert float(tx.full(2, 3.4e38)[0]) == float(np.float32(3.4e38))
     with pytest.raises(OverflowError, match="full"):
         tx.full(2, 3.5e38)
+
+
+# -- broadcasting --------------------------------------------------------------------------------------
+def _view_facts(v):
+    """What tells two views apart: type, dtype, shape, strides, first byte, flags, base, values."""
+    flags = ("C_CONTIGUOUS", "F_CONTIGUOUS", "OWNDATA", "WRITEABLE", "ALIGNED", "WRITEBACKIFCOPY")
+    start = v.__array_interface__["data"][0]
+    return type(v), v.dtype, v.shape, v.strides, start, tuple(v.flags[f] for f in flags), id(v.base), v.tobytes()
+
+
+def test_broadcast_view_is_numpys_broadcast_to():
+    """``_core.broadcast_view`` (in C: the view np.broadcast_to's iterator makes) is NumPy's view of every
+    shape the array broadcasts to, on strided, transposed, read-only, byte-swapped, 0-d and size-1 arrays
+    and views of views; NotImplemented for every shape that does not broadcast (and, in C, a size of 0)."""
+    from array_api_promo import _core
+
+    base = np.arange(24.0).reshape(2, 3, 4)
+    readonly = np.arange(3.0)
+    readonly.flags.writeable = False
+    arrays = [base, base[:, ::-2, 1:2], base.transpose(2, 0, 1)[:1], readonly, np.arange(4, dtype=">i4")]
+    arrays += [np.asarray(2.5), np.ones((1, 1), np.int8), base[0, 0], np.zeros((3, 1), bool)]
+    shapes = [(), (1,), (4,), (3,), (2, 3, 4), (5, 2, 3, 4), (2, 1), (3, 1), (1, 3, 4), (7, 3, 1), (2, 0), (0, 4)]
+    shapes += [(6, 2, 2, 3, 4), (4, 4), (3, 3)]
+    made = refused = 0
+    for a in arrays:
+        for shape in shapes + [a.shape, (2, *a.shape)]:
+            got = _core.broadcast_view(a, shape)
+            try:
+                expected = np.broadcast_to(a, shape)
+            except ValueError:
+                assert got is NotImplemented, (a.shape, shape)
+                refused += 1
+                continue
+            if got is NotImplemented:
+                assert 0 in shape, (a.shape, shape)  # (a size of 0: NumPy's call)
+                continue
+            made += 1
+            assert _view_facts(got) == _view_facts(expected), (a.shape, a.strides, shape)
+    assert made > 60 and refused > 60, (made, refused)
+    if _core.COMPILED:
+        with pytest.raises(TypeError, match="broadcast_view"):
+            _core.broadcast_view([1, 2], (2,))
+
+
+@pytest.mark.parametrize("policy", POLICIES)
+def test_broadcast_to_and_broadcast_arrays_answer_as_their_general_path(policy):
+    ns = _fresh(policy)
+    other = xp.namespace(ns.asarray(0)._runtime.policy, "2024.12")  # its arrays: ns's general path
+    for dtype in list(ns.__array_namespace_info__().dtypes().values())[:4]:
+        values = special_values(dtype)
+        inputs = [values, values[:1], np.asarray(values[0]), np.resize(values, (2, 1, 3))[:, :, ::-1]]
+        for data in inputs:
+            for shape in [(3, 2, *data.shape), data.shape, (1, 1), (4, 2, 5, 3), (0, *data.shape), (2, 1.0)]:
+                fast = _outcome(lambda data=data, shape=shape: ns.broadcast_to(ns.asarray(data), shape))
+                general = _outcome(lambda data=data, shape=shape: ns.broadcast_to(other.asarray(data), shape))
+                assert fast == general, (policy, dtype, data.shape, shape)
+            for others in (
+                [values],
+                [data, values[:1]],
+                [np.resize(values, (2, 2))],
+                [np.ones((4, 1, 1), dtype.numpy)],
+            ):
+                fast = _outcome(lambda data=data, others=others: ns.broadcast_arrays(*map(ns.asarray, [data, *others])))
+                general = _outcome(
+                    lambda data=data, others=others: ns.broadcast_arrays(*map(other.asarray, [data, *others]))
+                )
+                assert fast == general, (policy, dtype, data.shape, [o.shape for o in others])
+    with pytest.raises(ValueError, match="device"):
+        ns.broadcast_arrays(ns.ones(2), ns.ones(2).to_device(DEVICE1))
