@@ -14,6 +14,7 @@ import numpy as np
 from . import _dtypes as D
 from ._array import Array
 from ._core import all_finite
+from ._creation_ranges import triangle
 from ._runtime import RuntimeBase, is_one_of, lapack_context, silent_context
 
 if TYPE_CHECKING:
@@ -142,6 +143,23 @@ def _eigvals_of(a):
     return _general_eigen(a, False)
 
 
+_QR_RAW, _QR_REDUCED = _gufunc("qr_r_raw") or _gufunc("qr_r_raw_m"), _gufunc("qr_reduced")  # (2.0: by m <= n)
+_DOUBLE, _CDOUBLE = np.dtype("f8"), np.dtype("c16")
+
+
+def _qr_of(a):
+    """``np.linalg.qr(a)`` (reduced) of square matrices: (Q, R), R the upper triangle of the factored copy."""
+    if _QR_RAW is None or _QR_REDUCED is None or type(a) is not _ndarray or a.dtype not in _REAL_PRECISION:
+        return np.linalg.qr(a)
+    if a.shape[-1] != a.shape[-2]:
+        return np.linalg.qr(a)
+    complex_input = a.dtype.kind == "c"
+    work = a.astype(_CDOUBLE if complex_input else _DOUBLE, copy=True)
+    tau = _QR_RAW(work, signature="D->D" if complex_input else "d->d")
+    q = _QR_REDUCED(work, tau, signature="DD->D" if complex_input else "dd->d")
+    return q.astype(a.dtype, copy=False), triangle(work, 0, False).astype(a.dtype, copy=False)
+
+
 def _svd_of(a):
     """``np.linalg.svd(a)`` (full matrices) of square matrices: (U, S, Vh)."""
     real = _REAL_PRECISION.get(a.dtype)
@@ -207,6 +225,9 @@ class SVDResult(NamedTuple):
     U: Array
     S: Array
     Vh: Array
+
+
+_DEFAULT_RTOLS: dict = {}  # rtol=None's max(M, N) * eps, by (real dtype, max(M, N))
 
 
 def _real_of(dtype):
@@ -382,7 +403,13 @@ class MatrixDecompositions(RuntimeBase):
         """``rtol`` as a NumPy array broadcastable against the stack shape (default max(M, N) * eps)."""
         real = _real_of(dtype)
         if rtol is None:
-            return np.asarray(max(shape[-2:]) * np.finfo(D.working_numpy(real)).eps)
+            default = _DEFAULT_RTOLS.get((real, max(shape[-2:])))
+            if default is None:
+                default = np.asarray(max(shape[-2:]) * np.finfo(D.working_numpy(real)).eps)
+                default.flags.writeable = False  # (read by NumPy only; remembered per dtype and size)
+                if len(_DEFAULT_RTOLS) < 1024:
+                    _DEFAULT_RTOLS[real, max(shape[-2:])] = default
+            return default
         if type(rtol) is Array:
             rtol = self._check_array(rtol, func, "rtol")
             integer = rtol._dtype.category in (D.CATEGORY_INTEGER, D.CATEGORY_BOOL)
@@ -424,6 +451,13 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_pinv(self, x: Array, /, *, rtol: float | Array | None = None) -> Array:
         """Moore-Penrose pseudo-inverse of each matrix."""
         func = "linalg.pinv"
+        if rtol is None and (plain := self._plain_matrices(x, func)) is not None and plain[0].shape[-1]:
+            data, dtype = plain  # (the general path's steps for it, without its checks)
+            tol = self._rtol(None, func, dtype, data.shape, x._device)
+            try:
+                return self._plain_result(silent_context().run(np.linalg.pinv, data, rtol=tol), dtype, x._device)
+            except _LinAlgError:
+                pass  # (the general path says so in its words)
         x, dtype, data = self._linalg_input(x, func)
         tol = self._rtol(rtol, func, dtype, data.shape, x._device)
         if 0 in data.shape[-2:]:
@@ -435,6 +469,9 @@ class MatrixDecompositions(RuntimeBase):
     def linalg_qr(self, x: Array, /, *, mode: Literal["reduced", "complete"] = "reduced") -> QRResult:
         """QR decomposition (``mode`` 'reduced' or 'complete')."""
         func = "linalg.qr"
+        if type(mode) is str and mode == "reduced" and (plain := self._plain_lapack_of(x, func, _qr_of)):
+            (q, r), dtype = plain
+            return QRResult(self._plain_result(q, dtype, x._device), self._plain_result(r, dtype, x._device))
         if not is_one_of(mode, ("reduced", "complete")):
             raise ValueError(f"{func}: mode must be 'reduced' or 'complete', got {mode!r}")
         x, dtype, data = self._linalg_input(x, func)

@@ -83,6 +83,10 @@ _ONE_MATRIX = {
     "eigvals": lambda ns, x: ns.linalg.eigvals(x),
     "svd": lambda ns, x: ns.linalg.svd(x),
     "svd reduced": lambda ns, x: ns.linalg.svd(x, full_matrices=False),
+    "qr": lambda ns, x: ns.linalg.qr(x),
+    "qr complete": lambda ns, x: ns.linalg.qr(x, mode="complete"),
+    "pinv": lambda ns, x: ns.linalg.pinv(x),
+    "pinv rtol": lambda ns, x: ns.linalg.pinv(x, rtol=0.5),
     "matrix_norm": lambda ns, x: ns.linalg.matrix_norm(x),
     "matrix_power": lambda ns, x: ns.linalg.matrix_power(x, 2),
     "trace": lambda ns, x: ns.linalg.trace(x),
@@ -408,6 +412,7 @@ _NUMPYS_ONE_MATRIX_FUNCTIONS = {
     "_eigvals_of": np.linalg.eigvals,
     "_svd_of": np.linalg.svd,
     "_svdvals_of": lambda a: np.linalg.svd(a, compute_uv=False),
+    "_qr_of": np.linalg.qr,
 }
 
 
