@@ -265,6 +265,8 @@ class CreationFunctions(FillCreation, RangeCreation):
 
     def from_dlpack(self, x: object, /, *, device: Device | None = None, copy: bool | None = None) -> Array:
         """Returns an array holding the data of ``x``, an object with a ``__dlpack__`` method."""
+        if device is None and copy is None and type(x) is Array and x._runtime is self:
+            return x  # (_from_array's answer: nothing changes)
         if device is not None:
             device = self._check_device(device, "from_dlpack")
         if type(x) is Array:

@@ -437,3 +437,21 @@ def test_broadcast_to_and_broadcast_arrays_answer_as_their_general_path(policy):
                 assert fast == general, (policy, dtype, data.shape, [o.shape for o in others])
     with pytest.raises(ValueError, match="device"):
         ns.broadcast_arrays(ns.ones(2), ns.ones(2).to_device(DEVICE1))
+
+
+@pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
+def test_from_dlpack_of_an_array_answers_as_asarray_does(ns):
+    """An array of this namespace with no device or copy asked: itself (its plain case); otherwise a copy,
+    a move or an array of this namespace over the same data, as the general path gives."""
+    x = ns.asarray([1.5, 2.5])
+    assert ns.from_dlpack(x) is x
+    assert ns.from_dlpack(x, copy=False) is x
+    copied = ns.from_dlpack(x, copy=True)
+    assert copied is not x and not np.shares_memory(copied._data, x._data) and copied._data.tolist() == [1.5, 2.5]
+    moved = ns.from_dlpack(x, device=DEVICE1)
+    assert moved.device == DEVICE1 and moved._data.tolist() == [1.5, 2.5]
+    foreign = xp.namespace(x._runtime.policy, "2024.12").asarray([1.5, 2.5])
+    taken = ns.from_dlpack(foreign)
+    assert taken is not foreign and taken._runtime is x._runtime and taken._data is foreign._data
+    with pytest.raises(ValueError, match="copy=False"):
+        ns.from_dlpack(x, device=DEVICE1, copy=False)
