@@ -45,6 +45,94 @@ _LONG_ENOUGH_1 = {"fft": 1, "ifft": 1, "rfft": 1, "irfft": 2, "hfft": 2, "ihfft"
 _LONG_ENOUGH_N = {"fftn": 1, "ifftn": 1, "rfftn": 1, "irfftn": 2}
 _FUNC_NAMES = {op: f"fft.{op}" for op in (*_LONG_ENOUGH_1, *_LONG_ENOUGH_N)}
 
+# The plain cases' kernels: numpy.fft's functions with their defaults (n and s from x's shape, every axis or
+# the last, norm "backward") as their own steps call pocketfft's ufuncs (_raw_fft, _raw_fftnd), without
+# their Python layers; NumPy's functions for other dtypes (and where NumPy has moved its ufuncs).
+try:
+    from numpy.fft import _pocketfft_umath as _pocketfft
+except ImportError:  # pragma: no cover
+    _pocketfft = None
+_F4, _F8, _C8, _C16 = np.dtype("f4"), np.dtype("f8"), np.dtype("c8"), np.dtype("c16")
+_REAL_OF = {_F4: _F4, _F8: _F8, _C8: _F4, _C16: _F8}  # result_type(a.real.dtype, 1.0)
+_COMPLEX_OF = {_F4: _C8, _F8: _C16, _C8: _C8, _C16: _C16}  # result_type(a.dtype, 1j)
+_INVERSE_SCALES: dict = {}  # np.reciprocal(n, dtype=real): 1/n, the factor of norm "forward", by (n, real)
+_empty_like = np.empty_like
+
+
+def _pocketfft_call(a, axis: int, n: int, kind: str, scaled: bool):
+    """np.fft's ``_raw_fft`` of ``a`` along ``axis`` (>= 0) for ``n`` points: the complex transform forward
+    ("fft") or back ("ifft"), real to Hermitian ("rfft") or back ("irfft"), by 1/n where ``scaled``."""
+    real = _REAL_OF[a.dtype]
+    if scaled:
+        scale = _INVERSE_SCALES.get((n, real))
+        if scale is None:
+            scale = np.reciprocal(n, dtype=real)
+            if len(_INVERSE_SCALES) < 4096:
+                _INVERSE_SCALES[n, real] = scale
+    else:
+        scale = 1
+    n_out, out_dtype = n, _COMPLEX_OF[a.dtype]
+    if kind == "fft":
+        ufunc = _pocketfft.fft
+    elif kind == "ifft":
+        ufunc = _pocketfft.ifft
+    elif kind == "rfft":
+        ufunc = _pocketfft.rfft_n_even if n % 2 == 0 else _pocketfft.rfft_n_odd
+        n_out = n // 2 + 1
+    else:
+        ufunc, out_dtype = _pocketfft.irfft, real
+    out = _empty_like(a, shape=a.shape[:axis] + (n_out,) + a.shape[axis + 1 :], dtype=out_dtype)
+    return ufunc(a, scale, axes=[(axis,), (), (axis,)], out=out)
+
+
+def _plain_kernel(numpys, steps):
+    """``steps(a)`` for an ndarray of float32, float64, complex64 or complex128, else ``numpys(a)``."""
+
+    def kernel(a):
+        if _pocketfft is None or type(a) is not _ndarray or a.dtype not in _REAL_OF:
+            return numpys(a)
+        return steps(a)
+
+    return kernel
+
+
+def _ihfft_steps(a):
+    out = _pocketfft_call(a, a.ndim - 1, a.shape[-1], "rfft", True)
+    return np.conjugate(out, out=out)
+
+
+def _irfftn_steps(a):
+    n = 2 * (a.shape[-1] - 1)
+    for axis in range(a.ndim - 1):
+        a = _pocketfft_call(a, axis, a.shape[axis], "ifft", True)
+    return _pocketfft_call(a, a.ndim - 1, n, "irfft", True)
+
+
+def _every_axis(kind: str, scaled: bool):
+    def steps(a):
+        for axis in range(a.ndim - 1, -1, -1):  # (_raw_fftnd: the last axis first)
+            a = _pocketfft_call(a, axis, a.shape[axis], kind, scaled)
+        return a
+
+    return steps
+
+
+_PLAIN_KERNELS = {
+    "fft": _plain_kernel(np.fft.fft, lambda a: _pocketfft_call(a, a.ndim - 1, a.shape[-1], "fft", False)),
+    "ifft": _plain_kernel(np.fft.ifft, lambda a: _pocketfft_call(a, a.ndim - 1, a.shape[-1], "ifft", True)),
+    "rfft": _plain_kernel(np.fft.rfft, lambda a: _pocketfft_call(a, a.ndim - 1, a.shape[-1], "rfft", False)),
+    "irfft": _plain_kernel(
+        np.fft.irfft, lambda a: _pocketfft_call(a, a.ndim - 1, 2 * (a.shape[-1] - 1), "irfft", True)
+    ),
+    "hfft": _plain_kernel(
+        np.fft.hfft, lambda a: _pocketfft_call(np.conjugate(a), a.ndim - 1, 2 * (a.shape[-1] - 1), "irfft", False)
+    ),
+    "ihfft": _plain_kernel(np.fft.ihfft, _ihfft_steps),
+    "fftn": _plain_kernel(np.fft.fftn, _every_axis("fft", False)),
+    "ifftn": _plain_kernel(np.fft.ifftn, _every_axis("ifft", True)),
+    "irfftn": _plain_kernel(np.fft.irfftn, _irfftn_steps),
+}
+
 _FUSED_FREQ_SIZE = 1 << 12  # below this, one ufunc call with out= costs more than the pass it saves
 
 
@@ -134,7 +222,7 @@ class FFTFunctions(RuntimeBase):
         shape = data.shape
         if not shape or shape[-1] < shortest or (every_axis and 0 in shape):
             return None
-        out = quiet_context().run(kernel, data)  # (quietly: inf and NaN give NaN, no warning)
+        out = quiet_context().run(_PLAIN_KERNELS.get(op, kernel), data)  # (quietly: inf and NaN give NaN, no warning)
         result = decision.result
         if out.dtype is not result.numpy:
             out = np.asarray(out, dtype=result.numpy)

@@ -490,6 +490,39 @@ def test_the_contraction_over_an_int_of_axes_is_numpys_tensordot_bit_for_bit(dty
             assert (mine.dtype, mine.shape, mine.tobytes()) == (numpys.dtype, numpys.shape, numpys.tobytes())
 
 
+@pytest.mark.parametrize("op", ["fft", "ifft", "rfft", "irfft", "hfft", "ihfft", "fftn", "ifftn", "irfftn"])
+def test_the_plain_transforms_are_numpys_bit_for_bit(op):
+    """The plain cases' kernels (numpy.fft's own pocketfft calls with its defaults, without its Python layers)
+    give numpy.fft's arrays: dtype, shape and bytes, on 1-d to 3-d, odd and even, strided and special values;
+    other dtypes go to NumPy's function."""
+    from array_api_promo._fft import _PLAIN_KERNELS
+
+    rng = np.random.default_rng(54)
+    base = rng.standard_normal((3, 4, 6)) + 1j * rng.standard_normal((3, 4, 6))
+    base[0, 0, :3] = [math.nan, math.inf, -0.0]
+    shapes = [base[0, 0], base[0, 0, :5], base[0], base, base[:, ::-1, 1::2], base[1, :, :2], base[0, :1, :]]
+    answered = 0
+    for dtype in ("float32", "float64", "complex64", "complex128", "float16", "int64"):
+        for data in shapes:
+            with np.errstate(all="ignore"):
+                a = (data if dtype.startswith("complex") else data.real).astype(dtype)
+            if op in ("irfft", "hfft", "irfftn") and a.shape[-1] < 2:
+                continue
+            mine, numpys = _transformed(_PLAIN_KERNELS[op], a), _transformed(getattr(np.fft, op), a)
+            assert mine == numpys, (op, dtype, a.shape)
+            answered += mine[0] != "error"
+    assert answered >= 24
+
+
+def _transformed(kernel, a):
+    try:
+        with np.errstate(all="ignore"):
+            out = kernel(a)
+    except TypeError as exc:  # (a real transform of complex input)
+        return "error", str(exc)
+    return type(out), out.dtype, out.shape, out.tobytes()
+
+
 # -- vector_norm -----------------------------------------------------------------------------------------
 @NAMESPACES
 def test_vector_norm_of_real_input_squares_as_the_abs_formula(ns):
