@@ -133,6 +133,7 @@ _PLAIN_KERNELS = {
     "irfftn": _plain_kernel(np.fft.irfftn, _irfftn_steps),
 }
 
+_FREQUENCIES: dict = {}  # fftfreq's and rfftfreq's few values by (op, n, d, NumPy dtype), where no flag was raised
 _FUSED_FREQ_SIZE = 1 << 12  # below this, one ufunc call with out= costs more than the pass it saves
 
 
@@ -388,6 +389,10 @@ class FFTFunctions(RuntimeBase):
 
     def _frequencies(self, op, n, d, result, device):
         """fftfreq's or rfftfreq's ``n`` values for a spacing ``d``, of the dtype ``result``."""
+        key = (op, n, d, result.numpy)
+        known = _FREQUENCIES.get(key)
+        if known is not None:
+            return Array._new(known.copy(), result, self, device)
         # NumPy's formula (np.fft.fftfreq, rfftfreq): the integers 0, 1, ..., -2, -1 times
         # 1 / (n * d) in float64, in fewer passes (the integers made exactly in float64, in place).
         freq = np.arange(n if op == "fftfreq" else n // 2 + 1, dtype=np.float64)
@@ -404,6 +409,11 @@ class FFTFunctions(RuntimeBase):
         else:
             freq *= val
             freq = freq.astype(target)
+        if n <= PLAIN_LENGTH and target.kind == "f" and _exact_in(target, val, n):
+            # (no floating-point flag was raised, so no warning to repeat: the values, kept for a copy)
+            if len(_FREQUENCIES) >= 256:
+                _FREQUENCIES.clear()
+            _FREQUENCIES[key] = freq.copy()
         return Array._new(freq, result, self, device)
 
     def fft_fftfreq(

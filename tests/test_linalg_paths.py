@@ -582,6 +582,10 @@ def test_fftfreq_is_numpys_cast_bit_for_bit(ns, errors):
                         ours = outcome(
                             lambda f=function, n=n, d=d, t=dtype: getattr(ns.fft, f)(n, d=d, dtype=t), _describe
                         )
+                        again = outcome(
+                            lambda f=function, n=n, d=d, t=dtype: getattr(ns.fft, f)(n, d=d, dtype=t), _describe
+                        )
+                    assert again == ours, (function, n, d, dtype)  # (values made once: the same, warnings too)
                     assert ours[0][0] == "array"
                     target = ours[0][3]
 
