@@ -134,6 +134,7 @@ _PLAIN_KERNELS = {
 }
 
 _FREQUENCIES: dict = {}  # fftfreq's and rfftfreq's few values by (op, n, d, NumPy dtype), where no flag was raised
+_KEPT_FREQUENCIES = 1024  # (the most values kept per entry: 8 KiB, 256 entries at most)
 _FUSED_FREQ_SIZE = 1 << 12  # below this, one ufunc call with out= costs more than the pass it saves
 
 
@@ -409,7 +410,7 @@ class FFTFunctions(RuntimeBase):
         else:
             freq *= val
             freq = freq.astype(target)
-        if n <= PLAIN_LENGTH and target.kind == "f" and _exact_in(target, val, n):
+        if n <= _KEPT_FREQUENCIES and target.kind == "f" and _exact_in(target, val, n):
             # (no floating-point flag was raised, so no warning to repeat: the values, kept for a copy)
             if len(_FREQUENCIES) >= 256:
                 _FREQUENCIES.clear()
