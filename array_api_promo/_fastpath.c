@@ -1583,6 +1583,53 @@ worded_by_python(void)
     return 0;
 }
 
+/* data[mask] for a boolean mask of data's own shape (the caller's check), both C-contiguous, data of a
+ * dtype without object references: the new 1-d array of the selected elements in C order that NumPy's
+ * boolean indexing makes, without its index preparation.  FALL_BACK for other layouts. */
+#define COPY_SELECTED(type)                                        \
+    for (npy_intp i = 0, j = 0; i < size; i++) {                  \
+        if (selected[i]) {                                         \
+            ((type *)target)[j++] = ((const type *)source)[i];     \
+        }                                                          \
+    }
+
+static PyObject *
+masked_copy(PyArrayObject *data, PyArrayObject *mask)
+{
+    PyArray_Descr *descr = PyArray_DESCR(data);
+    if (!PyArray_IS_C_CONTIGUOUS(data) || !PyArray_IS_C_CONTIGUOUS(mask) || PyDataType_REFCHK(descr) ||
+        PyArray_TYPE(mask) != NPY_BOOL || !PyArray_ISALIGNED(data)) {
+        return FALL_BACK;
+    }
+    npy_intp size = PyArray_SIZE(data), count = 0;
+    const npy_bool *selected = (const npy_bool *)PyArray_DATA(mask);
+    for (npy_intp i = 0; i < size; i++) {
+        count += selected[i] != 0;
+    }
+    Py_INCREF(descr); /* stolen */
+    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, descr, 1, &count, NULL, NULL, 0, NULL);
+    if (out == NULL || count == 0) {
+        return out;
+    }
+    const char *source = PyArray_BYTES(data);
+    char *target = PyArray_BYTES((PyArrayObject *)out);
+    npy_intp itemsize = PyArray_ITEMSIZE(data);
+    switch (itemsize) {
+        case 1: COPY_SELECTED(npy_uint8) break;
+        case 2: COPY_SELECTED(npy_uint16) break;
+        case 4: COPY_SELECTED(npy_uint32) break;
+        case 8: COPY_SELECTED(npy_uint64) break;
+        default:
+            for (npy_intp i = 0; i < size; i++) {
+                if (selected[i]) {
+                    memcpy(target, source + i * itemsize, itemsize);
+                    target += itemsize;
+                }
+            }
+    }
+    return out;
+}
+
 static PyObject *
 getitem(PyObject *x, PyObject *key)
 {
@@ -1623,7 +1670,10 @@ getitem(PyObject *x, PyObject *key)
         }
         PyObject *key_data = SLOT(key, DATA);
         if (mask) { /* nothing to check but what own_mask checked */
-            out = PyObject_GetItem(data, key_data);
+            out = masked_copy((PyArrayObject *)data, (PyArrayObject *)key_data);
+            if (out == FALL_BACK) {
+                out = PyObject_GetItem(data, key_data);
+            }
             if (out == NULL) {
                 return NULL;
             }
@@ -4260,6 +4310,23 @@ broadcast_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return view;
 }
 
+/* masked_copy_of(a, mask): masked_copy's answer for two exact ndarrays of one shape, NotImplemented where it
+ * makes none (the tests hold it to NumPy's boolean indexing). */
+static PyObject *
+masked_copy_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyArray_CheckExact(args[0]) || !PyArray_CheckExact(args[1]) ||
+        !same_shape((PyArrayObject *)args[0], (PyArrayObject *)args[1])) {
+        PyErr_SetString(PyExc_TypeError, "masked_copy_of(a, mask) takes two ndarrays of one shape");
+        return NULL;
+    }
+    PyObject *out = masked_copy((PyArrayObject *)args[0], (PyArrayObject *)args[1]);
+    if (out == FALL_BACK) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
     {"wrap_each", (PyCFunction)(void (*)(void))wrap_each, METH_FASTCALL,
      "wrap_each(datas, dtype, runtime, device): a tuple of new arrays of the given slots, one per data."},
@@ -4279,6 +4346,9 @@ static PyMethodDef module_methods[] = {
     {"plain_view_of", (PyCFunction)(void (*)(void))plain_view_of, METH_FASTCALL,
      "plain_view_of(a, key): a[key] for a plain basic key, by NumPy's view constructor without its key parsing "
      "(NotImplemented: another key; NumPy's indexing then)."},
+    {"masked_copy_of", (PyCFunction)(void (*)(void))masked_copy_of, METH_FASTCALL,
+     "masked_copy_of(a, mask): a[mask] for a bool mask of a's shape, both C-contiguous, by a copy loop "
+     "(NotImplemented: another layout or dtype; NumPy's indexing then)."},
     {"broadcast_view", (PyCFunction)(void (*)(void))broadcast_view, METH_FASTCALL,
      "broadcast_view(a, shape): np.broadcast_to(a, shape)'s read-only view, without its iterator "
      "(NotImplemented: shapes that do not broadcast, a size of 0; NumPy's call then)."},

@@ -1158,3 +1158,40 @@ def test_an_assignment_to_a_plain_key_stores_what_numpys_own_assignment_stores(n
     readonly = ns.broadcast_to(ns.asarray([1.0, 2.0, 3.0]), (2, 3))
     fast = _outcome(lambda: setitem(readonly, (0, slice(None)), 1.0))
     assert fast == _outcome(lambda: setitem.fallback(readonly, (0, slice(None)), 1.0)) and fast[0] == "error"
+
+
+def test_a_boolean_mask_of_xs_own_shape_selects_what_numpys_boolean_indexing_selects():
+    """``masked_copy_of``, the compiled ``__getitem__``'s copy for a mask of x's own shape, is NumPy's
+    ``a[mask]`` (type, dtype, shape, strides, flags, bytes) on every dtype width, 0-d, empty, 1-d to
+    3-d arrays, all-true, all-false and mask bytes other than 0 and 1; it hands back strided layouts,
+    which NumPy's indexing then answers, and the namespaces' x[mask] is NumPy's too."""
+    import ml_dtypes
+
+    copy_of = _core.masked_copy_of
+    rng = np.random.default_rng(55)
+    dtypes = [bool, np.int8, np.int16, np.uint32, np.float32, np.float64, np.complex64, np.complex128]
+    dtypes += [ml_dtypes.bfloat16, np.dtype((np.void, 24))]
+    made = handed = 0
+    for dtype in dtypes:
+        for shape in [(), (0,), (10,), (3, 4), (2, 3, 5), (4, 0)]:
+            kind = np.dtype(dtype).kind
+            a = np.asarray(rng.integers(0, 100, shape)).astype(dtype) if kind != "V" else np.zeros(shape, dtype)
+            raw = np.asarray(rng.integers(0, 3, shape), dtype=np.uint8)
+            for mask in (raw.view(bool), np.ones(shape, bool), np.zeros(shape, bool), np.asarray(raw > 0)):
+                got, expected = copy_of(a, mask), a[mask]
+                assert got is not NotImplemented
+                made += 1
+                facts, numpys = _view_facts(got), _view_facts(expected)  # (all but the data pointer and base)
+                assert facts[:4] + facts[5:6] == numpys[:4] + numpys[5:6] and got.base is None, (dtype, shape)
+                assert got.tobytes() == expected.tobytes()
+            if a.ndim == 2 and a.size:
+                assert copy_of(a.T, mask.T) is NotImplemented and copy_of(a[:, ::2], mask[:, ::2]) is NotImplemented
+                handed += 1
+    assert made > 200 and handed >= 10
+    with pytest.raises(TypeError, match="masked_copy_of"):
+        copy_of(np.zeros(3), np.zeros(2, bool))
+    for ns in (xp, tx):
+        x = ns.asarray(np.arange(12.0).reshape(3, 4))
+        mask = ns.asarray(np.arange(12).reshape(3, 4) % 3 == 0)
+        assert ns.asarray(x[mask])._data.tolist() == [0.0, 3.0, 6.0, 9.0]
+        assert ns.asarray(ns.matrix_transpose(x)[ns.matrix_transpose(mask)])._data.tolist() == [0.0, 9.0, 6.0, 3.0]
