@@ -168,22 +168,17 @@ class SearchingFunctions(RuntimeBase):
         self, x1: Array, x2: Array | float, /, *, side: Literal["left", "right"] = "left", sorter: Array | None = None
     ) -> Array:
         """Insertion indices of ``x2`` into the ascending ``x1`` (or ``x1[sorter]``)."""
-        if (
-            type(x1) is Array
-            and type(x2) is Array
-            and sorter is None
-            and type(side) is str
-            and (side == "left" or side == "right")
-            and x1._runtime is self
-            and x2._runtime is self
-            and x2._device is x1._device
-            and x1._data.ndim == 1
-            and x1._dtype not in self.policy.unordered_dtypes
-            and x2._dtype not in self.policy.unordered_dtypes
-        ):  # two arrays of this namespace, no sorter: the checks below pass
+        if type(x1) is Array and type(x2) is Array and sorter is None and x1._runtime is self and x2._runtime is self:
+            # two arrays of this namespace whose dtypes (and x2's 0-d-ness) the general path allowed, x1 a vector
             d1, d2 = x1._data, x2._data
-            dtype = self._result_types.get(_promotion_key(self, x1, x2))  # their promotion, met before
-            if dtype is not None:
+            dtype = self._function_pair_dtypes.get(("searchsorted", x1._dtype, x2._dtype, not d2.ndim))
+            if (
+                dtype is not None
+                and d1.ndim == 1
+                and x2._device is x1._device
+                and type(side) is str
+                and (side == "left" or side == "right")
+            ):
                 if x1._dtype is not dtype:
                     d1 = d1.astype(dtype.numpy)
                 if x2._dtype is not dtype:
@@ -226,6 +221,8 @@ class SearchingFunctions(RuntimeBase):
             dtype = None  # real values of kinds that do not promote: compared as NumPy compares them
         if dtype is not None and t2 is Array and x1._runtime is self and x2._runtime is self and not self._by_value:
             self._result_types[_promotion_key(self, x1, x2)] = dtype  # type: ignore[arg-type]  # result_type's answer too
+            # (and searchsorted's plan for these dtypes, x2 0-d or not: no value decides it here)
+            self._function_pair_dtypes["searchsorted", x1._dtype, x2._dtype, not x2._data.ndim] = dtype  # type: ignore[union-attr]
         if dtype is None:
             d2 = x2._data
         else:

@@ -489,7 +489,7 @@ def test_searchsorted_of_two_arrays_answers_as_the_general_path(policy):
                         x2 = x2[:1].reshape(()) if zero_d else x2
                         return ns.searchsorted(ns.asarray(x1), ns.asarray(x2), side=side)
 
-                    def warm(ns, dt1=dt1, dt2=dt2, call=call):
+                    def warm(ns, dt1=dt1, dt2=dt2, call=call):  # (other values, x2 as 0-d or not as below)
                         return call(ns, values=(np.ones(2, dt1.numpy), np.ones(3, dt2.numpy)))
 
                     general, fast = _general_then_fast(policy, call, warm)
