@@ -35,6 +35,7 @@ __all__ = [
     "register_array",
     "register_quiet_context",
     "register_scalar_converter",
+    "squeezed_view",
     "wrap_each",
 ]
 
@@ -42,6 +43,7 @@ __all__ = [
 BINARY_OPERATOR, REFLECTED_OPERATOR, INPLACE_OPERATOR, UNARY_OPERATOR = 0, 1, 2, 3
 BINARY_FUNCTION, UNARY_FUNCTION, GETITEM, RESULT_TYPE, ASTYPE, ASARRAY, CONSTANT = 4, 5, 6, 7, 8, 9, 10
 SETITEM, FLOAT, MATRIX_VIEW, SHAPE, ARANGE, RESHAPE, FLIP, CONCAT, WHERE, FULL = 11, 12, 13, 14, 15, 16, 17, 18, 19, 20
+SQUEEZE = 21
 
 PURE_PYTHON_REQUESTED = os.environ.get("ARRAY_API_PROMO_PURE_PYTHON", "") not in ("", "0")
 #: Why the compiled paths are not in use ("" when they are).
@@ -64,11 +66,12 @@ try:
         register_array as _register_array,
         register_quiet_context as _register_quiet_context,
         register_scalar_converter as _register_converter,
+        squeezed_view as _squeezed_view,
         wrap_each,
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
-    _broadcast_view = None
+    _broadcast_view = _squeezed_view = None
     _forward_calls = Guarded = Quiet = clip_arrays = loop_call = plain_view_of = masked_copy_of = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
@@ -106,6 +109,17 @@ def broadcast_view(a, shape: tuple):
         return _broadcast_view(a, shape)
     try:
         return np.broadcast_to(a, shape)
+    except ValueError:
+        return NotImplemented
+
+
+def squeezed_view(a, axis: int):
+    """``a.squeeze(axis)`` of an exact ndarray and an int, or NotImplemented where ``axis`` is not an axis of
+    size 1 (with the compiled module, its view made in C)."""
+    if _squeezed_view is not None:
+        return _squeezed_view(a, axis)
+    try:
+        return a.squeeze(axis)
     except ValueError:
         return NotImplemented
 

@@ -68,6 +68,7 @@ enum {
                          * scalar, of a signature the Python function has met (runtime._where_plans) */
     FULL,               /* runtime.full(shape, fill_value) or full_like(x, fill_value) of a Python scalar,
                          * with dtype= one of the runtime's or none */
+    SQUEEZE,            /* runtime.squeeze(x, axis), axis a Python int naming an axis of size 1 */
     KIND_COUNT
 };
 
@@ -2583,6 +2584,33 @@ reshape(PyObject *runtime, PyObject *x, PyObject *shape, PyObject *kwnames, PyOb
 /* flip(x) or flip(x, axis=i) (axis= None: every axis), x an array of the runtime on NumPy storage, i a
  * Python int within x's dimensions: x's data indexed by the Python function's own key, slice(None,
  * None, -1) on each axis flipped and slice(None) on the others, then Ellipsis: NumPy's view. */
+static PyObject *squeezed_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs);
+
+/* squeeze(x, axis) or (x, axis=i), i a Python int naming an axis of x's of size 1, x of the runtime on
+ * NumPy storage: squeezed_view's view of its data (anything else: the Python function, which words it). */
+static PyObject *
+squeeze(PyObject *runtime, PyObject *const *args, Py_ssize_t nargs, PyObject *kwnames)
+{
+    PyObject *axis = NULL, *x = args[0];
+    if (nargs == 2 && kwnames == NULL) {
+        axis = args[1];
+    }
+    else if (nargs == 1 && kwnames != NULL && keywords(kwnames, args + nargs, &str_axis, 1, &axis) < 0) {
+        return FALL_BACK;
+    }
+    if (axis == NULL || !PyLong_CheckExact(axis) || !is_array(x) || SLOT(x, RUNTIME) != runtime ||
+        Py_TYPE(SLOT(x, DATA)) != NDArray) {
+        return FALL_BACK;
+    }
+    PyObject *view_args[2] = {SLOT(x, DATA), axis};
+    PyObject *out = squeezed_view(NULL, view_args, 2);
+    if (out == NULL || out == Py_NotImplemented) {
+        Py_XDECREF(out);
+        return out == NULL ? NULL : FALL_BACK;
+    }
+    return wrap(out, SLOT(x, DTYPE), runtime, SLOT(x, DEVICE));
+}
+
 static PyObject *
 flip(PyObject *runtime, PyObject *x, PyObject *kwnames, PyObject *const *kwvalues)
 {
@@ -2881,6 +2909,9 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
     }
     else if (Array != NULL && self->kind == FLIP) {
         result = nargs == 2 ? flip(args[0], args[1], kwnames, args + nargs) : FALL_BACK;
+    }
+    else if (Array != NULL && self->kind == SQUEEZE) {
+        result = nargs >= 2 ? squeeze(args[0], args + 1, nargs - 1, kwnames) : FALL_BACK;
     }
     else if (Array != NULL && self->kind == FULL) {
         result = nargs == 3 ? full(self, args[0], args[1], args[2], kwnames, args + nargs) : FALL_BACK;
@@ -4310,6 +4341,50 @@ broadcast_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return view;
 }
 
+/* squeezed_view(a, axis): a.squeeze(axis) for an exact ndarray and an int axis of size 1: the view NumPy's
+ * makes (its PyArray_View without that axis: the same strides, data pointer, flags and base), without its
+ * method call.  NotImplemented for any other axis (NumPy's call then, and its error). */
+static PyObject *
+squeezed_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyArray_CheckExact(args[0]) || !PyLong_CheckExact(args[1])) {
+        PyErr_SetString(PyExc_TypeError, "squeezed_view(a, axis) takes an ndarray and an int");
+        return NULL;
+    }
+    PyArrayObject *data = (PyArrayObject *)args[0];
+    int ndim = PyArray_NDIM(data), overflow;
+    long axis = PyLong_AsLongAndOverflow(args[1], &overflow);
+    if (overflow != 0 || axis < -ndim || axis >= ndim) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    if (axis < 0) {
+        axis += ndim;
+    }
+    if (PyArray_DIM(data, (int)axis) != 1) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    for (int i = 0, j = 0; i < ndim; i++) {
+        if (i != axis) {
+            shape[j] = PyArray_DIM(data, i);
+            strides[j++] = PyArray_STRIDE(data, i);
+        }
+    }
+    PyArray_Descr *descr = PyArray_DESCR(data);
+    Py_INCREF(descr); /* stolen */
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, ndim - 1, shape, strides, PyArray_BYTES(data),
+                                          PyArray_FLAGS(data), NULL);
+    if (view == NULL) {
+        return NULL;
+    }
+    Py_INCREF(data); /* stolen */
+    if (PyArray_SetBaseObject((PyArrayObject *)view, (PyObject *)data) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
 /* masked_copy_of(a, mask): masked_copy's answer for two exact ndarrays of one shape, NotImplemented where it
  * makes none (the tests hold it to NumPy's boolean indexing). */
 static PyObject *
@@ -4346,6 +4421,9 @@ static PyMethodDef module_methods[] = {
     {"plain_view_of", (PyCFunction)(void (*)(void))plain_view_of, METH_FASTCALL,
      "plain_view_of(a, key): a[key] for a plain basic key, by NumPy's view constructor without its key parsing "
      "(NotImplemented: another key; NumPy's indexing then)."},
+    {"squeezed_view", (PyCFunction)(void (*)(void))squeezed_view, METH_FASTCALL,
+     "squeezed_view(a, axis): a.squeeze(axis)'s view, without its method call (NotImplemented: not an axis of "
+     "size 1; NumPy's call then)."},
     {"masked_copy_of", (PyCFunction)(void (*)(void))masked_copy_of, METH_FASTCALL,
      "masked_copy_of(a, mask): a[mask] for a bool mask of a's shape, both C-contiguous, by a copy loop "
      "(NotImplemented: another layout or dtype; NumPy's indexing then)."},

@@ -321,10 +321,9 @@ class ManipulationFunctions(JoiningFunctions):
         if type(x) is Array and x._runtime is self and type(axis) is int and type(x._data) is _ndarray:
             # one axis: the view of NumPy's squeeze, without the general path's checks; NumPy's
             # refusal (no such axis, not of size one) leaves the words to the general path
-            try:
-                return new_array(x._data.squeeze(axis), x._dtype, self, x._device)
-            except ValueError:
-                pass
+            out = _core.squeezed_view(x._data, axis)
+            if out is not NotImplemented:
+                return new_array(out, x._dtype, self, x._device)
         func = "squeeze"
         x = self._check_array(x, func)
         data = x._data
@@ -347,6 +346,8 @@ class ManipulationFunctions(JoiningFunctions):
                 )
         new_shape = tuple(s for i, s in enumerate(shape) if i not in axes)
         return Array._new(data.reshape(new_shape), x._dtype, self, x._device)
+
+    squeeze = _core.fast_path(_core.SQUEEZE, "squeeze", squeeze)  # one int axis of size 1: in C
 
     def reshape(self, x: Array, /, shape: tuple[int, ...], *, copy: bool | None = None) -> Array:
         """Gives ``x`` a new ``shape`` without changing its data."""

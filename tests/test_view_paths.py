@@ -162,6 +162,7 @@ def test_squeeze_answers_as_its_general_path(policy):
                 fast = _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=axis))
                 assert fast == _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=_Int(axis))), (shape, axis)
                 assert fast == _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis=(axis,))), (shape, axis)
+                assert fast == _outcome(lambda x=x, axis=axis: ns.squeeze(x, axis)), (shape, axis)  # (positional)
                 if fast[0][0] == "array" and x.size:
                     assert _shares(ns.squeeze(x, axis=axis), x)
     with pytest.raises(TypeError, match="squeeze"):
@@ -455,3 +456,31 @@ def test_from_dlpack_of_an_array_answers_as_asarray_does(ns):
     assert taken is not foreign and taken._runtime is x._runtime and taken._data is foreign._data
     with pytest.raises(ValueError, match="copy=False"):
         ns.from_dlpack(x, device=DEVICE1, copy=False)
+
+
+def test_squeezed_view_is_numpys_squeeze():
+    """``_core.squeezed_view`` (in C: NumPy's view without the axis) is ``a.squeeze(axis)`` (type, dtype,
+    shape, strides, data pointer, flags, base, values) for every axis of size 1, on strided, transposed,
+    read-only and empty arrays; NotImplemented for every other axis, which NumPy refuses."""
+    from array_api_promo import _core
+
+    base = np.arange(24.0).reshape(1, 2, 1, 3, 4, 1)
+    readonly = base.copy()
+    readonly.flags.writeable = False
+    arrays = [base, base[:, ::-1, :, ::2], base.transpose(5, 4, 3, 2, 1, 0), readonly, np.ones(1), np.zeros((1, 0, 1))]
+    made = refused = 0
+    for a in arrays:
+        for axis in range(-a.ndim - 1, a.ndim + 1):
+            got = _core.squeezed_view(a, axis)
+            try:
+                expected = a.squeeze(axis)
+            except ValueError:
+                assert got is NotImplemented, (a.shape, axis)
+                refused += 1
+                continue
+            made += 1
+            assert _view_facts(got) == _view_facts(expected), (a.shape, a.strides, axis)
+    assert made >= 20 and refused >= 20, (made, refused)
+    if _core.COMPILED:
+        with pytest.raises(TypeError, match="squeezed_view"):
+            _core.squeezed_view(base, 0.0)
