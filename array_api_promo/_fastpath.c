@@ -1817,6 +1817,38 @@ store_double(PyArrayObject *data, PyObject *key, PyObject *stored)
     return 1;
 }
 
+/* data[mask] = value for a boolean mask of data's own shape (the caller's check), both C-contiguous, data
+ * writeable, aligned and of a dtype without object references, value a scalar: value packed into data's
+ * dtype as NumPy's assignment packs it (PyArray_Pack), then written to each selected element, without
+ * NumPy's index preparation.  1 when done, 0 for another layout or value (NumPy's assignment then), -1 with
+ * an error set. */
+static int
+masked_fill(PyArrayObject *data, PyArrayObject *mask, PyObject *value)
+{
+    PyArray_Descr *descr = PyArray_DESCR(data);
+    npy_intp itemsize = PyArray_ITEMSIZE(data);
+    if (!PyArray_IS_C_CONTIGUOUS(data) || !PyArray_IS_C_CONTIGUOUS(mask) || PyDataType_REFCHK(descr) ||
+        PyArray_TYPE(mask) != NPY_BOOL || !PyArray_ISALIGNED(data) || !PyArray_ISWRITEABLE(data) ||
+        itemsize > 16 || !(PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value) ||
+                           PyComplex_CheckExact(value) || PyArray_IsScalar(value, Generic))) {
+        return 0;
+    }
+    _Alignas(16) char packed[16];
+    if (PyArray_Pack(descr, packed, value) < 0) {
+        PyErr_Clear(); /* (NumPy's assignment says so in its words) */
+        return 0;
+    }
+    npy_intp size = PyArray_SIZE(data);
+    const npy_bool *selected = (const npy_bool *)PyArray_DATA(mask);
+    char *target = PyArray_BYTES(data);
+    for (npy_intp i = 0; i < size; i++) {
+        if (selected[i]) {
+            memcpy(target + i * itemsize, packed, itemsize);
+        }
+    }
+    return 1;
+}
+
 static PyObject *
 setitem(FastPath *self, PyObject *x, PyObject *key, PyObject *value)
 {
@@ -1858,6 +1890,9 @@ setitem(FastPath *self, PyObject *x, PyObject *key, PyObject *value)
         /* NumPy's own assignment to a basic key: its check of x, then its copy into the key's view */
         failed = PyArray_FailUnlessWriteable((PyArrayObject *)data, "assignment destination") < 0 ||
                  PyArray_CopyObject((PyArrayObject *)view, stored) < 0;
+    }
+    else if (np_key != key && (failed = masked_fill((PyArrayObject *)data, (PyArrayObject *)np_key, stored)) != 0) {
+        failed = failed < 0; /* (a mask: filled in C) */
     }
     else {
         failed = store_double((PyArrayObject *)data, np_key, stored) ? 0 : PyObject_SetItem(data, np_key, stored);

@@ -166,6 +166,7 @@ def test_where_on_other_devices_and_namespaces_answers_as_before():
 
 # -- __setitem__ -------------------------------------------------------------------------------------
 _VALUES = [0, 1, -1, 2**63 - 1, -(2**63), 2**63, 2**70, 300, -129, 1.5, -0.0, math.nan, math.inf, True, False, 1j]
+_VALUES += [1e300, 1e-45]  # (float32's and float16's overflow and underflow)
 
 
 # Keys of each kind the plain path takes or hands back: ints, slices, basic tuples, and masks
