@@ -252,8 +252,8 @@ class RuntimeBase:
         )
 
     def _operand(self, x) -> Operand:
-        """The promotion operand of an array or Python scalar."""
-        if type(x) is Array:
+        """The promotion operand of an array (of a subclass too) or Python scalar."""
+        if type(x) is Array or isinstance(x, Array):
             return Operand(_ZERO_D if x._data.ndim == 0 else _ARRAY, x._dtype)
         return Operand(_SCALAR, scalar_type(x))
 
