@@ -1195,3 +1195,35 @@ def test_a_boolean_mask_of_xs_own_shape_selects_what_numpys_boolean_indexing_sel
         mask = ns.asarray(np.arange(12).reshape(3, 4) % 3 == 0)
         assert ns.asarray(x[mask])._data.tolist() == [0.0, 3.0, 6.0, 9.0]
         assert ns.asarray(ns.matrix_transpose(x)[ns.matrix_transpose(mask)])._data.tolist() == [0.0, 9.0, 6.0, 3.0]
+
+
+@pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
+def test_a_small_inplace_call_leaves_what_numpys_own_inplace_call_leaves(ns):
+    """x op= y by NumPy's loop into a new array, then copied into x: what NumPy's own x op= y leaves in x
+    (bytes), and its warnings and errors, on overlapping views of one buffer (NumPy reads the inputs before
+    the write), x op= x, 0-d operands, and a floating-point error under errstate raise and warn (NumPy's own
+    call then: its writes and its error)."""
+    import operator
+
+    base = np.array([1.5, -2.0, 1e308, 0.0, 3.0, -0.0, 7.0, 2.5])
+    whole, first, last = slice(None), slice(None, -1), slice(1, None)
+    cases = [(last, first), (first, last), (whole, whole), (slice(2, 5), slice(3, 6)), (slice(3, 4), "0-d")]
+    cases += [(whole, "0-d"), (whole, "scalar")]
+    checked = 0
+    for op in (operator.iadd, operator.imul, operator.isub, operator.itruediv):
+        for target, source in cases:
+            for state in ("ignore", "warn", "raise"):
+                mine, numpys = ns.asarray(base.copy()), base.copy()
+                for _ in range(2):  # (the first call fills the table the compiled path reads)
+
+                    def run(a, wrap, target=target, source=source, op=op, state=state):
+                        other = {"0-d": wrap(base[2]), "scalar": 1e10}.get(source) if type(source) is str else a[source]
+                        with np.errstate(all=state):
+                            op(a[target], other)
+
+                    got = _outcome(lambda mine=mine, run=run: run(mine, ns.asarray))
+                    expected = _outcome(lambda numpys=numpys, run=run: run(numpys, np.asarray))
+                    assert got == expected, (op, target, source, state)
+                    assert mine._data.tobytes() == numpys.tobytes(), (op, target, source, state)
+                    checked += 1
+    assert checked >= 100
