@@ -111,6 +111,15 @@ def _eigh_of(a):
     return w.astype(real, copy=False), v.astype(a.dtype, copy=False)
 
 
+def _real_eigenvalues_come_back_real() -> bool:
+    """Whether np.linalg.eig and eigvals give real arrays for real input whose eigenvalues are all real, as
+    before NumPy 2.5 (since: complex always): their answer for a 1x1 matrix, asked once."""
+    return np.linalg.eigvals(np.ones((1, 1))).dtype.kind != "c"
+
+
+_REAL_EIGENVALUES_REAL = _real_eigenvalues_come_back_real()
+
+
 def _general_eigen(a, vectors: bool):
     """``np.linalg.eig(a)`` (``vectors``) or ``np.linalg.eigvals(a)``: real where real input has real eigenvalues."""
     gufunc = _EIG if vectors else _EIGVALS
@@ -123,7 +132,7 @@ def _general_eigen(a, vectors: bool):
         w, v = gufunc(a, signature="D->DD" if complex_input else "d->DD")
     else:
         w, v = gufunc(a, signature="D->D" if complex_input else "d->D"), None
-    if not complex_input and (w.imag == 0.0).all():
+    if _REAL_EIGENVALUES_REAL and not complex_input and (w.imag == 0.0).all():
         result = a.dtype
         w = w.real
         v = None if v is None else v.real
