@@ -1454,6 +1454,26 @@ plain_slice_view(PyObject *s, npy_intp n, npy_intp *start, npy_intp *step, npy_i
     return 1;
 }
 
+/* A view of data's buffer from start, of nd dimensions with these shape and strides and data's dtype, made as
+ * NumPy makes its views (PyArray_NewFromDescr with the flags given: contiguity and alignment recomputed;
+ * PyArray_SetBaseObject, which collapses a chain of views to the owner).  NULL with an error set. */
+static PyObject *
+new_view(PyArrayObject *data, int nd, npy_intp *shape, npy_intp *strides, char *start, int flags)
+{
+    PyArray_Descr *descr = PyArray_DESCR(data);
+    Py_INCREF(descr); /* stolen */
+    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, nd, shape, strides, start, flags, NULL);
+    if (view == NULL) {
+        return NULL;
+    }
+    Py_INCREF(data); /* stolen */
+    if (PyArray_SetBaseObject((PyArrayObject *)view, (PyObject *)data) < 0) {
+        Py_DECREF(view);
+        return NULL;
+    }
+    return view;
+}
+
 /* data[key] for a plain key (plain_key) of slices, ints within bounds, None and Ellipsis, not ints
  * alone (NumPy's element): the view NumPy's basic indexing makes (its get_view_from_index: the
  * same shape, strides, data pointer, flags and base, by NumPy's own constructor and base setter), without NumPy's
@@ -1530,17 +1550,7 @@ plain_view(PyArrayObject *data, PyObject *key, int setitem)
             axis++;
         }
     }
-    PyArray_Descr *descr = PyArray_DESCR(data);
-    Py_INCREF(descr); /* stolen */
-    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, out, shape, strides, start, PyArray_FLAGS(data), NULL);
-    Py_INCREF(data); /* stolen */
-    if (view != NULL && PyArray_SetBaseObject((PyArrayObject *)view, (PyObject *)data) < 0) {
-        Py_CLEAR(view);
-    }
-    else if (view == NULL) {
-        Py_DECREF(data);
-    }
-    return view;
+    return new_view(data, out, shape, strides, start, PyArray_FLAGS(data));
 }
 
 /* Whether x's runtime refuses some indexing keys (runtime._key_refusals not empty): then a key
@@ -1584,6 +1594,15 @@ worded_by_python(void)
     return 0;
 }
 
+/* Whether data and mask (a bool array of data's shape: the caller's check) are both C-contiguous and data
+ * aligned, of a dtype without object references: the layout masked_copy and masked_fill take. */
+static int
+plain_mask_pair(PyArrayObject *data, PyArrayObject *mask)
+{
+    return PyArray_IS_C_CONTIGUOUS(data) && PyArray_IS_C_CONTIGUOUS(mask) && !PyDataType_REFCHK(PyArray_DESCR(data)) &&
+           PyArray_TYPE(mask) == NPY_BOOL && PyArray_ISALIGNED(data);
+}
+
 /* data[mask] for a boolean mask of data's own shape (the caller's check), both C-contiguous, data of a
  * dtype without object references: the new 1-d array of the selected elements in C order that NumPy's
  * boolean indexing makes, without its index preparation.  FALL_BACK for other layouts. */
@@ -1598,8 +1617,7 @@ static PyObject *
 masked_copy(PyArrayObject *data, PyArrayObject *mask)
 {
     PyArray_Descr *descr = PyArray_DESCR(data);
-    if (!PyArray_IS_C_CONTIGUOUS(data) || !PyArray_IS_C_CONTIGUOUS(mask) || PyDataType_REFCHK(descr) ||
-        PyArray_TYPE(mask) != NPY_BOOL || !PyArray_ISALIGNED(data)) {
+    if (!plain_mask_pair(data, mask)) {
         return FALL_BACK;
     }
     npy_intp size = PyArray_SIZE(data), count = 0;
@@ -1827,9 +1845,7 @@ masked_fill(PyArrayObject *data, PyArrayObject *mask, PyObject *value)
 {
     PyArray_Descr *descr = PyArray_DESCR(data);
     npy_intp itemsize = PyArray_ITEMSIZE(data);
-    if (!PyArray_IS_C_CONTIGUOUS(data) || !PyArray_IS_C_CONTIGUOUS(mask) || PyDataType_REFCHK(descr) ||
-        PyArray_TYPE(mask) != NPY_BOOL || !PyArray_ISALIGNED(data) || !PyArray_ISWRITEABLE(data) ||
-        itemsize > 16 || !(PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value) ||
+    if (!plain_mask_pair(data, mask) || !PyArray_ISWRITEABLE(data) || itemsize > 16 || !(PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value) ||
                            PyComplex_CheckExact(value) || PyArray_IsScalar(value, Generic))) {
         return 0;
     }
@@ -4362,18 +4378,7 @@ broadcast_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             Py_RETURN_NOTIMPLEMENTED;
         }
     }
-    PyArray_Descr *descr = PyArray_DESCR(data);
-    Py_INCREF(descr); /* stolen */
-    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, (int)nd, shape, strides, PyArray_BYTES(data), 0, NULL);
-    if (view == NULL) {
-        return NULL;
-    }
-    Py_INCREF(data); /* stolen */
-    if (PyArray_SetBaseObject((PyArrayObject *)view, (PyObject *)data) < 0) {
-        Py_DECREF(view);
-        return NULL;
-    }
-    return view;
+    return new_view(data, (int)nd, shape, strides, PyArray_BYTES(data), 0); /* (read-only, as NumPy's) */
 }
 
 /* squeezed_view(a, axis): a.squeeze(axis) for an exact ndarray and an int axis of size 1: the view NumPy's
@@ -4405,19 +4410,7 @@ squeezed_view(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
             strides[j++] = PyArray_STRIDE(data, i);
         }
     }
-    PyArray_Descr *descr = PyArray_DESCR(data);
-    Py_INCREF(descr); /* stolen */
-    PyObject *view = PyArray_NewFromDescr(&PyArray_Type, descr, ndim - 1, shape, strides, PyArray_BYTES(data),
-                                          PyArray_FLAGS(data), NULL);
-    if (view == NULL) {
-        return NULL;
-    }
-    Py_INCREF(data); /* stolen */
-    if (PyArray_SetBaseObject((PyArrayObject *)view, (PyObject *)data) < 0) {
-        Py_DECREF(view);
-        return NULL;
-    }
-    return view;
+    return new_view(data, ndim - 1, shape, strides, PyArray_BYTES(data), PyArray_FLAGS(data));
 }
 
 /* masked_copy_of(a, mask): masked_copy's answer for two exact ndarrays of one shape, NotImplemented where it
