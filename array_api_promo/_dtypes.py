@@ -196,6 +196,12 @@ def working_numpy(dtype: DType) -> np.dtype:
 
 _FLOAT32 = np.dtype(np.float32)
 
+# NumPy's four inexact dtypes that np.linalg and numpy.fft keep (native byte order): the real dtype of each
+# precision, and the complex one (result_type(a.real.dtype, 1.0), result_type(a.dtype, 1j)).
+_F4, _F8, _C8, _C16 = _FLOAT32, np.dtype(np.float64), np.dtype(np.complex64), np.dtype(np.complex128)
+NUMPY_REAL_OF: dict[np.dtype, np.dtype] = {_F4: _F4, _F8: _F8, _C8: _F4, _C16: _F8}
+NUMPY_COMPLEX_OF: dict[np.dtype, np.dtype] = {_F4: _C8, _F8: _C16, _C8: _C8, _C16: _C16}
+
 
 def finfo_of(dtype: DType):
     """NumPy's finfo for a floating dtype (ml_dtypes' for bfloat16); complex gives its real part's."""

@@ -52,9 +52,7 @@ try:
     from numpy.fft import _pocketfft_umath as _pocketfft
 except ImportError:  # pragma: no cover
     _pocketfft = None
-_F4, _F8, _C8, _C16 = np.dtype("f4"), np.dtype("f8"), np.dtype("c8"), np.dtype("c16")
-_REAL_OF: dict[np.dtype, np.dtype] = {_F4: _F4, _F8: _F8, _C8: _F4, _C16: _F8}  # result_type(a.real.dtype, 1.0)
-_COMPLEX_OF: dict[np.dtype, np.dtype] = {_F4: _C8, _F8: _C16, _C8: _C8, _C16: _C16}  # result_type(a.dtype, 1j)
+_REAL_OF, _COMPLEX_OF = D.NUMPY_REAL_OF, D.NUMPY_COMPLEX_OF  # result_type(a.real.dtype, 1.0), (a.dtype, 1j)
 _INVERSE_SCALES: dict = {}  # np.reciprocal(n, dtype=real): 1/n, the factor of norm "forward", by (n, real)
 _empty_like = np.empty_like
 

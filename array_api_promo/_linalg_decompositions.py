@@ -69,10 +69,7 @@ def _slogdet_of(a):
 # np.linalg's one-matrix functions, as they call their LAPACK gufuncs for a stack of square float32, float64,
 # complex64 or complex128 matrices (the callers' checks; run in _runtime.lapack_context, whose LinAlgError
 # their errstate raises): in double or complex double, cast back to the input's precision (_commonType).
-_REAL_PRECISION = {np.dtype("f4"): np.dtype("f4"), np.dtype("f8"): np.dtype("f8")}
-_REAL_PRECISION.update({np.dtype("c8"): np.dtype("f4"), np.dtype("c16"): np.dtype("f8")})
-_COMPLEX_PRECISION = {np.dtype("f4"): np.dtype("c8"), np.dtype("f8"): np.dtype("c16")}
-_COMPLEX_PRECISION.update({np.dtype("c8"): np.dtype("c8"), np.dtype("c16"): np.dtype("c16")})
+_REAL_PRECISION, _COMPLEX_PRECISION = D.NUMPY_REAL_OF, D.NUMPY_COMPLEX_OF
 _gufunc = getattr(_umath_linalg, "__dict__", {}).get  # (None where NumPy has moved them: its functions)
 _INV, _CHOLESKY, _EIGVALSH, _EIGH = _gufunc("inv"), _gufunc("cholesky_lo"), _gufunc("eigvalsh_lo"), _gufunc("eigh_lo")
 _EIG, _EIGVALS = _gufunc("eig"), _gufunc("eigvals")
