@@ -55,7 +55,7 @@ enum {
     SETITEM,            /* x[key] = value, key basic or a boolean mask of x's shape, value an array of x's
                          * dtype or a Python scalar whose store the Python function allowed before */
     FLOAT,              /* float(x), x a 0-d float64 array */
-    MATRIX_VIEW,        /* x.T or x.mT (self->name): NumPy's view of x's data with the last two axes swapped */
+    MATRIX_VIEW,        /* x.T, x.mT or matrix_transpose(x) (self->name): NumPy's view of x's data with the last two axes swapped */
     SHAPE,              /* x.shape: the tuple of x's NumPy data's dimensions */
     ARANGE,             /* runtime.arange(n) or (start, stop[, step]) of Python ints, or of Python floats
                          * and ints, one a float: the policy's default int or float, or dtype= an integer
@@ -3042,9 +3042,12 @@ fastpath_vectorcall(FastPath *self, PyObject *const *args, size_t nargsf, PyObje
                 result = asarray_plain(args[0], args[1]);
             }
             break;
-        case MATRIX_VIEW:
+        case MATRIX_VIEW: /* x.T, x.mT (x), or runtime.matrix_transpose(x) */
             if (nargs == 1 && is_array(args[0])) {
                 result = matrix_view(self, args[0]);
+            }
+            else if (nargs == 2 && is_array(args[1]) && SLOT(args[1], RUNTIME) == args[0]) {
+                result = matrix_view(self, args[1]);
             }
             break;
         case SHAPE:
@@ -3095,6 +3098,8 @@ fastpath_new(PyTypeObject *type, PyObject *args, PyObject *kwargs)
                     : PyUnicode_CompareWithASCIIString(name, "ones_like") == 0      ? ONES | LIKE
                     : PyUnicode_CompareWithASCIIString(name, "empty_like") == 0     ? EMPTY | LIKE
                     : PyUnicode_CompareWithASCIIString(name, "mT") == 0             ? STACKED_MATRICES
+                    : PyUnicode_CompareWithASCIIString(name, "matrix_transpose") == 0 ? STACKED_MATRICES
+                    : PyUnicode_CompareWithASCIIString(name, "linalg_matrix_transpose") == 0 ? STACKED_MATRICES
                                                                                     : ZEROS;
     Py_INCREF(name);
     self->name = name;

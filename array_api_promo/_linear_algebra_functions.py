@@ -251,6 +251,8 @@ class LinearAlgebraFunctions(MatrixDecompositions):
             )
         return Array._new(np.swapaxes(x._data, -1, -2), x._dtype, self, x._device)
 
+    matrix_transpose = fast_path(_core.MATRIX_VIEW, "matrix_transpose", matrix_transpose)  # NumPy data: x.mT's C path
+
     def tensordot(self, x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2) -> Array:
         """Contraction of ``x1`` and ``x2`` over ``axes``."""
         func = "tensordot"
@@ -564,6 +566,8 @@ class LinearAlgebraFunctions(MatrixDecompositions):
         ``matrix_transpose`` (also in the main namespace).
         """
         return self.matrix_transpose(x)
+
+    linalg_matrix_transpose = fast_path(_core.MATRIX_VIEW, "linalg_matrix_transpose", linalg_matrix_transpose)
 
     def linalg_tensordot(
         self, x1: Array, x2: Array, /, *, axes: int | tuple[Sequence[int], Sequence[int]] = 2

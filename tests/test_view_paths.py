@@ -133,6 +133,33 @@ def test_transposes_answer_as_the_python_properties(ns):
     assert on_device.T.device == on_device.mT.device == DEVICE1
 
 
+@pytest.mark.parametrize("policy", POLICIES)
+def test_matrix_transpose_answers_as_its_general_path(policy):
+    ns = xp.namespace(policy)
+    runtime_class = type(ns.asarray(1.0)._runtime)
+    other = xp.namespace("torch" if policy == "array_api" else "array_api")
+    for shape in [(), (3,), (2, 3), (0, 4), (2, 3, 4), (1, 2, 3, 4)]:
+        for dtype in (np.float32, np.int8, np.complex128, np.bool_):
+            data = np.arange(math.prod(shape)).reshape(shape).astype(dtype)
+            try:
+                arrays = (ns.asarray(data), ns.asarray(data).to_device(DEVICE1), other.asarray(data), data)
+            except TypeError:  # a dtype the policy lacks
+                continue
+            for x in arrays:
+                for name in ("matrix_transpose", "linalg_matrix_transpose"):
+                    public = ns.linalg.matrix_transpose if name.startswith("linalg") else ns.matrix_transpose
+                    fast = _outcome(lambda x=x, public=public: public(x))
+                    runtime = ns.asarray(1.0)._runtime
+                    general = getattr(getattr(runtime_class, name), "__wrapped__", getattr(runtime_class, name))
+                    assert fast == _outcome(lambda x=x, general=general: general(runtime, x)), (shape, name)
+                    if fast[0][0] == "array":
+                        view = public(x)
+                        assert view.size == 0 or _shares(view, x)
+                        assert view.device == x.device
+                        expected = np.swapaxes(np.asarray(x._data), -1, -2)
+                        assert fast[0][4:6] == (expected.shape, expected.tobytes())
+
+
 # -- x.shape ---------------------------------------------------------------------------------------------
 @pytest.mark.parametrize("ns", [xp, xp.torch], ids=["array_api", "torch"])
 def test_shape_answers_as_the_python_property(ns):
