@@ -217,6 +217,18 @@ zero_upper(void)
 static int has_avx = 0; /* set at import, from the CPU */
 #endif
 
+/* Whether u is a generalized ufunc of signature (n),(n)->() (vecdot): one core dimension, shared
+ * by its two inputs, neither frozen nor optional; its loop takes the outer count and n, and after the
+ * three outer steps the two inputs' core steps. */
+static int
+is_vector_pair_gufunc(PyUFuncObject *u)
+{
+    return u->core_enabled && u->nin == 2 && u->nout == 1 && u->core_num_dim_ix == 1 && u->core_num_dims[0] == 1 &&
+           u->core_num_dims[1] == 1 && u->core_num_dims[2] == 0 && u->core_dim_ixs[0] == 0 &&
+           u->core_dim_ixs[1] == 0 && (u->core_dim_sizes == NULL || u->core_dim_sizes[0] == -1) &&
+           (u->core_dim_flags == NULL || (u->core_dim_flags[0] & UFUNC_CORE_DIM_CAN_IGNORE) == 0);
+}
+
 /* Fill entry with ufunc's loop for operands of type_num (one of them, weak, a Python scalar of
  * that type's kind), where NumPy resolves them uncast: a weak scalar may take another loop
  * (logical_and's of bools for a float32 array and a Python float). */
@@ -224,8 +236,8 @@ static void
 resolve_direct_loop(DirectLoop *entry, PyUFuncObject *u, int type_num, int weak)
 {
     int nin = u->nin, nargs = u->nin + 1;
-    if (u->nout != 1 || nin < 1 || nin > 2 || u->core_enabled || u->functions == NULL || u->types == NULL ||
-        !PyTypeNum_ISNUMBER(type_num)) { /* (bool included) */
+    if (u->nout != 1 || nin < 1 || nin > 2 || (u->core_enabled && !is_vector_pair_gufunc(u)) || u->functions == NULL ||
+        u->types == NULL || !PyTypeNum_ISNUMBER(type_num) || (u->core_enabled && weak)) { /* (bool included) */
         return;
     }
     PyArray_Descr *descr = PyArray_DescrFromType(type_num);
@@ -375,6 +387,68 @@ scalar_item(PyObject *value, PyArrayObject *like, char *item)
     return 1;
 }
 
+/* Run entry's loop, its FP flags cleared first as NumPy's call clears them; 0, or -1 where the
+ * loop raised a flag or set an error (then cleared: NumPy's own call is to warn or raise). */
+static int
+run_direct_loop(DirectLoop *entry, char **data, npy_intp *dimensions, npy_intp *steps)
+{
+    if (fetestexcept(FP_FLAGS)) { /* (as NumPy's call does before its loop: cleared where raised) */
+        feclearexcept(FP_FLAGS);
+    }
+#ifdef HAVE_ZERO_UPPER
+    if (has_avx) {
+        zero_upper();
+    }
+#endif
+    entry->loop(data, dimensions, steps, entry->data);
+    if (fetestexcept(FP_FLAGS) || PyErr_Occurred()) {
+        PyErr_Clear();
+        return -1;
+    }
+    return 0;
+}
+
+/* ufunc(a, b) of a (n),(n)->() gufunc (vecdot) by its loop, as direct_call below: a and b plain
+ * arrays of one type and one shape of at least one dimension; the result has their shape less the
+ * last dimension (the core one). */
+static PyObject *
+direct_vector_pair_call(PyObject *ufunc, PyObject *a, PyObject *b)
+{
+    if (b == NULL || !PyArray_CheckExact(a) || !PyArray_CheckExact(b) || !plain_array(a) || !plain_array(b)) {
+        return FALL_BACK;
+    }
+    PyArrayObject *x = (PyArrayObject *)a, *y = (PyArrayObject *)b;
+    int ndim = PyArray_NDIM(x);
+    if (ndim == 0 || PyArray_TYPE(x) != PyArray_TYPE(y) || !PyArray_SAMESHAPE(x, y)) {
+        return FALL_BACK;
+    }
+    npy_intp size = PyArray_SIZE(x), itemsize = PyArray_ITEMSIZE(x);
+    npy_intp n = PyArray_DIM(x, ndim - 1);
+    if (n == 0 || size * itemsize > DIRECT_MAX_BYTES) {
+        return FALL_BACK; /* (an empty core: NumPy's call) */
+    }
+    DirectLoop *entry = direct_loop(ufunc, PyArray_TYPE(x), 0);
+    if (entry == NULL || entry->loop == NULL) {
+        return FALL_BACK;
+    }
+    Py_INCREF(entry->out_descr); /* stolen */
+    PyObject *out =
+        PyArray_NewFromDescr(&PyArray_Type, entry->out_descr, ndim - 1, PyArray_DIMS(x), NULL, NULL, 0, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    npy_intp dimensions[2] = {size / n, n};
+    if (dimensions[0] > 0) {
+        char *data[3] = {PyArray_DATA(x), PyArray_DATA(y), PyArray_DATA((PyArrayObject *)out)};
+        npy_intp steps[5] = {n * itemsize, n * itemsize, PyArray_ITEMSIZE((PyArrayObject *)out), itemsize, itemsize};
+        if (run_direct_loop(entry, data, dimensions, steps) < 0) {
+            Py_DECREF(out);
+            return FALL_BACK;
+        }
+    }
+    return out;
+}
+
 /* ufunc(a) or ufunc(a, b) (b NULL: a unary ufunc) by the loop NumPy's call runs (see above), each
  * operand a plain array, or one of two a Python or NumPy scalar the other's type takes
  * (scalar_item): the new array, NULL with an error set, or FALL_BACK for a call this does not make
@@ -387,6 +461,9 @@ direct_call(PyObject *ufunc, PyObject *a, PyObject *b)
 #else
     if (Py_TYPE(ufunc) != (PyTypeObject *)numpy_ufunc || ((PyUFuncObject *)ufunc)->nin != (b == NULL ? 1 : 2)) {
         return FALL_BACK;
+    }
+    if (((PyUFuncObject *)ufunc)->core_enabled) {
+        return direct_vector_pair_call(ufunc, a, b);
     }
     union {
         npy_clongdouble widest;
@@ -455,17 +532,7 @@ direct_call(PyObject *ufunc, PyObject *a, PyObject *b)
     if (n > 0) {
         data[nin] = PyArray_DATA((PyArrayObject *)out);
         steps[nin] = PyArray_ITEMSIZE((PyArrayObject *)out);
-        if (fetestexcept(FP_FLAGS)) { /* (as NumPy's call does before its loop: cleared where raised) */
-            feclearexcept(FP_FLAGS);
-        }
-#ifdef HAVE_ZERO_UPPER
-        if (has_avx) {
-            zero_upper();
-        }
-#endif
-        entry->loop(data, &n, steps, entry->data);
-        if (fetestexcept(FP_FLAGS) || PyErr_Occurred()) {
-            PyErr_Clear();
+        if (run_direct_loop(entry, data, &n, steps) < 0) {
             Py_DECREF(out);
             return FALL_BACK; /* NumPy's call warns, raises or calls as np.errstate says */
         }
@@ -475,10 +542,13 @@ direct_call(PyObject *ufunc, PyObject *a, PyObject *b)
 }
 
 /* kernel(a, b): a ufunc's small call by its loop (direct_call) */
+static PyObject *quiet_function(PyObject *kernel);
+
 static PyObject *
 call2(PyObject *kernel, PyObject *a, PyObject *b)
 {
-    PyObject *out = direct_call(kernel, a, b);
+    /* A Quiet ufunc's loop too: a raised flag hands the call back to the kernel, in its context. */
+    PyObject *out = direct_call(quiet_function(kernel), a, b);
     if (out != FALL_BACK) {
         return out;
     }
@@ -4208,6 +4278,13 @@ static PyTypeObject QuietType = {
     .tp_members = quiet_members,
     .tp_repr = (reprfunc)quiet_repr,
 };
+
+/* The function a Quiet kernel calls; any other kernel, itself (borrowed either way). */
+static PyObject *
+quiet_function(PyObject *kernel)
+{
+    return Py_TYPE(kernel) == &QuietType ? ((Quiet *)kernel)->function : kernel;
+}
 
 /* wrap_each(datas, dtype, runtime, device): a tuple of new arrays, one for each of datas (an
  * iterable of ndarrays: unstack's views), with the other three slots given; the caller has

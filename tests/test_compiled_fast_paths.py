@@ -1034,7 +1034,7 @@ def test_a_small_ufunc_call_runs_numpys_own_loop_and_gives_numpys_result():
     # every call on tame operands NumPy resolves without a cast is made by the loop
     for ufunc, dtype in itertools.product(ufuncs, _LOOP_DTYPES):
         tame = np.array([1, 2, 3], dtype=dtype)
-        if ufunc.signature is not None:
+        if ufunc.signature not in (None, "(n),(n)->()"):  # (vecdot's is the one signature taken)
             assert loop_call(ufunc, *(tame,) * ufunc.nin) is NotImplemented, ufunc
             continue
         try:
@@ -1056,9 +1056,39 @@ def test_a_small_ufunc_call_runs_numpys_own_loop_and_gives_numpys_result():
     assert loop_call(np.add, x[::2], x[::2]) is NotImplemented
     assert loop_call(np.add, np.arange(10**5.0), np.arange(10**5.0)) is NotImplemented
     assert loop_call(np.matmul, x, x) is NotImplemented and loop_call(np.add, x, 1) is NotImplemented
+    assert type(loop_call(np.vecdot, x, x)) is np.ndarray and loop_call(np.vecdot, x, 1.0) is NotImplemented
     assert loop_call(np.true_divide, np.arange(3), np.arange(3)) is NotImplemented  # (NumPy casts to float64)
     with np.errstate(all="raise"):
         assert loop_call(np.divide, x, x) is NotImplemented  # 0/0: NumPy's own call raises
+
+
+def test_a_small_vecdot_runs_numpys_own_loop_and_gives_numpys_result():
+    """vecdot, a generalized ufunc of (n),(n)->(), by its loop: NumPy's call's bytes on random
+    values (whose sums tell apart another order of summation) in every shape up to the size limit,
+    and handed back wherever NumPy's call broadcasts, casts, strides or has an empty core."""
+    rng = np.random.default_rng(51)
+    answered = 0
+    for dtype in ("float32", "float64", "complex64", "complex128", "int8", "int64", "uint16", "bool"):
+        for shape in [(1,), (7,), (1000,), (3, 5), (2, 3, 17), (0, 4), (30, 33), (5, 1)]:
+            a, b = (rng.standard_normal(shape) * 100 for _ in range(2))
+            if dtype.startswith("complex"):
+                a, b = a + 1j * rng.standard_normal(shape), b - 1j * rng.standard_normal(shape)
+            a, b = a.astype(dtype), b.astype(dtype)
+            got = _core.loop_call(np.vecdot, a, b)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")  # (the integer casts above)
+                expected = np.vecdot(a, b)
+            if got is NotImplemented:
+                assert a.nbytes > 8192 or a.size == 0, (dtype, shape)
+                continue
+            answered += 1
+            assert (got.dtype, got.shape, got.tobytes()) == (expected.dtype, expected.shape, expected.tobytes())
+    assert answered > 40
+    x = np.arange(12.0).reshape(3, 4)
+    handed_back = [(x, x[0]), (x[:, ::2], x[:, ::2]), (x, x.astype(np.float32)), (x[0, 0], x[0, 0]), (x, x.copy("F"))]
+    handed_back += [(x, 2.0), (np.ones((2, 0)), np.ones((2, 0))), (x.astype(">f8"), x.astype(">f8"))]
+    for a, b in handed_back:  # broadcast, strided, cast, 0-d, Fortran order, a scalar, an empty core, swapped
+        assert _core.loop_call(np.vecdot, a, b) is NotImplemented, (a, b)
 
 
 def _view_facts(v):

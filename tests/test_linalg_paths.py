@@ -175,8 +175,9 @@ def test_functions_of_two_arrays_answer_as_the_general_path(policy):
 @pytest.mark.parametrize("errstate", ["raise", "warn"])
 def test_vecdot_overflows_silently_on_both_paths(policy, errstate):
     """vecdot's remembered plan (compiled: NumPy's vecdot entered into the quiet context in C) against
-    the general path, on products and sums that overflow or meet inf - inf, whatever the caller's error state."""
-    for values in ([1e200, 1e200], [np.inf, -np.inf], [1e-200, 1e-200], [3e38, 3e38]):
+    the general path, on products and sums that overflow or meet inf - inf, whatever the caller's error
+    state; and on tame ones, which the compiled plan runs by NumPy's vecdot loop."""
+    for values in ([1e200, 1e200], [np.inf, -np.inf], [1e-200, 1e-200], [3e38, 3e38], [1.5, -2.25]):
         for dtype in ("float64", "float32", "complex128"):
             data = np.array([values, values[::-1]], dtype=dtype)
 
