@@ -17,8 +17,31 @@ from ._array import Array
 from ._runtime import RuntimeBase, describe_value, new_array
 from .promotion import PromotionError
 
-_isin = np.isin
 _ndarray = np.ndarray
+_equal_outer = np.equal.outer
+_any_along = np.logical_or.reduce
+
+#: The most comparisons isin makes as a table of equalities (x1's elements times x2's): below
+#: it, np.isin's set-up (its Python layers, a sort or a lookup table) is most of the call.
+ISIN_TABLE_MAX = 4096
+
+
+def _isin(x1, x2, invert: bool):
+    """``np.isin(x1, x2, invert=invert)`` of operands of one dtype.  Small arrays of NumPy's
+    numeric dtypes: the table of their equalities reduced along x2's elements, which is the same
+    booleans (equality is membership: NaN matches nothing, -0.0 matches 0.0, as in np.isin)."""
+    if (
+        type(x1) is _ndarray
+        and type(x2) is _ndarray
+        and x1.size * x2.size <= ISIN_TABLE_MAX
+        and x1.dtype == x2.dtype
+        and x1.dtype.isbuiltin == 1
+        and x1.dtype.kind in "biufc"
+    ):
+        found = _any_along(_equal_outer(x1, x2.reshape(-1)), axis=-1)
+        return np.logical_not(found) if invert else found
+    return np.isin(x1, x2, invert=invert)
+
 
 __all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
 
@@ -175,7 +198,7 @@ class SetFunctions(RuntimeBase):
                 out = _isin(
                     d1 if x1._dtype is dtype else d1.astype(dtype.numpy),
                     d2 if x2._dtype is dtype else d2.astype(dtype.numpy),
-                    invert=invert,
+                    invert,
                 )
                 return Array._new(out if type(out) is _ndarray else np.asarray(out), D.bool_, self, x1._device)
         func = "isin"
@@ -220,7 +243,7 @@ class SetFunctions(RuntimeBase):
             )
         except OverflowError as exc:
             raise self._refusal(exc, "promotion", func, x1, x2) from None
-        out = _isin(d1, d2, invert=invert)
+        out = _isin(d1, d2, invert)
         if type(out) is not _ndarray:
             out = np.asarray(out)
         if type(x1) is Array and type(x2) is Array and x1._data.ndim and x2._data.ndim:

@@ -155,6 +155,40 @@ def test_isin():
     assert not bool(ns.isin(nan, nan)[0])
 
 
+@pytest.mark.parametrize("dtype", ["bool", "int8", "uint64", "int64", "float32", "float64", "complex64", "complex128"])
+def test_isin_kernel_is_numpys_isin(dtype):
+    """isin's kernel (a table of equalities for small operands) gives np.isin's array: dtype, shape
+    and values, on special values (NaN, signed zeros, infinities, NaN components, integer extremes),
+    0-d, empty and stacked operands, on both sides of the table's size limit, inverted or not."""
+    from array_api_promo._set_functions import ISIN_TABLE_MAX, _isin
+
+    rng = np.random.default_rng(51)
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        special = np.array([True, False])
+    elif dt.kind in "iu":
+        info = np.iinfo(dt)
+        special = np.array([info.min, info.max, 0, 1, info.max - 1], dtype=dt)
+    else:
+        special = np.array([np.nan, -0.0, 0.0, np.inf, -np.inf, 1.5, -1e-300], dtype=dt)
+        if dt.kind == "c":
+            nan, inf = math.nan, math.inf
+            parts = [(nan, 0.0), (-0.0, nan), (0.0, 1.0), (inf, -0.0), (-inf, inf), (1.5, 2.0), (0.0, -0.0)]
+            special = np.concatenate([special, np.array([complex(re, im) for re, im in parts], dtype=dt)])
+    pool = np.concatenate([special, rng.integers(-3, 4, 20).astype(dt)])
+    side = int(ISIN_TABLE_MAX**0.5)
+    shapes = [(), (0,), (1,), (7,), (3, 4), (2, 0, 3), (side,), (side + 1,)]
+    answered = 0
+    for s1 in shapes:
+        for s2 in shapes:
+            x1, x2 = (rng.choice(pool, size=s).astype(dt) for s in (s1, s2))
+            for invert in (False, True):
+                got, expected = np.asarray(_isin(x1, x2, invert)), np.isin(x1, x2, invert=invert)
+                assert (got.dtype, got.shape, got.tobytes()) == (expected.dtype, expected.shape, expected.tobytes())
+                answered += x1.size * x2.size <= ISIN_TABLE_MAX
+    assert answered > 50
+
+
 def test_isin_torch():
     x = tx.asarray([1, 2], dtype=tx.int8)
     assert tx.isin(x, tx.asarray([2.0], dtype=tx.float32))._data.tolist() == [False, True]
