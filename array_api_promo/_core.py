@@ -29,6 +29,7 @@ __all__ = [
     "forward_calls",
     "guarded",
     "loop_call",
+    "make_array",
     "masked_copy_of",
     "plain_view_of",
     "quiet_kernel",
@@ -61,6 +62,7 @@ try:
         clip_arrays,
         forward_calls as _forward_calls,
         loop_call,
+        make_array,
         masked_copy_of,
         plain_view_of,
         register_array as _register_array,
@@ -72,7 +74,7 @@ try:
 except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
     _broadcast_view = _squeezed_view = None
-    _forward_calls = Guarded = Quiet = clip_arrays = loop_call = plain_view_of = masked_copy_of = None
+    _forward_calls = Guarded = Quiet = clip_arrays = loop_call = plain_view_of = masked_copy_of = make_array = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
     if not PURE_PYTHON_REQUESTED:

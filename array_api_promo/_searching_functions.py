@@ -16,7 +16,7 @@ from ._array import Array
 from ._core import fast_path
 from ._devices import CPU
 from ._errors import ArgumentError
-from ._runtime import RuntimeBase, describe_value, is_one_of
+from ._runtime import RuntimeBase, describe_value, is_one_of, new_array
 from .promotion import PromotionError
 
 if TYPE_CHECKING:
@@ -48,7 +48,7 @@ class SearchingFunctions(RuntimeBase):
     def _index_result(self, out, device) -> Array:
         index = self.policy.default_index
         if type(out) is np.ndarray and out.dtype is index.numpy:
-            return Array._new(out, index, self, device)
+            return new_array(out, index, self) if device is CPU else Array._new(out, index, self, device)
         if type(out) is not np.ndarray:
             out = np.asarray(out, dtype=index.numpy)
         elif out.dtype != index.numpy:

@@ -561,6 +561,32 @@ def test_arrays_are_untracked_and_released_in_full():
     assert [sys.getrefcount(o) for o in held] == before
 
 
+def test_make_array_is_new_array_in_c():
+    """The compiled new_array (also Array._new's for the class itself): an exact Array of the four
+    slots given (the CPU by default), holding a reference to each, released with it; a subclass's
+    _new makes an instance of the subclass; a wrong call says what it takes."""
+    from array_api_promo import _array
+
+    assert _array.new_array is _core.make_array
+    data, dtype, runtime, cpu = np.arange(3.0), xp.float64, xp.asarray(1.0)._runtime, xp.asarray(1.0)._device
+    device = xp.asarray(1.0).to_device(xp.DEVICE1)._device
+    held = [data, dtype, runtime, cpu, device]
+    before = [sys.getrefcount(o) for o in held]
+    made = [_core.make_array(data, dtype, runtime), _core.make_array(data, dtype, runtime, device)]
+    made.append(Array._new(data, dtype, runtime, device))
+    for a, on in zip(made, (cpu, device, device)):
+        assert type(a) is Array and a._data is data and a._dtype is dtype and a._runtime is runtime and a._device is on
+    del made, a, on
+    assert [sys.getrefcount(o) for o in held] == before
+
+    class Sub(Array):
+        pass
+
+    assert type(Sub._new(data, dtype, runtime)) is Sub
+    with pytest.raises(TypeError, match=r"make_array\(data, dtype, runtime\[, device\]\)"):
+        _core.make_array(data, dtype)
+
+
 def test_the_array_attributes_read_in_c_are_the_properties():
     """x.dtype, x.device, x.ndim, x.size, x.shape, x.T and x.mT, read by the compiled build's
     getters (where the class has them), give what the Python properties give: the same values,
