@@ -37,6 +37,7 @@ __all__ = [
     "register_quiet_context",
     "register_scalar_converter",
     "squeezed_view",
+    "taken_copy_of",
     "wrap_each",
 ]
 
@@ -69,12 +70,15 @@ try:
         register_quiet_context as _register_quiet_context,
         register_scalar_converter as _register_converter,
         squeezed_view as _squeezed_view,
+        taken_copy_of,
         wrap_each,
     )
 except ImportError as exc:  # not built (no compiler at install time), or turned off
     FastPath = _register_array = _register_converter = _register_quiet_context = _all_finite = wrap_each = None
     _broadcast_view = _squeezed_view = None
-    _forward_calls = Guarded = Quiet = clip_arrays = loop_call = plain_view_of = masked_copy_of = make_array = None
+    _forward_calls = Guarded = Quiet = clip_arrays = loop_call = plain_view_of = masked_copy_of = make_array = (
+        taken_copy_of
+    ) = None
     UNTRACKED_ARRAYS = 0
     NOT_COMPILED_BECAUSE = str(exc) or type(exc).__name__
     if not PURE_PYTHON_REQUESTED:

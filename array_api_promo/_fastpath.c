@@ -1719,6 +1719,62 @@ masked_copy(PyArrayObject *data, PyArrayObject *mask)
     return out;
 }
 
+/* data[indices] of a vector by an integer array (the caller's check) of at most TAKEN_MAX indices:
+ * data C-contiguous and aligned, of a dtype without object references, indices C-contiguous, aligned
+ * and native intp (NumPy's index type, which it would not cast), not 0-d (NumPy gives a scalar
+ * then): the new array of indices' shape
+ * holding the elements, negative indices from the end, that NumPy's integer array indexing makes,
+ * without its index preparation.  FALL_BACK for other layouts, and where an index is out of bounds
+ * (NumPy's call raises its IndexError). */
+#define TAKEN_MAX 8192
+#define COPY_TAKEN(type)                                                \
+    for (npy_intp i = 0; i < count; i++) {                              \
+        npy_intp k = at[i] < 0 ? at[i] + n : at[i];                     \
+        if (k < 0 || k >= n) {                                          \
+            Py_DECREF(out);                                             \
+            return FALL_BACK;                                           \
+        }                                                               \
+        ((type *)target)[i] = ((const type *)source)[k];                \
+    }
+
+static PyObject *
+taken_copy(PyArrayObject *data, PyArrayObject *indices)
+{
+    if (PyArray_NDIM(data) != 1 || !PyArray_IS_C_CONTIGUOUS(data) || !PyArray_ISALIGNED(data) ||
+        PyDataType_REFCHK(PyArray_DESCR(data)) || PyArray_TYPE(indices) != NPY_INTP || PyArray_NDIM(indices) == 0 ||
+        !PyArray_IS_C_CONTIGUOUS(indices) || !PyArray_ISALIGNED(indices) || !PyArray_ISNOTSWAPPED(indices) ||
+        PyArray_SIZE(indices) > TAKEN_MAX) {
+        return FALL_BACK;
+    }
+    PyArray_Descr *descr = PyArray_DESCR(data);
+    Py_INCREF(descr); /* stolen */
+    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, descr, PyArray_NDIM(indices), PyArray_DIMS(indices), NULL,
+                                         NULL, 0, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    npy_intp n = PyArray_DIM(data, 0), count = PyArray_SIZE(indices), itemsize = PyArray_ITEMSIZE(data);
+    const npy_intp *at = (const npy_intp *)PyArray_DATA(indices);
+    const char *source = PyArray_BYTES(data);
+    char *target = PyArray_BYTES((PyArrayObject *)out);
+    switch (itemsize) {
+        case 1: COPY_TAKEN(npy_uint8) break;
+        case 2: COPY_TAKEN(npy_uint16) break;
+        case 4: COPY_TAKEN(npy_uint32) break;
+        case 8: COPY_TAKEN(npy_uint64) break;
+        default:
+            for (npy_intp i = 0; i < count; i++) {
+                npy_intp k = at[i] < 0 ? at[i] + n : at[i];
+                if (k < 0 || k >= n) {
+                    Py_DECREF(out);
+                    return FALL_BACK;
+                }
+                memcpy(target + i * itemsize, source + k * itemsize, itemsize);
+            }
+    }
+    return out;
+}
+
 static PyObject *
 getitem(PyObject *x, PyObject *key)
 {
@@ -1777,7 +1833,10 @@ getitem(PyObject *x, PyObject *key)
                     return refuses < 0 ? NULL : FALL_BACK;
                 }
             }
-            out = PyObject_GetItem(data, key_data);
+            out = taken_copy((PyArrayObject *)data, (PyArrayObject *)key_data);
+            if (out == FALL_BACK) {
+                out = PyObject_GetItem(data, key_data);
+            }
             if (out == NULL) {
                 return worded_by_python() ? FALL_BACK : NULL; /* out of bounds */
             }
@@ -4525,7 +4584,26 @@ masked_copy_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* taken_copy_of(a, indices): taken_copy's answer for two exact ndarrays, indices of an integer
+ * type, NotImplemented where it makes none (the tests hold it to NumPy's integer array indexing). */
+static PyObject *
+taken_copy_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 2 || !PyArray_CheckExact(args[0]) || !PyArray_CheckExact(args[1]) ||
+        !PyArray_ISINTEGER((PyArrayObject *)args[1])) {
+        PyErr_SetString(PyExc_TypeError, "taken_copy_of(a, indices) takes an ndarray and an integer ndarray");
+        return NULL;
+    }
+    PyObject *out = taken_copy((PyArrayObject *)args[0], (PyArrayObject *)args[1]);
+    if (out == FALL_BACK) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return out;
+}
+
 static PyMethodDef module_methods[] = {
+    {"taken_copy_of", (PyCFunction)(void (*)(void))taken_copy_of, METH_FASTCALL,
+     "taken_copy_of(a, indices): a[indices] of a vector by the integer array indexing's copy (NotImplemented: none)"},
     {"make_array", (PyCFunction)(void (*)(void))make_array, METH_FASTCALL,
      "make_array(data, dtype, runtime[, device]): a new Array of these slots (device: the CPU)"},
     {"wrap_each", (PyCFunction)(void (*)(void))wrap_each, METH_FASTCALL,

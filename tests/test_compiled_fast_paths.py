@@ -1253,6 +1253,46 @@ def test_a_boolean_mask_of_xs_own_shape_selects_what_numpys_boolean_indexing_sel
         assert ns.asarray(ns.matrix_transpose(x)[ns.matrix_transpose(mask)])._data.tolist() == [0.0, 9.0, 6.0, 3.0]
 
 
+def test_an_integer_array_key_of_a_vector_takes_what_numpys_integer_indexing_takes():
+    """``taken_copy_of``, the compiled ``__getitem__``'s copy for an integer array key of a vector, is
+    NumPy's ``a[indices]`` (type, dtype, shape, strides, flags, bytes) on every dtype width, 1-d and
+    2-d and empty indices, negative ones, and the ends; out of bounds, another index type, a strided
+    layout, 0-d indices or too many it hands back (NumPy's call answers, or raises its IndexError)."""
+    import ml_dtypes
+
+    taken_of = _core.taken_copy_of
+    rng = np.random.default_rng(56)
+    dtypes = [bool, np.int8, np.int16, np.uint32, np.float32, np.float64, np.complex64, np.complex128]
+    dtypes += [ml_dtypes.bfloat16, np.dtype((np.void, 24)), np.dtype(">f8")]
+    made = 0
+    for dtype in dtypes:
+        for n in (1, 7, 300):
+            kind = np.dtype(dtype).kind
+            a = np.asarray(rng.integers(0, 100, n)).astype(dtype) if kind != "V" else np.zeros(n, dtype)
+            for indices in ([0], [n - 1, -n, -1, 0], rng.integers(-n, n, (3, 4)), np.zeros(0, int), [[n // 2]]):
+                indices = np.asarray(indices, dtype=np.intp)
+                got, expected = taken_of(a, indices), a[indices]
+                assert got is not NotImplemented
+                made += 1
+                facts, numpys = _view_facts(got), _view_facts(expected)  # (all but the data pointer and base)
+                assert facts[:4] + facts[5:6] == numpys[:4] + numpys[5:6] and got.base is None, (dtype, n)
+                assert got.tobytes() == expected.tobytes()
+    assert made == len(dtypes) * 3 * 5
+    a = np.arange(10.0)
+    handed_back = [(a, np.array([10])), (a, np.array([-11])), (a, np.array([1, 2], np.int32)), (a[::2], np.array([1]))]
+    handed_back += [(a, np.array([1, 2]).astype(">i8")), (a, np.zeros(8193, np.intp)), (a.reshape(2, 5), np.array([1]))]
+    handed_back += [(a, np.arange(6)[::2]), (a, np.asarray(3))]  # (a 0-d key: NumPy's scalar)
+    for array, indices in handed_back:
+        assert taken_of(array, indices) is NotImplemented, (array.shape, indices.dtype)
+    with pytest.raises(TypeError, match="taken_copy_of"):
+        taken_of(a, np.zeros(2))
+    for ns in (xp, tx):
+        x = ns.asarray(np.arange(5.0))
+        assert ns.asarray(x[ns.asarray([4, -5, 2])])._data.tolist() == [4.0, 0.0, 2.0]
+        with pytest.raises(IndexError, match="out of bounds"):
+            x[ns.asarray([5])]
+
+
 @pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
 def test_a_small_inplace_call_leaves_what_numpys_own_inplace_call_leaves(ns):
     """x op= y by NumPy's loop into a new array, then copied into x: what NumPy's own x op= y leaves in x
