@@ -541,6 +541,73 @@ direct_call(PyObject *ufunc, PyObject *a, PyObject *b)
 #endif
 }
 
+/* ufunc(a, b, out=a), NumPy's x op= y, by the loop NumPy's call runs (as direct_call): a a plain
+ * writeable array of 2 elements to DIRECT_MAX_BYTES, b a itself, a plain array of a's type and shape or
+ * 0-d not sharing a's memory, or a scalar scalar_item takes; the loop's output type a's.  The loop
+ * runs on a's own memory, as NumPy's does (a loop can take another branch in place: NumPy's complex
+ * multiply differs in the last place).  a's bytes are kept first and put back where the loop raised
+ * a flag or set an error, so that NumPy's own call then runs on the a it was given, and warns or
+ * raises as np.errstate says.  1 done, 0 not made (a as it was). */
+static int
+direct_inplace_call(PyObject *ufunc, PyObject *a, PyObject *b)
+{
+#ifdef Py_GIL_DISABLED
+    return 0;
+#else
+    if (Py_TYPE(ufunc) != (PyTypeObject *)numpy_ufunc || ((PyUFuncObject *)ufunc)->nin != 2 ||
+        ((PyUFuncObject *)ufunc)->core_enabled || !plain_array(a) || !PyArray_ISWRITEABLE((PyArrayObject *)a)) {
+        return 0;
+    }
+    PyArrayObject *x = (PyArrayObject *)a;
+    npy_intp n = PyArray_SIZE(x), itemsize = PyArray_ITEMSIZE(x), nbytes = n * itemsize;
+    if (n < 2 || nbytes > DIRECT_MAX_BYTES) {
+        return 0; /* (one element: NumPy's in-place call gives other last bits, complex multiply's) */
+    }
+    union {
+        npy_clongdouble widest;
+        char bytes[sizeof(npy_clongdouble)];
+    } item;
+    char *data[3] = {PyArray_DATA(x), NULL, PyArray_DATA(x)};
+    npy_intp steps[3] = {itemsize, 0, itemsize};
+    int weak = 0;
+    if (b == a) {
+        data[1] = data[0];
+        steps[1] = itemsize;
+    }
+    else if (PyArray_CheckExact(b)) {
+        PyArrayObject *y = (PyArrayObject *)b;
+        if (!plain_array(b) || PyArray_TYPE(y) != PyArray_TYPE(x) ||
+            (PyArray_NDIM(y) != 0 && !PyArray_SAMESHAPE(x, y))) {
+            return 0;
+        }
+        char *start = PyArray_BYTES(y), *end = start + PyArray_NBYTES(y);
+        if (start < data[0] + nbytes && data[0] < end) {
+            return 0; /* memory shared with a: NumPy's call copies first */
+        }
+        data[1] = start;
+        steps[1] = PyArray_NDIM(y) == 0 ? 0 : itemsize;
+    }
+    else {
+        if (!scalar_item(b, x, item.bytes)) {
+            return 0;
+        }
+        data[1] = item.bytes;
+        weak = PyLong_CheckExact(b) || PyFloat_CheckExact(b) || PyComplex_CheckExact(b) ? 2 : 0;
+    }
+    DirectLoop *entry = direct_loop(ufunc, PyArray_TYPE(x), weak);
+    if (entry == NULL || entry->loop == NULL || entry->out_descr->type_num != PyArray_TYPE(x)) {
+        return 0;
+    }
+    char kept[DIRECT_MAX_BYTES];
+    memcpy(kept, data[0], nbytes);
+    if (run_direct_loop(entry, data, &n, steps) < 0) {
+        memcpy(data[0], kept, nbytes);
+        return 0;
+    }
+    return 1;
+#endif
+}
+
 /* kernel(a, b): a ufunc's small call by its loop (direct_call) */
 static PyObject *quiet_function(PyObject *kernel);
 
@@ -1338,7 +1405,7 @@ inplace_operator(FastPath *self, PyObject *x, PyObject *other)
     if (PyTuple_GET_ITEM(plan, 1) == SLOT(x, DTYPE) && Py_TYPE(kernel) == (PyTypeObject *)numpy_ufunc) {
         /* out positional, as NumPy's own x += y does */
         PyObject *args[3] = {SLOT(x, DATA), value, SLOT(x, DATA)};
-        out = PyObject_Vectorcall(kernel, args, 3, NULL);
+        out = direct_inplace_call(kernel, args[0], value) ? Py_NewRef(args[0]) : PyObject_Vectorcall(kernel, args, 3, NULL);
         if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
             PyErr_Clear(); /* a shape or a read-only x: the Python path words it */
         }
@@ -4584,6 +4651,21 @@ masked_copy_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
     return out;
 }
 
+/* loop_call_inplace(ufunc, a, b): a after direct_inplace_call's ufunc(a, b, out=a), NotImplemented
+ * where it makes none (a as it was; the tests hold it to NumPy's in-place call). */
+static PyObject *
+loop_call_inplace(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
+{
+    if (nargs != 3) {
+        PyErr_SetString(PyExc_TypeError, "loop_call_inplace(ufunc, a, b) takes three arguments");
+        return NULL;
+    }
+    if (!direct_inplace_call(args[0], args[1], args[2])) {
+        Py_RETURN_NOTIMPLEMENTED;
+    }
+    return Py_NewRef(args[1]);
+}
+
 /* taken_copy_of(a, indices): taken_copy's answer for two exact ndarrays, indices of an integer
  * type, NotImplemented where it makes none (the tests hold it to NumPy's integer array indexing). */
 static PyObject *
@@ -4602,6 +4684,9 @@ taken_copy_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
 }
 
 static PyMethodDef module_methods[] = {
+    {"loop_call_inplace", (PyCFunction)(void (*)(void))loop_call_inplace, METH_FASTCALL,
+     "loop_call_inplace(ufunc, a, b): a after ufunc(a, b, out=a) by the loop NumPy's call runs (NotImplemented: "
+     "not made, a untouched)"},
     {"taken_copy_of", (PyCFunction)(void (*)(void))taken_copy_of, METH_FASTCALL,
      "taken_copy_of(a, indices): a[indices] of a vector by the integer array indexing's copy (NotImplemented: none)"},
     {"make_array", (PyCFunction)(void (*)(void))make_array, METH_FASTCALL,

@@ -1088,6 +1088,79 @@ def test_a_small_ufunc_call_runs_numpys_own_loop_and_gives_numpys_result():
         assert loop_call(np.divide, x, x) is NotImplemented  # 0/0: NumPy's own call raises
 
 
+def test_a_small_inplace_ufunc_call_runs_numpys_own_loop_on_x_and_leaves_numpys_bytes():
+    """``loop_call_inplace``, the compiled ``x op= y``'s small call of a NumPy ufunc by its loop on x's
+    own memory, leaves in x what NumPy's ``ufunc(x, y, out=x)`` leaves (bytes), for every binary NumPy
+    ufunc of one output and every dtype of the standard, on arrays of one shape, a 0-d one, x itself
+    and Python and NumPy scalars, in every error state, wherever it makes the call; and it makes it
+    only where NumPy's call neither warns nor raises, leaving x as it was otherwise (NumPy's call then
+    runs on the x it was given)."""
+    loop_call_inplace = _core.loop_call_inplace
+    ufuncs = sorted({f for f in vars(np).values() if isinstance(f, np.ufunc) and f.nout == 1 and f.nin == 2}, key=str)
+    made = total = 0
+    for ufunc, dtype, mode in itertools.product(ufuncs, _LOOP_DTYPES, ("raise", "warn")):
+        edges = _loop_values(dtype)
+        tame = np.array([1, 2, 3, 1, 2, 3, 1], dtype=dtype)
+        v, w = np.concatenate([edges, tame]), np.concatenate([tame, edges[::-1]])
+        scalars = [v[2], 1, -1, 300, 2**63, 2.5, 1e300, -1e-300, float("nan"), 1.5 - 2j, True]
+        cases = [(v, w), (tame, tame), (v, np.asarray(w[2])), (v.reshape(2, 7), w.reshape(2, 7)), (v, "itself")]
+        cases += [(tame, "itself"), (v[:0], w[:0])] + [(v, s) for s in scalars] + [(tame, s) for s in scalars]
+        for a, b in cases:
+            mine, numpys = a.copy(), a.copy()
+            mine_b, numpys_b = (mine, numpys) if isinstance(b, str) else (b, b)
+            with np.errstate(all=mode):
+                expected, caught = _numpy_outcome(lambda: ufunc(numpys, numpys_b, out=numpys))
+                got = loop_call_inplace(ufunc, mine, mine_b)
+            total += 1
+            if got is NotImplemented:
+                assert mine.tobytes() == a.tobytes(), (ufunc, dtype, mode, b)  # untouched
+                continue
+            made += 1
+            assert got is mine and not caught and expected[0] == "ok", (ufunc, dtype, mode, b, caught, expected)
+            assert mine.tobytes() == numpys.tobytes(), (ufunc, dtype, mode, b)
+    assert made > total // 10, (made, total)
+    # random values, whose last bits tell loops apart (NumPy's in-place complex multiply of one
+    # element differs from its loop's: a single element is left to NumPy's call)
+    rng = np.random.default_rng(57)
+    random_made = 0
+    for ufunc, dtype in itertools.product(ufuncs, ("float32", "float64", "complex64", "complex128", "int64")):
+        for shape, kind in itertools.product(
+            [(1,), (2,), (3,), (17,), (2, 3), (1, 5)], ("array", "0-d", "py", "itself")
+        ):
+            a, b = (
+                rng.standard_normal(shape) * 3 + (1j * rng.standard_normal(shape) if "c" in dtype else 0) for _ in "ab"
+            )
+            a, b = a.astype(dtype), b.astype(dtype)
+            b = {"array": b, "0-d": np.asarray(b.flat[0]), "py": b.flat[0].item(), "itself": None}[kind]
+            mine, numpys = a.copy(), a.copy()
+            with np.errstate(all="ignore"):
+                try:
+                    ufunc(numpys, numpys if b is None else b, out=numpys)
+                except (TypeError, ValueError):  # (no loop, or a cast NumPy refuses)
+                    continue
+                got = loop_call_inplace(ufunc, mine, mine if b is None else b)
+            if got is not NotImplemented:
+                random_made += 1
+                assert mine.tobytes() == numpys.tobytes(), (ufunc, dtype, shape, kind)
+            elif a.size == 1:
+                assert mine.tobytes() == a.tobytes()
+    assert random_made > 1000, random_made
+    one = np.array([0.3 + 0.7j])
+    assert loop_call_inplace(np.multiply, one, one) is NotImplemented  # (one element: NumPy's call)
+    x = np.arange(10.0)
+    for b in (x[::-1].copy(), 2.0, np.asarray(3.0), x):  # made: an array, a scalar, 0-d, x itself
+        assert loop_call_inplace(np.add, x.copy(), b) is not NotImplemented
+    not_made = [(x[::2], x[1::2]), (x, x[::-1]), (x[:5], x[5:].astype(np.float32)), (x, x[3:4].reshape(()))]
+    not_made += [(np.arange(10**4.0), 1.0), (x.astype(np.int64), 1.5), (np.arange(3), np.arange(3)), (x[:0], 1.0)]
+    read_only = x.copy()
+    read_only.flags.writeable = False
+    not_made += [(read_only, 1.0), (x.reshape(2, 5), x[:5].copy()), (x, np.ones((2, 10)))]
+    for a, b in not_made:  # strided, shared memory (a view, a 0-d view), cast, large, int to float, empty, ...
+        kept = a.tobytes()
+        assert loop_call_inplace(np.add if a.dtype.kind == "f" else np.true_divide, a, b) is NotImplemented
+        assert a.tobytes() == kept
+
+
 def test_a_small_vecdot_runs_numpys_own_loop_and_gives_numpys_result():
     """vecdot, a generalized ufunc of (n),(n)->(), by its loop: NumPy's call's bytes on random
     values (whose sums tell apart another order of summation) in every shape up to the size limit,
