@@ -11,7 +11,7 @@ from . import _core, _dtypes as D
 from ._array import Array
 from ._core import fast_path
 from ._errors import ArgumentError
-from ._runtime import PLAIN_LENGTH, RuntimeBase, check_fits, index_int, is_one_of, new_array
+from ._runtime import PLAIN_LENGTH, BoundedTable, RuntimeBase, check_fits, index_int, is_one_of, new_array
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -64,9 +64,9 @@ def _number_bound(value, func, arg, complex_ok=False):
     return value
 
 
-_MASKS: dict = {}  # tri(rows, cols, k, dtype=bool) by (rows, cols, k), read-only, for small matrices
+_MASKS = BoundedTable(256)  # tri(rows, cols, k, dtype=bool) by (rows, cols, k), read-only, for small matrices
 _MASKED_ELEMENTS = 1 << 16
-_ZEROS: dict = {}  # np.zeros(1, dtype) by dtype, read-only
+_ZEROS = BoundedTable(256)  # np.zeros(1, dtype) by dtype, read-only
 
 
 def triangle(data: np.ndarray, k: int, lower: bool) -> np.ndarray:
@@ -79,15 +79,13 @@ def triangle(data: np.ndarray, k: int, lower: bool) -> np.ndarray:
     if mask is None:
         mask = np.tri(rows, cols, k=k, dtype=bool)
         if rows * cols <= _MASKED_ELEMENTS:
-            if len(_MASKS) >= 256:
-                _MASKS.clear()
             mask.flags.writeable = False
-            _MASKS[rows, cols, k] = mask
+            _MASKS.keep((rows, cols, k), mask)
     zero = _ZEROS.get(data.dtype)
     if zero is None:
         zero = np.zeros(1, data.dtype)
         zero.flags.writeable = False
-        _ZEROS[data.dtype] = zero
+        _ZEROS.keep(data.dtype, zero)
     return _where(mask, data, zero) if lower else _where(mask, zero, data)
 
 

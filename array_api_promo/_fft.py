@@ -18,7 +18,17 @@ from ._array import Array
 from ._devices import CPU
 from ._errors import ArgumentError, DtypeArgumentError
 from ._manipulation_functions import rolled
-from ._runtime import PLAIN_LENGTH, RuntimeBase, check_fits, index_int, is_one_of, new_array, quiet_context, quietly
+from ._runtime import (
+    PLAIN_LENGTH,
+    BoundedTable,
+    RuntimeBase,
+    check_fits,
+    index_int,
+    is_one_of,
+    new_array,
+    quiet_context,
+    quietly,
+)
 from .promotion import PromotionError
 
 if TYPE_CHECKING:
@@ -53,7 +63,7 @@ try:
 except ImportError:  # pragma: no cover
     _pocketfft = None
 _REAL_OF, _COMPLEX_OF = D.NUMPY_REAL_OF, D.NUMPY_COMPLEX_OF  # result_type(a.real.dtype, 1.0), (a.dtype, 1j)
-_INVERSE_SCALES: dict = {}  # np.reciprocal(n, dtype=real): 1/n, the factor of norm "forward", by (n, real)
+_INVERSE_SCALES = BoundedTable(4096)  # np.reciprocal(n, dtype=real): 1/n, the factor of norm "forward", by (n, real)
 _empty_like = np.empty_like
 
 
@@ -64,9 +74,7 @@ def _pocketfft_call(a, axis: int, n: int, kind: str, scaled: bool):
     if scaled:
         scale = _INVERSE_SCALES.get((n, real))
         if scale is None:
-            scale = np.reciprocal(n, dtype=real)
-            if len(_INVERSE_SCALES) < 4096:
-                _INVERSE_SCALES[n, real] = scale
+            scale = _INVERSE_SCALES.keep((n, real), np.reciprocal(n, dtype=real))
     else:
         scale = 1
     n_out, out_dtype = n, _COMPLEX_OF[a.dtype]
@@ -159,8 +167,10 @@ _PLAIN_KERNELS = {
     "irfftn": _plain_kernel(np.fft.irfftn, _irfftn_steps),
 }
 
-_FREQUENCIES: dict = {}  # fftfreq's and rfftfreq's few values by (op, n, d, NumPy dtype), where no flag was raised
 _KEPT_FREQUENCIES = 1024  # (the most values kept per entry: 8 KiB, 256 entries at most)
+_FREQUENCIES = BoundedTable(
+    256
+)  # fftfreq's and rfftfreq's few values by (op, n, d, NumPy dtype), where no flag was raised
 _FUSED_FREQ_SIZE = 1 << 12  # below this, one ufunc call with out= costs more than the pass it saves
 
 
@@ -438,9 +448,7 @@ class FFTFunctions(RuntimeBase):
             freq = freq.astype(target)
         if n <= _KEPT_FREQUENCIES and target.kind == "f" and _exact_in(target, val, n):
             # (no floating-point flag was raised, so no warning to repeat: the values, kept for a copy)
-            if len(_FREQUENCIES) >= 256:
-                _FREQUENCIES.clear()
-            _FREQUENCIES[key] = freq.copy()
+            _FREQUENCIES.keep(key, freq.copy())
         return Array._new(freq, result, self, device)
 
     def fft_fftfreq(

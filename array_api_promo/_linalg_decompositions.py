@@ -15,7 +15,7 @@ from . import _dtypes as D
 from ._array import Array
 from ._core import all_finite
 from ._creation_ranges import triangle
-from ._runtime import RuntimeBase, is_one_of, lapack_context, silent_context
+from ._runtime import BoundedTable, RuntimeBase, is_one_of, lapack_context, silent_context
 
 if TYPE_CHECKING:
     from typing import Literal
@@ -233,7 +233,7 @@ class SVDResult(NamedTuple):
     Vh: Array
 
 
-_DEFAULT_RTOLS: dict = {}  # rtol=None's max(M, N) * eps, by (real dtype, max(M, N))
+_DEFAULT_RTOLS = BoundedTable(1024)  # rtol=None's max(M, N) * eps, by (real dtype, max(M, N))
 
 
 def _real_of(dtype):
@@ -413,8 +413,7 @@ class MatrixDecompositions(RuntimeBase):
             if default is None:
                 default = np.asarray(max(shape[-2:]) * np.finfo(D.working_numpy(real)).eps)
                 default.flags.writeable = False  # (read by NumPy only; remembered per dtype and size)
-                if len(_DEFAULT_RTOLS) < 1024:
-                    _DEFAULT_RTOLS[real, max(shape[-2:])] = default
+                _DEFAULT_RTOLS.keep((real, max(shape[-2:])), default)
             return default
         if type(rtol) is Array:
             rtol = self._check_array(rtol, func, "rtol")

@@ -27,6 +27,7 @@ from ._errors import ArgumentError, AxisError
 from .promotion import INDEXING_REFUSALS, Operand, OperandKind, PromotionError, scalar_type, zero_d_value
 
 __all__ = [
+    "BoundedTable",
     "RuntimeBase",
     "describe_value",
     "new_array",
@@ -336,6 +337,25 @@ class RuntimeBase:
 
 
 _quiet = threading.local()
+
+
+class BoundedTable(dict):
+    """A module's table of values it computed once, by key, of at most ``limit`` entries: a full
+    table is emptied before its next entry (each value is cheap to make again; the bound keeps the
+    memory flat whatever keys a program asks for).  Read with ``dict.get``."""
+
+    __slots__ = ("limit",)
+
+    def __init__(self, limit: int):
+        super().__init__()
+        self.limit = limit
+
+    def keep(self, key, value):
+        """``value``, kept as ``self[key]``."""
+        if len(self) >= self.limit:
+            self.clear()
+        self[key] = value
+        return value
 
 
 def quietly(function, *args, **kwargs):

@@ -910,3 +910,25 @@ def test_unique_values_of_integers_whatever_numpys_private_hash_table_does(monke
         data = np.array([3, 1, 3, 0, 7, 1], dtype=dtype)
         out = xp.unique_values(xp.asarray(data))
         assert out._data.dtype == data.dtype and out._data.tolist() == np.unique(data).tolist()
+
+
+# -- the tables of computed values ------------------------------------------------------------------
+def test_the_modules_tables_of_computed_values_stay_bounded():
+    """Each table a module keeps of values it computed (tri masks, zeros, 1/n scales, frequencies,
+    default pinv tolerances) is a BoundedTable: past its limit it starts again, whatever keys a
+    program asks for, and the answers stay the same."""
+    from array_api_promo import _creation_ranges, _fft, _linalg_decompositions
+    from array_api_promo._runtime import BoundedTable
+
+    tables = [_creation_ranges._MASKS, _creation_ranges._ZEROS, _fft._INVERSE_SCALES, _fft._FREQUENCIES]
+    tables.append(_linalg_decompositions._DEFAULT_RTOLS)
+    assert all(type(t) is BoundedTable for t in tables)
+    table = BoundedTable(3)
+    for k in range(10):
+        assert table.keep(k, str(k)) == str(k) and len(table) <= 3 and table.get(k) == str(k)
+    for n in range(1, 300):  # more shapes than the masks' limit
+        x = xp.asarray(np.ones((2, n)))
+        assert np.array_equal(np.asarray(xp.triu(x)), np.triu(np.ones((2, n))))
+        assert np.array_equal(np.asarray(xp.fft.rfftfreq(n)), np.fft.rfftfreq(n))
+    assert len(_creation_ranges._MASKS) <= _creation_ranges._MASKS.limit
+    assert len(_fft._FREQUENCIES) <= _fft._FREQUENCIES.limit
