@@ -3963,28 +3963,26 @@ all_finite(PyObject *module, PyObject *arg)
 #define FUSE_MIN_BYTES 131072  /* below: the test over the whole operand, then the ufunc's call */
 enum { BLOCKS_DONE, BLOCKS_FAILED, BLOCKS_RAISED };
 
-/* The inner loop NumPy's ufunc (two inputs, one output) runs for three operands of type_num (a
- * NumPy type of its own), or NULL.  Loops registered for other types (ml_dtypes' bfloat16 before
- * 0.7, in userloops) leave the NumPy types' loops as they are. */
+/* The inner loop NumPy's ufunc (two inputs, one output) runs for two arrays of type_num, where its
+ * output is of that type too, or NULL: direct_loop's answer (NumPy's own resolution), so that the
+ * blockwise runs and the small calls run the one loop NumPy's call would. */
 static PyUFuncGenericFunction
 same_type_loop(PyObject *ufunc, int type_num, void **data)
 {
-    if (numpy_ufunc == NULL || Py_TYPE(ufunc) != (PyTypeObject *)numpy_ufunc) {
+#ifdef Py_GIL_DISABLED
+    return NULL; /* (direct_loop's table is filled under the GIL's protection: NumPy's calls) */
+#else
+    if (numpy_ufunc == NULL || Py_TYPE(ufunc) != (PyTypeObject *)numpy_ufunc || ((PyUFuncObject *)ufunc)->nin != 2 ||
+        ((PyUFuncObject *)ufunc)->core_enabled) {
         return NULL;
     }
-    PyUFuncObject *u = (PyUFuncObject *)ufunc;
-    if (u->nin != 2 || u->nout != 1 || u->core_enabled || u->functions == NULL || u->types == NULL ||
-        type_num >= NPY_NTYPES_LEGACY) {
+    DirectLoop *entry = direct_loop(ufunc, type_num, 0);
+    if (entry == NULL || entry->loop == NULL || entry->out_descr->type_num != type_num) {
         return NULL;
     }
-    for (int j = 0; j < u->ntypes; j++) {
-        const char *types = u->types + 3 * j;
-        if (types[0] == type_num && types[1] == type_num && types[2] == type_num) {
-            *data = u->data == NULL ? NULL : u->data[j];
-            return u->functions[j];
-        }
-    }
-    return NULL;
+    *data = entry->data;
+    return entry->loop;
+#endif
 }
 
 /* out = first(a, b), then (second given) out = second(out, c), block by block, each block tested by
