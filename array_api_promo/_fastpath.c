@@ -22,9 +22,8 @@
  * instance: its instances leave the garbage collector on CPython 3.10/3.11
  * (untrack_arrays) and its subscript, item assignment and float slots call the
  * compiled __getitem__, __setitem__ and __float__ directly (subscript_by_fast_path,
- * slots_by_fast_paths).  Two kernels are NumPy's C API rather than
- * a Python call: x[i]'s 0-d array (element_of_vector) and a 2-D float matrix
- * product by numpy.dot (matmul_is_gemm).
+ * slots_by_fast_paths).  Small ufunc calls run NumPy's own inner loop
+ * (direct_call: element-wise ufuncs, vecdot, matmul; direct_inplace_call).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -237,6 +236,31 @@ is_vector_pair_gufunc(PyUFuncObject *u)
            (u->core_dim_flags == NULL || (u->core_dim_flags[0] & UFUNC_CORE_DIM_CAN_IGNORE) == 0);
 }
 
+/* Whether u is a generalized ufunc of matmul's signature, (n?,k),(k,m?)->(n?,m?): three core
+ * dimensions, the outer two optional, none frozen; its loop takes the outer count and n, k, m, and
+ * after the three outer steps each operand's two core steps. */
+static int
+is_matmul_gufunc(PyUFuncObject *u)
+{
+    static const int ixs[6] = {0, 1, 1, 2, 0, 2};
+    if (!(u->core_enabled && u->nin == 2 && u->nout == 1 && u->core_num_dim_ix == 3 && u->core_dim_flags != NULL &&
+          u->core_num_dims[0] == 2 && u->core_num_dims[1] == 2 && u->core_num_dims[2] == 2)) {
+        return 0;
+    }
+    for (int i = 0; i < 6; i++) {
+        if (u->core_dim_ixs[i] != ixs[i]) {
+            return 0;
+        }
+    }
+    for (int d = 0; d < 3; d++) {
+        int optional = (u->core_dim_flags[d] & UFUNC_CORE_DIM_CAN_IGNORE) != 0;
+        if (optional != (d != 1) || (u->core_dim_sizes != NULL && u->core_dim_sizes[d] != -1)) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* Fill entry with ufunc's loop for operands of type_num (one of them, weak, a Python scalar of
  * that type's kind), where NumPy resolves them uncast: a weak scalar may take another loop
  * (logical_and's of bools for a float32 array and a Python float). */
@@ -244,7 +268,8 @@ static void
 resolve_direct_loop(DirectLoop *entry, PyUFuncObject *u, int type_num, int weak)
 {
     int nin = u->nin, nargs = u->nin + 1;
-    if (u->nout != 1 || nin < 1 || nin > 2 || (u->core_enabled && !is_vector_pair_gufunc(u)) || u->functions == NULL ||
+    if (u->nout != 1 || nin < 1 || nin > 2 || (u->core_enabled && !is_vector_pair_gufunc(u) && !is_matmul_gufunc(u)) ||
+        u->functions == NULL ||
         u->types == NULL || !PyTypeNum_ISNUMBER(type_num) || (u->core_enabled && weak)) { /* (bool included) */
         return;
     }
@@ -457,6 +482,59 @@ direct_vector_pair_call(PyObject *ufunc, PyObject *a, PyObject *b)
     return out;
 }
 
+/* matmul(a, b) by its loop, as direct_call below: a and b plain arrays of one type, of one or two
+ * dimensions each, sharing the contracted one, none empty.  A vector's missing dimension counts 1,
+ * with a step of 0 (the loop's choice of BLAS routine reads no step of a dimension of 1); the result
+ * is C-contiguous, of the shape NumPy gives. */
+static PyObject *
+direct_matmul_call(PyObject *ufunc, PyObject *a, PyObject *b)
+{
+    if (b == NULL || !PyArray_CheckExact(a) || !PyArray_CheckExact(b) || !plain_array(a) || !plain_array(b)) {
+        return FALL_BACK;
+    }
+    PyArrayObject *x = (PyArrayObject *)a, *y = (PyArrayObject *)b;
+    int nx = PyArray_NDIM(x), ny = PyArray_NDIM(y);
+    if (nx < 1 || nx > 2 || ny < 1 || ny > 2 || PyArray_TYPE(x) != PyArray_TYPE(y)) {
+        return FALL_BACK;
+    }
+    npy_intp itemsize = PyArray_ITEMSIZE(x);
+    npy_intp m = nx == 2 ? PyArray_DIM(x, 0) : 1, k = PyArray_DIM(x, nx - 1);
+    npy_intp n = ny == 2 ? PyArray_DIM(y, 1) : 1;
+    if (PyArray_DIM(y, 0) != k || m == 0 || k == 0 || n == 0 || PyArray_NBYTES(x) > DIRECT_MAX_BYTES ||
+        PyArray_NBYTES(y) > DIRECT_MAX_BYTES || m * n * itemsize > DIRECT_MAX_BYTES) {
+        return FALL_BACK;
+    }
+    DirectLoop *entry = direct_loop(ufunc, PyArray_TYPE(x), 0);
+    if (entry == NULL || entry->loop == NULL) {
+        return FALL_BACK;
+    }
+    npy_intp shape[2];
+    int ndim = 0;
+    if (nx == 2) {
+        shape[ndim++] = m;
+    }
+    if (ny == 2) {
+        shape[ndim++] = n;
+    }
+    Py_INCREF(entry->out_descr); /* stolen */
+    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, entry->out_descr, ndim, shape, NULL, NULL, 0, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    npy_intp out_item = PyArray_ITEMSIZE((PyArrayObject *)out);
+    char *data[3] = {PyArray_DATA(x), PyArray_DATA(y), PyArray_DATA((PyArrayObject *)out)};
+    npy_intp dimensions[4] = {1, m, k, n};
+    npy_intp steps[9] = {0, 0, 0,
+                         nx == 2 ? PyArray_STRIDE(x, 0) : 0, itemsize,          /* a: along m, along k */
+                         ny == 2 ? PyArray_STRIDE(y, 0) : itemsize, ny == 2 ? itemsize : 0, /* b: k, n */
+                         nx == 2 ? (ny == 2 ? n * out_item : out_item) : 0, ny == 2 ? out_item : 0}; /* out: m, n */
+    if (run_direct_loop(entry, data, dimensions, steps) < 0) {
+        Py_DECREF(out);
+        return FALL_BACK;
+    }
+    return out;
+}
+
 /* ufunc(a) or ufunc(a, b) (b NULL: a unary ufunc) by the loop NumPy's call runs (see above), each
  * operand a plain array, or one of two a Python or NumPy scalar the other's type takes
  * (scalar_item): the new array, NULL with an error set, or FALL_BACK for a call this does not make
@@ -471,7 +549,8 @@ direct_call(PyObject *ufunc, PyObject *a, PyObject *b)
         return FALL_BACK;
     }
     if (((PyUFuncObject *)ufunc)->core_enabled) {
-        return direct_vector_pair_call(ufunc, a, b);
+        return is_matmul_gufunc((PyUFuncObject *)ufunc) ? direct_matmul_call(ufunc, a, b)
+                                                         : direct_vector_pair_call(ufunc, a, b);
     }
     union {
         npy_clongdouble widest;
@@ -619,54 +698,50 @@ direct_inplace_call(PyObject *ufunc, PyObject *a, PyObject *b)
 /* kernel(a, b): a ufunc's small call by its loop (direct_call) */
 static PyObject *quiet_function(PyObject *kernel);
 
+/* The operators' matmul kernel, functools.partial(numpy.matmul) (no ufunc to the in-place paths:
+ * numpy.matmul(x, y, out=x) would broadcast a vector's product into x), known once met. */
+static PyObject *matmul_partial = NULL;
+
+/* Whether kernel is numpy.matmul or the operators' partial of it (no arguments bound). */
+static int
+is_matmul_kernel(PyObject *kernel)
+{
+    if (kernel == numpy_matmul || kernel == matmul_partial) {
+        return numpy_matmul != NULL;
+    }
+    if (matmul_partial != NULL || strcmp(Py_TYPE(kernel)->tp_name, "functools.partial") != 0) {
+        return 0;
+    }
+    PyObject *func = PyObject_GetAttrString(kernel, "func");
+    PyObject *args = PyObject_GetAttrString(kernel, "args");
+    PyObject *keywords = PyObject_GetAttrString(kernel, "keywords");
+    int is_matmul = func != NULL && func == numpy_matmul && args != NULL && PyTuple_Check(args) &&
+                    PyTuple_GET_SIZE(args) == 0 && keywords != NULL && PyDict_Check(keywords) &&
+                    PyDict_GET_SIZE(keywords) == 0;
+    Py_XDECREF(func);
+    Py_XDECREF(args);
+    Py_XDECREF(keywords);
+    PyErr_Clear();
+    if (is_matmul) {
+        matmul_partial = Py_NewRef(kernel);
+    }
+    return is_matmul;
+}
+
 static PyObject *
 call2(PyObject *kernel, PyObject *a, PyObject *b)
 {
-    /* A Quiet ufunc's loop too: a raised flag hands the call back to the kernel, in its context. */
-    PyObject *out = direct_call(quiet_function(kernel), a, b);
+    /* A Quiet ufunc's loop too (a raised flag hands the call back to the kernel, in its context),
+     * and the operators' matmul's. */
+    PyObject *ufunc = Py_TYPE(kernel) == (PyTypeObject *)numpy_ufunc ? kernel
+                      : is_matmul_kernel(kernel)                      ? numpy_matmul
+                                                                      : quiet_function(kernel);
+    PyObject *out = direct_call(ufunc, a, b);
     if (out != FALL_BACK) {
         return out;
     }
     PyObject *args[2] = {a, b};
     return PyObject_Vectorcall(kernel, args, 2, NULL);
-}
-
-/* Whether numpy.matmul(a, b) is one BLAS gemm call that numpy.dot makes with the same arguments:
- * two C-contiguous, aligned, native matrices of one dtype among float32, float64, complex64 and
- * complex128, every dimension at least 2 (a dimension of 1 takes another BLAS routine in each)
- * and within a BLAS int.  Then dot gives matmul's result bit for bit, without the generalized
- * ufunc's set-up (a tenth of a 32x32 product).  The one difference: a floating-point warning
- * (overflow in the product) names "dot". */
-static int
-matmul_is_gemm(PyObject *a, PyObject *b)
-{
-    if (Py_TYPE(a) != NDArray || Py_TYPE(b) != NDArray) {
-        return 0;
-    }
-    PyArrayObject *x = (PyArrayObject *)a, *y = (PyArrayObject *)b;
-    if (PyArray_NDIM(x) != 2 || PyArray_NDIM(y) != 2) {
-        return 0;
-    }
-    int type = PyArray_TYPE(x);
-    if (type != PyArray_TYPE(y) || !(type == NPY_FLOAT || type == NPY_DOUBLE || type == NPY_CFLOAT || type == NPY_CDOUBLE)) {
-        return 0;
-    }
-    if (!PyArray_IS_C_CONTIGUOUS(x) || !PyArray_IS_C_CONTIGUOUS(y) || !PyArray_ISALIGNED(x) || !PyArray_ISALIGNED(y) ||
-        !PyArray_ISNOTSWAPPED(x) || !PyArray_ISNOTSWAPPED(y)) {
-        return 0;
-    }
-    npy_intp m = PyArray_DIM(x, 0), k = PyArray_DIM(x, 1), n = PyArray_DIM(y, 1);
-    return k == PyArray_DIM(y, 0) && m >= 2 && k >= 2 && n >= 2 && m <= INT_MAX && k <= INT_MAX && n <= INT_MAX;
-}
-
-/* A plan's kernel on two arrays' data: kernel(a, b), numpy.matmul by numpy.dot where that is the same call. */
-static PyObject *
-call_kernel2(PyObject *kernel, PyObject *a, PyObject *b)
-{
-    if (kernel == numpy_matmul && matmul_is_gemm(a, b)) {
-        return PyArray_MatrixProduct2(a, b, NULL);
-    }
-    return call2(kernel, a, b);
 }
 
 /* Arrays untracked by the garbage collector, with a release of their own (untrack_arrays). */
@@ -1345,8 +1420,7 @@ of_two_arrays(FastPath *self, PyObject *runtime, PyObject *x1, PyObject *x2, int
         }
     }
     /* (numpy.dot for a gemm: the operator's alone, whose warnings may name "dot"; the function's name "matmul") */
-    PyObject *out = elide ? call_kernel2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA))
-                          : call2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA));
+    PyObject *out = call2(PyTuple_GET_ITEM(plan, 0), SLOT(x1, DATA), SLOT(x2, DATA));
     if (out == NULL && PyErr_ExceptionMatches(PyExc_ValueError)) {
         PyErr_Clear();
         Py_DECREF(plan);

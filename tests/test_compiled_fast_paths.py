@@ -655,10 +655,9 @@ def test_a_released_0d_array_is_reused_only_when_nothing_else_can_see_it():
 
 
 def test_a_matrix_product_is_numpys_matmul_bit_for_bit():
-    """x @ y of two C-contiguous float or complex matrices runs NumPy's dot (the same BLAS gemm
-    call as NumPy's matmul, without the generalized ufunc's set-up): bit for bit matmul's result,
-    for every shape around BLAS's blocking, special values included, and the cases dot would
-    compute otherwise (a dimension of 1, strided, transposed, one array twice) left to matmul."""
+    """x @ y of two float or complex matrices (a small one by matmul's own loop, without the
+    generalized ufunc's set-up) is bit for bit NumPy's matmul, for every shape around BLAS's
+    blocking, special values included, and on strided, transposed and repeated operands."""
     rng = np.random.default_rng(12)
     sizes = [1, 2, 3, 5, 8, 17, 32, 33, 64, 65]
     for dtype in (np.float32, np.float64, np.complex64, np.complex128):
@@ -1060,7 +1059,7 @@ def test_a_small_ufunc_call_runs_numpys_own_loop_and_gives_numpys_result():
     # every call on tame operands NumPy resolves without a cast is made by the loop
     for ufunc, dtype in itertools.product(ufuncs, _LOOP_DTYPES):
         tame = np.array([1, 2, 3], dtype=dtype)
-        if ufunc.signature not in (None, "(n),(n)->()"):  # (vecdot's is the one signature taken)
+        if ufunc.signature not in (None, "(n),(n)->()", "(n?,k),(k,m?)->(n?,m?)"):  # (vecdot's and matmul's taken)
             assert loop_call(ufunc, *(tame,) * ufunc.nin) is NotImplemented, ufunc
             continue
         try:
@@ -1081,7 +1080,7 @@ def test_a_small_ufunc_call_runs_numpys_own_loop_and_gives_numpys_result():
     assert loop_call(np.add, x, x.astype(np.float32)) is NotImplemented
     assert loop_call(np.add, x[::2], x[::2]) is NotImplemented
     assert loop_call(np.add, np.arange(10**5.0), np.arange(10**5.0)) is NotImplemented
-    assert loop_call(np.matmul, x, x) is NotImplemented and loop_call(np.add, x, 1) is NotImplemented
+    assert loop_call(np.matvec, x.reshape(2, 5), x[:5]) is NotImplemented and loop_call(np.add, x, 1) is NotImplemented
     assert type(loop_call(np.vecdot, x, x)) is np.ndarray and loop_call(np.vecdot, x, 1.0) is NotImplemented
     assert loop_call(np.true_divide, np.arange(3), np.arange(3)) is NotImplemented  # (NumPy casts to float64)
     with np.errstate(all="raise"):
@@ -1159,6 +1158,43 @@ def test_a_small_inplace_ufunc_call_runs_numpys_own_loop_on_x_and_leaves_numpys_
         kept = a.tobytes()
         assert loop_call_inplace(np.add if a.dtype.kind == "f" else np.true_divide, a, b) is NotImplemented
         assert a.tobytes() == kept
+
+
+def test_a_small_matmul_runs_numpys_own_loop_and_gives_numpys_result():
+    """matmul, a generalized ufunc of (n?,k),(k,m?)->(n?,m?), by its loop: NumPy's call's array (dtype,
+    shape, bytes) for matrices and vectors on either side, every dimension of 1 (where the loop picks
+    another BLAS routine), an array times itself, on random values (their sums tell routines apart)
+    and special values; handed back for stacks, strided or empty operands, mixed types and large ones."""
+    rng = np.random.default_rng(58)
+    shapes = [((2, 5), (5,)), ((5,), (5, 3)), ((5,), (5,)), ((3, 4), (4, 6)), ((1, 4), (4, 1)), ((4, 1), (1, 4))]
+    shapes += [((1, 1), (1, 1)), ((7, 7), (7, 7)), ((1, 5), (5,)), ((5,), (5, 1)), ((30, 30), (30, 30)), ((1,), (1, 9))]
+    answered = 0
+    for dtype in ("float32", "float64", "complex64", "complex128", "int64", "int8", "bool", "uint16"):
+        for sa, sb in shapes:
+            a, b = rng.standard_normal(sa) * 3, rng.standard_normal(sb) * 3
+            if dtype.startswith("complex"):
+                a, b = a + 1j * rng.standard_normal(sa), b - 1j * rng.standard_normal(sb)
+            with np.errstate(all="ignore"):
+                a, b = a.astype(dtype), b.astype(dtype)
+            pairs = [(a, b), (a, a)] if sa == sb and (len(sa) == 1 or sa[0] == sa[1]) else [(a, b)]
+            if dtype.startswith("float") and a.size > 2:
+                special = a.copy()
+                special.reshape(-1)[:2] = [np.nan, np.inf]
+                pairs.append((special, b))
+            for x, y in pairs:
+                with np.errstate(all="ignore"):
+                    expected = np.matmul(x, y)
+                got = _core.loop_call(np.matmul, x, y)
+                if got is NotImplemented:
+                    continue  # (a flag raised: NumPy's call warns)
+                answered += 1
+                assert (got.dtype, got.shape, got.tobytes()) == (expected.dtype, expected.shape, expected.tobytes())
+    assert answered >= 8 * len(shapes)
+    m = np.arange(12.0).reshape(3, 4)
+    handed_back = [(m.reshape(1, 3, 4), m.T), (m[:, ::2], m[::2]), (m, m.T), (m, m.T.astype(np.float32))]
+    handed_back += [(np.ones((3, 0)), np.ones((0, 2))), (np.ones((40, 40)), np.ones((40, 40))), (m, m)]
+    for x, y in handed_back:  # a stack, strided, transposed, two types, an empty core, large, wrong sizes
+        assert _core.loop_call(np.matmul, x, y) is NotImplemented, (x.shape, y.shape)
 
 
 def test_a_small_vecdot_runs_numpys_own_loop_and_gives_numpys_result():
