@@ -2156,6 +2156,66 @@ masked_fill(PyArrayObject *data, PyArrayObject *mask, PyObject *value)
     return 1;
 }
 
+/* view[...] = value for a scalar value (a Python or NumPy scalar): what NumPy's assignment to a basic
+ * key does with it (PyArray_CopyObject: the value packed into view's dtype by PyArray_Pack, then
+ * copied to every element), without its discovery of the value's dtype and shape and its 0-d
+ * temporary.  The caller has checked that the array is writeable.  1 when done, 0 for another
+ * value or dtype, or a value PyArray_Pack refuses (nothing written: NumPy's assignment then raises
+ * in its words). */
+#define FILL_RUN(type)                                                  \
+    for (npy_intp i = 0; i < run; i++) {                                \
+        memcpy(p + i * step, packed, sizeof(type));                     \
+    }
+
+NOINLINE static int
+filled_view(PyArrayObject *view, PyObject *value)
+{
+    PyArray_Descr *descr = PyArray_DESCR(view);
+    npy_intp itemsize = PyArray_ITEMSIZE(view);
+    if (itemsize > 16 || PyDataType_REFCHK(descr) ||
+        !(PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value) || PyComplex_CheckExact(value) ||
+          PyArray_IsScalar(value, Generic))) {
+        return 0;
+    }
+    _Alignas(16) char packed[16];
+    if (PyArray_Pack(descr, packed, value) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    int nd = PyArray_NDIM(view);
+    npy_intp *dims = PyArray_DIMS(view), *strides = PyArray_STRIDES(view);
+    if (PyArray_SIZE(view) == 0) {
+        return 1;
+    }
+    char *p = PyArray_BYTES(view);
+    npy_intp run = nd == 0 ? 1 : dims[nd - 1], step = nd == 0 ? 0 : strides[nd - 1];
+    npy_intp index[NPY_MAXDIMS] = {0};
+    for (;;) {
+        switch (itemsize) {
+            case 1: FILL_RUN(npy_uint8) break;
+            case 2: FILL_RUN(npy_uint16) break;
+            case 4: FILL_RUN(npy_uint32) break;
+            case 8: FILL_RUN(npy_uint64) break;
+            default:
+                for (npy_intp i = 0; i < run; i++) {
+                    memcpy(p + i * step, packed, itemsize);
+                }
+        }
+        int d = nd - 2; /* the next run: the outer axes counted like digits */
+        for (; d >= 0; d--) {
+            p += strides[d];
+            if (++index[d] < dims[d]) {
+                break;
+            }
+            p -= strides[d] * dims[d];
+            index[d] = 0;
+        }
+        if (d < 0) {
+            return 1;
+        }
+    }
+}
+
 static PyObject *
 setitem(FastPath *self, PyObject *x, PyObject *key, PyObject *value)
 {
@@ -2195,8 +2255,12 @@ setitem(FastPath *self, PyObject *x, PyObject *key, PyObject *value)
     int failed;
     if (view != NULL && stored != data) {
         /* NumPy's own assignment to a basic key: its check of x, then its copy into the key's view */
+        /* (for an array, PyArray_CopyObject's own step: PyArray_CopyInto, NumPy's AssignArray; for a
+         * scalar, its packing and copy, in filled_view) */
         failed = PyArray_FailUnlessWriteable((PyArrayObject *)data, "assignment destination") < 0 ||
-                 PyArray_CopyObject((PyArrayObject *)view, stored) < 0;
+                 (PyArray_CheckExact(stored) ? PyArray_CopyInto((PyArrayObject *)view, (PyArrayObject *)stored) < 0
+                                             : !filled_view((PyArrayObject *)view, stored) &&
+                                                   PyArray_CopyObject((PyArrayObject *)view, stored) < 0);
     }
     else if (np_key != key && (failed = masked_fill((PyArrayObject *)data, (PyArrayObject *)np_key, stored)) != 0) {
         failed = failed < 0; /* (a mask: filled in C) */

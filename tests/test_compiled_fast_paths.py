@@ -1320,6 +1320,23 @@ def test_an_assignment_to_a_plain_key_stores_what_numpys_own_assignment_stores(n
                 stores += 1
                 assert x._data.tobytes() == a.tobytes(), (dtype, key, value)
     assert stores == 3 * len(keys) * 4
+    # a scalar into every dtype width, 1-d to 3-d views (the packed value copied to each element)
+    cube = np.arange(60.0).reshape(3, 4, 5)
+    cube_keys = [(slice(1, 3), slice(None), Ellipsis), (Ellipsis, 0), (1, slice(None, None, -1), Ellipsis), Ellipsis]
+    cube_keys += [(slice(None), slice(1, 3), slice(None, None, -2)), (1, Ellipsis, slice(0, 0)), (2, 3, 4)]
+    cube_keys += [(slice(None, None, 2), 0, Ellipsis), (slice(None, None, 2), Ellipsis)]
+    scalars = {"bool": [True, False], "uint8": [255, 0], "int16": [-7], "float32": [2.5, 1e-45, -0.0]}
+    scalars |= {"float64": [1e300, -0.0], "complex64": [1.5 - 2j, 3.0], "complex128": [complex(0, -1e-310)]}
+    filled = 0
+    for dtype, values in scalars.items():
+        for value, key in itertools.product(values, cube_keys):
+            a = cube.astype(dtype)
+            x = ns.asarray(a.copy())
+            a[key] = value
+            setitem(x, key, value)
+            filled += 1
+            assert x._data.tobytes() == a.tobytes(), (dtype, key, value)
+    assert filled == sum(map(len, scalars.values())) * len(cube_keys)
     readonly = ns.broadcast_to(ns.asarray([1.0, 2.0, 3.0]), (2, 3))
     fast = _outcome(lambda: setitem(readonly, (0, slice(None)), 1.0))
     assert fast == _outcome(lambda: setitem.fallback(readonly, (0, slice(None)), 1.0)) and fast[0] == "error"
