@@ -441,6 +441,26 @@ run_direct_loop(DirectLoop *entry, char **data, npy_intp *dimensions, npy_intp *
     return 0;
 }
 
+/* A gufunc's result by entry's loop: a new C-contiguous array of entry's output dtype and this
+ * shape, the loop run over in1, in2 and it with these dimensions (the outer count first: none,
+ * no run) and steps; FALL_BACK where the loop raised a flag or set an error. */
+static PyObject *
+gufunc_loop_into_new(DirectLoop *entry, int ndim, npy_intp *shape, char *in1, char *in2, npy_intp *dimensions,
+                     npy_intp *steps)
+{
+    Py_INCREF(entry->out_descr); /* stolen */
+    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, entry->out_descr, ndim, shape, NULL, NULL, 0, NULL);
+    if (out == NULL) {
+        return NULL;
+    }
+    char *data[3] = {in1, in2, PyArray_DATA((PyArrayObject *)out)};
+    if (dimensions[0] > 0 && run_direct_loop(entry, data, dimensions, steps) < 0) {
+        Py_DECREF(out);
+        return FALL_BACK;
+    }
+    return out;
+}
+
 /* ufunc(a, b) of a (n),(n)->() gufunc (vecdot) by its loop, as direct_call below: a and b plain
  * arrays of one type and one shape of at least one dimension; the result has their shape less the
  * last dimension (the core one). */
@@ -464,22 +484,9 @@ direct_vector_pair_call(PyObject *ufunc, PyObject *a, PyObject *b)
     if (entry == NULL || entry->loop == NULL) {
         return FALL_BACK;
     }
-    Py_INCREF(entry->out_descr); /* stolen */
-    PyObject *out =
-        PyArray_NewFromDescr(&PyArray_Type, entry->out_descr, ndim - 1, PyArray_DIMS(x), NULL, NULL, 0, NULL);
-    if (out == NULL) {
-        return NULL;
-    }
     npy_intp dimensions[2] = {size / n, n};
-    if (dimensions[0] > 0) {
-        char *data[3] = {PyArray_DATA(x), PyArray_DATA(y), PyArray_DATA((PyArrayObject *)out)};
-        npy_intp steps[5] = {n * itemsize, n * itemsize, PyArray_ITEMSIZE((PyArrayObject *)out), itemsize, itemsize};
-        if (run_direct_loop(entry, data, dimensions, steps) < 0) {
-            Py_DECREF(out);
-            return FALL_BACK;
-        }
-    }
-    return out;
+    npy_intp steps[5] = {n * itemsize, n * itemsize, entry->out_descr->elsize, itemsize, itemsize};
+    return gufunc_loop_into_new(entry, ndim - 1, PyArray_DIMS(x), PyArray_DATA(x), PyArray_DATA(y), dimensions, steps);
 }
 
 /* matmul(a, b) by its loop, as direct_call below: a and b plain arrays of one type, of one or two
@@ -516,23 +523,13 @@ direct_matmul_call(PyObject *ufunc, PyObject *a, PyObject *b)
     if (ny == 2) {
         shape[ndim++] = n;
     }
-    Py_INCREF(entry->out_descr); /* stolen */
-    PyObject *out = PyArray_NewFromDescr(&PyArray_Type, entry->out_descr, ndim, shape, NULL, NULL, 0, NULL);
-    if (out == NULL) {
-        return NULL;
-    }
-    npy_intp out_item = PyArray_ITEMSIZE((PyArrayObject *)out);
-    char *data[3] = {PyArray_DATA(x), PyArray_DATA(y), PyArray_DATA((PyArrayObject *)out)};
+    npy_intp out_item = entry->out_descr->elsize;
     npy_intp dimensions[4] = {1, m, k, n};
     npy_intp steps[9] = {0, 0, 0,
                          nx == 2 ? PyArray_STRIDE(x, 0) : 0, itemsize,          /* a: along m, along k */
                          ny == 2 ? PyArray_STRIDE(y, 0) : itemsize, ny == 2 ? itemsize : 0, /* b: k, n */
                          nx == 2 ? (ny == 2 ? n * out_item : out_item) : 0, ny == 2 ? out_item : 0}; /* out: m, n */
-    if (run_direct_loop(entry, data, dimensions, steps) < 0) {
-        Py_DECREF(out);
-        return FALL_BACK;
-    }
-    return out;
+    return gufunc_loop_into_new(entry, ndim, shape, PyArray_DATA(x), PyArray_DATA(y), dimensions, steps);
 }
 
 /* ufunc(a) or ufunc(a, b) (b NULL: a unary ufunc) by the loop NumPy's call runs (see above), each
@@ -1871,10 +1868,9 @@ masked_copy(PyArrayObject *data, PyArrayObject *mask)
 /* data[indices] of a vector by an integer array (the caller's check) of at most TAKEN_MAX indices:
  * data C-contiguous and aligned, of a dtype without object references, indices C-contiguous, aligned
  * and native intp (NumPy's index type, which it would not cast), not 0-d (NumPy gives a scalar
- * then): the new array of indices' shape
- * holding the elements, negative indices from the end, that NumPy's integer array indexing makes,
- * without its index preparation.  FALL_BACK for other layouts, and where an index is out of bounds
- * (NumPy's call raises its IndexError). */
+ * then): the new array of indices' shape holding the elements, negative indices from the end, that
+ * NumPy's integer array indexing makes, without its index preparation.  FALL_BACK for other
+ * layouts, and where an index is out of bounds (NumPy's call raises its IndexError). */
 #define TAKEN_MAX 8192
 #define COPY_TAKEN(type)                                                \
     for (npy_intp i = 0; i < count; i++) {                              \
@@ -4678,6 +4674,13 @@ forward_calls(PyObject *Py_UNUSED(module), PyObject *function)
     Py_RETURN_NONE;
 }
 
+/* A test hook's answer: out, or NotImplemented where the path made none (FALL_BACK). */
+static PyObject *
+answer_of(PyObject *out)
+{
+    return out == FALL_BACK ? Py_NewRef(Py_NotImplemented) : out;
+}
+
 /* loop_call(ufunc, a[, b]): direct_call's answer, NotImplemented where it makes no call (the tests
  * hold it to NumPy's own call). */
 static PyObject *
@@ -4688,10 +4691,7 @@ loop_call(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *out = direct_call(args[0], args[1], nargs == 3 ? args[2] : NULL);
-    if (out == FALL_BACK) {
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    return out;
+    return answer_of(out);
 }
 
 /* plain_view_of(a, key[, setitem]): plain_view's answer for an exact ndarray, NotImplemented where it
@@ -4704,10 +4704,7 @@ plain_view_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *out = plain_view((PyArrayObject *)args[0], args[1], nargs == 3 && PyObject_IsTrue(args[2]));
-    if (out == FALL_BACK) {
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    return out;
+    return answer_of(out);
 }
 
 /* broadcast_view(a, shape): np.broadcast_to(a, shape) for an exact ndarray and a tuple of non-negative
@@ -4803,10 +4800,7 @@ masked_copy_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *out = masked_copy((PyArrayObject *)args[0], (PyArrayObject *)args[1]);
-    if (out == FALL_BACK) {
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    return out;
+    return answer_of(out);
 }
 
 /* loop_call_inplace(ufunc, a, b): a after direct_inplace_call's ufunc(a, b, out=a), NotImplemented
@@ -4835,10 +4829,7 @@ taken_copy_of(PyObject *module, PyObject *const *args, Py_ssize_t nargs)
         return NULL;
     }
     PyObject *out = taken_copy((PyArrayObject *)args[0], (PyArrayObject *)args[1]);
-    if (out == FALL_BACK) {
-        Py_RETURN_NOTIMPLEMENTED;
-    }
-    return out;
+    return answer_of(out);
 }
 
 static PyMethodDef module_methods[] = {

@@ -1342,6 +1342,14 @@ def test_an_assignment_to_a_plain_key_stores_what_numpys_own_assignment_stores(n
     assert fast == _outcome(lambda: setitem.fallback(readonly, (0, slice(None)), 1.0)) and fast[0] == "error"
 
 
+def _assert_numpys_copy(got, expected, where):
+    """got, a compiled copy, is NumPy's: a new array of its type, dtype, shape, strides, flags and bytes."""
+    assert got is not NotImplemented, where
+    facts, numpys = _view_facts(got), _view_facts(expected)  # (all but the data pointer and base)
+    assert facts[:4] + facts[5:6] == numpys[:4] + numpys[5:6] and got.base is None, where
+    assert got.tobytes() == expected.tobytes(), where
+
+
 def test_a_boolean_mask_of_xs_own_shape_selects_what_numpys_boolean_indexing_selects():
     """``masked_copy_of``, the compiled ``__getitem__``'s copy for a mask of x's own shape, is NumPy's
     ``a[mask]`` (type, dtype, shape, strides, flags, bytes) on every dtype width, 0-d, empty, 1-d to
@@ -1360,12 +1368,8 @@ def test_a_boolean_mask_of_xs_own_shape_selects_what_numpys_boolean_indexing_sel
             a = np.asarray(rng.integers(0, 100, shape)).astype(dtype) if kind != "V" else np.zeros(shape, dtype)
             raw = np.asarray(rng.integers(0, 3, shape), dtype=np.uint8)
             for mask in (raw.view(bool), np.ones(shape, bool), np.zeros(shape, bool), np.asarray(raw > 0)):
-                got, expected = copy_of(a, mask), a[mask]
-                assert got is not NotImplemented
+                _assert_numpys_copy(copy_of(a, mask), a[mask], (dtype, shape))
                 made += 1
-                facts, numpys = _view_facts(got), _view_facts(expected)  # (all but the data pointer and base)
-                assert facts[:4] + facts[5:6] == numpys[:4] + numpys[5:6] and got.base is None, (dtype, shape)
-                assert got.tobytes() == expected.tobytes()
             if a.ndim == 2 and a.size:
                 assert copy_of(a.T, mask.T) is NotImplemented and copy_of(a[:, ::2], mask[:, ::2]) is NotImplemented
                 handed += 1
@@ -1397,12 +1401,8 @@ def test_an_integer_array_key_of_a_vector_takes_what_numpys_integer_indexing_tak
             a = np.asarray(rng.integers(0, 100, n)).astype(dtype) if kind != "V" else np.zeros(n, dtype)
             for indices in ([0], [n - 1, -n, -1, 0], rng.integers(-n, n, (3, 4)), np.zeros(0, int), [[n // 2]]):
                 indices = np.asarray(indices, dtype=np.intp)
-                got, expected = taken_of(a, indices), a[indices]
-                assert got is not NotImplemented
+                _assert_numpys_copy(taken_of(a, indices), a[indices], (dtype, n))
                 made += 1
-                facts, numpys = _view_facts(got), _view_facts(expected)  # (all but the data pointer and base)
-                assert facts[:4] + facts[5:6] == numpys[:4] + numpys[5:6] and got.base is None, (dtype, n)
-                assert got.tobytes() == expected.tobytes()
     assert made == len(dtypes) * 3 * 5
     a = np.arange(10.0)
     handed_back = [(a, np.array([10])), (a, np.array([-11])), (a, np.array([1, 2], np.int32)), (a[::2], np.array([1]))]
