@@ -1080,11 +1080,23 @@ def test_a_small_ufunc_call_runs_numpys_own_loop_and_gives_numpys_result():
     assert loop_call(np.add, x, x.astype(np.float32)) is NotImplemented
     assert loop_call(np.add, x[::2], x[::2]) is NotImplemented
     assert loop_call(np.add, np.arange(10**5.0), np.arange(10**5.0)) is NotImplemented
-    assert loop_call(np.matvec, x.reshape(2, 5), x[:5]) is NotImplemented and loop_call(np.add, x, 1) is NotImplemented
+    assert (
+        loop_call(np.matmul, x.reshape(1, 2, 5), x[:5]) is NotImplemented and loop_call(np.add, x, 1) is NotImplemented
+    )
     assert type(loop_call(np.vecdot, x, x)) is np.ndarray and loop_call(np.vecdot, x, 1.0) is NotImplemented
     assert loop_call(np.true_divide, np.arange(3), np.arange(3)) is NotImplemented  # (NumPy casts to float64)
     with np.errstate(all="raise"):
         assert loop_call(np.divide, x, x) is NotImplemented  # 0/0: NumPy's own call raises
+
+
+def _computes_in(ufunc, a, b) -> bool:
+    """Whether NumPy resolves ufunc(a, b) to a loop whose output is a's dtype (x op= y without a
+    cast of the result; b a Python scalar by its type, as NEP 50 weighs it)."""
+    second = type(b) if type(b) in (int, float, complex) else np.asarray(b).dtype  # (a Python bool is no weak scalar)
+    try:
+        return ufunc.resolve_dtypes((a.dtype, second, None))[-1] == a.dtype
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 def test_a_small_inplace_ufunc_call_runs_numpys_own_loop_on_x_and_leaves_numpys_bytes():
@@ -1108,8 +1120,11 @@ def test_a_small_inplace_ufunc_call_runs_numpys_own_loop_on_x_and_leaves_numpys_
             mine, numpys = a.copy(), a.copy()
             mine_b, numpys_b = (mine, numpys) if isinstance(b, str) else (b, b)
             with np.errstate(all=mode):
-                expected, caught = _numpy_outcome(lambda: ufunc(numpys, numpys_b, out=numpys))
                 got = loop_call_inplace(ufunc, mine, mine_b)
+                if not _computes_in(ufunc, a, numpys_b):  # (NumPy 2.0 crashes on some: equal(x, 2.5, out=x))
+                    assert got is NotImplemented and mine.tobytes() == a.tobytes(), (ufunc, dtype, b)
+                    continue
+                expected, caught = _numpy_outcome(lambda: ufunc(numpys, numpys_b, out=numpys))
             total += 1
             if got is NotImplemented:
                 assert mine.tobytes() == a.tobytes(), (ufunc, dtype, mode, b)  # untouched
@@ -1132,6 +1147,8 @@ def test_a_small_inplace_ufunc_call_runs_numpys_own_loop_on_x_and_leaves_numpys_
             a, b = a.astype(dtype), b.astype(dtype)
             b = {"array": b, "0-d": np.asarray(b.flat[0]), "py": b.flat[0].item(), "itself": None}[kind]
             mine, numpys = a.copy(), a.copy()
+            if not _computes_in(ufunc, a, a if b is None else b):
+                continue
             with np.errstate(all="ignore"):
                 try:
                     ufunc(numpys, numpys if b is None else b, out=numpys)
