@@ -40,7 +40,10 @@ def _isin(x1, x2, invert: bool):
     ):
         found = _any_along(_equal_outer(x1, x2.reshape(-1)), axis=-1)
         return np.logical_not(found) if invert else found
-    return np.isin(x1, x2, invert=invert)
+    try:
+        return np.isin(x1, x2, invert=invert)
+    except OverflowError:  # NumPy 2.0's lookup table of uint64 values past int64 (an intp subtraction): its sort
+        return np.isin(x1, x2, invert=invert, kind="sort")
 
 
 __all__ = ["SetFunctions", "UniqueAllResult", "UniqueCountsResult", "UniqueInverseResult"]
