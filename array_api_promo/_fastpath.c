@@ -2122,6 +2122,23 @@ store_double(PyArrayObject *data, PyObject *key, PyObject *stored)
     return 1;
 }
 
+/* value (a Python or NumPy scalar) packed into 16 bytes as an item of descr, as NumPy's assignment
+ * packs it (PyArray_Pack): 1, or 0 for another value, a wider dtype, or a value PyArray_Pack
+ * refuses (cleared: NumPy's assignment then says so in its words). */
+static int
+packed_scalar(PyArray_Descr *descr, PyObject *value, char *packed)
+{
+    if (descr->elsize > 16 || !(PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value) ||
+                                PyComplex_CheckExact(value) || PyArray_IsScalar(value, Generic))) {
+        return 0;
+    }
+    if (PyArray_Pack(descr, packed, value) < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
 /* data[mask] = value for a boolean mask of data's own shape (the caller's check), both C-contiguous, data
  * writeable, aligned and of a dtype without object references, value a scalar: value packed into data's
  * dtype as NumPy's assignment packs it (PyArray_Pack), then written to each selected element, without
@@ -2130,15 +2147,9 @@ store_double(PyArrayObject *data, PyObject *key, PyObject *stored)
 NOINLINE static int
 masked_fill(PyArrayObject *data, PyArrayObject *mask, PyObject *value)
 {
-    PyArray_Descr *descr = PyArray_DESCR(data);
     npy_intp itemsize = PyArray_ITEMSIZE(data);
-    if (!plain_mask_pair(data, mask) || !PyArray_ISWRITEABLE(data) || itemsize > 16 || !(PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value) ||
-                           PyComplex_CheckExact(value) || PyArray_IsScalar(value, Generic))) {
-        return 0;
-    }
     _Alignas(16) char packed[16];
-    if (PyArray_Pack(descr, packed, value) < 0) {
-        PyErr_Clear(); /* (NumPy's assignment says so in its words) */
+    if (!plain_mask_pair(data, mask) || !PyArray_ISWRITEABLE(data) || !packed_scalar(PyArray_DESCR(data), value, packed)) {
         return 0;
     }
     npy_intp size = PyArray_SIZE(data);
@@ -2167,16 +2178,10 @@ masked_fill(PyArrayObject *data, PyArrayObject *mask, PyObject *value)
 NOINLINE static int
 filled_view(PyArrayObject *view, PyObject *value)
 {
-    PyArray_Descr *descr = PyArray_DESCR(view);
     npy_intp itemsize = PyArray_ITEMSIZE(view);
-    if (itemsize > 16 || PyArray_SIZE(view) * itemsize > DIRECT_MAX_BYTES || PyDataType_REFCHK(descr) ||
-        !(PyFloat_CheckExact(value) || PyLong_CheckExact(value) || PyBool_Check(value) || PyComplex_CheckExact(value) ||
-          PyArray_IsScalar(value, Generic))) {
-        return 0;
-    }
     _Alignas(16) char packed[16];
-    if (PyArray_Pack(descr, packed, value) < 0) {
-        PyErr_Clear();
+    if (PyArray_SIZE(view) * itemsize > DIRECT_MAX_BYTES || PyDataType_REFCHK(PyArray_DESCR(view)) ||
+        !packed_scalar(PyArray_DESCR(view), value, packed)) {
         return 0;
     }
     int nd = PyArray_NDIM(view);
