@@ -830,7 +830,7 @@ new_scalar_array(PyArray_Descr *descr, const char *bytes)
 }
 
 /* A new Array with the given slots (references are borrowed; the array takes its own). */
-static PyObject *
+static inline PyObject *
 new_array(PyObject *data, PyObject *dtype, PyObject *runtime, PyObject *device)
 {
     PyObject *array;
@@ -857,12 +857,9 @@ new_array(PyObject *data, PyObject *dtype, PyObject *runtime, PyObject *device)
 
 /* NumPy gives a NumPy scalar for 0-d operands: the result is an array all the same, as
  * numpy.asarray makes it (for a number or bool, without calling it). */
-static PyObject *
-as_ndarray(PyObject *out)
+static NOINLINE PyObject *
+scalar_as_ndarray(PyObject *out)
 {
-    if (out == NULL || Py_TYPE(out) == NDArray) {
-        return out;
-    }
     PyObject *arr = NULL;
     PyArray_Descr *descr = PyArray_IsScalar(out, Generic) ? PyArray_DescrFromScalar(out) : NULL;
     if (descr != NULL && PyTypeNum_ISNUMBER(descr->type_num) && descr->elsize <= 16) {
@@ -881,6 +878,12 @@ as_ndarray(PyObject *out)
     return arr;
 }
 
+static inline PyObject *
+as_ndarray(PyObject *out)
+{
+    return out == NULL || Py_TYPE(out) == NDArray ? out : scalar_as_ndarray(out);
+}
+
 /* Whether runtime.boolean_indexing is true: 1, 0, or -1 with an error set. */
 static int
 boolean_indexing_allowed(PyObject *runtime)
@@ -895,7 +898,7 @@ boolean_indexing_allowed(PyObject *runtime)
 }
 
 /* A new reference to the wrapped result, or NULL with an error set; steals out. */
-static PyObject *
+static inline PyObject *
 wrap(PyObject *out, PyObject *dtype, PyObject *runtime, PyObject *device)
 {
     out = as_ndarray(out);
@@ -1568,25 +1571,32 @@ basic_tuple(PyObject *key)
     return 1;
 }
 
+/* A slice bound for an axis of size n: 1 with *value set where it is None (*value untouched) or an
+ * exact int within -n..n, else 0. */
+static inline int
+bound_in(PyObject *bound, npy_intp n, Py_ssize_t *value)
+{
+    if (bound == Py_None) {
+        return 1;
+    }
+    if (!PyLong_CheckExact(bound)) {
+        return 0;
+    }
+    int overflow;
+    long long v = PyLong_AsLongLongAndOverflow(bound, &overflow);
+    if (overflow != 0 || v < -(long long)n || v > (long long)n) {
+        return 0;
+    }
+    *value = (Py_ssize_t)v;
+    return 1;
+}
+
 /* Whether a slice's bounds are None or ints within -n..n, for an axis of size n (Array._slice_in). */
 static int
 slice_in(PyObject *s, npy_intp n)
 {
-    PyObject *bounds[2] = {((PySliceObject *)s)->start, ((PySliceObject *)s)->stop};
-    for (int i = 0; i < 2; i++) {
-        if (bounds[i] == Py_None) {
-            continue;
-        }
-        if (!PyLong_CheckExact(bounds[i])) {
-            return 0;
-        }
-        int overflow;
-        long long v = PyLong_AsLongLongAndOverflow(bounds[i], &overflow);
-        if (overflow != 0 || v < -(long long)n || v > (long long)n) {
-            return 0;
-        }
-    }
-    return 1;
+    Py_ssize_t unused;
+    return bound_in(((PySliceObject *)s)->start, n, &unused) && bound_in(((PySliceObject *)s)->stop, n, &unused);
 }
 
 /* Whether an int, a slice, Ellipsis or a basic tuple key is plain for data (Array._plain_key): it
@@ -1643,20 +1653,27 @@ plain_key(PyArrayObject *data, PyObject *key, int setitem)
 }
 
 /* Bounds of a slice given by None or exact ints (its step too), for plain_view: 1, or 0 (another
- * slice: the general path, which may call __index__ or word x[::0]). */
+ * slice: the general path, which may call __index__ or word x[::0]).  Its bounds are read here as
+ * PySlice_Unpack reads them (None: the end the step starts or stops at), once: Unpack would read
+ * each int again through __index__, a fifth of a slice view's cost. */
 static int
 plain_slice_view(PyObject *s, npy_intp n, npy_intp *start, npy_intp *step, npy_intp *length)
 {
     PySliceObject *slice = (PySliceObject *)s;
-    if (!slice_in(s, n) || !(slice->step == Py_None || PyLong_CheckExact(slice->step))) {
-        return 0;
+    Py_ssize_t stride = 1;
+    if (slice->step != Py_None) {
+        if (!PyLong_CheckExact(slice->step)) {
+            return 0;
+        }
+        int overflow;
+        long long v = PyLong_AsLongLongAndOverflow(slice->step, &overflow);
+        if (overflow != 0 || v == 0 || v < -PY_SSIZE_T_MAX || v > PY_SSIZE_T_MAX) {
+            return 0; /* (a zero step, and steps Unpack would clip) */
+        }
+        stride = (Py_ssize_t)v;
     }
-    Py_ssize_t begin, end, stride;
-    if (PySlice_Unpack(s, &begin, &end, &stride) < 0) {
-        PyErr_Clear();
-        return 0;
-    }
-    if (stride == 0) {
+    Py_ssize_t begin = stride < 0 ? PY_SSIZE_T_MAX : 0, end = stride < 0 ? PY_SSIZE_T_MIN : PY_SSIZE_T_MAX;
+    if (!bound_in(slice->start, n, &begin) || !bound_in(slice->stop, n, &end)) {
         return 0;
     }
     *length = PySlice_AdjustIndices(n, &begin, &end, stride);
@@ -3265,9 +3282,17 @@ matrix_view(FastPath *self, PyObject *x)
     if (stacked ? ndim < 2 : ndim != 2) {
         return FALL_BACK;
     }
-    /* (a matrix's transpose as ndarray.T makes it: SwapAxes makes the same view, with a permutation first) */
-    PyObject *view = ndim == 2 ? PyArray_Transpose((PyArrayObject *)data, NULL)
-                               : PyArray_SwapAxes((PyArrayObject *)data, ndim - 2, ndim - 1);
+    /* NumPy's ndarray.T and .mT make this view by PyArray_Transpose: the same shape, strides, data
+     * pointer, flags (contiguity and alignment recomputed) and base, here without its permutation
+     * and its first strides, written over (a third of x.T's cost) */
+    npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
+    for (int i = 0; i < ndim; i++) {
+        int from = i < ndim - 2 ? i : 2 * ndim - 3 - i; /* (the last two swapped) */
+        shape[i] = PyArray_DIM((PyArrayObject *)data, from);
+        strides[i] = PyArray_STRIDE((PyArrayObject *)data, from);
+    }
+    PyObject *view = new_view((PyArrayObject *)data, ndim, shape, strides, PyArray_BYTES((PyArrayObject *)data),
+                              PyArray_FLAGS((PyArrayObject *)data));
     if (view == NULL) {
         return NULL;
     }

@@ -1303,6 +1303,27 @@ def test_a_plain_basic_key_makes_numpys_own_view():
     assert view_of(base, (1, 2)) is NotImplemented  # not every axis named: the policy's check first
 
 
+def test_a_matrix_transpose_is_numpys_own_view():
+    """x.T and x.mT, made by the compiled getters without NumPy's PyArray_Transpose, are the views
+    NumPy's ndarray.T and .mT make (type, dtype, shape, strides, data pointer, flags, base, values)
+    of the same data, on contiguous, Fortran-ordered, strided, read-only, empty and single-row
+    arrays, views of views and stacks of 3 and 5 dimensions."""
+    base = np.arange(120.0).reshape(4, 5, 6)
+    readonly = base[0].copy()
+    readonly.flags.writeable = False
+    matrices = [base[0], base[0].copy("F"), base[::2, 1:, ::-1][1], readonly, base[1].astype(np.int32)]
+    matrices += [np.zeros((0, 3)), np.zeros((3, 0), np.complex64), base[0][:1], base[0][:, :1], base[1].T]
+    stacks = [base, base.transpose(2, 0, 1), base[:, ::2], np.arange(32, dtype=np.int8).reshape(2, 1, 2, 4, 2)]
+    for a in matrices + stacks:
+        x = xp.asarray(a)
+        data = x._data  # (a itself, or its native-order copy)
+        names = ("T", "mT") if a.ndim == 2 else ("mT",)
+        for name in names:
+            expected = _view_facts(getattr(data, name))
+            assert _view_facts(getattr(x, name)._data) == expected, (a.shape, a.strides, name)
+            assert getattr(x, name).dtype == x.dtype
+
+
 @pytest.mark.parametrize("ns", [xp, tx], ids=["xp", "tx"])
 def test_an_assignment_to_a_plain_key_stores_what_numpys_own_assignment_stores(ns):
     """x[key] = value for plain keys of slices, ints and an Ellipsis (the compiled path's copy into
