@@ -103,6 +103,24 @@ _UFUNC_OPERATORS = {
 }
 
 
+def _refused_use(x, kind: str) -> BaseException:
+    """The TypeError of ``len(x)`` (``kind`` "len": refused by the policy, or x 0-d), of iterating a 0-d x
+    ("iter_0d") or of iterating x of more than one dimension ("nd_iteration", refused by the policy)."""
+    policy, ndim = x._runtime.policy, x._data.ndim
+    if kind == "len" and "len" in policy.undefined_refusals:
+        words = f"__len__: the standard's array has no len(); use x.shape[0] (policy {policy.name!r})"
+    elif kind == "len":
+        return TypeError("__len__: len() of a 0-d array is not defined")
+    elif kind == "iter_0d":
+        words = "__iter__: iteration over a 0-d array is not defined"
+    else:
+        words = (
+            f"__iter__: iteration over an array of {ndim} dimensions is not defined by the standard (only a 1-d "
+            f"array's, element by element); iterate over range(x.shape[0]) and take x[i, ...] (policy {policy.name!r})"
+        )
+    return x._runtime._refusal(TypeError(words), kind)
+
+
 # -- operators ------------------------------------------------------------------------------------
 # Each factory gives the operator's Python function, in C where the compiled fast paths are
 # built (``_core.fast_path``: the C code does this function's plain case and calls it for the rest).
@@ -682,15 +700,16 @@ class Array:
     __setitem__ = fast_path(_core.SETITEM, "setitem", __setitem__)
 
     def __iter__(self):
-        if self._data.ndim == 0:
-            raise TypeError("__iter__: iteration over a 0-d array is not defined")
-        if self._data.ndim == 1:
+        ndim = self._data.ndim
+        if ndim == 0 or (ndim > 1 and "nd_iteration" in self._runtime.policy.undefined_refusals):
+            raise _refused_use(self, "iter_0d" if ndim == 0 else "nd_iteration")
+        if ndim == 1:
             return (self[i] for i in range(self._data.shape[0]))
         return (self[i, ...] for i in range(self._data.shape[0]))  # (every axis named: x2d[0] may be refused)
 
     def __len__(self) -> int:
-        if self._data.ndim == 0:
-            raise TypeError("__len__: len() of a 0-d array is not defined")
+        if "len" in self._runtime.policy.undefined_refusals or self._data.ndim == 0:
+            raise _refused_use(self, "len")
         n = self._data.shape[0]
         if n != n:
             raise TypeError("__len__: the length of this lazy array is unknown until computed; compute() it first")

@@ -344,7 +344,43 @@ def test_what_array_api_strict_takes_stays_taken():
         w[w > 3.0] = 9.0
         w[...] = w
         assert w._data.tolist() == [[1.0, 1.0, 1.0], [2.0, 3.0, 9.0]]
-    assert [r.shape for r in m] == [(3,), (3,)]  # iterating a 2-d array names every axis
+    assert [r._data.tolist() for r in v] == [0.0, 1.0, 2.0, 3.0, 4.0] and len(list(v)) == 5  # a 1-d array's elements
+
+
+def test_len_and_iteration_beyond_one_dimension_are_refused_as_array_api_strict_refuses_them():
+    """``len(x)`` (the standard's array has no ``__len__``) and iterating an array of more than one
+    dimension (the standard defines a 1-d array's iteration only) are refused under ``array_api``,
+    as array-api-strict refuses them; ``list(x)`` of a 1-d array still works (Python asks ``__len__``
+    for a length hint only). Policies that do not refuse them give what their libraries give
+    (``len(t)`` and ``list(t)`` of a torch tensor: its first axis)."""
+    m, v = _matrix(xp), xp.arange(3.0)
+    for _ in range(2):
+        with pytest.raises(
+            TypeError, match=r"__len__: the standard's array has no len\(\); use x.shape\[0\] \(policy 'array_api'\)"
+        ):
+            len(v)
+        with pytest.raises(
+            TypeError, match=r"__iter__: iteration over an array of 2 dimensions is not defined.*'array_api'"
+        ):
+            iter(m)
+        with pytest.raises(TypeError, match="__iter__: iteration over a 0-d array is not defined"):
+            iter(xp.asarray(1.0))
+        assert [e._data.tolist() for e in v] == [0.0, 1.0, 2.0] and len(list(v)) == 3
+    tm = _matrix(tx)
+    assert (
+        len(tm) == 2
+        and len(tx.arange(3.0)) == 3
+        and [r._data.tolist() for r in tm] == [[0.0, 1.0, 2.0], [3.0, 4.0, 5.0]]
+    )
+    with pytest.raises(TypeError, match="__len__: len\\(\\) of a 0-d array is not defined"):
+        len(tx.asarray(1.0))
+
+    class Sized(promotion.ArrayAPIPolicy):
+        name = "array_api_sized"
+        undefined_refusals = promotion.ArrayAPIPolicy.undefined_refusals - {"len", "nd_iteration"}
+
+    ns = xp.namespace(Sized())
+    assert len(ns.arange(4.0)) == 4 and [r.shape for r in _matrix(ns)] == [(3,), (3,)]
 
 
 def test_indexing_refusals_one_at_a_time():

@@ -269,6 +269,8 @@ UNDEFINED_REFUSALS = (
     "python_bool_dtype",
     "nested_arrays",
     "none_device",
+    "len",
+    "nd_iteration",
     "implicit_axes",
     "slice_bounds",
     "setitem_keys",
@@ -347,7 +349,10 @@ class Policy(ScalarRules):
     #: ``isin`` of arrays of a non-integer dtype (TypeError); ``"python_bool_dtype"``, ``dtype=bool``
     #: (Python's type) for the bool dtype (TypeError); ``"nested_arrays"``, arrays inside the sequence
     #: given to ``asarray`` (TypeError; else their values); ``"none_device"``, ``x.to_device(None)``
-    #: (ValueError; else the CPU). ``"list_shape"`` also refuses a list as ``squeeze``'s axis or
+    #: (ValueError; else the CPU); ``"len"``, ``len(x)`` (TypeError: the standard's array has no
+    #: ``__len__``; else x.shape[0]); ``"nd_iteration"``, iterating an array of more than one dimension
+    #: (TypeError: the standard defines the iteration of 1-d arrays; else x[0, ...], x[1, ...], ...).
+    #: ``"list_shape"`` also refuses a list as ``squeeze``'s axis or
     #: ``roll``'s shift. Indexing keys (IndexError; else NumPy's indexing): ``"implicit_axes"``, a key
     #: without an ellipsis that names fewer axes than x has (``x2d[0]``; a sole boolean mask excepted);
     #: ``"slice_bounds"``, a slice bound outside ``-n..n`` for an axis of size n; ``"setitem_keys"``,
