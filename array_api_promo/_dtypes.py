@@ -75,11 +75,14 @@ class DType:
 _PRINTED_IN = "array_api_promo"
 
 
-def show_as_array_api_strict() -> None:
+def show_as_array_api_strict(equality=None) -> None:
     """Print every dtype as array-api-strict prints its own, for the rest of the process (the stand-in's
-    ``install``)."""
+    ``install``); ``equality``, where given, becomes the dtypes' ``==`` (array-api-strict's, which warns of
+    a NumPy dtype compared).  Elsewhere ``==`` stays identity, compared in C."""
     global _PRINTED_IN
     _PRINTED_IN = "array_api_strict"
+    if equality is not None:
+        DType.__eq__ = equality  # (its hash stays object's: equal dtypes are the same object)
 
 
 def _make(name, np_dtype, kind, bits):

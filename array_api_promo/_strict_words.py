@@ -51,6 +51,7 @@ from __future__ import annotations
 import math
 import os
 import sys
+import warnings
 from types import FrameType
 
 import numpy as np
@@ -63,10 +64,12 @@ from .promotion.array_api import ARRAY_API_LATTICE
 
 __all__ = [
     "MIRRORED_VERSION",
+    "NUMPY_DTYPE_COMPARISON",
     "NUMPY_WORDS",
     "WORDS",
     "StrictValueError",
     "array_repr",
+    "dtype_equality",
     "kernel_refusal",
     "reflected_operator",
     "reworded",
@@ -166,6 +169,9 @@ _RAISED = {
     "scalar_ndim": TypeError("{} is only allowed on arrays with 0 dimensions"),
     "scalar_complex": TypeError("{} is not allowed on complex floating-point arrays"),
     "index_scalar": TypeError("only integer scalar arrays can be converted to a scalar index"),  # NumPy's
+    "len": TypeError("object of type 'Array' has no len()"),  # Python's: its Array has no __len__
+    "nd_iteration": TypeError("array iteration is not allowed in array-api-strict"),
+    "iter_0d": TypeError("iteration over a 0-d array"),  # NumPy's
     "transpose": ValueError(
         "x.T requires x to have 2 dimensions. Use x.mT to transpose stacks of matrices and permute_dims() "
         "to permute dimensions."
@@ -242,7 +248,9 @@ _RAISED = {
 WORDS: dict[str, tuple[type, str]] = {key: (type(exc), exc.args[0]) for key, exc in _RAISED.items()}
 
 # The texts that are NumPy's (array-api-strict lets NumPy's refusal through): not in its own source.
-NUMPY_WORDS = frozenset({"index_scalar", "reshape_size", "arange_bool", "inplace_broadcast", "negative_power"})
+NUMPY_WORDS = frozenset(
+    {"index_scalar", "reshape_size", "arange_bool", "inplace_broadcast", "negative_power", "iter_0d", "len"}
+)
 
 # -- array-api-strict's categories, by the function or operator that checks them -------------------------
 _REAL = (D.CATEGORY_INTEGER, D.CATEGORY_FLOATING)
@@ -319,6 +327,24 @@ def array_repr(x) -> str:
     if 0 in data.shape:
         return f"empty({data.shape}{suffix}"
     return "Array(" + np.array2string(data, separator=", ", prefix="Array(", suffix=suffix) + suffix
+
+
+# -- dtypes compared with NumPy's -------------------------------------------------------------------------
+# array-api-strict's warning where one of its dtypes is compared with a NumPy dtype or scalar type (its
+# DType.__eq__): False either way, but said, and a failure under ``-W error::UserWarning``.
+NUMPY_DTYPE_COMPARISON = (
+    "You are comparing a array_api_strict dtype against a NumPy native dtype object, but you probably don't "
+    "want to do this. array_api_strict dtype objects compare unequal to their NumPy equivalents. Such "
+    "cross-library comparison is not supported by the standard."
+)
+
+
+def dtype_equality(dtype: D.DType, other: object) -> bool:
+    """array-api-strict's ``==`` of a dtype (the stand-in's, ``_dtypes.show_as_array_api_strict``): the
+    same dtype only, and its UserWarning where ``other`` is a NumPy dtype or scalar type."""
+    if isinstance(other, np.dtype) or (isinstance(other, type) and issubclass(other, np.generic)):
+        warnings.warn(NUMPY_DTYPE_COMPARISON, stacklevel=2)
+    return dtype is other
 
 
 # -- rewording ------------------------------------------------------------------------------------------
@@ -789,7 +815,8 @@ def _devices(runtime, func, d1, d2):
 
 def _dtype_argument(runtime, func, arg, value):
     """A ``dtype=`` (or another dtype argument) that is no dtype of the namespace."""
-    if func in _CREATION:  # (array-api-strict checks it in its creation functions)
+    if func in _CREATION:  # (array-api-strict checks it in its creation functions, by ``in`` its dtypes)
+        dtype_equality(D.float64, value)  # (that comparison's warning of a NumPy dtype, first)
         return ("dtype_arg", value)
     if func == "can_cast":
         return ("can_cast_from" if arg == "from_" else "can_cast_to", value)

@@ -98,6 +98,7 @@ from ._set_functions import UniqueAllResult, UniqueCountsResult, UniqueInverseRe
 from ._strict_words import (
     MIRRORED_VERSION,
     array_repr,
+    dtype_equality,
     kernel_refusal,
     negative_shift_amount,
     reflected_operator,
@@ -461,7 +462,7 @@ def install(module: types.ModuleType) -> None:
     for cls, short in _PRESENTED_IN.items():
         cls.__module__ = f"{module.__name__}.{short}"
     show_as_array_api_strict()
-    D.show_as_array_api_strict()
+    D.show_as_array_api_strict(dtype_equality)
 
 
 class StandinRuntime(Runtime):

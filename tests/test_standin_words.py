@@ -225,6 +225,9 @@ CASES = [
     ("complex(1-d)", lambda xp, a: complex(a.f64)),
     ("operator.index(1-d)", lambda xp, a: a.i64.__index__()),
     ("x.T of 3-d", lambda xp, a: xp.asarray([[[1.0]]]).T),
+    ("len(x)", lambda xp, a: len(a.f64)),
+    ("iter(2-d)", lambda xp, a: iter(a.m)),
+    ("iter(0-d)", lambda xp, a: iter(xp.asarray(1.0))),
     ("x.mT of 1-d", lambda xp, a: a.f64.mT),
     ("matrix_transpose(1-d)", lambda xp, a: xp.matrix_transpose(a.f64)),
     # indexing
@@ -568,3 +571,53 @@ def test_dtypes_print_as_array_api_strict_s_in_a_standin_process():
     assert ours["finfo"] == repr(xp.finfo(xp.float32).dtype)
     assert ours["refusal"] == "array_api_strict.int64 and array_api_strict.float64 cannot be type promoted together"
     assert ours["main"] == ["array_api_strict.float64", "Array([1.], dtype=float64)"]
+
+
+_COMPARISON_CODE = """
+import json, warnings, numpy as np, array_api_strict as xp
+out = {}
+for label, other in [("np.float32", np.float32), ("np.dtype", np.dtype("float32")), ("float32", xp.float32),
+                     ("float64", xp.float64), ("'float32'", "float32"), ("None", None)]:
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        equal, unequal = xp.float32 == other, xp.float32 != other
+    out[label] = [equal, unequal, [(w.category.__name__, str(w.message), w.filename) for w in caught]]
+out["hash"] = {xp.float32: 1}[xp.float32]
+for label, dtype in [("empty np.dtype", np.dtype("int32")), ("empty np.int32", np.int32), ("empty float", float)]:
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        try:
+            xp.empty(3, dtype=dtype)
+        except Exception as exc:
+            out[label] = [type(exc).__name__, str(exc).split(" (array_api_promo: ")[0]]
+print(json.dumps(out))
+"""
+
+
+def test_dtypes_compare_as_array_api_strict_s_in_a_standin_process():
+    """In a stand-in process a dtype compared with a NumPy dtype or scalar type is unequal and says so
+    in array-api-strict's UserWarning (its words; a failure under ``-W error::UserWarning``, as there),
+    pointing at the caller's line; with anything else it compares as before, silently, and hashes as
+    before.  The main namespace's dtypes, outside that process, compare by identity in silence."""
+    ours = through_standin(_COMPARISON_CODE)
+    xp = array_api_strict
+    for label, other in [("np.float32", np.float32), ("np.dtype", np.dtype("float32")), ("float32", xp.float32)]:
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            theirs = [xp.float32 == other, xp.float32 != other]
+        assert ours[label][:2] == theirs, label
+        assert [(c, m) for c, m, _ in ours[label][2]] == [(w.category.__name__, str(w.message)) for w in caught]
+        assert all(f == "<string>" for _, _, f in ours[label][2])  # (stacklevel 2: the comparing line)
+    assert ours["np.float32"][2] and ours["float64"] == [False, True, []] and ours["'float32'"] == [False, True, []]
+    assert ours["None"] == [False, True, []] and ours["hash"] == 1
+    # a NumPy dtype given to a creation function: array-api-strict's `dtype in` its dtypes warns first
+    for label, dtype in [("empty np.dtype", np.dtype("int32")), ("empty np.int32", np.int32), ("empty float", float)]:
+        with warnings.catch_warnings(), pytest.raises((UserWarning, ValueError)) as theirs:
+            warnings.simplefilter("error")
+            array_api_strict.empty(3, dtype=dtype)
+        theirs = theirs.value
+        assert ours[label][1] == str(theirs), label
+        assert ours[label][0] == ("ArgumentError" if type(theirs) is ValueError else type(theirs).__name__), label
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert MAIN.float32 != np.float32 and MAIN.float32 == MAIN.float32
