@@ -1,6 +1,6 @@
 """A consumer's own test suite run twice, with the real array-api-strict and through the stand-in, compared.
 
-Shared by ``test_marray.py`` and ``test_fftarray.py``: each runs a pytest
+Shared by ``test_marray.py``, ``test_fftarray.py`` and ``test_cubed.py``: each runs a pytest
 subprocess once with array-api-strict (the reference) and once through
 ``python -m array_api_promo.standin`` under the default policy, reads every
 test's outcome from a junit XML, and requires the same failing tests (failures
@@ -20,6 +20,8 @@ import os
 import re
 import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
@@ -43,9 +45,10 @@ class Run:
         return dict(sorted(collections.Counter(self.outcomes.values()).items()))
 
 
-def env() -> dict:
-    """The environment of a run: this checkout first on ``PYTHONPATH``, no flag or policy of ours or array-api-strict's."""
-    environ = dict(os.environ)
+def env(**extra: str) -> dict:
+    """The environment of a run: this checkout first on ``PYTHONPATH``, no flag or policy of ours or array-api-strict's
+    (``extra``: the consumer's own variables)."""
+    environ = dict(os.environ) | extra
     environ["PYTHONPATH"] = os.pathsep.join([ROOT] + [p for p in environ.get("PYTHONPATH", "").split(os.pathsep) if p])
     for var in list(environ):
         if var.startswith(("ARRAY_API_STRICT_", "ARRAY_API_PROMO_")):
@@ -53,9 +56,18 @@ def env() -> dict:
     return environ
 
 
-def run(tmp_path, pytest_args: list[str], *, standin: bool, policy: str | None = None, cwd=None, timeout: float) -> Run:
+def run(
+    tmp_path,
+    pytest_args: list[str],
+    *,
+    standin: bool,
+    policy: str | None = None,
+    cwd=None,
+    timeout: float,
+    environ: dict | None = None,
+) -> Run:
     """Run ``python -m pytest PYTEST_ARGS`` (through the stand-in if ``standin``, under ``policy`` if given,
-    else its default) and read its junit XML."""
+    else its default; ``environ``: the consumer's own variables) and read its junit XML."""
     report = tmp_path / "report.xml"
     options = ["--policy", policy] if policy else []
     runner = [sys.executable, "-m", "array_api_promo.standin", *options, "--"] if standin else []
@@ -66,7 +78,7 @@ def run(tmp_path, pytest_args: list[str], *, standin: bool, policy: str | None =
         command,
         check=False,
         cwd=cwd or tmp_path,
-        env=env(),
+        env=env(**(environ or {})),
         capture_output=True,
         text=True,
         timeout=timeout,
@@ -79,6 +91,40 @@ def run(tmp_path, pytest_args: list[str], *, standin: bool, policy: str | None =
         + proc.stderr[-3000:]
     )
     return _read(report, seconds)
+
+
+def sdist_tree(project: str, version: str, tests: str) -> str:
+    """The directory of ``project``'s unpacked sdist at ``version`` (whose ``tests`` directory its wheel
+    lacks), downloaded with pip (PyPI only) on first use into ``$ARRAY_API_PROMO_SDIST_CACHE``, else
+    ``~/.cache/array_api_promo/sdists``.  A download that fails is an assertion error naming the command."""
+    cache = os.environ.get("ARRAY_API_PROMO_SDIST_CACHE") or os.path.join(
+        os.path.expanduser("~"), ".cache", "array_api_promo", "sdists"
+    )
+    tree = os.path.join(cache, f"{project}-{version}")
+    if os.path.isdir(os.path.join(tree, tests)):
+        return tree
+    os.makedirs(cache, exist_ok=True)
+    with tempfile.TemporaryDirectory(dir=cache) as scratch:
+        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
+        command += ["--disable-pip-version-check", "-d", scratch, f"{project}=={version}"]
+        proc = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
+        archives = [name for name in os.listdir(scratch) if name.endswith(".tar.gz")]
+        assert proc.returncode == 0 and len(archives) == 1, (
+            f"could not download {project} {version}'s sdist (its tests are not in the wheel) with "
+            f"{' '.join(command)} (exit {proc.returncode}); this test needs PyPI:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}"
+        )
+        with tarfile.open(os.path.join(scratch, archives[0])) as archive:
+            if hasattr(tarfile, "data_filter"):  # Python 3.11.4+: refuse links and paths out of the directory
+                archive.extractall(scratch, filter="data")
+            else:
+                archive.extractall(scratch)
+        unpacked = os.path.join(scratch, f"{project}-{version}")
+        assert os.path.isdir(os.path.join(unpacked, tests)), f"{project} {version}'s sdist has no {tests}/"
+        try:
+            os.replace(unpacked, tree)  # atomic: a concurrent run that got there first keeps its copy
+        except OSError:
+            assert os.path.isdir(os.path.join(tree, tests)), tree
+    return tree
 
 
 def _read(report, seconds: float) -> Run:

@@ -37,18 +37,13 @@ array_api_promo.standin`` under the default policy, and the failing tests
 from __future__ import annotations
 
 import importlib.metadata
-import os
-import subprocess
-import sys
-import tarfile
-import tempfile
 
 import pytest
 
 fa = pytest.importorskip("fftarray")
 array_api_strict = pytest.importorskip("array_api_strict")
 
-from _standin_suite import compare_failing, run  # noqa: E402
+from _standin_suite import compare_failing, run, sdist_tree  # noqa: E402
 
 from array_api_promo.standin import MIRRORED_VERSION  # noqa: E402
 
@@ -69,46 +64,9 @@ ARGS = ["tests", "--skip-pandoc", "-k", SELECTION, *(f"--ignore={path}" for path
 TIMEOUT = 600  # seconds a run may take: 10 to 20 s on 2 shared cores
 
 
-def _cache_dir() -> str:
-    return os.environ.get("ARRAY_API_PROMO_SDIST_CACHE") or os.path.join(
-        os.path.expanduser("~"), ".cache", "array_api_promo", "sdists"
-    )
-
-
-def fftarray_sdist() -> str:
-    """The directory of the unpacked sdist of the installed fftarray, downloaded with pip on first use."""
-    version = VERSION
-    cache = _cache_dir()
-    tree = os.path.join(cache, f"fftarray-{version}")
-    if os.path.isdir(os.path.join(tree, "tests")):
-        return tree
-    os.makedirs(cache, exist_ok=True)
-    with tempfile.TemporaryDirectory(dir=cache) as scratch:
-        command = [sys.executable, "-m", "pip", "download", "--no-deps", "--no-binary", ":all:"]
-        command += ["--disable-pip-version-check", "-d", scratch, f"fftarray=={version}"]
-        proc = subprocess.run(command, check=False, capture_output=True, text=True, timeout=300)
-        archives = [name for name in os.listdir(scratch) if name.endswith(".tar.gz")]
-        assert proc.returncode == 0 and len(archives) == 1, (
-            f"could not download fftarray {version}'s sdist (its tests are not in the wheel) with "
-            f"{' '.join(command)} (exit {proc.returncode}); this test needs PyPI:\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}"
-        )
-        with tarfile.open(os.path.join(scratch, archives[0])) as archive:
-            if hasattr(tarfile, "data_filter"):  # Python 3.11.4+: refuse links and paths out of the directory
-                archive.extractall(scratch, filter="data")
-            else:
-                archive.extractall(scratch)
-        unpacked = os.path.join(scratch, f"fftarray-{version}")
-        assert os.path.isdir(os.path.join(unpacked, "tests")), f"fftarray {version}'s sdist has no tests/"
-        try:
-            os.replace(unpacked, tree)  # atomic: a concurrent run that got there first keeps its copy
-        except OSError:
-            assert os.path.isdir(os.path.join(tree, "tests")), tree
-    return tree
-
-
 @pytest.fixture(scope="module")
 def sdist():
-    return fftarray_sdist()
+    return sdist_tree("fftarray", VERSION, "tests")
 
 
 @pytest.fixture(scope="module")
