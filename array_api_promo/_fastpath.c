@@ -3284,7 +3284,7 @@ matrix_view(FastPath *self, PyObject *x)
     }
     /* NumPy's ndarray.T and .mT make this view by PyArray_Transpose: the same shape, strides, data
      * pointer, flags (contiguity and alignment recomputed) and base, here without its permutation
-     * and its first strides, written over (a third of x.T's cost) */
+     * and the strides it fills first and then writes over */
     npy_intp shape[NPY_MAXDIMS], strides[NPY_MAXDIMS];
     for (int i = 0; i < ndim; i++) {
         int from = i < ndim - 2 ? i : 2 * ndim - 3 - i; /* (the last two swapped) */

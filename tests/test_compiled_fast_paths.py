@@ -1273,6 +1273,7 @@ def test_a_plain_basic_key_makes_numpys_own_view():
     arrays += [np.zeros((0, 3)), base[1], base[1][2:], np.arange(5, dtype=np.int8)]
     entries = [0, 1, -1, 3, slice(None), slice(1, 3), slice(None, None, -1), slice(-2, None), slice(3, 1)]
     entries += [slice(None, None, 2), slice(4, None, -2), None, Ellipsis]
+    entries += [slice(None, None, 2**62), slice(-1, None, -(2**62)), slice(None, None, -(2**63)), slice(1, -1, 10**9)]
     made = handed = 0
     for a in arrays:
         keys = [Ellipsis, (), (Ellipsis, None), (None, Ellipsis, None)]
