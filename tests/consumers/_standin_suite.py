@@ -93,6 +93,17 @@ def run(
     return _read(report, seconds)
 
 
+def reference_run(tmp_path_factory, pytest_args: list[str], **options) -> Run:
+    """The reference run: ``pytest_args`` with the real array-api-strict, of the release whose words the
+    stand-in mirrors (``options``: ``run``'s)."""
+    import array_api_strict
+
+    from array_api_promo.standin import MIRRORED_VERSION
+
+    assert array_api_strict.__version__ == MIRRORED_VERSION, (array_api_strict.__version__, MIRRORED_VERSION)
+    return run(tmp_path_factory.mktemp("reference"), pytest_args, standin=False, **options)
+
+
 def sdist_tree(project: str, version: str, tests: str) -> str:
     """The directory of ``project``'s unpacked sdist at ``version`` (whose ``tests`` directory its wheel
     lacks), downloaded with pip (PyPI only) on first use into ``$ARRAY_API_PROMO_SDIST_CACHE``, else
