@@ -81,8 +81,8 @@ def show_as_array_api_strict(equality=None) -> None:
     a NumPy dtype compared).  Elsewhere ``==`` stays identity, compared in C."""
     global _PRINTED_IN
     _PRINTED_IN = "array_api_strict"
-    if equality is not None:
-        DType.__eq__ = equality  # (its hash stays object's: equal dtypes are the same object)
+    if equality is not None:  # (its hash stays object's: equal dtypes are the same object)
+        setattr(DType, "__eq__", equality)  # noqa: B010 (set on the class at run time: mypy refuses a method assignment)
 
 
 def _make(name, np_dtype, kind, bits):
