@@ -272,6 +272,17 @@ def test_names_and_paths_are_checked_before_anything_runs(argv, says, tmp_path, 
     assert sorted(p.name for p in tmp_path.iterdir()) == ["A.json"]
 
 
+def _collected(work_dir) -> bool:
+    """Whether a run's progress file in ``work_dir`` says its suite is collected."""
+    for path in work_dir.glob("*.progress"):
+        try:
+            if any(line.startswith("total ") for line in path.read_text().splitlines()):
+                return True
+        except FileNotFoundError:  # (removed as its run ended)
+            pass
+    return False
+
+
 def test_ctrl_c_writes_nothing(tmp_path, unchanged_tree):
     """SIGINT while the suite runs: one line, exit 130, no result written, no process left."""
     results_dir = tmp_path / "results"
@@ -287,10 +298,12 @@ def test_ctrl_c_writes_nothing(tmp_path, unchanged_tree):
         str(tmp_path / "w"),
     ]
     proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline and not list((tmp_path / "w").glob("*.progress")):
+    # once the suite is collected (the progress file's "total" line), the hanging test keeps it running
+    started, deadline = time.monotonic(), time.monotonic() + 120
+    while time.monotonic() < deadline and proc.poll() is None and not _collected(tmp_path / "w"):
         time.sleep(0.2)
     time.sleep(1.0)
+    assert proc.poll() is None, f"the run ended before the interrupt, {time.monotonic() - started:.0f} s in"
     proc.send_signal(signal.SIGINT)
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 130, out + err
