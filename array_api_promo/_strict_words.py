@@ -247,7 +247,7 @@ _RAISED = {
 }
 WORDS: dict[str, tuple[type, str]] = {key: (type(exc), exc.args[0]) for key, exc in _RAISED.items()}
 
-# The texts that are NumPy's (array-api-strict lets NumPy's refusal through): not in its own source.
+# The texts that are NumPy's or Python's (array-api-strict lets their refusal through): not in its own source.
 NUMPY_WORDS = frozenset(
     {"index_scalar", "reshape_size", "arange_bool", "inplace_broadcast", "negative_power", "iter_0d", "len"}
 )
@@ -339,11 +339,17 @@ NUMPY_DTYPE_COMPARISON = (
 )
 
 
+def warn_of_numpy_dtype(other: object, stacklevel: int = 2) -> None:
+    """array-api-strict's UserWarning where ``other``, compared with one of its dtypes, is a NumPy dtype
+    or scalar type (``stacklevel`` counted from here, as ``warnings.warn`` counts it)."""
+    if isinstance(other, np.dtype) or (isinstance(other, type) and issubclass(other, np.generic)):
+        warnings.warn(NUMPY_DTYPE_COMPARISON, stacklevel=stacklevel)
+
+
 def dtype_equality(dtype: D.DType, other: object) -> bool:
     """array-api-strict's ``==`` of a dtype (the stand-in's, ``_dtypes.show_as_array_api_strict``): the
-    same dtype only, and its UserWarning where ``other`` is a NumPy dtype or scalar type."""
-    if isinstance(other, np.dtype) or (isinstance(other, type) and issubclass(other, np.generic)):
-        warnings.warn(NUMPY_DTYPE_COMPARISON, stacklevel=2)
+    same dtype only, and its warning of a NumPy dtype."""
+    warn_of_numpy_dtype(other, stacklevel=3)
     return dtype is other
 
 
@@ -816,7 +822,7 @@ def _devices(runtime, func, d1, d2):
 def _dtype_argument(runtime, func, arg, value):
     """A ``dtype=`` (or another dtype argument) that is no dtype of the namespace."""
     if func in _CREATION:  # (array-api-strict checks it in its creation functions, by ``in`` its dtypes)
-        dtype_equality(D.float64, value)  # (that comparison's warning of a NumPy dtype, first)
+        warn_of_numpy_dtype(value)  # (that comparison's warning, first)
         return ("dtype_arg", value)
     if func == "can_cast":
         return ("can_cast_from" if arg == "from_" else "can_cast_to", value)
